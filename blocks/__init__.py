@@ -1,0 +1,8 @@
+"""Physics blocks: numpy/scipy only, no FMI.  Each block declares its ports
+once (``block.py``); ``fmus/`` and ``cosim/`` are generated from that."""
+from .controller import Controller
+from .crane import Crane
+from .vessel import Vessel
+
+#: Every block the project packages as an FMU, by model name.
+BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller)}

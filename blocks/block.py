@@ -1,0 +1,177 @@
+"""The one place a block declares its ports.
+
+A block is a small dynamical system ``dx/dt = f(t, x, u)``, ``y = g(t, x, u)``
+whose inputs ``u``, outputs ``y``, parameters and continuous states are
+declared once, as class attributes, with units, start values and
+descriptions.  The FMU adapter (``fmus/adapter.py``) and the in-process
+monolithic runner (``cosim/monolithic.py``) are both generated from this
+declaration; nothing else lists a block's ports.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import ClassVar
+
+import numpy as np
+
+__all__ = ["Variable", "Block", "ParameterError", "vector", "sym6_names",
+           "sym6_pack", "sym6_unpack"]
+
+
+class ParameterError(ValueError):
+    """A parameter value a block cannot use; the message names the block and
+    the parameter."""
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A declared port, parameter or state.
+
+    ``name``: FMI variable name; ``unit``: one of :data:`blocks.units.UNITS`;
+    ``start``: start value (the default of a parameter); ``description``:
+    one line for the modelDescription and the docs; ``type``: ``"Real"`` or
+    ``"Boolean"``."""
+
+    name: str
+    unit: str
+    start: float
+    description: str
+    type: str = "Real"
+
+
+def vector(prefix: str, unit: str, description: str, components="xyz", start=None):
+    """Variables ``prefix_x, prefix_y, ...``; ``description`` may hold ``{c}``
+    for the component name."""
+    start = [0.0] * len(components) if start is None else list(start)
+    return tuple(Variable(f"{prefix}_{c}", unit, s, description.format(c=c))
+                 for c, s in zip(components, start))
+
+
+WRENCH_COMPONENTS = ("nx", "ny", "nz", "fx", "fy", "fz")
+TWIST_COMPONENTS = ("wx", "wy", "wz", "vx", "vy", "vz")
+_SYM6 = [(i, j) for i in range(6) for j in range(i, 6)]
+_TRIU6 = np.triu_indices(6)
+
+
+def sym6_names(prefix: str) -> list[str]:
+    """Names of the 21 upper-triangle entries ``prefix_ij`` (i <= j, 1-based) of a
+    symmetric 6x6 matrix, row by row."""
+    return [f"{prefix}_{i + 1}{j + 1}" for i, j in _SYM6]
+
+
+def sym6_pack(A: np.ndarray) -> np.ndarray:
+    """Upper triangle of a symmetric 6x6 matrix, in :func:`sym6_names` order."""
+    return A[_TRIU6]
+
+
+def sym6_unpack(v) -> np.ndarray:
+    """Inverse of :func:`sym6_pack`."""
+    A = np.zeros((6, 6))
+    A[_TRIU6] = v
+    A.T[_TRIU6] = v
+    return A
+
+
+class Block:
+    """Base class of every block.
+
+    Subclasses set ``model_name``, ``description``, ``parameters``, ``inputs``,
+    ``outputs`` and ``states`` (tuples of :class:`Variable`), implement
+    :meth:`setup` (parameter checks and derived constants), :meth:`initial_state`,
+    :meth:`derivatives` and :meth:`output`.  ``max_step`` [s] bounds the
+    internal integration step of :meth:`advance`; ``feedthrough`` says whether
+    some output depends directly on an input.
+    """
+
+    model_name: ClassVar[str]
+    description: ClassVar[str]
+    parameters: ClassVar[tuple] = ()
+    inputs: ClassVar[tuple] = ()
+    outputs: ClassVar[tuple] = ()
+    states: ClassVar[tuple] = ()
+    max_step: ClassVar[float] = 1e-3
+    method: ClassVar[str] = "rk4"
+    feedthrough: ClassVar[bool] = True
+
+    def __init__(self, **params):
+        known = {p.name: p for p in self.parameters}
+        values = {name: p.start for name, p in known.items()}
+        for name, value in params.items():
+            if name not in known:
+                raise ParameterError(f"{self.model_name} has no parameter {name!r}")
+            values[name] = bool(value) if known[name].type == "Boolean" else float(value)
+        for name, value in values.items():
+            if known[name].type == "Real" and not math.isfinite(value):
+                raise ParameterError(f"{self.model_name} parameter {name} = {value} is not a finite number")
+        self.values = values
+        self.p = SimpleNamespace(**values)
+        self.setup()
+
+    # -- declaration helpers -------------------------------------------------
+    @classmethod
+    def input_names(cls) -> list[str]:
+        return [v.name for v in cls.inputs]
+
+    @classmethod
+    def output_names(cls) -> list[str]:
+        return [v.name for v in cls.outputs]
+
+    @classmethod
+    def state_names(cls) -> list[str]:
+        return [v.name for v in cls.states]
+
+    @classmethod
+    def default_inputs(cls) -> np.ndarray:
+        return np.array([v.start for v in cls.inputs], dtype=float)
+
+    def require_positive(self, *names: str, allow_zero: bool = False) -> None:
+        """Raise :class:`ParameterError` unless each parameter is > 0 (>= 0)."""
+        units = {p.name: p.unit for p in self.parameters}
+        for name in names:
+            value = self.values[name]
+            if value < 0 or (value == 0 and not allow_zero):
+                need = "zero or positive" if allow_zero else "positive"
+                raise ParameterError(
+                    f"{self.model_name} parameter {name} = {value:g} {units[name]} "
+                    f"is invalid: it must be {need}")
+
+    # -- the model -------------------------------------------------------------
+    def setup(self) -> None:
+        """Check parameters and precompute constants (called by ``__init__``)."""
+
+    def initial_state(self) -> np.ndarray:
+        return np.zeros(len(self.states))
+
+    def derivatives(self, t: float, x: np.ndarray, u: np.ndarray) -> np.ndarray:
+        return np.zeros(0)
+
+    def output(self, t: float, x: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """Output vector, in the order of ``outputs``."""
+        raise NotImplementedError
+
+    def advance(self, t: float, x: np.ndarray, u: np.ndarray, h: float) -> np.ndarray:
+        """State at ``t + h`` with the inputs held at ``u`` over the step, in
+        sub-steps no longer than ``max_step``, by ``method``: ``"rk4"``
+        (classic Runge-Kutta) or ``"heun"`` (explicit trapezoidal rule, second
+        order, two evaluations a sub-step).  A co-simulation with inputs held
+        over the step is first-order accurate in the step whatever the
+        integrator, so the multibody blocks use Heun at half the cost of RK4."""
+        if x.size == 0:
+            return x
+        n = max(1, math.ceil(h / self.max_step - 1e-9))
+        dt = h / n
+        f = self.derivatives
+        for i in range(n):
+            ti = t + i * dt
+            k1 = f(ti, x, u)
+            if self.method == "heun":
+                k2 = f(ti + dt, x + dt * k1, u)
+                x = x + dt / 2 * (k1 + k2)
+                continue
+            k2 = f(ti + dt / 2, x + dt / 2 * k1, u)
+            k3 = f(ti + dt / 2, x + dt / 2 * k2, u)
+            k4 = f(ti + dt, x + dt * k3, u)
+            x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        return x

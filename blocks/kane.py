@@ -1,0 +1,409 @@
+"""Kane's equations for a serial chain on a moving base, with twists and
+projection matrices (000_4c348684ef4bc307.txt, eqs. (17)-(38)), and joint
+constraint wrenches by auxiliary generalized speeds (eqs. (39)-(50)).
+
+Conventions
+-----------
+* The chain hangs from a *base frame* b (for a crane: the mount on the vessel).
+  The base moves with the twist ``t_b = [omega_b; v_b]`` (base coordinates,
+  referenced to the base origin).  The generalized speeds of the chain are
+  ``nu = [t_b; u]``: the six base speeds first, then the joint rates
+  ``u = dq/dt``.  For a fixed base ``t_b = 0``.  Treating the base twist as six
+  extra generalized speeds is the auxiliary-speed idea of eqs. (39)-(42)
+  applied to the base joint: the base rows of Kane's equations give the wrench
+  the base exerts on the first body, the joint rows the equations of motion.
+* Frame k is fixed in body k with its origin on joint k.  Joint k turns (or
+  slides) about ``axis`` (Frame-k coordinates, equal in the joint frame before
+  and after the motion); ``R_{k-1}^{k}(q) = (rotation @ Rot(axis, q_k))^T``
+  (eqs. (53)-(56) are this with ``axis = z``).
+* ``P_k`` maps ``nu`` to the twist of body k referenced to its COG in
+  Frame-k coordinates, ``t_{0k/m_k}^k = P_k nu`` (eqs. (29)-(30)).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .screw import ad, skew
+
+__all__ = ["Body", "Joint", "Marker", "Chain", "Kinematics", "kinematics",
+           "mass_matrix", "coriolis_matrix", "bias_forces", "gravity_forces",
+           "body_accelerations", "constraint_wrench", "with_base_twist", "kinetic_energy",
+           "potential_energy"]
+
+
+def _vec3(v) -> np.ndarray:
+    a = np.asarray(v, dtype=float).reshape(3)
+    return a
+
+
+@dataclass(frozen=True)
+class Body:
+    """A rigid body.  ``mass`` [kg]; ``com`` [m], position of the COG m_k in
+    Frame k; ``inertia`` [kg m^2], 3x3 inertia matrix about the COG in Frame k
+    (``M_{m_k}^k`` of eq. (17)).  A massless body (mass and inertia zero) is
+    allowed: it carries a joint of a multi-axis connection (a gimbal)."""
+
+    mass: float
+    com: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    inertia: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)))
+
+    def __post_init__(self):
+        object.__setattr__(self, "com", _vec3(self.com))
+        object.__setattr__(self, "inertia", np.asarray(self.inertia, float).reshape(3, 3))
+
+    @property
+    def D(self) -> np.ndarray:
+        """``D_k = blockdiag(M_{m_k}^k, m_k I)`` of eq. (35)."""
+        out = np.zeros((6, 6))
+        out[:3, :3] = self.inertia
+        out[3:, 3:] = self.mass * np.eye(3)
+        return out
+
+
+@dataclass(frozen=True)
+class Joint:
+    """Joint k between body k-1 (the base for k = 1) and body k.
+
+    ``offset`` [m]: origin of Frame k in Frame k-1 at ``q_k = 0``;
+    ``rotation``: fixed rotation ``R_{k-1}^{k}`` part before the joint motion,
+    i.e. the orientation of Frame k in Frame k-1 at ``q_k = 0``;
+    ``axis``: unit vector of the joint axis in Frame k;
+    ``kind``: ``"revolute"`` (``q_k`` in rad) or ``"prismatic"`` (``q_k`` in m,
+    sliding along ``axis``)."""
+
+    offset: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
+    axis: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
+    kind: str = "revolute"
+
+    def __post_init__(self):
+        object.__setattr__(self, "offset", _vec3(self.offset))
+        object.__setattr__(self, "rotation", np.asarray(self.rotation, float).reshape(3, 3))
+        axis = _vec3(self.axis)
+        n = np.linalg.norm(axis)
+        if not np.isclose(n, 1.0):
+            raise ValueError(f"joint axis {axis} is not a unit vector")
+        object.__setattr__(self, "axis", axis / n)
+        if self.kind not in ("revolute", "prismatic"):
+            raise ValueError(f"joint kind must be 'revolute' or 'prismatic', not {self.kind!r}")
+
+    @property
+    def screw(self) -> np.ndarray:
+        """Joint twist per unit rate in Frame k at its origin (eq. (57))."""
+        if self.kind == "revolute":
+            return np.concatenate([self.axis, np.zeros(3)])
+        return np.concatenate([np.zeros(3), self.axis])
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A frame fixed in body ``body`` (index into the chain) at ``offset`` [m]
+    in Frame ``body`` with orientation ``rotation`` (its axes in Frame
+    ``body``).  Used for points where a wrench acts, such as a crane mount on
+    the vessel."""
+
+    body: int
+    offset: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
+
+    def __post_init__(self):
+        object.__setattr__(self, "offset", _vec3(self.offset))
+        object.__setattr__(self, "rotation", np.asarray(self.rotation, float).reshape(3, 3))
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A serial chain: ``joints[k]`` connects body k-1 (the base for k = 0)
+    to ``bodies[k]``."""
+
+    joints: tuple
+    bodies: tuple
+    markers: tuple = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "joints", tuple(self.joints))
+        object.__setattr__(self, "bodies", tuple(self.bodies))
+        object.__setattr__(self, "markers", tuple(self.markers))
+        if len(self.joints) != len(self.bodies):
+            raise ValueError("a chain needs one joint per body")
+        # Constant per-joint and per-body data, computed once: the hot path of
+        # a co-simulation step evaluates kinematics() several times per step.
+        object.__setattr__(self, "_K", [skew(j.axis) for j in self.joints])
+        object.__setattr__(self, "_K2", [skew(j.axis) @ skew(j.axis) for j in self.joints])
+        object.__setattr__(self, "_s", [j.screw for j in self.joints])
+        object.__setattr__(self, "_ad_s", [ad(j.screw) for j in self.joints])
+        object.__setattr__(self, "_S_off", [skew(-j.offset) for j in self.joints])
+        object.__setattr__(self, "_D", np.array([b.D for b in self.bodies]))
+        object.__setattr__(self, "_mass", np.array([b.mass for b in self.bodies]))
+        Uc = np.array([np.eye(6) for _ in self.bodies])
+        for k, b in enumerate(self.bodies):
+            Uc[k, 3:, :3] = skew(-b.com)
+        object.__setattr__(self, "_Uc", Uc)
+
+    @property
+    def n(self) -> int:
+        """Number of joints (generalized coordinates of the chain)."""
+        return len(self.joints)
+
+
+@dataclass
+class Kinematics:
+    """Kinematic quantities of a chain at one state (see :func:`kinematics`).
+
+    ``R[k]``: orientation of Frame k in the base frame (``R_k^b``);
+    ``p[k]``: origin of Frame k in the base frame [m];
+    ``Po[k]``, ``Pdo[k]``: projection matrix of the twist of Frame k referenced
+    to its origin and its time derivative, 6 x (6+n);
+    ``P[k]``, ``Pd[k]``: the same referenced to the COG (eq. (30));
+    ``t[k]``: twist of body k at its COG, Frame k (eq. (29));
+    ``nu``: generalized speeds ``[t_b; u]``;
+    ``marker_Po``/``marker_Pdo``/``marker_R``/``marker_p``: the same for markers.
+    """
+
+    q: np.ndarray
+    nu: np.ndarray
+    R: np.ndarray
+    p: np.ndarray
+    Po: np.ndarray
+    Pdo: np.ndarray
+    P: np.ndarray
+    Pd: np.ndarray
+    t: np.ndarray
+    marker_R: list
+    marker_p: list
+    marker_Po: list
+    marker_Pdo: list
+
+
+_I3 = np.eye(3)
+
+
+def _joint_rotation(chain: Chain, k: int, qk: float) -> np.ndarray:
+    """``R_{k-1}^{k}`` written as the orientation of Frame k in Frame k-1."""
+    j = chain.joints[k]
+    if j.kind == "prismatic":
+        return j.rotation
+    return j.rotation @ (_I3 + np.sin(qk) * chain._K[k] + (1.0 - np.cos(qk)) * chain._K2[k])
+
+
+def _joint_offset(chain: Chain, k: int, qk: float) -> np.ndarray:
+    j = chain.joints[k]
+    if j.kind == "prismatic":
+        return j.offset + j.rotation @ j.axis * qk
+    return j.offset
+
+
+def _frame_transform(Rk: np.ndarray, offset: np.ndarray, S_off=None) -> np.ndarray:
+    """Twist transform from Frame k-1 (origin) to Frame k (origin), eq. (23):
+    ``[[R^T, 0], [R^T p^_{k,k-1}, R^T]]`` with ``p_{k,k-1}^{k-1} = -offset``
+    and ``R`` the orientation of Frame k in Frame k-1 (``S_off = skew(-offset)``
+    when the caller has it)."""
+    RT = Rk.T
+    X = np.zeros((6, 6))
+    X[:3, :3] = RT
+    X[3:, 3:] = RT
+    X[3:, :3] = RT @ (skew(-offset) if S_off is None else S_off)
+    return X
+
+
+def kinematics(chain: Chain, q, u, base_twist=None) -> Kinematics:
+    """Poses, projection matrices ``P_k`` and their derivatives for state
+    ``(q, u)`` and base twist ``t_b`` (default zero: fixed base).
+
+    The recursion is eqs. (19)-(28) written for matrices:
+    ``Po_k = X_k Po_{k-1} + s_k e_k^T`` (origin twists), ``P_k = U(p_{m_k,k}) Po_k``,
+    with ``Po_0 = [I_6, 0]`` for the base.  Differentiating,
+    ``dPo_k/dt = X_k dPo_{k-1}/dt - ad(s_k u_k) Po_k`` (the transform of joint k
+    rotates with the relative twist ``s_k u_k``).
+    """
+    n = chain.n
+    q = np.asarray(q, float)
+    u = np.asarray(u, float)
+    nu = np.zeros(6 + n)
+    if base_twist is not None:
+        nu[:6] = base_twist
+    nu[6:] = u
+    N = 6 + n
+    R = np.empty((n, 3, 3))
+    p = np.empty((n, 3))
+    Po = np.empty((n, 6, N))
+    Pdo = np.empty((n, 6, N))  # filled in place below
+    P = np.empty((n, 6, N))
+    Pd = np.empty((n, 6, N))
+    prev_Po = np.zeros((6, N))
+    prev_Po[:, :6] = np.eye(6)
+    prev_Pdo = np.zeros((6, N))
+    prev_R = np.eye(3)
+    prev_p = np.zeros(3)
+    for k in range(n):
+        Rk = _joint_rotation(chain, k, q[k])
+        if chain.joints[k].kind == "prismatic":
+            off = _joint_offset(chain, k, q[k])
+            X = _frame_transform(Rk, off)
+        else:
+            off = chain.joints[k].offset
+            X = _frame_transform(Rk, off, chain._S_off[k])
+        Po_k = Po[k]
+        np.matmul(X, prev_Po, out=Po_k)
+        Po_k[:, 6 + k] += chain._s[k]
+        np.matmul(X, prev_Pdo, out=Pdo[k])
+        Pdo[k] -= (u[k] * chain._ad_s[k]) @ Po_k
+        R[k] = prev_R @ Rk
+        p[k] = prev_p + prev_R @ off
+        prev_Po, prev_Pdo, prev_R, prev_p = Po_k, Pdo[k], R[k], p[k]
+    np.matmul(chain._Uc, Po, out=P)
+    np.matmul(chain._Uc, Pdo, out=Pd)
+    t = P @ nu
+    mR, mp, mPo, mPdo = [], [], [], []
+    for m in chain.markers:
+        X = _frame_transform(m.rotation, m.offset)
+        mR.append(R[m.body] @ m.rotation)
+        mp.append(p[m.body] + R[m.body] @ m.offset)
+        mPo.append(X @ Po[m.body])
+        mPdo.append(X @ Pdo[m.body])
+    return Kinematics(q, nu, R, p, Po, Pdo, P, Pd, t, mR, mp, mPo, mPdo)
+
+
+def with_base_twist(kin: Kinematics, base_twist) -> Kinematics:
+    """The same kinematics with another base twist (``P_k`` and ``dP_k/dt``
+    depend on ``q`` and ``u`` only, eq. (30))."""
+    nu = kin.nu.copy()
+    nu[:6] = base_twist
+    return replace(kin, nu=nu, t=kin.P @ nu)
+
+
+def _W(t: np.ndarray) -> np.ndarray:
+    """``W_k = blockdiag(w^, w^)`` of eq. (35) from a twist ``t = [w; v]``."""
+    W = np.zeros((6, 6))
+    w = skew(t[:3])
+    W[:3, :3] = w
+    W[3:, 3:] = w
+    return W
+
+
+def mass_matrix(chain: Chain, kin: Kinematics) -> np.ndarray:
+    """``M = sum_k P_k^T D_k P_k`` (eq. (38)), (6+n) x (6+n)."""
+    PT = kin.P.transpose(0, 2, 1)
+    return (PT @ (chain._D @ kin.P)).sum(axis=0)
+
+
+def coriolis_matrix(chain: Chain, kin: Kinematics) -> np.ndarray:
+    """``C = sum_k [P_k^T D_k dP_k/dt + P_k^T W_k D_k P_k]`` (eq. (38))."""
+    C = np.zeros((kin.P.shape[2],) * 2)
+    for k in range(chain.n):
+        D = chain._D[k]
+        C += kin.P[k].T @ (D @ kin.Pd[k] + _W(kin.t[k]) @ D @ kin.P[k])
+    return C
+
+
+def _inertial_wrenches(chain: Chain, kin: Kinematics, nudot=None) -> np.ndarray:
+    """Per body ``D_k dt_k/dt + W_k D_k t_k`` (the bracket of eq. (34)) with
+    ``dt_k/dt = P_k nudot + dP_k/dt nu`` (eq. (36)); ``nudot=None`` keeps only
+    the velocity terms."""
+    a = kin.Pd @ kin.nu
+    if nudot is not None:
+        a += kin.P @ nudot
+    D = chain._D
+    out = (D @ a[:, :, None])[:, :, 0]
+    Dt = (D @ kin.t[:, :, None])[:, :, 0]
+    # W_k D_k t_k = [w x (M w); w x (m v)], both cross products in one go
+    w = kin.t[:, None, :3]
+    x = Dt.reshape(-1, 2, 3)
+    out += (w[..., _I1] * x[..., _I2] - w[..., _I2] * x[..., _I1]).reshape(-1, 6)
+    return out
+
+
+_I1 = np.array([1, 2, 0])
+_I2 = np.array([2, 0, 1])
+
+
+def bias_forces(chain: Chain, kin: Kinematics) -> np.ndarray:
+    """``C nu`` of eq. (37) without forming ``C``."""
+    return _project(kin.P, _inertial_wrenches(chain, kin))
+
+
+def _project(P: np.ndarray, wrenches: np.ndarray) -> np.ndarray:
+    """``sum_k P_k^T w_k`` (eq. (32) for any set of body wrenches)."""
+    return (wrenches[:, None, :] @ P).sum(axis=0)[0]
+
+
+def _gravity_wrenches(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
+    """Gravity wrench ``[0; m_k g]`` of every body at its COG in Frame k."""
+    g_k = np.asarray(g_base, float) @ kin.R
+    out = np.zeros((chain.n, 6))
+    out[:, 3:] = chain._mass[:, None] * g_k
+    return out
+
+
+def gravity_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
+    """Generalized gravity forces ``sum_k P_k^T [0; m_k g^k]`` (eq. (32)), with
+    ``g_base`` the gravitational acceleration in base coordinates [m/s^2]."""
+    return _project(kin.P, _gravity_wrenches(chain, kin, g_base))
+
+
+def body_accelerations(kin: Kinematics, nudot) -> np.ndarray:
+    """``dt_{0k/m_k}^k/dt = P_k nudot + dP_k/dt nu`` for every body (eq. (36))."""
+    return kin.P @ nudot + kin.Pd @ kin.nu
+
+
+def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
+                      E=None, N=None) -> np.ndarray:
+    """Constraint wrench in ``joint`` by auxiliary generalized speeds, eq. (50).
+
+    The auxiliary speeds ``u_c`` give body ``joint`` the extra twist ``E u_c``
+    (Frame ``joint`` coordinates, referenced to its origin; eqs. (65)-(67)),
+    which every later body inherits rigidly, so
+    ``P_ck = U(p_{m_k,k}) X_k ... X_{joint+1} E`` for ``k >= joint`` and zero
+    before (eq. (42)).  The unknown wrench acts on body ``joint`` at the origin
+    of its frame, selected from ``rho_c`` by ``N`` (eq. (45)).  Then
+    ``rho_c = [sum_k P_ck^T Ubar N]^{-1} [M_f nudot + C_f nu - tau_f]`` with
+    ``M_f nudot + C_f nu = sum_k P_ck^T (D_k dt_k/dt + W_k D_k t_k)`` (eqs.
+    (47)-(49)) and ``tau_f`` from gravity (eq. (44)).
+
+    Defaults ``E = N = I_6``: ``rho_c`` is then the full wrench ``[n; f]`` that
+    body ``joint - 1`` (or the base) exerts on body ``joint``, at the origin of
+    Frame ``joint``, in Frame-``joint`` coordinates.  Joint actuator torques are
+    internal to the subtree except the one of ``joint`` itself, which is part
+    of that wrench: its moment about the joint axis equals the actuator torque.
+    The paper's five components of eq. (64) are ``E = N`` = the 6x5 selection
+    of eq. (67); the rows ``rho`` then exclude the actuated axis.
+    """
+    n = chain.n
+    E = np.eye(6) if E is None else np.asarray(E, float)
+    N = E if N is None else np.asarray(N, float)
+    rhs = np.zeros(E.shape[1])
+    A = np.zeros((E.shape[1], N.shape[1]))
+    inertial = _inertial_wrenches(chain, kin, nudot)
+    external = _gravity_wrenches(chain, kin, g_base)
+    T = E  # auxiliary twist, referenced to the origin of the current frame
+    for k in range(joint, n):
+        if k > joint:
+            Rk = kin.R[k - 1].T @ kin.R[k]
+            off = kin.R[k - 1].T @ (kin.p[k] - kin.p[k - 1])
+            T = _frame_transform(Rk, off) @ T
+        Pc = chain._Uc[k] @ T
+        rhs += Pc.T @ (inertial[k] - external[k])
+        if k == joint:
+            # Constraint wrench at the origin of Frame `joint`, moved to the COG (eq. (46)).
+            Ubar = np.eye(6)
+            Ubar[:3, 3:] = skew(-chain.bodies[k].com)
+            A += Pc.T @ Ubar @ N
+    return np.linalg.solve(A, rhs)
+
+
+def kinetic_energy(chain: Chain, kin: Kinematics) -> float:
+    """``1/2 sum_k t_k^T D_k t_k`` [J]."""
+    return 0.5 * float(np.einsum("ka,kab,kb->", kin.t, chain._D, kin.t))
+
+
+def potential_energy(chain: Chain, kin: Kinematics, g_base) -> float:
+    """Gravitational potential ``-sum_k m_k g . r_{m_k}`` [J] in the base frame
+    (valid when the base does not rotate)."""
+    g = np.asarray(g_base, float)
+    e = 0.0
+    for k, b in enumerate(chain.bodies):
+        r = kin.p[k] + kin.R[k] @ b.com
+        e -= b.mass * float(g @ r)
+    return e

@@ -1,0 +1,34 @@
+"""Units used by the blocks' ports and parameters, with their SI base-unit
+exponents, as FMI 2.0 ``UnitDefinitions`` and SSP ``ssc:Units`` need them.
+Names follow the FMI convention (``N.m``, ``m/s2``)."""
+from __future__ import annotations
+
+# name -> (exponents of kg, m, s, A, K, mol, cd, rad), factor to SI
+UNITS: dict[str, dict] = {
+    "1": {},
+    "s": {"s": 1},
+    "m": {"m": 1},
+    "kg": {"kg": 1},
+    "rad": {"rad": 1},
+    "m/s": {"m": 1, "s": -1},
+    "m/s2": {"m": 1, "s": -2},
+    "rad/s": {"rad": 1, "s": -1},
+    "rad/s2": {"rad": 1, "s": -2},
+    "N": {"kg": 1, "m": 1, "s": -2},
+    "N.m": {"kg": 1, "m": 2, "s": -2},
+    "kg.m": {"kg": 1, "m": 1},
+    "kg.m2": {"kg": 1, "m": 2},
+    "N.m/rad": {"kg": 1, "m": 2, "s": -2, "rad": -1},
+    "N.m/rad3": {"kg": 1, "m": 2, "s": -2, "rad": -3},
+    "N.m.s/rad": {"kg": 1, "m": 2, "s": -1, "rad": -1},
+}
+
+BASE_UNITS = ("kg", "m", "s", "A", "K", "mol", "cd", "rad")
+
+
+def base_unit_exponents(unit: str) -> dict[str, int]:
+    """SI base-unit exponents of ``unit``; raises ``KeyError`` naming the unit if unknown."""
+    try:
+        return UNITS[unit]
+    except KeyError:
+        raise KeyError(f"unknown unit {unit!r}; known units: {', '.join(sorted(UNITS))}") from None

@@ -1,0 +1,147 @@
+"""Vessel of 000_4c348684ef4bc307.txt, Section III: a rigid body turning about
+a fixed point (the origin of Frame 0) in roll q1, pitch q2 and yaw q3 with
+``R_1^0 = Rz(q3) Ry(q2) Rx(q1)`` (eq. (53)), held by cubic rotational springs
+``T_i = -k_i q_i^3`` (Section III-D), optional linear damping, and loaded at
+the mount by the crane standing on it.
+
+Assumptions the paper leaves open, fixed here:
+
+* The springs' torques ``T_i`` are generalized forces on the angles q_i (the
+  paper calls them torques "in roll, pitch and yaw directions").
+* The vessel's own weight does not act by default (``gravity_on = false``):
+  buoyancy balances it and the springs are the net restoring model.  With a
+  COG above the rotation point the weight alone would capsize the vessel.
+* Table I gives the vessel mass m1 = 1.2 t and eq. (73) the inertia
+  ``m1 l1^2 / 12`` about each axis; the block takes radii of gyration
+  (default ``l1 / sqrt(12)``) so the inertia scales with the mass.
+* d1 = 2.5 m of Table I is taken as the height of the vessel COG above the
+  rotation point (the figure with the geometry is lost); l1 = 5 m is the
+  height of the mount above it (``p_21^1 = [0, 0, -l1]``, eq. (60)).
+
+Coupling at the mount (``docs/interfaces/mount.md``): the wrench the vessel
+exerts on the crane is ``W = I_A [dw; a] + p_A`` (Frame 1, at the mount),
+``I_A`` and ``p_A`` being inputs.  The vessel receives ``-W`` and solves its
+acceleration with ``I_A`` implicitly: ``(M + J^T I_A J) du/dt = ...``, the
+way the articulated-body algorithm joins a subtree.  With ``I_A = 0`` and
+``p_A = W`` this is the plain explicit exchange of wrench and motion.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .block import Block, ParameterError, Variable, sym6_unpack
+from .interface import MOUNT_INERTIA, MOUNT_MOTION
+from .kane import (Body, Chain, Joint, Marker, bias_forces, gravity_forces,
+                   kinematics, mass_matrix)
+from .screw import cross
+
+_P = Variable
+_R = np.sqrt(12.0)
+
+
+class Vessel(Block):
+    model_name = "Vessel"
+    method = "heun"
+    description = ("Vessel rotating about a fixed point with cubic restoring springs "
+                   "(Cibicik & Egeland 2018, Section III); crane load at the mount via "
+                   "articulated inertia I_A and bias wrench p_A.")
+    parameters = (
+        _P("m1", "kg", 1200.0, "Vessel mass (Table I: 1.2 t)"),
+        _P("l1", "m", 5.0, "Height of the mount (crane slewing joint) above the rotation point (Table I)"),
+        _P("cog_x", "m", 0.0, "Vessel COG in Frame 1, x"),
+        _P("cog_y", "m", 0.0, "Vessel COG in Frame 1, y"),
+        _P("cog_z", "m", 2.5, "Vessel COG in Frame 1, z (Table I d1)"),
+        _P("r_x", "m", 5.0 / _R, "Radius of gyration about the COG, x1 axis (eq. (73): l1/sqrt(12))"),
+        _P("r_y", "m", 5.0 / _R, "Radius of gyration about the COG, y1 axis (eq. (73): l1/sqrt(12))"),
+        _P("r_z", "m", 5.0 / _R, "Radius of gyration about the COG, z1 axis (eq. (73): l1/sqrt(12))"),
+        _P("k1", "N.m/rad3", 8e7, "Cubic roll spring, T1 = -k1 q1^3"),
+        _P("k2", "N.m/rad3", 8e7, "Cubic pitch spring, T2 = -k2 q2^3"),
+        _P("k3", "N.m/rad3", 8e7, "Cubic yaw spring, T3 = -k3 q3^3"),
+        _P("c1", "N.m.s/rad", 0.0, "Linear roll damping, -c1 u1"),
+        _P("c2", "N.m.s/rad", 0.0, "Linear pitch damping, -c2 u2"),
+        _P("c3", "N.m.s/rad", 0.0, "Linear yaw damping, -c3 u3"),
+        _P("gravity_on", "1", False, "Whether the vessel's own weight acts (default no: buoyancy balances it)", "Boolean"),
+        _P("g", "m/s2", 9.81, "Gravitational acceleration"),
+        _P("q1_0", "rad", 0.0, "Initial roll"),
+        _P("q2_0", "rad", 0.0, "Initial pitch"),
+        _P("q3_0", "rad", 0.0, "Initial yaw"),
+        _P("u1_0", "rad/s", 0.0, "Initial roll rate"),
+        _P("u2_0", "rad/s", 0.0, "Initial pitch rate"),
+        _P("u3_0", "rad/s", 0.0, "Initial yaw rate"),
+    )
+    inputs = MOUNT_INERTIA
+    outputs = (
+        tuple(_P(f"q{i}", "rad", 0.0, f"Vessel {n} angle q{i}") for i, n in ((1, "roll"), (2, "pitch"), (3, "yaw")))
+        + tuple(_P(f"u{i}", "rad/s", 0.0, f"Vessel {n} rate u{i} = dq{i}/dt") for i, n in ((1, "roll"), (2, "pitch"), (3, "yaw")))
+        + tuple(_P(f"du{i}", "rad/s2", 0.0, f"Vessel {n} acceleration du{i}/dt") for i, n in ((1, "roll"), (2, "pitch"), (3, "yaw")))
+        + MOUNT_MOTION
+    )
+    states = (
+        tuple(_P(f"q{i}", "rad", 0.0, f"angle q{i}") for i in (1, 2, 3))
+        + tuple(_P(f"u{i}", "rad/s", 0.0, f"rate u{i}") for i in (1, 2, 3))
+    )
+
+    def setup(self):
+        p = self.p
+        self.require_positive("m1", "l1", "r_x", "r_y", "r_z")
+        self.require_positive("k1", "k2", "k3", "c1", "c2", "c3", allow_zero=True)
+        if p.g < 0:
+            raise ParameterError(f"Vessel parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
+        inertia = p.m1 * np.diag([p.r_x**2, p.r_y**2, p.r_z**2])
+        # R_1^0 = Rz(q3) Ry(q2) Rx(q1): a gimbal of yaw, pitch and roll joints
+        # with two massless bodies; the chain coordinates are (q3, q2, q1).
+        self.chain = Chain(
+            joints=[Joint(axis=[0, 0, 1]), Joint(axis=[0, 1, 0]), Joint(axis=[1, 0, 0])],
+            bodies=[Body(0.0), Body(0.0), Body(p.m1, [p.cog_x, p.cog_y, p.cog_z], inertia)],
+            markers=[Marker(2, [0.0, 0.0, p.l1])],
+        )
+        self.k = np.array([p.k1, p.k2, p.k3])
+        self.c = np.array([p.c1, p.c2, p.c3])
+        self.g0 = np.array([0.0, 0.0, -p.g])
+        self._cache_key = None
+
+    def initial_state(self):
+        p = self.p
+        return np.array([p.q1_0, p.q2_0, p.q3_0, p.u1_0, p.u2_0, p.u3_0])
+
+    def _state_terms(self, x):
+        """Everything that depends on the state only, cached: the outputs at the
+        end of a step and the first derivative of the next share it.  Chain
+        order (q3, q2, q1)."""
+        key = x.tobytes()
+        if self._cache_key != key:
+            q, u = x[:3], x[3:]
+            kin = kinematics(self.chain, q[::-1], u[::-1])
+            M = mass_matrix(self.chain, kin)[6:, 6:]
+            tau = -bias_forces(self.chain, kin)[6:]
+            if self.p.gravity_on:
+                tau += gravity_forces(self.chain, kin, self.g0)[6:]
+            tau += (-self.k * q**3 - self.c * u)[::-1]
+            J = kin.marker_Po[0][:, 6:]
+            t_m = J @ kin.nu[6:]
+            # [dw; a] of the mount = J du + bias_acc, bias_acc = dJ u + [0; w x v]
+            bias_acc = kin.marker_Pdo[0] @ kin.nu
+            bias_acc[3:] += cross(t_m[:3], t_m[3:])
+            self._cache = (kin, M, tau, J, t_m, bias_acc)
+            self._cache_key = key
+        return self._cache
+
+    def _solve(self, x, inp):
+        """Kinematics, mount Jacobian and the accelerations ``du/dt`` (chain
+        order) for state ``x`` and inputs ``inp``."""
+        kin, M, tau, J, t_m, bias_acc = self._state_terms(x)
+        I_A = sym6_unpack(inp[:21])
+        p_A = inp[21:27]
+        A = M + J.T @ I_A @ J
+        b = tau - J.T @ (I_A @ bias_acc + p_A)
+        du_c = np.linalg.solve(A, b)
+        return kin, J, t_m, bias_acc, du_c
+
+    def derivatives(self, t, x, u):
+        _, _, _, _, du_c = self._solve(x, u)
+        return np.concatenate([x[3:], du_c[::-1]])
+
+    def output(self, t, x, u):
+        kin, J, t_m, bias_acc, du_c = self._solve(x, u)
+        acc = J @ du_c + bias_acc  # [dw; a] of the mount
+        return np.concatenate([x, du_c[::-1], kin.marker_R[0].ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:]])

@@ -1,0 +1,10 @@
+"""Errors the command line reports as one sentence, without a traceback."""
+
+
+class CraneCosimError(Exception):
+    """A problem with the user's input or a simulation failure, explained in
+    one sentence that names the file, component or variable at fault."""
+
+
+class SimulationError(CraneCosimError):
+    """A run that stopped before its stop time; the results so far are on disk."""

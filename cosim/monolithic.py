@@ -1,0 +1,146 @@
+"""The same blocks and connections as one ODE, integrated by scipy with tight
+tolerances: the accuracy reference of every co-simulation.
+
+Each component must be an FMU of this project, so its block can run
+in-process.  The connections are those of the inertia coupling (the explicit
+exchange would be an algebraic loop here; the coupled accelerations are
+exact in one ODE).  Outputs are recorded at the same communication points
+as the co-simulation, under the same names.
+"""
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from .blocks import BLOCKS
+from .blocks.block import ParameterError
+from .errors import CraneCosimError, SimulationError
+from .fmu import describe_variables, our_model_name
+from .master import RunResult, _progress, steps_of
+from .results import ResultWriter, versions, write_summary
+from .system import System
+from .wiring import resolve, routes
+
+RTOL = 1e-10
+ATOL = 1e-10
+
+
+class Composite:
+    """Blocks joined by connections into ``dx/dt = f(t, x)``, outputs ``y(t, x)``."""
+
+    def __init__(self, system: System):
+        self.names = [c.name for c in system.components]
+        self.blocks = []
+        for comp in system.components:
+            model = our_model_name(system.source_path(comp))
+            if model is None:
+                raise CraneCosimError(f"the monolithic run needs this project's own FMUs; component "
+                                      f"{comp.name} ({comp.source}) is not one")
+            try:
+                self.blocks.append(BLOCKS[model](**comp.parameters))
+            except ParameterError as exc:
+                raise CraneCosimError(f"component {comp.name}: {exc}") from None
+        variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}
+        wiring = resolve(system, system.connections, variables)
+        outputs = {n: b.output_names() for n, b in zip(self.names, self.blocks)}
+        self.routes = routes(wiring, self.names, outputs)
+        self.inputs = []
+        for name, b in zip(self.names, self.blocks):
+            u = b.default_inputs()
+            self.inputs.append((u, [b.input_names().index(w[0]) for w in wiring[name]]))
+        # Inputs are filled in connection order; map to the block's own order.
+        self.ys = [np.array([v.start for v in b.outputs], float) for b in self.blocks]
+        sizes = [len(b.states) for b in self.blocks]
+        self.slices = np.split(np.arange(sum(sizes)), np.cumsum(sizes)[:-1])
+        self.columns = [f"{n}.{v}" for n, b in zip(self.names, self.blocks) for v in b.output_names()]
+        self.max_passes = 2 * len(self.blocks) + 1
+
+    def initial_state(self) -> np.ndarray:
+        return np.concatenate([b.initial_state() for b in self.blocks])
+
+    def _inputs(self, i):
+        u, order = self.inputs[i]
+        for r in self.routes[self.names[i]]:
+            u[np.asarray(order)[r.dst_index]] = self.ys[r.src][r.src_index]
+        return u
+
+    def outputs(self, t, x):
+        """All outputs, iterated until the direct-feedthrough chain settles."""
+        for _ in range(self.max_passes):
+            before = np.concatenate(self.ys)
+            for i, b in enumerate(self.blocks):
+                self.ys[i] = b.output(t, x[self.slices[i]], self._inputs(i))
+            if np.array_equal(before, np.concatenate(self.ys)):
+                return np.concatenate(self.ys)
+        raise CraneCosimError(f"the outputs do not settle at t = {t:g} s: the connections form an algebraic loop")
+
+    def derivatives(self, t, x):
+        self.outputs(t, x)
+        return np.concatenate([b.derivatives(t, x[self.slices[i]], self._inputs(i))
+                               for i, b in enumerate(self.blocks)])
+
+
+def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float = RTOL,
+                   atol: float = ATOL, chunk: float = 0.5) -> RunResult:
+    """Integrate the composite ODE of ``system`` and record outputs at the
+    co-simulation's communication points; results are written chunk by chunk."""
+    system.check_settings()
+    out_dir = Path(out_dir)
+    model = Composite(system)
+    n_steps = steps_of(system)
+    grid = np.minimum(system.start_time + system.step * np.arange(n_steps + 1), system.stop_time)
+    summary = {"system": system.name, "mode": "monolithic", "integrator": "scipy DOP853",
+               "rtol": rtol, "atol": atol, "step": system.step, "start_time": system.start_time,
+               "stop_time": system.stop_time,
+               "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
+                              for c in system.components},
+               "versions": versions()}
+    writer = ResultWriter(out_dir, model.columns)
+    x = model.initial_state()
+    t = system.start_time
+    status, error = "failed", None
+    bar = _progress(system.stop_time - system.start_time, progress)
+    wall0 = time.perf_counter()
+    try:
+        writer.append(t, model.outputs(t, x))
+        i = 1
+        while i <= n_steps:
+            j = min(n_steps, i + max(1, int(round(chunk / system.step))) - 1)
+            t_eval = grid[i:j + 1]
+            sol = solve_ivp(model.derivatives, (t, t_eval[-1]), x, method="DOP853", t_eval=t_eval,
+                            rtol=rtol, atol=atol)
+            if not sol.success:
+                raise CraneCosimError(f"the integrator failed after t = {t:g} s: {sol.message}")
+            for tk, xk in zip(sol.t, sol.y.T):
+                y = model.outputs(tk, xk)
+                if not np.isfinite(y).all():
+                    bad = model.columns[int(np.flatnonzero(~np.isfinite(y))[0])]
+                    raise CraneCosimError(f"output {bad} is not finite at t = {tk:g} s")
+                writer.append(tk, y)
+            t, x = float(sol.t[-1]), sol.y[:, -1]
+            if bar is not None:
+                bar.update(t_eval[-1] - t_eval[0] + system.step)
+            i = j + 1
+        status = "completed"
+    except KeyboardInterrupt:
+        status, error = "interrupted", f"interrupted by the user at t = {t:g} s"
+        raise
+    except CraneCosimError as exc:
+        error = str(exc)
+        raise SimulationError(f"{exc}; the run stopped at t = {t:g} s and the results up to then are "
+                              f"in {out_dir}") from None
+    finally:
+        wall = time.perf_counter() - wall0
+        if bar is not None:
+            bar.close()
+        writer.close()
+        simulated = t - system.start_time
+        summary.update(status=status, error=error, end_time=t, wall_time_s=wall,
+                       real_time_factor=simulated / wall if wall > 0 else None)
+        write_summary(out_dir, summary)
+    return RunResult(out_dir, status, t, wall, simulated / wall if wall > 0 else math.inf, n_steps,
+                     model.columns)

@@ -1,0 +1,79 @@
+"""Results on disk, written as the run goes: ``results.csv`` (first column
+``time``, then one column per recorded variable, ``component.variable``) and
+``summary.json`` (settings, versions, wall time, real-time factor, status).
+Rows are flushed at least every second, so a failure or Ctrl-C keeps what was
+computed."""
+from __future__ import annotations
+
+import json
+import platform
+import time
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+RESULTS_FILE = "results.csv"
+SUMMARY_FILE = "summary.json"
+
+
+class ResultWriter:
+    """Streaming CSV writer with a row buffer."""
+
+    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0):
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.out_dir / RESULTS_FILE
+        self.columns = ["time"] + list(columns)
+        self._file = open(self.path, "w", newline="")
+        self._file.write(",".join(self.columns) + "\n")
+        self._rows: list[np.ndarray] = []
+        self._flush_seconds = flush_seconds
+        self._last_flush = time.monotonic()
+        self.rows_written = 0
+        self.last_time = None
+
+    def append(self, t: float, values) -> None:
+        row = np.empty(len(self.columns))
+        row[0] = t
+        row[1:] = values
+        self._rows.append(row)
+        self.last_time = t
+        if len(self._rows) >= 256 and time.monotonic() - self._last_flush > self._flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._rows:
+            np.savetxt(self._file, np.vstack(self._rows), delimiter=",", fmt="%.12g")
+            self.rows_written += len(self._rows)
+            self._rows.clear()
+        self._file.flush()
+        self._last_flush = time.monotonic()
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self.flush()
+            self._file.close()
+
+
+def versions() -> dict:
+    """Versions of Python and the packages a run depends on."""
+    out = {"python": platform.python_version(), "platform": platform.platform()}
+    for dist in ("crane-cosim", "numpy", "scipy", "fmpy", "pythonfmu", "pandas", "matplotlib"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def write_summary(out_dir, summary: dict) -> Path:
+    path = Path(out_dir) / SUMMARY_FILE
+    path.write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    return path
+
+
+def read_results(out_dir):
+    """``results.csv`` of a run as a pandas DataFrame."""
+    import pandas as pd
+    return pd.read_csv(Path(out_dir) / RESULTS_FILE)

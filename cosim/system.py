@@ -1,0 +1,123 @@
+"""System description: components (FMUs with parameter values) and
+connections, the experiment, and a small builder API.
+
+>>> s = System("CraneOnVessel", stop_time=20.0, step=1e-3)
+>>> s.add_component("vessel", "fmus/Vessel.fmu", m1=1200.0)
+>>> s.add_component("crane", "fmus/Crane.fmu")
+>>> s.connect("vessel.mount_w_x", "crane.mount_w_x")
+
+Paths of component sources are relative to ``base_dir`` (the folder of the
+``.ssd`` file) unless absolute.  Read and write SSP 1.0 with
+:mod:`crane_cosim.ssp`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import CraneCosimError
+
+ALGORITHMS = ("jacobi", "gauss-seidel")
+COUPLINGS = ("inertia", "explicit")
+
+
+@dataclass
+class Component:
+    name: str
+    source: str
+    parameters: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Connection:
+    start_element: str
+    start_connector: str
+    end_element: str
+    end_connector: str
+
+    def __str__(self):
+        return f"{self.start_element}.{self.start_connector} -> {self.end_element}.{self.end_connector}"
+
+
+@dataclass
+class System:
+    name: str
+    components: list = field(default_factory=list)
+    connections: list = field(default_factory=list)
+    start_time: float = 0.0
+    stop_time: float = 10.0
+    step: float = 1e-3
+    algorithm: str = "jacobi"
+    coupling: str = "inertia"
+    base_dir: Path = field(default_factory=Path.cwd)
+
+    # -- builder -------------------------------------------------------------
+    def add_component(self, name: str, source, **parameters) -> Component:
+        if any(c.name == name for c in self.components):
+            raise CraneCosimError(f"system {self.name!r} already has a component named {name!r}")
+        comp = Component(name, str(source), dict(parameters))
+        self.components.append(comp)
+        return comp
+
+    def connect(self, start: str, end: str) -> Connection:
+        """Connect output ``"component.variable"`` to input ``"component.variable"``."""
+        (se, sc), (ee, ec) = _split(start), _split(end)
+        conn = Connection(se, sc, ee, ec)
+        self.connections.append(conn)
+        return conn
+
+    def component(self, name: str) -> Component:
+        for c in self.components:
+            if c.name == name:
+                return c
+        raise CraneCosimError(f"system {self.name!r} has no component named {name!r} "
+                              f"(components: {', '.join(c.name for c in self.components)})")
+
+    def source_path(self, comp: Component) -> Path:
+        p = Path(comp.source)
+        return p if p.is_absolute() else (Path(self.base_dir) / p)
+
+    def set_parameter(self, target: str, value: float) -> None:
+        """Set ``"component.parameter"`` (a ``--set`` on the command line)."""
+        comp, var = _split(target)
+        self.component(comp).parameters[var] = value
+
+    def check_settings(self) -> None:
+        """Reject impossible experiment settings with one clear sentence."""
+        if not self.step > 0:
+            raise CraneCosimError(f"the step size must be positive, got {self.step:g} s")
+        if not self.stop_time > self.start_time:
+            raise CraneCosimError(f"the stop time {self.stop_time:g} s is not after the start time "
+                                  f"{self.start_time:g} s")
+        if self.algorithm not in ALGORITHMS:
+            raise CraneCosimError(f"unknown algorithm {self.algorithm!r}; use one of {', '.join(ALGORITHMS)}")
+        if self.coupling not in COUPLINGS:
+            raise CraneCosimError(f"unknown coupling {self.coupling!r}; use one of {', '.join(COUPLINGS)}")
+
+
+def _split(ref: str):
+    comp, dot, var = str(ref).partition(".")
+    if not dot or not comp or not var:
+        raise CraneCosimError(f"{ref!r} is not of the form component.variable")
+    return comp, var
+
+
+def coupled_connections(system: System) -> list:
+    """The connections a co-simulation with ``system.coupling`` uses.
+
+    ``inertia``: as written.  ``explicit``: the plain exchange of wrench and
+    motion; the articulated inertia ``I_A_*`` is not passed (those inputs keep
+    their start value, zero) and every ``p_A_<c>`` input is fed instead from
+    the ``W1_<c>`` output of the same component, the wrench itself
+    (``docs/interfaces/mount.md``).
+    """
+    if system.coupling == "inertia":
+        return list(system.connections)
+    out = []
+    for c in system.connections:
+        if c.end_connector.startswith("I_A_"):
+            continue
+        if c.end_connector.startswith("p_A_") and c.start_connector.startswith("p_A_"):
+            c = Connection(c.start_element, "W1_" + c.start_connector[4:], c.end_element, c.end_connector)
+        out.append(c)
+    return out

@@ -1,0 +1,1 @@
+"""FMU packaging: the generic block adapter and the build of every ``.fmu``."""

@@ -1,0 +1,162 @@
+"""The one generic adapter from a block declaration to a pythonfmu slave.
+
+``slave_class(Block)`` returns an ``Fmi2Slave`` subclass whose variables are
+the block's parameters, inputs and outputs, in that order (value references
+0, 1, ...).  ``do_step`` advances the block's state with its inputs held over
+the communication step; outputs are computed lazily, when they are read after
+a step or after an input changed (so direct feedthrough works in Gauss-Seidel
+and initialization).  The full internal state (continuous states, inputs,
+parameters, time) is saved and restored by the FMU state hooks, which
+pythonfmu by default limits to registered variables.
+
+This module is copied into every FMU next to the blocks; it must import only
+pythonfmu, numpy and the block package (relatively).
+"""
+from __future__ import annotations
+
+import json
+import math
+import traceback
+
+import numpy as np
+from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability
+from pythonfmu.enums import Fmi2Initial, Fmi2Status
+from pythonfmu.variables import Boolean, Real
+
+
+def slave_class(block_cls):
+    """An ``Fmi2Slave`` subclass wrapping ``block_cls`` (see module docstring)."""
+
+    class BlockSlave(Fmi2Slave):
+        author = "crane-cosim"
+        description = block_cls.description
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.modelName = block_cls.model_name
+            self.description = block_cls.description
+            self._params = {p.name: p.start for p in block_cls.parameters}
+            self._u = block_cls.default_inputs()
+            self._y = np.array([v.start for v in block_cls.outputs], dtype=float)
+            self._x = np.zeros(0)
+            self._t = 0.0
+            self._block = None
+            self._dirty = True
+            # value reference -> (where, index)
+            self._where = []
+            for p in block_cls.parameters:
+                self._register_parameter(p)
+            for i, v in enumerate(block_cls.inputs):
+                self._where.append(("u", i))
+                self.register_variable(Real(
+                    v.name, causality=Fmi2Causality.input, variability=Fmi2Variability.continuous,
+                    description=v.description, start=v.start,
+                    getter=lambda i=i: float(self._u[i]), setter=lambda val, i=i: self._set_input(i, val)))
+            for i, v in enumerate(block_cls.outputs):
+                self._where.append(("y", i))
+                self.register_variable(Real(
+                    v.name, causality=Fmi2Causality.output, variability=Fmi2Variability.continuous,
+                    description=v.description, initial=Fmi2Initial.calculated,
+                    getter=lambda i=i: float(self._outputs()[i])))
+
+        def _register_parameter(self, p):
+            name = p.name
+            self._where.append(("p", name))
+            kind = Boolean if p.type == "Boolean" else Real
+            self.register_variable(kind(
+                name, causality=Fmi2Causality.parameter, variability=Fmi2Variability.fixed,
+                description=p.description, start=p.start,
+                getter=lambda: self._params[name],
+                setter=lambda val: self._params.__setitem__(name, val)))
+
+        # -- helpers ---------------------------------------------------------
+        def _fail(self, what: str, exc: BaseException):
+            """Log the real cause through the FMU logger before re-raising, so a
+            master sees it (fmpy alone only reports that a call failed)."""
+            msg = f"{block_cls.model_name} ({self.instance_name}): {what}: {exc}"
+            if not isinstance(exc, ValueError):
+                msg += "\n" + "".join(traceback.format_exception(exc))
+            self.log(msg, Fmi2Status.error)
+
+        def _set_input(self, i, val):
+            self._u[i] = val
+            self._dirty = True
+
+        def _outputs(self):
+            if self._dirty and self._block is not None:
+                self._y = self._block.output(self._t, self._x, self._u)
+                self._dirty = False
+            return self._y
+
+        # -- FMI calls ---------------------------------------------------------
+        def setup_experiment(self, start_time, stop_time, tolerance):
+            self._t = float(start_time)
+
+        def exit_initialization_mode(self):
+            try:
+                self._block = block_cls(**self._params)
+                self._x = self._block.initial_state()
+            except Exception as exc:
+                self._fail("cannot initialize", exc)
+                raise
+            self._dirty = True
+
+        def do_step(self, current_time, step_size):
+            try:
+                x = self._block.advance(current_time, self._x, self._u, step_size)
+            except Exception as exc:
+                self._fail(f"step at t = {current_time:g} s failed", exc)
+                return False
+            if not np.all(np.isfinite(x)):
+                bad = [block_cls.states[i].name for i in np.flatnonzero(~np.isfinite(x))]
+                self.log(f"{block_cls.model_name} ({self.instance_name}): state {', '.join(bad)} "
+                         f"is not finite after the step from t = {current_time:g} s", Fmi2Status.error)
+                return False
+            self._x = x
+            self._t = current_time + step_size
+            self._dirty = True
+            return True
+
+        def get_real(self, vrs):
+            y = None
+            out = []
+            for vr in vrs:
+                where, i = self._where[vr]
+                if where == "y":
+                    if y is None:
+                        y = self._outputs()
+                    out.append(float(y[i]))
+                elif where == "u":
+                    out.append(float(self._u[i]))
+                else:
+                    out.append(float(self._params[i]))
+            return out
+
+        def set_real(self, vrs, values):
+            for vr, val in zip(vrs, values):
+                where, i = self._where[vr]
+                if where == "u":
+                    self._u[i] = val
+                    self._dirty = True
+                elif where == "p":
+                    self._params[i] = val
+                else:
+                    raise TypeError(f"variable with value reference {vr} is an output and cannot be set")
+
+        # -- FMU state: everything, not only the registered variables ----------
+        def _get_fmu_state(self):
+            return {"x": self._x.tolist(), "u": self._u.tolist(), "t": self._t,
+                    "params": dict(self._params), "initialized": self._block is not None}
+
+        def _set_fmu_state(self, state):
+            self._params = dict(state["params"])
+            self._x = np.array(state["x"], dtype=float)
+            self._u = np.array(state["u"], dtype=float)
+            self._t = float(state["t"])
+            if state["initialized"] and self._block is None:
+                self._block = block_cls(**self._params)
+            self._dirty = True
+
+    BlockSlave.__name__ = block_cls.model_name
+    BlockSlave.__qualname__ = block_cls.model_name
+    return BlockSlave
