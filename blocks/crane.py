@@ -21,8 +21,8 @@ import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, mount_motion_from_inputs, wrench_ports
-from .kane import (Body, Chain, Joint, bias_forces, gravity_forces, kinematics,
-                   mass_matrix, with_base_twist)
+from .kane import Body, Chain, Joint, applied_forces, kinematics, mass_matrix, with_base_twist
+from .linalg import solve
 from .screw import Rbar, cross, rot_x, rot_z
 
 _P = Variable
@@ -31,7 +31,7 @@ JOINTS = (4, 5, 6)
 
 class Crane(Block):
     model_name = "Crane"
-    method = "heun"
+    method = "symplectic-euler"
     description = ("Torque-driven king + inner boom + outer boom crane on a moving mount "
                    "(Cibicik & Egeland 2018); outputs the mount wrench and the "
                    "articulated inertia I_A and bias wrench p_A at the mount.")
@@ -73,6 +73,7 @@ class Crane(Block):
         if p.g < 0:
             raise ParameterError(f"Crane parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
         self.chain = crane_chain(p)
+        self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
 
     def initial_state(self):
@@ -86,7 +87,7 @@ class Crane(Block):
         tau = inp[21:24]
         kin, M = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
-        f = gravity_forces(self.chain, kin, R10.T @ np.array([0.0, 0.0, -self.p.g])) - bias_forces(self.chain, kin)
+        f = applied_forces(self.chain, kin, R10.T @ self._g0)
         tb_dot = np.concatenate([dw, a - cross(w, v)])  # d/dt of the base twist components
         return kin, M, f, tau, tb_dot, w, v
 
@@ -102,7 +103,7 @@ class Crane(Block):
 
     def derivatives(self, t, x, u):
         _, M, f, tau, tb_dot, _, _ = self._dynamics(x, u)
-        du = np.linalg.solve(M[6:, 6:], tau + f[6:] - M[6:, :6] @ tb_dot)
+        du = solve(M[6:, 6:], tau + f[6:] - M[6:, :6] @ tb_dot)
         return np.concatenate([x[3:], du])
 
     def output(self, t, x, u):
@@ -110,7 +111,7 @@ class Crane(Block):
         rhs = np.empty((3, 7))
         rhs[:, :6] = M[6:, :6]
         rhs[:, 6] = tau + f[6:]
-        sol = np.linalg.solve(M[6:, 6:], rhs)
+        sol = solve(M[6:, 6:], rhs)
         Mjj_inv_Mjb, Mjj_inv_r = sol[:, :6], sol[:, 6]
         du = Mjj_inv_r - Mjj_inv_Mjb @ tb_dot
         W1 = M[:6, :6] @ tb_dot + M[:6, 6:] @ du - f[:6]

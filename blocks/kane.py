@@ -21,7 +21,7 @@ Conventions
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from .screw import ad, skew
 
 __all__ = ["Body", "Joint", "Marker", "Chain", "Kinematics", "kinematics",
            "mass_matrix", "coriolis_matrix", "bias_forces", "gravity_forces",
-           "body_accelerations", "constraint_wrench", "with_base_twist", "kinetic_energy",
+           "body_accelerations", "constraint_wrench", "with_base_twist", "applied_forces", "kinetic_energy",
            "potential_energy"]
 
 
@@ -137,10 +137,27 @@ class Chain:
         object.__setattr__(self, "_S_off", [skew(-j.offset) for j in self.joints])
         object.__setattr__(self, "_D", np.array([b.D for b in self.bodies]))
         object.__setattr__(self, "_mass", np.array([b.mass for b in self.bodies]))
+        # Batched forms for kinematics(): all joints at once.
+        object.__setattr__(self, "_revolute", np.array([j.kind == "revolute" for j in self.joints], float))
+        object.__setattr__(self, "_any_prismatic", any(j.kind == "prismatic" for j in self.joints))
+        object.__setattr__(self, "_R0", np.array([j.rotation for j in self.joints]))
+        object.__setattr__(self, "_Kb", np.array(self._K))
+        object.__setattr__(self, "_K2b", np.array(self._K2))
+        object.__setattr__(self, "_off0", np.array([j.offset for j in self.joints]))
+        object.__setattr__(self, "_slide", np.array([j.rotation @ j.axis * (j.kind == "prismatic")
+                                                      for j in self.joints]))
+        object.__setattr__(self, "_S_offb", np.array(self._S_off))
+        object.__setattr__(self, "_ad_sb", np.array(self._ad_s))
+        # [Po_0, dPo_0/dt] = [[I_6, 0], 0]: the base twist is the first six speeds.
+        PP0 = np.zeros((6, 2 * (6 + len(self.joints))))
+        PP0[:, :6] = np.eye(6)
+        object.__setattr__(self, "_PP0", PP0)
+        object.__setattr__(self, "_Xm", [_frame_transform(m.rotation, m.offset) for m in self.markers])
         Uc = np.array([np.eye(6) for _ in self.bodies])
         for k, b in enumerate(self.bodies):
             Uc[k, 3:, :3] = skew(-b.com)
         object.__setattr__(self, "_Uc", Uc)
+
 
     @property
     def n(self) -> int:
@@ -216,53 +233,59 @@ def kinematics(chain: Chain, q, u, base_twist=None) -> Kinematics:
     ``Po_k = X_k Po_{k-1} + s_k e_k^T`` (origin twists), ``P_k = U(p_{m_k,k}) Po_k``,
     with ``Po_0 = [I_6, 0]`` for the base.  Differentiating,
     ``dPo_k/dt = X_k dPo_{k-1}/dt - ad(s_k u_k) Po_k`` (the transform of joint k
-    rotates with the relative twist ``s_k u_k``).
+    rotates with the relative twist ``s_k u_k``).  The joint transforms
+    ``X_k`` (eq. (23)) are formed for all joints at once: this function is
+    the hot path of every block step.
     """
     n = chain.n
     q = np.asarray(q, float)
     u = np.asarray(u, float)
-    nu = np.zeros(6 + n)
+    N = 6 + n
+    nu = np.zeros(N)
     if base_twist is not None:
         nu[:6] = base_twist
     nu[6:] = u
-    N = 6 + n
+    # Relative orientations R_{k-1}^{k} (as Frame k in Frame k-1) and offsets.
+    ang = q * chain._revolute
+    Rrel = chain._R0 @ (_I3 + np.sin(ang)[:, None, None] * chain._Kb
+                        + (1.0 - np.cos(ang))[:, None, None] * chain._K2b)
+    if chain._any_prismatic:
+        off = chain._off0 + chain._slide * q[:, None]
+        S = np.zeros((n, 3, 3))
+        S[:, 0, 1], S[:, 0, 2], S[:, 1, 2] = off[:, 2], -off[:, 1], off[:, 0]
+        S[:, 1, 0], S[:, 2, 0], S[:, 2, 1] = -off[:, 2], off[:, 1], -off[:, 0]
+    else:
+        off, S = chain._off0, chain._S_offb
+    RT = Rrel.transpose(0, 2, 1)
+    X = np.zeros((n, 6, 6))
+    X[:, :3, :3] = RT
+    X[:, 3:, 3:] = RT
+    X[:, 3:, :3] = RT @ S
+    # Po_k and dPo_k/dt side by side, so that one product with X_k moves both.
+    PP = np.empty((n, 6, 2 * N))
     R = np.empty((n, 3, 3))
-    p = np.empty((n, 3))
-    Po = np.empty((n, 6, N))
-    Pdo = np.empty((n, 6, N))  # filled in place below
-    P = np.empty((n, 6, N))
-    Pd = np.empty((n, 6, N))
-    prev_Po = np.zeros((6, N))
-    prev_Po[:, :6] = np.eye(6)
-    prev_Pdo = np.zeros((6, N))
-    prev_R = np.eye(3)
-    prev_p = np.zeros(3)
+    prev = chain._PP0
+    prev_R = _I3
+    ad_s = chain._ad_sb * u[:, None, None]
     for k in range(n):
-        Rk = _joint_rotation(chain, k, q[k])
-        if chain.joints[k].kind == "prismatic":
-            off = _joint_offset(chain, k, q[k])
-            X = _frame_transform(Rk, off)
-        else:
-            off = chain.joints[k].offset
-            X = _frame_transform(Rk, off, chain._S_off[k])
-        Po_k = Po[k]
-        np.matmul(X, prev_Po, out=Po_k)
-        Po_k[:, 6 + k] += chain._s[k]
-        np.matmul(X, prev_Pdo, out=Pdo[k])
-        Pdo[k] -= (u[k] * chain._ad_s[k]) @ Po_k
-        R[k] = prev_R @ Rk
-        p[k] = prev_p + prev_R @ off
-        prev_Po, prev_Pdo, prev_R, prev_p = Po_k, Pdo[k], R[k], p[k]
-    np.matmul(chain._Uc, Po, out=P)
-    np.matmul(chain._Uc, Pdo, out=Pd)
+        cur = np.matmul(X[k], prev, out=PP[k])
+        cur[:, 6 + k] += chain._s[k]
+        cur[:, N:] -= ad_s[k] @ cur[:, :N]
+        prev_R = np.matmul(prev_R, Rrel[k], out=R[k])
+        prev = cur
+    # Origins: p_k = p_{k-1} + R_{k-1} offset_k
+    R_parent = np.concatenate([_I3[None], R[:-1]])
+    p = np.cumsum((R_parent @ off[:, :, None])[:, :, 0], axis=0)
+    PPc = chain._Uc @ PP
+    Po, Pdo, P, Pd = PP[:, :, :N], PP[:, :, N:], PPc[:, :, :N], PPc[:, :, N:]
     t = P @ nu
     mR, mp, mPo, mPdo = [], [], [], []
-    for m in chain.markers:
-        X = _frame_transform(m.rotation, m.offset)
+    for m, Xm in zip(chain.markers, chain._Xm):
         mR.append(R[m.body] @ m.rotation)
         mp.append(p[m.body] + R[m.body] @ m.offset)
-        mPo.append(X @ Po[m.body])
-        mPdo.append(X @ Pdo[m.body])
+        XPP = Xm @ PP[m.body]
+        mPo.append(XPP[:, :N])
+        mPdo.append(XPP[:, N:])
     return Kinematics(q, nu, R, p, Po, Pdo, P, Pd, t, mR, mp, mPo, mPdo)
 
 
@@ -271,7 +294,8 @@ def with_base_twist(kin: Kinematics, base_twist) -> Kinematics:
     depend on ``q`` and ``u`` only, eq. (30))."""
     nu = kin.nu.copy()
     nu[:6] = base_twist
-    return replace(kin, nu=nu, t=kin.P @ nu)
+    return Kinematics(kin.q, nu, kin.R, kin.p, kin.Po, kin.Pdo, kin.P, kin.Pd, kin.P @ nu,
+                      kin.marker_R, kin.marker_p, kin.marker_Po, kin.marker_Pdo)
 
 
 def _W(t: np.ndarray) -> np.ndarray:
@@ -308,15 +332,15 @@ def _inertial_wrenches(chain: Chain, kin: Kinematics, nudot=None) -> np.ndarray:
     D = chain._D
     out = (D @ a[:, :, None])[:, :, 0]
     Dt = (D @ kin.t[:, :, None])[:, :, 0]
-    # W_k D_k t_k = [w x (M w); w x (m v)], both cross products in one go
-    w = kin.t[:, None, :3]
-    x = Dt.reshape(-1, 2, 3)
-    out += (w[..., _I1] * x[..., _I2] - w[..., _I2] * x[..., _I1]).reshape(-1, 6)
+    # W_k D_k t_k = [w x (M w); w x (m v)], both cross products in one call
+    out += np.einsum("ijk,nj,nbk->nbi", _EPS, kin.t[:, :3], Dt.reshape(-1, 2, 3)).reshape(-1, 6)
     return out
 
 
-_I1 = np.array([1, 2, 0])
-_I2 = np.array([2, 0, 1])
+#: Levi-Civita symbol: ``einsum("ijk,j,k->i", _EPS, a, b)`` is ``a x b``.
+_EPS = np.zeros((3, 3, 3))
+_EPS[0, 1, 2] = _EPS[1, 2, 0] = _EPS[2, 0, 1] = 1.0
+_EPS[0, 2, 1] = _EPS[2, 1, 0] = _EPS[1, 0, 2] = -1.0
 
 
 def bias_forces(chain: Chain, kin: Kinematics) -> np.ndarray:
@@ -341,6 +365,12 @@ def gravity_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """Generalized gravity forces ``sum_k P_k^T [0; m_k g^k]`` (eq. (32)), with
     ``g_base`` the gravitational acceleration in base coordinates [m/s^2]."""
     return _project(kin.P, _gravity_wrenches(chain, kin, g_base))
+
+
+def applied_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
+    """``tau_g - C nu``: generalized gravity forces (eq. (32)) less the
+    velocity terms of eq. (37), in one projection."""
+    return _project(kin.P, _gravity_wrenches(chain, kin, g_base) - _inertial_wrenches(chain, kin))
 
 
 def body_accelerations(kin: Kinematics, nudot) -> np.ndarray:

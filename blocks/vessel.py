@@ -31,8 +31,8 @@ import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_unpack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION
-from .kane import (Body, Chain, Joint, Marker, bias_forces, gravity_forces,
-                   kinematics, mass_matrix)
+from .kane import Body, Chain, Joint, Marker, applied_forces, kinematics, mass_matrix
+from .linalg import solve
 from .screw import cross
 
 _P = Variable
@@ -41,7 +41,7 @@ _R = np.sqrt(12.0)
 
 class Vessel(Block):
     model_name = "Vessel"
-    method = "heun"
+    method = "symplectic-euler"
     description = ("Vessel rotating about a fixed point with cubic restoring springs "
                    "(Cibicik & Egeland 2018, Section III); crane load at the mount via "
                    "articulated inertia I_A and bias wrench p_A.")
@@ -97,7 +97,7 @@ class Vessel(Block):
         )
         self.k = np.array([p.k1, p.k2, p.k3])
         self.c = np.array([p.c1, p.c2, p.c3])
-        self.g0 = np.array([0.0, 0.0, -p.g])
+        self.g0 = np.array([0.0, 0.0, -p.g if p.gravity_on else 0.0])
         self._cache_key = None
 
     def initial_state(self):
@@ -113,9 +113,7 @@ class Vessel(Block):
             q, u = x[:3], x[3:]
             kin = kinematics(self.chain, q[::-1], u[::-1])
             M = mass_matrix(self.chain, kin)[6:, 6:]
-            tau = -bias_forces(self.chain, kin)[6:]
-            if self.p.gravity_on:
-                tau += gravity_forces(self.chain, kin, self.g0)[6:]
+            tau = applied_forces(self.chain, kin, self.g0)[6:]
             tau += (-self.k * q**3 - self.c * u)[::-1]
             J = kin.marker_Po[0][:, 6:]
             t_m = J @ kin.nu[6:]
@@ -134,7 +132,7 @@ class Vessel(Block):
         p_A = inp[21:27]
         A = M + J.T @ I_A @ J
         b = tau - J.T @ (I_A @ bias_acc + p_A)
-        du_c = np.linalg.solve(A, b)
+        du_c = solve(A, b)
         return kin, J, t_m, bias_acc, du_c
 
     def derivatives(self, t, x, u):
