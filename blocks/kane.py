@@ -298,15 +298,6 @@ def with_base_twist(kin: Kinematics, base_twist) -> Kinematics:
                       kin.marker_R, kin.marker_p, kin.marker_Po, kin.marker_Pdo)
 
 
-def _W(t: np.ndarray) -> np.ndarray:
-    """``W_k = blockdiag(w^, w^)`` of eq. (35) from a twist ``t = [w; v]``."""
-    W = np.zeros((6, 6))
-    w = skew(t[:3])
-    W[:3, :3] = w
-    W[3:, 3:] = w
-    return W
-
-
 def mass_matrix(chain: Chain, kin: Kinematics) -> np.ndarray:
     """``M = sum_k P_k^T D_k P_k`` (eq. (38)), (6+n) x (6+n)."""
     PT = kin.P.transpose(0, 2, 1)
@@ -314,11 +305,23 @@ def mass_matrix(chain: Chain, kin: Kinematics) -> np.ndarray:
 
 
 def coriolis_matrix(chain: Chain, kin: Kinematics) -> np.ndarray:
-    """``C = sum_k [P_k^T D_k dP_k/dt + P_k^T W_k D_k P_k]`` (eq. (38))."""
+    """``C`` of eq. (37): ``C = sum_k [P_k^T D_k dP_k/dt + P_k^T G_k P_k]``.
+
+    Eq. (38) writes the gyroscopic factor as ``G_k = W_k D_k``.  Only the
+    product ``G_k t_k = [w x M w; w x m v]`` enters the equations of motion,
+    and it equals ``G_k t_k`` for the skew-symmetric
+    ``G_k = blockdiag(-(M_{m_k} w)^, m_k w^)``, which is used here: with it
+    ``dM/dt - 2C`` is skew-symmetric, the property the paper states (with
+    ``W_k D_k`` itself it is not, unless every ``M_{m_k}`` is spherical).
+    ``C nu`` is the same either way (:func:`bias_forces`)."""
     C = np.zeros((kin.P.shape[2],) * 2)
     for k in range(chain.n):
         D = chain._D[k]
-        C += kin.P[k].T @ (D @ kin.Pd[k] + _W(kin.t[k]) @ D @ kin.P[k])
+        w = kin.t[k, :3]
+        Gk = np.zeros((6, 6))
+        Gk[:3, :3] = -skew(D[:3, :3] @ w)
+        Gk[3:, 3:] = D[3, 3] * skew(w)
+        C += kin.P[k].T @ (D @ kin.Pd[k] + Gk @ kin.P[k])
     return C
 
 

@@ -1,0 +1,124 @@
+"""Kane's equations with projection matrices (000, eqs. (29)-(38)): identities,
+energy and statics (validation ladder steps 1-3)."""
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from crane_cosim.blocks.crane import Crane, crane_chain
+from crane_cosim.blocks.kane import (Body, Chain, Joint, applied_forces, bias_forces, coriolis_matrix,
+                                     gravity_forces, kinematics, kinetic_energy, mass_matrix,
+                                     potential_energy)
+from crane_cosim.blocks.screw import rot_x, rot_z
+
+G = 9.81
+
+
+def _random_chain(rng, n=4):
+    joints, bodies = [], []
+    for k in range(n):
+        axis = rng.normal(size=3)
+        R0 = rot_z(rng.uniform(-3, 3)) @ rot_x(rng.uniform(-3, 3))
+        joints.append(Joint(offset=rng.normal(size=3), rotation=R0, axis=axis / np.linalg.norm(axis),
+                            kind="prismatic" if k == 2 else "revolute"))
+        A = rng.normal(size=(3, 3))
+        bodies.append(Body(rng.uniform(1, 5), rng.normal(size=3), A @ A.T + np.eye(3)))
+    return Chain(joints, bodies)
+
+
+def _pose(chain, q):
+    kin = kinematics(chain, q, np.zeros(len(q)))
+    return kin.R, kin.p
+
+
+def test_twists_are_derivatives_of_poses(rng):
+    """P_k nu equals the finite-difference twist of each body frame (ladder step 1)."""
+    chain = _random_chain(rng)
+    q, u = rng.normal(size=4), rng.normal(size=4)
+    h = 1e-6
+    kin = kinematics(chain, q, u)
+    (Rp, pp), (Rm, pm) = _pose(chain, q + h * u), _pose(chain, q - h * u)
+    for k in range(chain.n):
+        Rdot = (Rp[k] - Rm[k]) / (2 * h)
+        w_hat = kin.R[k].T @ Rdot  # body angular velocity, Frame k
+        w = np.array([w_hat[2, 1], w_hat[0, 2], w_hat[1, 0]])
+        v = kin.R[k].T @ (pp[k] - pm[k]) / (2 * h)  # origin velocity, Frame k
+        t_origin = kin.Po[k] @ kin.nu
+        assert np.allclose(t_origin, np.concatenate([w, v]), atol=1e-7)
+
+
+def test_dP_dt_is_the_derivative_of_P(rng):
+    chain = _random_chain(rng)
+    q, u = rng.normal(size=4), rng.normal(size=4)
+    h = 1e-6
+    kin = kinematics(chain, q, u)
+    P_plus, P_minus = kinematics(chain, q + h * u, u).P, kinematics(chain, q - h * u, u).P
+    assert np.allclose((P_plus - P_minus) / (2 * h), kin.Pd, atol=1e-7)
+
+
+def test_mass_matrix_spd_and_Mdot_minus_2C_skew(rng):
+    """M symmetric positive definite in the joint speeds; Mdot - 2C skew (remark
+    below eq. (38)).  The property holds for generalized speeds that are rates
+    of coordinates, u = dq/dt, as in the paper's fixed-base system; the base
+    twist of a moving base is a quasi-velocity, so the base is fixed here."""
+    chain = _random_chain(rng)
+    q, u = rng.normal(size=4), rng.normal(size=4)
+    base = np.zeros(6)
+    kin = kinematics(chain, q, u, base)
+    M = mass_matrix(chain, kin)
+    assert np.allclose(M, M.T, atol=1e-12)
+    assert np.linalg.eigvalsh(M[6:, 6:]).min() > 0
+    h = 1e-6
+    Mdot = (mass_matrix(chain, kinematics(chain, q + h * u, u, base))
+            - mass_matrix(chain, kinematics(chain, q - h * u, u, base))) / (2 * h)
+    S = (Mdot - 2 * coriolis_matrix(chain, kin))[6:, 6:]
+    # central differences with h = 1e-6: truncation ~h^2, round-off ~1e-16/h ~ 1e-10 relative
+    assert np.abs(S + S.T).max() < 1e-7 * np.abs(Mdot).max()
+    assert np.allclose(coriolis_matrix(chain, kin) @ kin.nu, bias_forces(chain, kin), atol=1e-10)
+
+
+def test_energy_is_conserved_without_damping_or_control():
+    """Free crane on a fixed mount under gravity: T + V constant (ladder step 2).
+    The integrator runs at rtol 1e-11, so the drift bound 1e-8 of the energy
+    scale (m g l ~ 2 kJ) tests the equations, not the integrator."""
+    crane = Crane(q5_0=0.3, q6_0=-0.5, u4_0=0.8)
+    u_in = crane.default_inputs()  # identity orientation, no mount motion, zero torques
+    g0 = np.array([0.0, 0.0, -G])
+
+    def energy(x):
+        kin = kinematics(crane.chain, x[:3], x[3:])
+        return kinetic_energy(crane.chain, kin) + potential_energy(crane.chain, kin, g0)
+
+    sol = solve_ivp(lambda t, x: crane.derivatives(t, x, u_in), (0, 3.0), crane.initial_state(),
+                    method="DOP853", rtol=1e-11, atol=1e-12, dense_output=True)
+    E = np.array([energy(sol.sol(t)) for t in np.linspace(0, 3.0, 31)])
+    scale = 90 * G * 3.0
+    assert np.ptp(E) < 1e-8 * scale
+    # and the motion is not trivial: the booms swing through a good fraction of a radian
+    assert np.ptp(sol.y[1]) > 0.3
+
+
+def test_statics_horizontal_booms():
+    """At rest with horizontal booms the mount carries (m2+m3+m4) g = 882.9 N and
+    the moment g (m3 d3 + m4 (l3 + d4)) = 1177.2 N m about x2 (ladder step 3)."""
+    crane = Crane()
+    u_in = crane.default_inputs()
+    kin = kinematics(crane.chain, np.zeros(3), np.zeros(3))
+    hold = -gravity_forces(crane.chain, kin, [0, 0, -G])[6:]  # torques that hold the booms
+    u_in[21:24] = hold
+    y = dict(zip(crane.output_names(), crane.output(0.0, crane.initial_state(), u_in)))
+    assert np.allclose([y["du4"], y["du5"], y["du6"]], 0, atol=1e-12)
+    assert y["W2_fz"] == pytest.approx(882.9, abs=1e-9)
+    assert y["W2_nx"] == pytest.approx(1177.2, abs=1e-9)
+    for c in ("W2_fx", "W2_fy", "W2_ny", "W2_nz"):
+        assert abs(y[c]) < 1e-9
+    # the holding torque of joint 5 is the same moment, of joint 6 m4 g d4
+    assert hold[1] == pytest.approx(1177.2, abs=1e-9)
+    assert hold[2] == pytest.approx(30 * G * 1.0, abs=1e-9)
+
+
+def test_applied_forces_are_gravity_less_velocity_terms(rng):
+    chain = crane_chain(Crane().p)
+    kin = kinematics(chain, rng.normal(size=3), rng.normal(size=3), rng.normal(size=6))
+    g = rng.normal(size=3)
+    assert np.allclose(applied_forces(chain, kin, g), gravity_forces(chain, kin, g) - bias_forces(chain, kin),
+                       atol=1e-10)

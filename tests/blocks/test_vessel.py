@@ -1,0 +1,63 @@
+"""Vessel block: cubic springs, Euler-angle gimbal, coupling inputs."""
+import numpy as np
+import pytest
+
+from crane_cosim.blocks.block import ParameterError, sym6_pack
+from crane_cosim.blocks.screw import rot_x, rot_y, rot_z
+from crane_cosim.blocks.vessel import Vessel
+
+
+def test_spring_statics_under_a_mount_moment():
+    """A roll moment -n on the vessel is held where -k q1^3 = n (Section III-D)."""
+    v = Vessel()
+    n = 1177.2
+    q1 = -(n / 8e7) ** (1 / 3)
+    u = v.default_inputs()
+    u[21] = n  # p_A_nx: the vessel exerts +n on the crane, so it receives -n
+    x = np.array([q1, 0, 0, 0, 0, 0])
+    assert np.allclose(v.derivatives(0.0, x, u), 0.0, atol=1e-12)
+    # a little less roll and the spring no longer holds it
+    assert v.derivatives(0.0, x * 0.9, u)[3] < 0
+
+
+def test_orientation_and_mount_kinematics(rng):
+    """R_1^0 = Rz(q3) Ry(q2) Rx(q1) (eq. (53)); the mount moves as a point at
+    [0, 0, l1] of Frame 1, so its velocity is w x r in Frame 1."""
+    v = Vessel()
+    q, u = rng.normal(scale=0.3, size=3), rng.normal(size=3)
+    y = dict(zip(v.output_names(), v.output(0.0, np.concatenate([q, u]), v.default_inputs())))
+    R = np.array([[y[f"mount_R_{i}{j}"] for j in (1, 2, 3)] for i in (1, 2, 3)])
+    assert np.allclose(R, rot_z(q[2]) @ rot_y(q[1]) @ rot_x(q[0]), atol=1e-14)
+    w = np.array([y["mount_w_x"], y["mount_w_y"], y["mount_w_z"]])
+    vm = np.array([y["mount_v_x"], y["mount_v_y"], y["mount_v_z"]])
+    assert np.allclose(vm, np.cross(w, [0, 0, 5.0]), atol=1e-13)
+    # angular velocity from the Euler rates, by finite differences of R
+    h = 1e-6
+    Rp, Rm = (rot_z(qq[2]) @ rot_y(qq[1]) @ rot_x(qq[0]) for qq in (q + h * u, q - h * u))
+    W = R.T @ (Rp - Rm) / (2 * h)
+    assert np.allclose(w, [W[2, 1], W[0, 2], W[1, 0]], atol=1e-8)
+
+
+def test_inertia_coupling_equals_adding_the_load_to_the_mass_matrix(rng):
+    """With W = I_A a + p_A the vessel's accelerations solve (M + J^T I_A J) du = ...;
+    check that the returned accelerations make the mount wrench consistent:
+    the spring/inertia balance holds with W evaluated at the returned mount acceleration."""
+    v = Vessel(k1=0.0, k2=0.0, k3=0.0)
+    A = rng.normal(size=(6, 6))
+    I_A = A @ A.T
+    p_A = rng.normal(size=6) * 100
+    u_in = np.concatenate([sym6_pack(I_A), p_A])
+    x = np.concatenate([rng.normal(scale=0.2, size=3), rng.normal(size=3)])
+    y = dict(zip(v.output_names(), v.output(0.0, x, u_in)))
+    acc = np.array([y[n] for n in ("mount_dw_x", "mount_dw_y", "mount_dw_z", "mount_a_x", "mount_a_y", "mount_a_z")])
+    W = I_A @ acc + p_A
+    # Same vessel, explicit coupling with that wrench: identical accelerations.
+    y2 = dict(zip(v.output_names(), v.output(0.0, x, np.concatenate([np.zeros(21), W]))))
+    for name in ("du1", "du2", "du3"):
+        assert y2[name] == pytest.approx(y[name], rel=1e-10, abs=1e-12)
+
+
+@pytest.mark.parametrize("name,value", [("m1", -1.0), ("l1", 0.0), ("r_x", -0.1), ("k2", -5.0)])
+def test_bad_parameters_name_the_parameter(name, value):
+    with pytest.raises(ParameterError, match=rf"Vessel parameter {name} = .* is invalid"):
+        Vessel(**{name: value})
