@@ -2,7 +2,7 @@
 
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel]
-                           [--set component.variable=value ...]
+                           [--extrapolation midpoint|none] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR]
     crane-cosim demo [--out DIR]
     crane-cosim bench [--json] [--stop-time T]
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from .errors import CraneCosimError, SimulationError
-from .system import ALGORITHMS, COUPLINGS
+from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS
 
 DEFAULT_FMU_DIR = Path("fmus_build")
 
@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system's, inertia)")
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system's, jacobi)")
+    r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
+                   help="inputs held over a step: mid-step estimate or last sample (default: the system's, midpoint)")
     r.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a parameter (repeatable)")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
@@ -85,6 +87,8 @@ def cmd_run(args) -> int:
         system.coupling = args.coupling
     if args.algorithm:
         system.algorithm = args.algorithm
+    if args.extrapolation:
+        system.extrapolation = args.extrapolation
     for target, value in _parse_set(args.set):
         system.set_parameter(target, value)
     out = args.out or ssd.parent / "results" / (system.name + ("_monolithic" if args.monolithic else ""))

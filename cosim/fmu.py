@@ -169,6 +169,10 @@ class FMUInstance:
         self._out_vr = (ctypes.c_uint * len(out_vr))(*out_vr)
         self.u = np.zeros(len(in_vr))
         self.y = np.zeros(len(out_vr))
+        # for the master's input extrapolation (master._gather)
+        self.u_raw = np.zeros(len(in_vr))
+        self.u_prev = np.zeros(len(in_vr))
+        self.weights = None
         dbl = ctypes.POINTER(ctypes.c_double)
         self._u_ptr = self.u.ctypes.data_as(dbl)
         self._y_ptr = self.y.ctypes.data_as(dbl)

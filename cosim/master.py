@@ -7,6 +7,16 @@ Algorithms (``docs/master.md``):
 * ``gauss-seidel``: components step one after another in the order of the
   system file, each with the newest outputs of those before it.
 
+Inputs are held constant over a step (FMI 2.0 without input derivatives).
+With ``extrapolation = "midpoint"`` (the default) the value held is the
+input's estimate at the middle of the step, from its last two samples:
+``u_n + (u_n - u_{n-1}) / 2`` for a source that has not stepped yet, and
+``(u_n + u_{n+1}) / 2`` for one that already has (Gauss-Seidel).  It costs
+nothing, and for the crane on the vessel it cuts the error against the
+monolithic run by about ten (``docs/coupling-error.md``); an input that jumps
+is overshot by half the jump for one step.  ``"none"`` holds the last sample,
+as most masters do.
+
 Before the first step the outputs are exchanged until they stop changing
 (at most one pass more than there are components), which settles direct
 feedthrough at the start time.  All outputs of every component are recorded
@@ -93,7 +103,7 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
     columns = [f"{n}.{v}" for n in order for v in outputs[n]]
 
     summary = {"system": system.name, "mode": "cosim", "algorithm": system.algorithm,
-               "coupling": system.coupling, "step": system.step, "start_time": system.start_time,
+               "coupling": system.coupling, "extrapolation": system.extrapolation, "step": system.step, "start_time": system.start_time,
                "stop_time": system.stop_time,
                "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
                               for c in system.components},
@@ -115,6 +125,7 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
                 inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
             writer = ResultWriter(out_dir, columns)
             _exchange_initial(instances, route_map, t)
+            _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
             writer.append(t, np.concatenate([c.y for c in instances]))
             bar = _progress(system.stop_time - system.start_time, progress)
             step = _jacobi_step if system.algorithm == "jacobi" else _gauss_seidel_step
@@ -133,8 +144,7 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
         except CraneCosimError as exc:
             error = str(exc)
             if writer is not None:
-                raise SimulationError(f"{exc}; the run stopped at t = {t:g} s and the results up to "
-                                      f"then are in {out_dir}") from None
+                raise SimulationError(f"{exc}; the results up to t = {t:g} s are in {out_dir}") from None
             raise
         finally:
             wall = time.perf_counter() - wall0
@@ -153,9 +163,35 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
 
 
 def _gather(inst: FMUInstance, rts, instances) -> None:
-    u = inst.u
+    """Fill the instance's inputs from its sources' outputs; with input
+    weights (see the module docstring) hold the mid-step estimate."""
+    raw = inst.u_raw
     for r in rts:
-        u[r.dst_index] = instances[r.src].y[r.src_index]
+        raw[r.dst_index] = instances[r.src].y[r.src_index]
+    if inst.weights is None:
+        inst.u[:] = raw
+    else:
+        np.multiply(inst.weights, raw - inst.u_prev, out=inst.u)
+        inst.u += raw
+        inst.u_prev[:] = raw
+
+
+def _bind_extrapolation(instances, route_map, algorithm: str, extrapolation: str) -> None:
+    """Per input, the weight w of ``u = u_n + w (u_n - u_prev)``: +1/2 to
+    extrapolate to mid-step, -1/2 to interpolate when the source already
+    stepped (Gauss-Seidel, earlier in the order); no weights for ``none``."""
+    order = {inst.name: i for i, inst in enumerate(instances)}
+    for inst in instances:
+        # the first step has one sample only: it holds it
+        inst.u_prev[:] = inst.u_raw
+        if extrapolation == "none":
+            continue
+        w = np.full(len(inst.u), 0.5)
+        if algorithm == "gauss-seidel":
+            for r in route_map[inst.name]:
+                if r.src < order[inst.name]:
+                    w[r.dst_index] = -0.5
+        inst.weights = w
 
 
 def _check_finite(inst: FMUInstance, t: float) -> None:

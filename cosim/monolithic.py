@@ -135,8 +135,7 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float =
         raise
     except CraneCosimError as exc:
         error = str(exc)
-        raise SimulationError(f"{exc}; the run stopped at t = {t:g} s and the results up to then are "
-                              f"in {out_dir}") from None
+        raise SimulationError(f"{exc}; the results up to t = {t:g} s are in {out_dir}") from None
     finally:
         wall = time.perf_counter() - wall0
         if bar is not None:

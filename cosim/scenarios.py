@@ -39,3 +39,16 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
 
 
 SCENARIOS = {"crane_on_vessel": crane_on_vessel}
+
+
+def write_examples(root: Path = EXAMPLES) -> list[Path]:
+    """Write the ``.ssd`` of every example under ``root`` (FMUs in ``fmus/``
+    next to it, built by ``crane-cosim run`` when missing)."""
+    from .ssp import write_ssd
+    system = crane_on_vessel(base_dir=root / "crane_on_vessel")
+    return [write_ssd(system, root / "crane_on_vessel" / "CraneOnVessel.ssd")]
+
+
+if __name__ == "__main__":
+    for path in write_examples():
+        print(path)

@@ -5,7 +5,7 @@ What is written: one ``ssd:System`` with an ``ssd:Component`` per FMU
 parameter values inline (``ssd:ParameterBindings/ssd:ParameterBinding/
 ssd:ParameterValues/ssv:ParameterSet``), the connections, the units used, and
 ``ssd:DefaultExperiment`` with two annotations: ``org.crane-cosim.master``
-(step size, algorithm, coupling of our master) and
+(step size, algorithm, coupling and input extrapolation of our master) and
 ``com.opensimulationplatform`` (the fixed-step algorithm as OSP libcosim
 reads it), so the same file opens in libcosim and other SSP tools.
 """
@@ -84,7 +84,7 @@ def write_ssd(system: System, path) -> Path:
     anns = ET.SubElement(exp, _q(SSC, "Annotations"))
     ours = ET.SubElement(anns, _q(SSC, "Annotation"), type=MASTER_ANNOTATION)
     ET.SubElement(ours, _q(CC, "Master"), stepSize=repr(system.step), algorithm=system.algorithm,
-                  coupling=system.coupling)
+                  coupling=system.coupling, extrapolation=system.extrapolation)
     osp = ET.SubElement(anns, _q(SSC, "Annotation"), type=OSP_ANNOTATION)
     ET.SubElement(ET.SubElement(osp, _q(OSP, "Algorithm")), _q(OSP, "FixedStepAlgorithm"),
                   baseStepSize=repr(system.step))
@@ -159,6 +159,7 @@ def read_ssd(path) -> System:
                 system.step = float(master.get("stepSize", system.step))
                 system.algorithm = master.get("algorithm", system.algorithm)
                 system.coupling = master.get("coupling", system.coupling)
+                system.extrapolation = master.get("extrapolation", system.extrapolation)
             elif osp is not None:
                 system.step = float(osp.get("baseStepSize"))
         except (TypeError, ValueError) as exc:

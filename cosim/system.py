@@ -19,6 +19,7 @@ from .errors import CraneCosimError
 
 ALGORITHMS = ("jacobi", "gauss-seidel")
 COUPLINGS = ("inertia", "explicit")
+EXTRAPOLATIONS = ("midpoint", "none")
 
 
 @dataclass
@@ -49,6 +50,7 @@ class System:
     step: float = 1e-3
     algorithm: str = "jacobi"
     coupling: str = "inertia"
+    extrapolation: str = "midpoint"
     base_dir: Path = field(default_factory=Path.cwd)
 
     # -- builder -------------------------------------------------------------
@@ -93,6 +95,9 @@ class System:
             raise CraneCosimError(f"unknown algorithm {self.algorithm!r}; use one of {', '.join(ALGORITHMS)}")
         if self.coupling not in COUPLINGS:
             raise CraneCosimError(f"unknown coupling {self.coupling!r}; use one of {', '.join(COUPLINGS)}")
+        if self.extrapolation not in EXTRAPOLATIONS:
+            raise CraneCosimError(f"unknown input extrapolation {self.extrapolation!r}; use one of "
+                                  f"{', '.join(EXTRAPOLATIONS)}")
 
 
 def _split(ref: str):
