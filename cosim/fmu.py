@@ -99,6 +99,7 @@ class FMUInstance:
         self.md = _read_model_description(self.path)
         self.variables = {v.name: v for v in self.md.modelVariables}
         self.messages: list[str] = []
+        self.errors: list[str] = []  # messages logged with status error or fatal
         try:
             unzip_dir = extract(str(self.path), unzipdir=str(Path(unzip_root) / name))
         except Exception as exc:
@@ -109,6 +110,8 @@ class FMUInstance:
         def logger(env, instance, status, category, message):
             text = message.decode(errors="replace") if isinstance(message, bytes) else str(message)
             self.messages.append(text.strip())
+            if status >= 3:  # fmi2Error, fmi2Fatal
+                self.errors.append(text.strip())
 
         self._callbacks = fmi2CallbackFunctions()
         self._callbacks.logger = fmi2CallbackLoggerTYPE(logger)
@@ -127,7 +130,7 @@ class FMUInstance:
 
     # -- errors ----------------------------------------------------------------
     def _explain(self, what: str, exc: BaseException | None = None) -> CraneCosimError:
-        cause = [m for m in self.messages if m and not m.startswith("Fatal py exception")]
+        cause = [m for m in (self.errors or self.messages) if m and not m.startswith("Fatal py exception")]
         detail = cause[-1].splitlines()[0] if cause else (str(exc) if exc else "no message from the FMU")
         return CraneCosimError(f"component {self.name} ({self.path.name}) failed to {what}: {detail}")
 
@@ -158,7 +161,12 @@ class FMUInstance:
             else:
                 self._call(f"set parameter {name}", self._slave.setReal, [v.valueReference], [float(value)])
         self._call("enter initialization", self._slave.enterInitializationMode)
+        before = len(self.errors)
         self._call("initialize", self._slave.exitInitializationMode)
+        if len(self.errors) > before:
+            # An FMU may report a failed initialization through its logger only
+            # (ours do: an exception would be fatal for the whole process).
+            raise self._explain("initialize")
 
     def bind(self, inputs: list[str], outputs: list[str]) -> None:
         """Fix which inputs ``set_inputs`` writes and which outputs ``get_outputs`` reads."""

@@ -76,6 +76,32 @@ def steps_of(system: System) -> int:
     return max(1, math.ceil((system.stop_time - system.start_time) / system.step - 1e-9))
 
 
+class _DeferredInterrupt:
+    """Ctrl-C during a run: note it and stop between two steps.
+
+    The FMUs' Python code runs in this interpreter; a KeyboardInterrupt raised
+    inside it would turn into an FMU failure (fatal in pythonfmu), so SIGINT
+    is only recorded while the run loop is active."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.requested = False
+        self._old = None
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, signum, frame):
+        self.requested = True
+
+    def __exit__(self, *exc):
+        import signal
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+
 def _progress(total: float, enabled: bool):
     if not enabled:
         return None
@@ -130,13 +156,19 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
             bar = _progress(system.stop_time - system.start_time, progress)
             step = _jacobi_step if system.algorithm == "jacobi" else _gauss_seidel_step
             wall0 = time.perf_counter()
-            for k in range(1, n_steps + 1):
-                t_next = min(system.start_time + k * system.step, system.stop_time)
-                step(instances, route_map, t, t_next - t)
-                t = t_next
-                writer.append(t, np.concatenate([c.y for c in instances]))
-                if bar is not None and k % 200 == 0:
-                    bar.update(200 * system.step)
+            with _DeferredInterrupt() as interrupt:
+                for k in range(1, n_steps + 1):
+                    t_next = min(system.start_time + k * system.step, system.stop_time)
+                    step(instances, route_map, t, t_next - t)
+                    t = t_next
+                    writer.append(t, np.concatenate([c.y for c in instances]))
+                    if k % 200 == 0:
+                        if interrupt.requested:
+                            raise KeyboardInterrupt
+                        if bar is not None:
+                            bar.update(200 * system.step)
+                if interrupt.requested:
+                    raise KeyboardInterrupt
             status = "completed"
         except KeyboardInterrupt:
             status, error = "interrupted", f"interrupted by the user at t = {t:g} s"

@@ -45,7 +45,10 @@ def write_ssd(system: System, path) -> Path:
     units_used = set()
     for comp in system.components:
         el = ET.SubElement(elements, _q(SSD, "Component"), name=comp.name, type=FMU_TYPE, source=comp.source)
-        variables = describe_variables(system.source_path(comp))
+        try:
+            variables = describe_variables(system.source_path(comp))
+        except CraneCosimError:
+            variables = {}  # FMU not there (yet): the component is written without connectors
         connectors = ET.SubElement(el, _q(SSD, "Connectors"))
         for v in variables.values():
             if v.causality not in ("input", "output", "parameter"):

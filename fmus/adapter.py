@@ -9,6 +9,13 @@ and initialization).  The full internal state (continuous states, inputs,
 parameters, time) is saved and restored by the FMU state hooks, which
 pythonfmu by default limits to registered variables.
 
+No FMI method raises.  pythonfmu 0.7 turns a Python exception into
+fmi2Fatal and, in a Python host, leaves the interpreter's GIL state
+unbalanced, so the host crashes later.  Failures are logged through the FMU
+logger with status error instead: a failed initialization makes every later
+step return fmi2Error, a failed output evaluation returns NaN (which a master
+reports by name), a write to an output is ignored.
+
 This module is copied into every FMU next to the blocks; it must import only
 pythonfmu, numpy and the block package (relatively).
 """
@@ -85,7 +92,12 @@ def slave_class(block_cls):
 
         def _outputs(self):
             if self._dirty and self._block is not None:
-                self._y = self._block.output(self._t, self._x, self._u)
+                try:
+                    with np.errstate(all="ignore"):
+                        self._y = self._block.output(self._t, self._x, self._u)
+                except Exception as exc:
+                    self._fail(f"outputs at t = {self._t:g} s failed", exc)
+                    self._y = np.full(len(block_cls.outputs), np.nan)
                 self._dirty = False
             return self._y
 
@@ -97,14 +109,23 @@ def slave_class(block_cls):
             try:
                 self._block = block_cls(**self._params)
                 self._x = self._block.initial_state()
+                self._init_error = None
             except Exception as exc:
+                self._block = None
+                self._init_error = str(exc)
                 self._fail("cannot initialize", exc)
-                raise
             self._dirty = True
 
         def do_step(self, current_time, step_size):
+            if self._block is None:
+                self.log(f"{block_cls.model_name} ({self.instance_name}): cannot step, the initialization "
+                         f"failed: {getattr(self, '_init_error', 'not initialized')}", Fmi2Status.error)
+                return False
             try:
-                x = self._block.advance(current_time, self._x, self._u, step_size)
+                # A diverging model is reported below, by name; numpy's own
+                # overflow warnings would only add noise in the host's output.
+                with np.errstate(all="ignore"):
+                    x = self._block.advance(current_time, self._x, self._u, step_size)
             except Exception as exc:
                 self._fail(f"step at t = {current_time:g} s failed", exc)
                 return False
@@ -150,7 +171,8 @@ def slave_class(block_cls):
                 elif where == "p":
                     self._params[i] = val
                 else:
-                    raise TypeError(f"variable with value reference {vr} is an output and cannot be set")
+                    self.log(f"{block_cls.model_name} ({self.instance_name}): output "
+                             f"{block_cls.outputs[i].name} cannot be set; ignored", Fmi2Status.error)
 
         # -- FMU state: everything, not only the registered variables ----------
         def _get_fmu_state(self):
@@ -158,12 +180,15 @@ def slave_class(block_cls):
                     "params": dict(self._params), "initialized": self._block is not None}
 
         def _set_fmu_state(self, state):
-            self._params = dict(state["params"])
-            self._x = np.array(state["x"], dtype=float)
-            self._u = np.array(state["u"], dtype=float)
-            self._t = float(state["t"])
-            if state["initialized"] and self._block is None:
-                self._block = block_cls(**self._params)
+            try:
+                self._params = dict(state["params"])
+                self._x = np.array(state["x"], dtype=float)
+                self._u = np.array(state["u"], dtype=float)
+                self._t = float(state["t"])
+                if state["initialized"] and self._block is None:
+                    self._block = block_cls(**self._params)
+            except Exception as exc:
+                self._fail("cannot restore the FMU state", exc)
             self._dirty = True
 
     BlockSlave.__name__ = block_cls.model_name

@@ -1,0 +1,117 @@
+"""Error of the co-simulation against the monolithic run versus the macro
+step, for both crane-vessel couplings, for the Table I vessel and a light
+vessel (``docs/coupling-error.md``).
+
+    python -m crane_cosim.coupling_study [--out DIR] [--stop-time T]
+
+For each vessel mass the monolithic run is the reference; every
+co-simulation is compared on the 20 ms grid that all steps share.  The error
+of a run is the largest, over the six interface-wrench components in Frame 1,
+of the RMS difference divided by the component's peak.  A run that stops on
+a non-finite value is reported as diverged, with the time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import SimulationError
+from .master import prepare_fmus, run_cosim
+from .monolithic import run_monolithic
+from .scenarios import crane_on_vessel
+
+STEPS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)
+VESSELS = {"Table I vessel (1200 kg)": 1200.0, "light vessel (120 kg)": 120.0}
+VARIANTS = (("inertia", "midpoint"), ("inertia", "none"), ("explicit", "midpoint"))
+COMPARE_EVERY = 0.02
+WRENCH = [f"crane.W1_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
+
+
+def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
+    """max over components of RMS(run - ref) / peak|ref| on the reference's times."""
+    def on_grid(df):
+        k = df["time"] / COMPARE_EVERY
+        df = df[np.abs(k - np.round(k)) < 1e-6]
+        return df.set_index(np.round(df["time"] / COMPARE_EVERY).astype(int))
+    run, ref = on_grid(run), on_grid(ref)
+    ref = ref.loc[ref.index.intersection(run.index)]
+    run = run.loc[ref.index]
+    return max(float(np.sqrt(np.mean((run[c] - ref[c]) ** 2)) / np.abs(ref[c]).max()) for c in WRENCH)
+
+
+def run_study(out: Path, stop_time: float = 10.0, steps=STEPS) -> list[dict]:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_study_") as tmp:
+        tmp = Path(tmp)
+        for label, m1 in VESSELS.items():
+            ref_sys = crane_on_vessel(base_dir=tmp, stop_time=stop_time, step=COMPARE_EVERY, vessel_mass=m1)
+            prepare_fmus(ref_sys)
+            run_monolithic(ref_sys, tmp / f"mono_{m1}", progress=False)
+            ref = pd.read_csv(tmp / f"mono_{m1}" / "results.csv")
+            for coupling, extrapolation in VARIANTS:
+                for h in steps:
+                    s = crane_on_vessel(base_dir=tmp, stop_time=stop_time, step=h, vessel_mass=m1)
+                    s.coupling, s.extrapolation = coupling, extrapolation
+                    row = {"vessel": label, "m1": m1, "coupling": coupling, "extrapolation": extrapolation,
+                           "step": h, "error": None, "diverged_at": None}
+                    t0 = time.perf_counter()
+                    try:
+                        run_cosim(s, tmp / "run", progress=False)
+                        row["error"] = wrench_error(pd.read_csv(tmp / "run" / "results.csv"), ref)
+                    except SimulationError:
+                        done = pd.read_csv(tmp / "run" / "results.csv")
+                        row["diverged_at"] = float(done["time"].iloc[-1])
+                    row["wall_s"] = time.perf_counter() - t0
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+    (out / "coupling_error.json").write_text(json.dumps(rows, indent=1) + "\n")
+    plot_study(rows, out / "coupling_error.png")
+    return rows
+
+
+def plot_study(rows, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(VESSELS), figsize=(11, 4.2), sharey=True)
+    for ax, label in zip(axes, VESSELS):
+        for coupling, extrapolation in VARIANTS:
+            sel = [r for r in rows if r["vessel"] == label and r["coupling"] == coupling
+                   and r["extrapolation"] == extrapolation]
+            ok = [r for r in sel if r["error"] is not None]
+            name = f"{coupling}, {extrapolation} extrapolation"
+            line, = ax.loglog([r["step"] * 1e3 for r in ok], [r["error"] for r in ok], "o-", label=name)
+            bad = [r for r in sel if r["error"] is None]
+            if bad:
+                ax.loglog([r["step"] * 1e3 for r in bad], [1.0] * len(bad), "x", color=line.get_color(),
+                          markersize=9, label=f"{name}: diverged")
+        ax.axhline(0.01, color="grey", lw=0.8, ls="--")
+        ax.set_title(label)
+        ax.set_xlabel("macro step [ms]")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("interface wrench error / peak (RMS)")
+    axes[-1].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m crane_cosim.coupling_study", description=__doc__.split("\n")[0])
+    p.add_argument("--out", type=Path, default=Path("docs"))
+    p.add_argument("--stop-time", type=float, default=10.0)
+    args = p.parse_args(argv)
+    run_study(args.out, args.stop_time)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,206 @@
+"""Bad input and failed runs: one clear sentence, a non-zero exit, no
+traceback, and the results computed so far kept on disk."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+
+import pandas as pd
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.ssp import write_ssd
+from crane_cosim.system import Connection
+
+
+@pytest.fixture
+def system_file(tmp_path, fmu_dir):
+    """The crane on the vessel, FMUs referenced by absolute path."""
+    def make(edit=None, **kwargs):
+        s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), **kwargs)
+        if edit:
+            edit(s)
+        return write_ssd(s, tmp_path / "system.ssd")
+    return make
+
+
+def run_cli(capsys, *args):
+    code = main(["run", *map(str, args), "--no-plots"])
+    err = capsys.readouterr().err
+    return code, err
+
+
+def assert_one_sentence(err, *fragments):
+    lines = [l for l in err.strip().splitlines() if l.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("crane-cosim: error: ")
+    assert "Traceback" not in err
+    for f in fragments:
+        assert f in lines[0], lines[0]
+
+
+def test_missing_system_file(capsys, tmp_path):
+    code, err = run_cli(capsys, tmp_path / "nope.ssd")
+    assert code == 2
+    assert_one_sentence(err, f"system file {tmp_path / 'nope.ssd'} does not exist")
+
+
+def test_corrupt_system_file(capsys, tmp_path):
+    (tmp_path / "bad.ssd").write_text("<ssd:Sys")
+    code, err = run_cli(capsys, tmp_path / "bad.ssd")
+    assert code == 2
+    assert_one_sentence(err, "bad.ssd is not valid XML")
+
+
+def _replace_source(name, source):
+    def edit(s):
+        s.component(name).source = str(source)
+    return edit
+
+
+def test_missing_fmu(capsys, system_file, tmp_path):
+    code, err = run_cli(capsys, system_file(_replace_source("crane", tmp_path / "nowhere" / "Thing.fmu")))
+    assert code == 2
+    assert_one_sentence(err, "FMU file", "Thing.fmu does not exist")
+
+
+def test_file_that_is_not_an_fmu(capsys, system_file, tmp_path):
+    fake = tmp_path / "Fake.fmu"
+    fake.write_text("just text")
+    code, err = run_cli(capsys, system_file(_replace_source("crane", fake)))
+    assert code == 2
+    assert_one_sentence(err, "Fake.fmu is not an FMU (it is not a zip archive)")
+
+
+def test_corrupt_fmu(capsys, system_file, tmp_path):
+    bad = tmp_path / "Broken.fmu"
+    with zipfile.ZipFile(bad, "w") as z:
+        z.writestr("modelDescription.xml", "<fmiModelDescription fmiVersion='2.0'><Model")
+    code, err = run_cli(capsys, system_file(_replace_source("crane", bad)))
+    assert code == 2
+    assert_one_sentence(err, "Broken.fmu cannot be read")
+
+
+def test_zip_without_model_description(capsys, system_file, tmp_path):
+    bad = tmp_path / "Empty.fmu"
+    with zipfile.ZipFile(bad, "w") as z:
+        z.writestr("readme.txt", "hello")
+    code, err = run_cli(capsys, system_file(_replace_source("crane", bad)))
+    assert code == 2
+    assert_one_sentence(err, "Empty.fmu is not an FMU (it has no modelDescription.xml)")
+
+
+@pytest.mark.parametrize("start,end,fragment", [
+    ("nobody.q1", "crane.tau4", "the system has no component named 'nobody'"),
+    ("vessel.q9", "crane.tau4", "component vessel has no variable 'q9'"),
+    ("vessel.q1", "crane.q4", "crane.q4 is an output, not an input (two outputs are connected)"),
+    ("vessel.q1", "crane.tau4", "joins mismatched units: rad to N.m"),
+])
+def test_bad_connections(capsys, system_file, start, end, fragment):
+    def edit(s):
+        s.connections = [c for c in s.connections if c.end_connector != "tau4"]
+        s.connect(start, end)
+    code, err = run_cli(capsys, system_file(edit))
+    assert code == 2
+    assert_one_sentence(err, f"connection {start} -> {end}", fragment)
+
+
+def test_input_driven_twice(capsys, system_file):
+    code, err = run_cli(capsys, system_file(lambda s: s.connect("controller.tau5", "crane.tau4")))
+    assert code == 2
+    assert_one_sentence(err, "input crane.tau4 is driven by two connections")
+
+
+@pytest.mark.parametrize("setting,fragment", [
+    ("crane.m2=-1", "Crane parameter m2 = -1 kg is invalid: it must be positive"),
+    ("crane.l3=-2", "Crane parameter l3 = -2 m is invalid: it must be positive"),
+    ("vessel.m1=0", "Vessel parameter m1 = 0 kg is invalid: it must be positive"),
+])
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_negative_mass_or_length(capsys, system_file, setting, fragment, mode):
+    code, err = run_cli(capsys, system_file(), "--set", setting, *mode)
+    assert code == 2
+    assert_one_sentence(err, setting.split(".")[0], fragment)
+
+
+@pytest.mark.parametrize("setting,fragment", [
+    ("crane.nothing=1", "component crane (Crane.fmu) has no variable 'nothing'"),
+    ("nobody.m1=1", "has no component named 'nobody'"),
+    ("crane.m2=heavy", "'heavy' is not a number"),
+    ("crane.m2", "is not of the form component.variable=value"),
+])
+def test_bad_set_options(capsys, system_file, setting, fragment):
+    code, err = run_cli(capsys, system_file(), "--set", setting)
+    assert code == 2
+    assert_one_sentence(err, fragment)
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--step", "0"], "the step size must be positive, got 0 s"),
+    (["--step", "-0.001"], "the step size must be positive, got -0.001 s"),
+    (["--stop-time", "-1"], "the stop time -1 s is not after the start time 0 s"),
+    (["--stop-time", "0"], "the stop time 0 s is not after the start time 0 s"),
+])
+def test_bad_step_or_stop_time(capsys, system_file, args, fragment):
+    for mode in ([], ["--monolithic"]):
+        code, err = run_cli(capsys, system_file(), *args, *mode)
+        assert code == 2
+        assert_one_sentence(err, fragment)
+
+
+def test_non_finite_output_stops_and_keeps_results(capsys, system_file, tmp_path):
+    """The explicit coupling on the light vessel blows up: the run stops at the
+    first non-finite value, naming time, component and variable; the rows up
+    to then and a summary saying why are on disk."""
+    out = tmp_path / "out"
+    code, err = run_cli(capsys, system_file(vessel_mass=120.0), "--coupling", "explicit", "--out", out)
+    assert code == 1
+    assert_one_sentence(err, "component vessel returned", "for its output", "at t = 0.0", f"are in {out}")
+    assert " returned nan " in err or " returned inf " in err or " returned -inf " in err
+    df = pd.read_csv(out / "results.csv")
+    assert len(df) > 5 and df["time"].iloc[-1] < 0.1
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "failed" and "for its output" in summary["error"]
+
+
+def test_interrupt_keeps_results(system_file, tmp_path):
+    """Ctrl-C: exit 130, results so far on disk, summary says interrupted."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file()), "--out", str(out),
+                             "--no-plots"], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not ((out / "results.csv").exists() and (out / "results.csv").stat().st_size > 50000):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    df = pd.read_csv(out / "results.csv")
+    assert len(df) > 100
+    assert json.loads((out / "summary.json").read_text())["status"] == "interrupted"
+
+
+def test_console_script_runs_and_reports_without_traceback(tmp_path):
+    exe = os.path.join(os.path.dirname(sys.executable), "crane-cosim")
+    proc = subprocess.run([exe, "run", str(tmp_path / "missing.ssd")], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("crane-cosim: error: system file") and "Traceback" not in proc.stderr
+
+
+def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
+    out = tmp_path / "res"
+    code = main(["run", str(system_file(stop_time=0.5)), "--out", str(out)])
+    assert code == 0
+    assert f"results in {out}" in capsys.readouterr().out
+    df = pd.read_csv(out / "results.csv")
+    assert df.columns[0] == "time" and "crane.W1_fz" in df.columns and "vessel.q1" in df.columns
+    assert len(df) == 501
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "completed" and summary["real_time_factor"] > 0
+    assert {"numpy", "fmpy", "pythonfmu", "python"} <= set(summary["versions"])
+    assert sorted(p.name for p in (out / "plots").iterdir()) == [
+        "crane_joints.png", "interface_frame1.png", "interface_frame2.png", "vessel_angles.png"]
