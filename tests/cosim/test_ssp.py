@@ -68,3 +68,9 @@ def test_builder_rejects_duplicates_and_bad_references():
         s.add_component("a", "b.fmu")
     with pytest.raises(CraneCosimError, match="is not of the form component.variable"):
         s.connect("a", "a.y")
+
+
+def test_fmu_reference_page_is_current():
+    """docs/fmus.md is generated from the block declarations."""
+    from crane_cosim.docgen import DOCS, fmus_markdown
+    assert (DOCS / "fmus.md").read_text() == fmus_markdown()
