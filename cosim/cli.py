@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system's, inertia)")
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system's, jacobi)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
-                   help="inputs held over a step: mid-step estimate or last sample (default: the system's, midpoint)")
+                   help="inputs held over a step: last sample or mid-step estimate (default: the system's, none)")
     r.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a parameter (repeatable)")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")

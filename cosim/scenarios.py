@@ -18,9 +18,16 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     through a 20 s hoisting sequence (raise, slew 90 deg, lower).  The vessel
     is coupled through the crane's articulated inertia (``docs/interfaces/mount.md``).
 
+    The components step Gauss-Seidel in the order vessel, crane, controller:
+    the crane takes the vessel's motion at the end of the step and the
+    controller's torque from the crane's newest state; Jacobi adds a step of
+    delay to the control loop (the controller's torque is read before its
+    input is updated) and is stable to smaller steps only
+    (``docs/coupling-error.md``).
+
     ``vessel_mass`` [kg] overrides m1 (e.g. 120 kg for the light-vessel case).
     """
-    s = System("CraneOnVessel", stop_time=stop_time, step=step,
+    s = System("CraneOnVessel", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
                base_dir=Path(base_dir) if base_dir else EXAMPLES / "crane_on_vessel")
     vessel_params = {} if vessel_mass is None else {"m1": vessel_mass}
     s.add_component("vessel", f"{fmu_dir}/Vessel.fmu", **vessel_params)

@@ -50,7 +50,7 @@ class System:
     step: float = 1e-3
     algorithm: str = "jacobi"
     coupling: str = "inertia"
-    extrapolation: str = "midpoint"
+    extrapolation: str = "none"
     base_dir: Path = field(default_factory=Path.cwd)
 
     # -- builder -------------------------------------------------------------

@@ -122,3 +122,18 @@ def test_applied_forces_are_gravity_less_velocity_terms(rng):
     g = rng.normal(size=3)
     assert np.allclose(applied_forces(chain, kin, g), gravity_forces(chain, kin, g) - bias_forces(chain, kin),
                        atol=1e-10)
+
+
+def test_paper_five_constraint_components_at_rest():
+    """Eqs. (64)-(72): with the auxiliary speeds of eq. (67) (no rotation about
+    z2) and the selection N_{1,2} of eq. (72), eq. (50) gives rho_1..rho_5 =
+    (n_x, n_y, f_x, f_y, f_z) in Frame 2; at rest with horizontal booms
+    (1177.2 N m, 0, 0, 0, 882.9 N), whatever the slew angle."""
+    from crane_cosim.blocks.kane import constraint_wrench
+    chain = Crane().chain
+    E = np.zeros((6, 5))
+    E[0, 0] = E[1, 1] = E[3, 2] = E[4, 3] = E[5, 4] = 1.0  # eq. (67) and N_{1,2} of eq. (72)
+    for q4 in (0.0, 0.7, -2.0):
+        kin = kinematics(chain, [q4, 0.0, 0.0], np.zeros(3))
+        rho = constraint_wrench(chain, kin, np.zeros(9), [0, 0, -G], 0, E=E, N=E)
+        assert np.allclose(rho, [1177.2, 0, 0, 0, 882.9], atol=1e-9)

@@ -17,6 +17,7 @@ from crane_cosim.monolithic import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
 
 WRENCH = [f"crane.W{f}_{c}" for f in (1, 2) for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
+STOP = 8.0
 
 
 def relative_rms(a: pd.DataFrame, b: pd.DataFrame, cols):
@@ -25,25 +26,37 @@ def relative_rms(a: pd.DataFrame, b: pd.DataFrame, cols):
     return {c: float(np.sqrt(np.mean((a[c] - b[c]) ** 2)) / np.abs(b[c]).max()) for c in cols}
 
 
-def _runs(tmp_path, fmu_dir, vessel_mass=None, stop_time=8.0, **settings):
+def _system(fmu_dir, vessel_mass=None, stop_time=STOP, **settings):
     s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=stop_time,
                         vessel_mass=vessel_mass)
     for k, v in settings.items():
         setattr(s, k, v)
-    co = run_cosim(s, tmp_path / "cosim", progress=False)
-    mono = run_monolithic(s, tmp_path / "mono", progress=False)
-    assert co.status == mono.status == "completed"
-    return pd.read_csv(tmp_path / "cosim" / "results.csv"), pd.read_csv(tmp_path / "mono" / "results.csv")
+    return s
+
+
+def _cosim(tmp_path, fmu_dir, vessel_mass=None, **settings):
+    r = run_cosim(_system(fmu_dir, vessel_mass, **settings), tmp_path / "cosim", progress=False)
+    assert r.status == "completed"
+    return pd.read_csv(tmp_path / "cosim" / "results.csv")
 
 
 @pytest.fixture(scope="module")
-def table1(tmp_path_factory, fmu_dir):
-    return _runs(tmp_path_factory.mktemp("table1"), fmu_dir)
+def monolithic(tmp_path_factory, fmu_dir):
+    """The reference of each vessel mass, computed once."""
+    cache = {}
+
+    def get(vessel_mass):
+        if vessel_mass not in cache:
+            out = tmp_path_factory.mktemp("mono")
+            assert run_monolithic(_system(fmu_dir, vessel_mass), out, progress=False).status == "completed"
+            cache[vessel_mass] = pd.read_csv(out / "results.csv")
+        return cache[vessel_mass]
+    return get
 
 
 @pytest.fixture(scope="module")
-def light(tmp_path_factory, fmu_dir):
-    return _runs(tmp_path_factory.mktemp("light"), fmu_dir, vessel_mass=120.0)
+def table1(tmp_path_factory, fmu_dir, monolithic):
+    return _cosim(tmp_path_factory.mktemp("table1"), fmu_dir), monolithic(None)
 
 
 def test_inertia_coupling_matches_monolithic_table1(table1):
@@ -52,42 +65,39 @@ def test_inertia_coupling_matches_monolithic_table1(table1):
     assert max(err.values()) < 0.01, err
 
 
-def test_inertia_coupling_matches_monolithic_light_vessel(light):
+def test_inertia_coupling_matches_monolithic_light_vessel(tmp_path, fmu_dir, monolithic):
     """m1 = 120 kg: the crane's apparent inertia exceeds the vessel's own."""
-    co, mono = light
-    err = relative_rms(co, mono, WRENCH)
+    err = relative_rms(_cosim(tmp_path, fmu_dir, 120.0), monolithic(120.0), WRENCH)
+    assert max(err.values()) < 0.01, err
+
+
+@pytest.mark.parametrize("vessel_mass,extrapolation", [(None, "none"), (120.0, "midpoint")])
+def test_jacobi_matches_monolithic(tmp_path, fmu_dir, monolithic, vessel_mass, extrapolation):
+    co = _cosim(tmp_path, fmu_dir, vessel_mass, algorithm="jacobi", extrapolation=extrapolation)
+    err = relative_rms(co, monolithic(vessel_mass), WRENCH)
     assert max(err.values()) < 0.01, err
 
 
 def test_same_output_names_and_grid(table1):
     co, mono = table1
     assert list(co.columns) == list(mono.columns)
-    assert len(co) == 8001 and co["time"].iloc[-1] == pytest.approx(8.0)
+    assert len(co) == 8001 and co["time"].iloc[-1] == pytest.approx(STOP)
 
 
 def test_slewing_torque_is_the_actuator_torque(table1):
     """n_z of the mount wrench in Frame 2 is the slewing torque (eq. (64))."""
     co, mono = table1
     assert np.allclose(mono["crane.W2_nz"], mono["controller.tau4"], atol=1e-8)
-    # in the co-simulation the crane holds, over the step from t_k, the torque
-    # extrapolated to mid-step from the controller's outputs at t_k and t_{k-1}
-    tau = co["controller.tau4"].values
-    held = tau[1:-1] + 0.5 * (tau[1:-1] - tau[:-2])
-    assert np.allclose(co["crane.W2_nz"].values[2:], held, atol=1e-8)
-
-
-def test_gauss_seidel_matches_monolithic(tmp_path, fmu_dir):
-    co, mono = _runs(tmp_path, fmu_dir, stop_time=8.0, algorithm="gauss-seidel")
-    err = relative_rms(co, mono, WRENCH)
-    assert max(err.values()) < 0.01, err
+    # Gauss-Seidel: over the step from t_k the crane holds the torque the
+    # controller computed from the crane's state at t_k
+    assert np.allclose(co["crane.W2_nz"].values[1:], co["controller.tau4"].values[:-1], atol=1e-8)
 
 
 def test_explicit_coupling_diverges_on_the_light_vessel(tmp_path, fmu_dir):
     """The plain exchange of wrench and motion is unstable when the crane's
     apparent inertia exceeds the vessel's (DESIGN.md): it blows up within a
     few tens of steps, and the run stops naming the time and variable."""
-    s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=1.0, vessel_mass=120.0)
-    s.coupling = "explicit"
+    s = _system(fmu_dir, 120.0, stop_time=1.0, coupling="explicit")
     with pytest.raises(SimulationError, match=r"returned (nan|inf|-inf) for its output \w+ at t = 0\.0\d+ s"):
         run_cosim(s, tmp_path / "out", progress=False)
     df = pd.read_csv(tmp_path / "out" / "results.csv")
@@ -97,6 +107,9 @@ def test_explicit_coupling_diverges_on_the_light_vessel(tmp_path, fmu_dir):
 @pytest.mark.slow
 @pytest.mark.parametrize("vessel_mass", [None, 120.0])
 def test_full_sequence_matches_monolithic(tmp_path, fmu_dir, vessel_mass):
-    co, mono = _runs(tmp_path, fmu_dir, vessel_mass=vessel_mass, stop_time=20.0)
-    err = relative_rms(co, mono, WRENCH)
+    s = _system(fmu_dir, vessel_mass, stop_time=20.0)
+    run_cosim(s, tmp_path / "co", progress=False)
+    run_monolithic(s, tmp_path / "mono", progress=False)
+    err = relative_rms(pd.read_csv(tmp_path / "co" / "results.csv"), pd.read_csv(tmp_path / "mono" / "results.csv"),
+                       WRENCH)
     assert max(err.values()) < 0.01, err
