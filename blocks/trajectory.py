@@ -1,8 +1,6 @@
 """Reference trajectories for set-points."""
 from __future__ import annotations
 
-import numpy as np
-
 
 def quintic_ramp(t: float, t0: float, T: float, q0: float, q1: float):
     """Set-point moving from ``q0`` to ``q1`` during ``[t0, t0 + T]`` with the

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .fmu import FMUInstance, describe_variables
+from .fmu import describe_variables
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
 from .scenarios import crane_on_vessel

@@ -27,28 +27,15 @@ from __future__ import annotations
 
 import math
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .errors import CraneCosimError, SimulationError
+from .errors import CraneCosimError
 from .fmu import FMUInstance, describe_variables
-from .results import ResultWriter, versions, write_summary
+from .runlog import RunLog, RunResult
 from .system import System, coupled_connections
 from .wiring import resolve, routes
-
-
-@dataclass
-class RunResult:
-    out_dir: Path
-    status: str
-    end_time: float
-    wall_time: float
-    real_time_factor: float
-    steps: int
-    columns: list
 
 
 def prepare_fmus(system: System) -> None:
@@ -103,14 +90,6 @@ class _DeferredInterrupt:
         return False
 
 
-def _progress(total: float, enabled: bool):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, unit="s", unit_scale=True, delay=2.0, disable=None, leave=False,
-                bar_format="{l_bar}{bar}| {n:.2f}/{total:.2f} s simulated [{elapsed}<{remaining}]")
-
-
 def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
     """Co-simulate ``system`` and write results to ``out_dir``.
 
@@ -129,70 +108,40 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
     route_map = routes(wiring, order, outputs)
     columns = [f"{n}.{v}" for n in order for v in outputs[n]]
 
-    summary = {"system": system.name, "mode": "cosim", "algorithm": system.algorithm,
-               "coupling": system.coupling, "extrapolation": system.extrapolation, "step": system.step, "start_time": system.start_time,
-               "stop_time": system.stop_time,
-               "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
-                              for c in system.components},
-               "versions": versions()}
+    settings = {"mode": "cosim", "algorithm": system.algorithm, "coupling": system.coupling,
+                "extrapolation": system.extrapolation, "step": system.step}
     instances: list[FMUInstance] = []
-    writer = None
-    t = system.start_time
     n_steps = steps_of(system)
-    k = 0
-    wall0 = time.perf_counter()
-    status, error = "failed", None
-    bar = None
-    with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp:
+    step = _jacobi_step if system.algorithm == "jacobi" else _gauss_seidel_step
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
+            RunLog(system, out_dir, settings, progress) as log:
         try:
             for comp in system.components:
                 inst = FMUInstance(comp.name, system.source_path(comp), Path(tmp))
                 instances.append(inst)
                 inst.initialize(system.start_time, comp.parameters)
                 inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
-            writer = ResultWriter(out_dir, columns)
-            _exchange_initial(instances, route_map, t)
+            log.open(columns)
+            _exchange_initial(instances, route_map, log.t)
             _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
-            writer.append(t, np.concatenate([c.y for c in instances]))
-            bar = _progress(system.stop_time - system.start_time, progress)
-            step = _jacobi_step if system.algorithm == "jacobi" else _gauss_seidel_step
-            wall0 = time.perf_counter()
+            log.record(log.t, np.concatenate([c.y for c in instances]))
+            log.started()
             with _DeferredInterrupt() as interrupt:
                 for k in range(1, n_steps + 1):
                     t_next = min(system.start_time + k * system.step, system.stop_time)
-                    step(instances, route_map, t, t_next - t)
-                    t = t_next
-                    writer.append(t, np.concatenate([c.y for c in instances]))
+                    step(instances, route_map, log.t, t_next - log.t)
+                    log.steps = k
+                    log.record(t_next, np.concatenate([c.y for c in instances]))
                     if k % 200 == 0:
                         if interrupt.requested:
                             raise KeyboardInterrupt
-                        if bar is not None:
-                            bar.update(200 * system.step)
+                        log.advanced(200 * system.step)
                 if interrupt.requested:
                     raise KeyboardInterrupt
-            status = "completed"
-        except KeyboardInterrupt:
-            status, error = "interrupted", f"interrupted by the user at t = {t:g} s"
-            raise
-        except CraneCosimError as exc:
-            error = str(exc)
-            if writer is not None:
-                raise SimulationError(f"{exc}; the results up to t = {t:g} s are in {out_dir}") from None
-            raise
         finally:
-            wall = time.perf_counter() - wall0
-            if bar is not None:
-                bar.close()
-            if writer is not None:
-                writer.close()
             for inst in instances:
                 inst.free()
-            simulated = t - system.start_time
-            summary.update(status=status, error=error, end_time=t, steps=k if status != "failed" else k - 1,
-                           wall_time_s=wall, real_time_factor=(simulated / wall if wall > 0 else None))
-            if writer is not None:
-                write_summary(out_dir, summary)
-    return RunResult(out_dir, status, t, wall, simulated / wall if wall > 0 else math.inf, n_steps, columns)
+    return log.result
 
 
 def _gather(inst: FMUInstance, rts, instances) -> None:

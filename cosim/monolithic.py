@@ -9,8 +9,6 @@ as the co-simulation, under the same names.
 """
 from __future__ import annotations
 
-import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +16,10 @@ from scipy.integrate import solve_ivp
 
 from .blocks import BLOCKS
 from .blocks.block import ParameterError
-from .errors import CraneCosimError, SimulationError
+from .errors import CraneCosimError
 from .fmu import describe_variables, our_model_name
-from .master import RunResult, _progress, steps_of
-from .results import ResultWriter, versions, write_summary
+from .master import steps_of
+from .runlog import RunLog, RunResult
 from .system import System
 from .wiring import resolve, routes
 
@@ -97,53 +95,29 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float =
     model = Composite(system)
     n_steps = steps_of(system)
     grid = np.minimum(system.start_time + system.step * np.arange(n_steps + 1), system.stop_time)
-    summary = {"system": system.name, "mode": "monolithic", "integrator": "scipy DOP853",
-               "rtol": rtol, "atol": atol, "step": system.step, "start_time": system.start_time,
-               "stop_time": system.stop_time,
-               "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
-                              for c in system.components},
-               "versions": versions()}
-    writer = ResultWriter(out_dir, model.columns)
+    settings = {"mode": "monolithic", "integrator": "scipy DOP853", "rtol": rtol, "atol": atol,
+                "step": system.step}
     x = model.initial_state()
-    t = system.start_time
-    status, error = "failed", None
-    bar = _progress(system.stop_time - system.start_time, progress)
-    wall0 = time.perf_counter()
-    try:
-        writer.append(t, model.outputs(t, x))
+    with RunLog(system, out_dir, settings, progress) as log:
+        log.open(model.columns)
+        log.record(system.start_time, model.outputs(system.start_time, x))
+        log.started()
         i = 1
         while i <= n_steps:
             j = min(n_steps, i + max(1, int(round(chunk / system.step))) - 1)
             t_eval = grid[i:j + 1]
-            sol = solve_ivp(model.derivatives, (t, t_eval[-1]), x, method="DOP853", t_eval=t_eval,
+            sol = solve_ivp(model.derivatives, (log.t, t_eval[-1]), x, method="DOP853", t_eval=t_eval,
                             rtol=rtol, atol=atol)
             if not sol.success:
-                raise CraneCosimError(f"the integrator failed after t = {t:g} s: {sol.message}")
+                raise CraneCosimError(f"the integrator failed after t = {log.t:g} s: {sol.message}")
             for tk, xk in zip(sol.t, sol.y.T):
                 y = model.outputs(tk, xk)
                 if not np.isfinite(y).all():
                     bad = model.columns[int(np.flatnonzero(~np.isfinite(y))[0])]
                     raise CraneCosimError(f"output {bad} is not finite at t = {tk:g} s")
-                writer.append(tk, y)
-            t, x = float(sol.t[-1]), sol.y[:, -1]
-            if bar is not None:
-                bar.update(t_eval[-1] - t_eval[0] + system.step)
+                log.record(tk, y)
+            x = sol.y[:, -1]
+            log.steps = j
+            log.advanced(t_eval[-1] - t_eval[0] + system.step)
             i = j + 1
-        status = "completed"
-    except KeyboardInterrupt:
-        status, error = "interrupted", f"interrupted by the user at t = {t:g} s"
-        raise
-    except CraneCosimError as exc:
-        error = str(exc)
-        raise SimulationError(f"{exc}; the results up to t = {t:g} s are in {out_dir}") from None
-    finally:
-        wall = time.perf_counter() - wall0
-        if bar is not None:
-            bar.close()
-        writer.close()
-        simulated = t - system.start_time
-        summary.update(status=status, error=error, end_time=t, wall_time_s=wall,
-                       real_time_factor=simulated / wall if wall > 0 else None)
-        write_summary(out_dir, summary)
-    return RunResult(out_dir, status, t, wall, simulated / wall if wall > 0 else math.inf, n_steps,
-                     model.columns)
+    return log.result

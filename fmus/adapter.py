@@ -21,8 +21,6 @@ pythonfmu, numpy and the block package (relatively).
 """
 from __future__ import annotations
 
-import json
-import math
 import traceback
 
 import numpy as np

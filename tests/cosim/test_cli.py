@@ -15,7 +15,6 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.ssp import write_ssd
-from crane_cosim.system import Connection
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from crane_cosim.blocks.controller import Controller
-from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.kane import (Body, Chain, Joint, applied_forces, gravity_forces, kinematics,
                                      kinetic_energy, mass_matrix)
 from crane_cosim.blocks.screw import rot_x, rot_z

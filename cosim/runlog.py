@@ -1,0 +1,98 @@
+"""Bookkeeping shared by the co-simulation and the monolithic runner: the
+results file, the progress bar, the status, wall time and ``summary.json``,
+and the translation of a failure into an error that says where the results
+so far are."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import CraneCosimError, SimulationError
+from .results import ResultWriter, versions, write_summary
+
+
+@dataclass
+class RunResult:
+    out_dir: Path
+    status: str
+    end_time: float
+    wall_time: float
+    real_time_factor: float
+    steps: int
+    columns: list
+
+
+class RunLog:
+    """Context manager around one run.
+
+    ``open(columns)`` creates ``results.csv``; ``record(t, values)`` appends a
+    row and sets the time reached; ``started()`` starts the wall clock (after
+    set-up); ``advanced(dt)`` moves the progress bar.  On leaving: a
+    ``KeyboardInterrupt`` marks the run interrupted and propagates; a
+    :class:`CraneCosimError` after results exist becomes a
+    :class:`SimulationError` naming where they are; the summary is written in
+    every case once results exist.  ``result`` holds the :class:`RunResult`.
+    """
+
+    def __init__(self, system, out_dir, settings: dict, progress: bool = True):
+        self.system = system
+        self.out_dir = Path(out_dir)
+        self.summary = {"system": system.name, **settings, "start_time": system.start_time,
+                        "stop_time": system.stop_time,
+                        "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
+                                       for c in system.components},
+                        "versions": versions()}
+        self.progress = progress
+        self.writer = None
+        self.bar = None
+        self.t = system.start_time
+        self.steps = 0
+        self.columns: list = []
+        self.result = None
+        self._wall0 = time.perf_counter()
+
+    def open(self, columns) -> None:
+        self.columns = list(columns)
+        self.writer = ResultWriter(self.out_dir, self.columns)
+
+    def record(self, t: float, values) -> None:
+        self.writer.append(t, values)
+        self.t = t
+
+    def started(self) -> None:
+        self._wall0 = time.perf_counter()
+        if self.progress:
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.system.stop_time - self.system.start_time, unit="s", delay=2.0,
+                            disable=None, leave=False,
+                            bar_format="{l_bar}{bar}| {n:.2f}/{total:.2f} s simulated [{elapsed}<{remaining}]")
+
+    def advanced(self, dt: float) -> None:
+        if self.bar is not None:
+            self.bar.update(dt)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        wall = time.perf_counter() - self._wall0
+        status, error = "completed", None
+        if exc_type is not None:
+            status = "interrupted" if issubclass(exc_type, KeyboardInterrupt) else "failed"
+            error = f"interrupted by the user at t = {self.t:g} s" if status == "interrupted" else str(exc)
+        if self.bar is not None:
+            self.bar.close()
+        simulated = self.t - self.system.start_time
+        rtf = simulated / wall if wall > 0 else math.inf
+        if self.writer is not None:
+            self.writer.close()
+            self.summary.update(status=status, error=error, end_time=self.t, steps=self.steps,
+                                wall_time_s=wall, real_time_factor=rtf)
+            write_summary(self.out_dir, self.summary)
+        self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns)
+        if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
+                and not isinstance(exc, SimulationError):
+            raise SimulationError(f"{exc}; the results up to t = {self.t:g} s are in {self.out_dir}") from None
+        return False
