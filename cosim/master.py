@@ -1,6 +1,6 @@
 """Fixed-step co-simulation of FMI 2.0 co-simulation FMUs through fmpy.
 
-Algorithms (``docs/master.md``):
+Algorithms (see also ``docs/master.md``):
 
 * ``jacobi``: every component gets the outputs of the previous communication
   point, all step, then all outputs are read;

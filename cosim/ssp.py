@@ -84,7 +84,8 @@ def write_ssd(system: System, path) -> Path:
         ET.SubElement(u, _q(SSC, "BaseUnit"), {k: str(exps[k]) for k in BASE_UNITS if k in exps})
     exp = ET.SubElement(root, _q(SSD, "DefaultExperiment"), startTime=repr(system.start_time),
                         stopTime=repr(system.stop_time))
-    anns = ET.SubElement(exp, _q(SSC, "Annotations"))
+    # SSP 1.0 (TDefaultExperiment) holds ssd:Annotations with ssc:Annotation children
+    anns = ET.SubElement(exp, _q(SSD, "Annotations"))
     ours = ET.SubElement(anns, _q(SSC, "Annotation"), type=MASTER_ANNOTATION)
     ET.SubElement(ours, _q(CC, "Master"), stepSize=repr(system.step), algorithm=system.algorithm,
                   coupling=system.coupling, extrapolation=system.extrapolation)
