@@ -1,15 +1,13 @@
 """Write ``docs/fmus.md`` from the block declarations (the one definition
 of every port), so the reference can not drift from the FMUs.
 
-    python -m crane_cosim.docgen
+    python -m crane_cosim.docgen [DOCS_FOLDER]     # default: ./docs
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from .blocks import BLOCKS
-
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 _INTRO = """# The FMUs
 
@@ -67,11 +65,12 @@ def fmus_markdown() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_docs(root: Path = DOCS) -> Path:
-    path = root / "fmus.md"
+def write_docs(root) -> Path:
+    path = Path(root) / "fmus.md"
     path.write_text(fmus_markdown())
     return path
 
 
 if __name__ == "__main__":
-    print(write_docs())
+    import sys
+    print(write_docs(sys.argv[1] if len(sys.argv) > 1 else "docs"))

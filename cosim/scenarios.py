@@ -9,8 +9,6 @@ from .blocks.controller import Controller
 from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION
 from .system import System
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
 
 def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
                     vessel_mass: float | None = None) -> System:
@@ -26,9 +24,11 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     (``docs/coupling-error.md``).
 
     ``vessel_mass`` [kg] overrides m1 (e.g. 120 kg for the light-vessel case).
+    FMU sources are ``<fmu_dir>/<Model>.fmu`` relative to ``base_dir``
+    (default: the current folder).
     """
     s = System("CraneOnVessel", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
-               base_dir=Path(base_dir) if base_dir else EXAMPLES / "crane_on_vessel")
+               base_dir=Path(base_dir) if base_dir else Path.cwd())
     vessel_params = {} if vessel_mass is None else {"m1": vessel_mass}
     s.add_component("vessel", f"{fmu_dir}/Vessel.fmu", **vessel_params)
     s.add_component("crane", f"{fmu_dir}/Crane.fmu")
@@ -48,14 +48,17 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
 SCENARIOS = {"crane_on_vessel": crane_on_vessel}
 
 
-def write_examples(root: Path = EXAMPLES) -> list[Path]:
-    """Write the ``.ssd`` of every example under ``root`` (FMUs in ``fmus/``
-    next to it, built by ``crane-cosim run`` when missing)."""
+def write_examples(root) -> list[Path]:
+    """Write the ``.ssd`` of every example under ``root`` (the repository's
+    ``examples/``; FMUs in ``fmus/`` next to each, built by ``crane-cosim
+    run`` when missing)."""
     from .ssp import write_ssd
+    root = Path(root)
     system = crane_on_vessel(base_dir=root / "crane_on_vessel")
     return [write_ssd(system, root / "crane_on_vessel" / "CraneOnVessel.ssd")]
 
 
 if __name__ == "__main__":
-    for path in write_examples():
+    import sys
+    for path in write_examples(sys.argv[1] if len(sys.argv) > 1 else "examples"):
         print(path)

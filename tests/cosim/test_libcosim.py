@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import libcosimpy  # noqa: F401  (a missing test dependency is an error, not a skip)
+import libcosimpy  # noqa: F401  # a missing test dependency is an error, not a skip
 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.libcosim import run_libcosim
