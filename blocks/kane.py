@@ -128,26 +128,23 @@ class Chain:
         object.__setattr__(self, "markers", tuple(self.markers))
         if len(self.joints) != len(self.bodies):
             raise ValueError("a chain needs one joint per body")
-        # Constant per-joint and per-body data, computed once: the hot path of
-        # a co-simulation step evaluates kinematics() several times per step.
-        object.__setattr__(self, "_K", [skew(j.axis) for j in self.joints])
-        object.__setattr__(self, "_K2", [skew(j.axis) @ skew(j.axis) for j in self.joints])
-        object.__setattr__(self, "_s", [j.screw for j in self.joints])
-        object.__setattr__(self, "_ad_s", [ad(j.screw) for j in self.joints])
-        object.__setattr__(self, "_S_off", [skew(-j.offset) for j in self.joints])
-        object.__setattr__(self, "_D", np.array([b.D for b in self.bodies]))
-        object.__setattr__(self, "_mass", np.array([b.mass for b in self.bodies]))
-        # Batched forms for kinematics(): all joints at once.
-        object.__setattr__(self, "_revolute", np.array([j.kind == "revolute" for j in self.joints], float))
-        object.__setattr__(self, "_any_prismatic", any(j.kind == "prismatic" for j in self.joints))
-        object.__setattr__(self, "_R0", np.array([j.rotation for j in self.joints]))
-        object.__setattr__(self, "_Kb", np.array(self._K))
-        object.__setattr__(self, "_K2b", np.array(self._K2))
-        object.__setattr__(self, "_off0", np.array([j.offset for j in self.joints]))
-        object.__setattr__(self, "_slide", np.array([j.rotation @ j.axis * (j.kind == "prismatic")
-                                                      for j in self.joints]))
-        object.__setattr__(self, "_S_offb", np.array(self._S_off))
-        object.__setattr__(self, "_ad_sb", np.array(self._ad_s))
+        # Constant data, computed once and batched over the joints: the hot path
+        # of a co-simulation step evaluates kinematics() at every step.
+        def const(name, values):
+            object.__setattr__(self, name, np.array(values, dtype=float))
+        joints = self.joints
+        const("_D", [b.D for b in self.bodies])
+        const("_mass", [b.mass for b in self.bodies])
+        const("_revolute", [j.kind == "revolute" for j in joints])
+        object.__setattr__(self, "_any_prismatic", any(j.kind == "prismatic" for j in joints))
+        const("_R0", [j.rotation for j in joints])
+        const("_Kb", [skew(j.axis) for j in joints])
+        const("_K2b", [skew(j.axis) @ skew(j.axis) for j in joints])
+        const("_off0", [j.offset for j in joints])
+        const("_slide", [j.rotation @ j.axis * (j.kind == "prismatic") for j in joints])
+        const("_S_offb", [skew(-j.offset) for j in joints])
+        const("_s", [j.screw for j in joints])
+        const("_ad_sb", [ad(j.screw) for j in joints])
         # [Po_0, dPo_0/dt] = [[I_6, 0], 0]: the base twist is the first six speeds.
         PP0 = np.zeros((6, 2 * (6 + len(self.joints))))
         PP0[:, :6] = np.eye(6)
@@ -157,7 +154,6 @@ class Chain:
         for k, b in enumerate(self.bodies):
             Uc[k, 3:, :3] = skew(-b.com)
         object.__setattr__(self, "_Uc", Uc)
-
 
     @property
     def n(self) -> int:
@@ -195,21 +191,6 @@ class Kinematics:
 
 
 _I3 = np.eye(3)
-
-
-def _joint_rotation(chain: Chain, k: int, qk: float) -> np.ndarray:
-    """``R_{k-1}^{k}`` written as the orientation of Frame k in Frame k-1."""
-    j = chain.joints[k]
-    if j.kind == "prismatic":
-        return j.rotation
-    return j.rotation @ (_I3 + np.sin(qk) * chain._K[k] + (1.0 - np.cos(qk)) * chain._K2[k])
-
-
-def _joint_offset(chain: Chain, k: int, qk: float) -> np.ndarray:
-    j = chain.joints[k]
-    if j.kind == "prismatic":
-        return j.offset + j.rotation @ j.axis * qk
-    return j.offset
 
 
 def _frame_transform(Rk: np.ndarray, offset: np.ndarray, S_off=None) -> np.ndarray:
