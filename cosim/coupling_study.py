@@ -76,7 +76,82 @@ def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:
                     print(json.dumps(row), flush=True)
     (out / "coupling_error.json").write_text(json.dumps(rows, indent=1) + "\n")
     plot_study(rows, out / "coupling_error.png")
+    write_markdown(rows, out / "coupling-error.md", stop_time)
     return rows
+
+
+_PAGE = """# Co-simulation error against the monolithic run
+
+<!-- Written by `python -m crane_cosim.coupling_study --out docs` ({date}, {machine}). -->
+
+The crane on the vessel (`examples/crane_on_vessel`, first {stop:g} s: the raise
+and the start of the slew) co-simulated from the same FMUs at macro steps
+from 0.1 ms to 20 ms, compared with the monolithic run of the same blocks
+(scipy DOP853, rtol = atol = 1e-9).  Error: the largest, over the six
+components of the interface wrench in Frame 1, of the RMS difference divided
+by the component's peak, on the 20 ms grid all steps share.  "diverged at
+t" is where a run stopped on a non-finite value; an error above 1 means the
+run stayed finite but oscillated far from the reference (unstable).
+
+Variants: the crane–vessel coupling (`inertia`: the crane's articulated
+inertia and bias wrench go to the vessel; `explicit`: the plain exchange of
+wrench and motion), the master algorithm, and the inputs held over a step
+(last sample, or the mid-step estimate from the last two samples).  The
+first variant is the example's default.
+
+![error versus step](coupling_error.png)
+
+{tables}
+
+## Reading the results
+
+* The inertia coupling converges at first order in the step: the error
+  falls tenfold from 1 ms to 0.1 ms.  At 1 ms it is well within 1% for both
+  vessels with Gauss–Seidel (the tests check this: `tests/cosim/test_cosim.py`).
+* With the light vessel (120 kg), where the crane's apparent inertia exceeds
+  the vessel's own, the explicit exchange of wrench and motion diverges
+  within 0.2 s at every step size (within 20 ms at steps up to 1 ms); the
+  inertia coupling does not.  With the Table I vessel both couplings work,
+  the explicit one with a few times the error.
+* What limits the largest stable step is the crane's PD control loop rather
+  than the vessel coupling: the controller's torque is held over the step
+  (and with Jacobi read one step late), and in the unstable runs it is the
+  outer boom (the stiffest loop, about 16 rad/s) that oscillates.
+  Gauss–Seidel is stable to 10 ms, Jacobi to 5 ms.
+* Jacobi is what OSP libcosim runs; it is about three times less accurate
+  than Gauss–Seidel here.  Mid-step extrapolation of the inputs brings Jacobi
+  to the accuracy of Gauss–Seidel at small steps, but is unstable from 5 ms.
+* Higher accuracy at a given step would come from extrapolating `I_A` and
+  `p_A` inside the vessel, or from repeating steps with FMU state rollback
+  (the FMUs support it).
+"""
+
+
+def write_markdown(rows, path: Path, stop_time: float) -> None:
+    import datetime
+    import platform
+    tables = []
+    steps = sorted({r["step"] for r in rows})
+    for label in VESSELS:
+        head = "| variant | " + " | ".join(f"{h * 1e3:g} ms" for h in steps) + " |"
+        rule = "|---|" + "---|" * len(steps)
+        lines = [f"### {label}", "", head, rule]
+        for coupling, algorithm, extrapolation in VARIANTS:
+            cells = []
+            for h in steps:
+                r = next((r for r in rows if r["vessel"] == label and r["step"] == h and r["coupling"] == coupling
+                          and r["algorithm"] == algorithm and r["extrapolation"] == extrapolation), None)
+                if r is None:
+                    cells.append("")
+                elif r["error"] is None:
+                    cells.append(f"diverged at {r['diverged_at']:g} s")
+                else:
+                    cells.append(f"{r['error']:.1e}")
+            lines.append(f"| {variant_name(coupling, algorithm, extrapolation)} | " + " | ".join(cells) + " |")
+        tables.append("\n".join(lines))
+    path.write_text(_PAGE.format(date=datetime.date.today().isoformat(),
+                                 machine=f"{platform.machine()}, Python {platform.python_version()}",
+                                 stop=stop_time, tables="\n\n".join(tables)))
 
 
 def variant_name(coupling, algorithm, extrapolation) -> str:

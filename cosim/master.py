@@ -13,7 +13,7 @@ masters do.  With ``"midpoint"`` the value held is the input's estimate at
 the middle of the step, from its last two samples: ``u_n + (u_n - u_{n-1}) / 2``
 for a source that has not stepped yet, and ``(u_n + u_{n+1}) / 2`` for one
 that already has (Gauss-Seidel).  It costs nothing and with Jacobi cuts the
-error of the crane on the vessel at 1 ms about tenfold, but extrapolation
+error of the crane on the vessel at 1 ms about threefold, but extrapolation
 shrinks the range of stable steps (unstable from 5 ms there), and an input
 that jumps is overshot by half the jump for one step
 (``docs/coupling-error.md``).
