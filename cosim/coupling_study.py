@@ -162,7 +162,7 @@ def plot_study(rows, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, len(VESSELS), figsize=(11, 4.2), sharey=True)
+    fig, axes = plt.subplots(1, len(VESSELS), figsize=(11, 5.0), sharey=True)
     for ax, label in zip(axes, VESSELS):
         for coupling, algorithm, extrapolation in VARIANTS:
             sel = [r for r in rows if r["vessel"] == label and r["coupling"] == coupling
@@ -179,8 +179,9 @@ def plot_study(rows, path: Path) -> None:
         ax.set_xlabel("macro step [ms]")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("interface wrench error / peak (RMS)")
-    axes[-1].legend(fontsize=8)
-    fig.tight_layout()
+    handles, labels = axes[-1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
