@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--json", action="store_true", help="print JSON records instead of a table")
     be.add_argument("--stop-time", type=float, default=5.0, help="simulated seconds per run (default: 5)")
     be.add_argument("--out", type=Path, default=None, help="working folder (default: a temporary one)")
+    be.add_argument("--repeat", type=int, default=3, help="co-simulation runs, the fastest counts (default: 3)")
     return p
 
 

@@ -126,6 +126,8 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
             _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
             log.record(log.t, np.concatenate([c.y for c in instances]))
             log.started()
+            for inst in instances:
+                inst.fmi_time = 0.0
             with _DeferredInterrupt() as interrupt:
                 for k in range(1, n_steps + 1):
                     t_next = min(system.start_time + k * system.step, system.stop_time)
@@ -139,6 +141,7 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
                 if interrupt.requested:
                     raise KeyboardInterrupt
         finally:
+            log.summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in instances)
             for inst in instances:
                 inst.free()
     return log.result

@@ -22,6 +22,7 @@ class RunResult:
     real_time_factor: float
     steps: int
     columns: list
+    fmi_call_time: float | None = None  # wall time inside FMI calls [s] (co-simulation)
 
 
 class RunLog:
@@ -91,7 +92,8 @@ class RunLog:
             self.summary.update(status=status, error=error, end_time=self.t, steps=self.steps,
                                 wall_time_s=wall, real_time_factor=rtf)
             write_summary(self.out_dir, self.summary)
-        self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns)
+        self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
+                                self.summary.get("fmi_call_time_s"))
         if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
                 and not isinstance(exc, SimulationError):
             raise SimulationError(f"{exc}; the results up to t = {self.t:g} s are in {self.out_dir}") from None
