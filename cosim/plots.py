@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -33,7 +34,9 @@ _PANELS = [
 def plot_run(out_dir) -> list[Path]:
     """Write the plots of the run in ``out_dir`` to ``out_dir/plots``; returns the files."""
     out_dir = Path(out_dir)
-    df = read_results(out_dir)
+    # a run stopped by a diverging model ends in huge or infinite values:
+    # plot what is finite
+    df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
     plot_dir = out_dir / "plots"
     plot_dir.mkdir(exist_ok=True)
     written = []

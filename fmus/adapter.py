@@ -46,6 +46,7 @@ def slave_class(block_cls):
             self._x = np.zeros(0)
             self._t = 0.0
             self._block = None
+            self._init_error = "exitInitializationMode was not called"
             self._dirty = True
             self._output_index = {}
             # value reference -> (where, index)
@@ -77,7 +78,7 @@ def slave_class(block_cls):
 
         # -- helpers ---------------------------------------------------------
         def _fail(self, what: str, exc: BaseException):
-            """Log the real cause through the FMU logger before re-raising, so a
+            """Log the real cause through the FMU logger with status error, so a
             master sees it (fmpy alone only reports that a call failed)."""
             msg = f"{block_cls.model_name} ({self.instance_name}): {what}: {exc}"
             if not isinstance(exc, ValueError):
@@ -117,7 +118,7 @@ def slave_class(block_cls):
         def do_step(self, current_time, step_size):
             if self._block is None:
                 self.log(f"{block_cls.model_name} ({self.instance_name}): cannot step, the initialization "
-                         f"failed: {getattr(self, '_init_error', 'not initialized')}", Fmi2Status.error)
+                         f"failed: {self._init_error}", Fmi2Status.error)
                 return False
             try:
                 # A diverging model is reported below, by name; numpy's own

@@ -157,8 +157,10 @@ def test_non_finite_output_stops_and_keeps_results(capsys, system_file, tmp_path
     first non-finite value, naming time, component and variable; the rows up
     to then and a summary saying why are on disk."""
     out = tmp_path / "out"
-    code, err = run_cli(capsys, system_file(vessel_mass=120.0), "--coupling", "explicit", "--out", out)
+    code = main(["run", str(system_file(vessel_mass=120.0)), "--coupling", "explicit", "--out", str(out)])
+    err = capsys.readouterr().err
     assert code == 1
+    assert (out / "plots" / "interface_frame1.png").exists()  # plots of what was computed
     assert_one_sentence(err, "for its output", "at t = 0.0", f"are in {out}")
     assert re.search(r"component (vessel|crane) returned (nan|inf|-inf) for its output \w+ at t = ", err), err
     df = pd.read_csv(out / "results.csv")
