@@ -46,6 +46,7 @@ class Crane(Block):
         _P("m3", "kg", 30.0, "Inner boom mass (Table I)"),
         _P("m4", "kg", 30.0, "Outer boom mass (Table I)"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
+        _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler; smaller is more accurate and slower)"),
         _P("q4_0", "rad", 0.0, "Initial slew angle"),
         _P("q5_0", "rad", 0.0, "Initial inner boom angle"),
         _P("q6_0", "rad", 0.0, "Initial outer boom angle"),
@@ -68,6 +69,8 @@ class Crane(Block):
 
     def setup(self):
         p = self.p
+        self.require_positive("h_max")
+        self.max_step = p.h_max
         self.require_positive("l2", "l3", "l4", "m2", "m3", "m4")
         self.require_positive("d2", "d3", "d4", allow_zero=True)
         if p.g < 0:

@@ -62,6 +62,7 @@ class Vessel(Block):
         _P("c3", "N.m.s/rad", 0.0, "Linear yaw damping, -c3 u3"),
         _P("gravity_on", "1", False, "Whether the vessel's own weight acts (default no: buoyancy balances it)", "Boolean"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration"),
+        _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler; smaller is more accurate and slower)"),
         _P("q1_0", "rad", 0.0, "Initial roll"),
         _P("q2_0", "rad", 0.0, "Initial pitch"),
         _P("q3_0", "rad", 0.0, "Initial yaw"),
@@ -83,6 +84,8 @@ class Vessel(Block):
 
     def setup(self):
         p = self.p
+        self.require_positive("h_max")
+        self.max_step = p.h_max
         self.require_positive("m1", "l1", "r_x", "r_y", "r_z")
         self.require_positive("k1", "k2", "k3", "c1", "c2", "c3", allow_zero=True)
         if p.g < 0:

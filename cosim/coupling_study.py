@@ -121,9 +121,16 @@ first variant is the example's default.
 * Jacobi is what OSP libcosim runs; it is about three times less accurate
   than Gauss–Seidel here.  Mid-step extrapolation of the inputs brings Jacobi
   to the accuracy of Gauss–Seidel at small steps, but is unstable from 5 ms.
-* Higher accuracy at a given step would come from extrapolating `I_A` and
-  `p_A` inside the vessel, or from repeating steps with FMU state rollback
-  (the FMUs support it).
+* Over the whole 20 s sequence the light vessel's undamped roll accumulates
+  phase error: at 1 ms with the default internal step the RMS error of the
+  slewing-torque component n_z reaches about 7% of its peak (the other
+  components 1–2.5%), against 0.4% over these 8 s.  Most of it is the FMUs'
+  own first-order integration: with `h_max = 1e-4` (ten symplectic Euler
+  sub-steps per 1 ms macro step, about five times slower) every component
+  stays within 1% (`tests/cosim/test_cosim.py -m slow`); a fourth-order
+  integrator at 1 ms reaches 1.1%.  Extrapolating or interpolating `I_A`,
+  `p_A` or the mount motion over the step did not help here.  Rolling steps
+  back with the FMU state (supported) is the remaining route.
 """
 
 
