@@ -67,7 +67,7 @@ def _slave(path, name, tmp_path):
     return s, vr, outs
 
 
-@pytest.mark.parametrize("model", ["Crane", "Vessel"])
+@pytest.mark.parametrize("model", ["Crane", "Vessel", "HydraulicCylinder"])
 def test_fmu_state_round_trip_restores_everything(fmu_dir, tmp_path, model, rng):
     """save -> step -> restore -> step gives identical outputs; the internal
     numpy state is restored, not only the registered variables."""
@@ -77,8 +77,10 @@ def test_fmu_state_round_trip_restores_everything(fmu_dir, tmp_path, model, rng)
     values = [float(v.start) for v in md.modelVariables if v.causality == "input"]
     if model == "Crane":
         values[21:24] = [300.0, 900.0, -100.0]  # joint torques
-    else:
+    elif model == "Vessel":
         values[21] = 2000.0  # a roll moment on the vessel
+    else:
+        values[0], values[2], values[3] = 0.3, 0.8, 0.05  # valve open, piston moving
     t, h = 0.0, 1e-3
     s.setReal(inputs, values)
     for _ in range(50):
