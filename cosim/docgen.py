@@ -71,6 +71,57 @@ def write_docs(root) -> Path:
     return path
 
 
+
+
+def draw_cylinder_loops(path) -> Path:
+    """``docs/knuckle_boom_geometry.png``: the two cylinder loops of Table 1 of
+    paper 001 in the y-z plane of Frame k-1, retracted and extended, with the
+    pins and offsets as :mod:`crane_cosim.blocks.cylinder_loop` places them."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from .blocks.cylinder_loop import table1_loops
+    from .blocks.screw import rot_x
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 7.0))
+    for ax, loop, link_len in zip(axes, table1_loops(), (7.5, 5.0)):
+        for q, style in ((0.0, "-"), (1.8, "--")):
+            alpha, beta = loop.angles(q)
+            B, P, _ = loop.pins(q)
+            tip = rot_x(alpha) @ np.array([0.0, 0.0, link_len])
+            ax.plot([0, tip[1]], [0, tip[2]], "k" + style, lw=2, label=f"link k, q = {q:g} m (alpha = {alpha:.2f} rad)")
+            ax.plot([0, P[1]], [0, P[2]], "k" + style, lw=0.8)
+            ax.plot([B[1], P[1]], [B[2], P[2]], "C3" + style, lw=4, alpha=0.7,
+                    label=f"cylinder, l_b + q = {loop.l_b + q:g} m (beta = {beta:.2f} rad)")
+            ax.plot(P[1], P[2], "o", color="C3")
+            ax.annotate("P_k", (P[1], P[2]), textcoords="offset points", xytext=(6, 4))
+        ax.plot([0, loop.a_b], [0, 0], "C0:", lw=1)
+        ax.plot([loop.a_b, loop.a_b], [0, -loop.e_b], "C0:", lw=1)
+        ax.annotate(f"a_b = {loop.a_b:g}", (loop.a_b / 2, 0.08), ha="center", color="C0")
+        ax.annotate(f"e_b = {loop.e_b:g}", (loop.a_b + 0.08, -loop.e_b / 2), color="C0")
+        ax.plot([0, 0], [-loop.e_b - 0.5, link_len], color="0.6", lw=0.8)
+        ax.plot(0, 0, "ko")
+        ax.annotate("joint k", (0, 0), textcoords="offset points", xytext=(-40, 6))
+        ax.plot(loop.a_b, -loop.e_b, "s", color="C3")
+        ax.annotate("B (barrel pin)", (loop.a_b, -loop.e_b), textcoords="offset points", xytext=(6, -12))
+        ax.set_title(f"{loop.name}: a_p = {loop.a_p:g}, e_p = {loop.e_p:g} m (in Frame k)")
+        ax.set_xlabel("y of Frame k-1 [m]")
+        ax.set_ylabel("z of Frame k-1 [m]")
+        ax.set_aspect("equal")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
+    fig.suptitle("Cylinder loops of the knuckle boom crane (Table 1 of 001); rotations about x")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 if __name__ == "__main__":
     import sys
-    print(write_docs(sys.argv[1] if len(sys.argv) > 1 else "docs"))
+    root = Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
+    print(write_docs(root))
+    print(draw_cylinder_loops(root / "knuckle_boom_geometry.png"))
