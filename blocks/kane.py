@@ -115,12 +115,14 @@ class Marker:
 
 @dataclass(frozen=True)
 class Chain:
-    """A serial chain: ``joints[k]`` connects body k-1 (the base for k = 0)
-    to ``bodies[k]``."""
+    """A serial chain, or a tree: ``joints[k]`` connects body ``parents[k]``
+    (the base for -1) to ``bodies[k]``.  Without ``parents`` the chain is
+    serial (``parents[k] = k - 1``).  Parents come before their children."""
 
     joints: tuple
     bodies: tuple
     markers: tuple = ()
+    parents: tuple | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "joints", tuple(self.joints))
@@ -128,6 +130,11 @@ class Chain:
         object.__setattr__(self, "markers", tuple(self.markers))
         if len(self.joints) != len(self.bodies):
             raise ValueError("a chain needs one joint per body")
+        parents = tuple(range(-1, len(self.joints) - 1)) if self.parents is None else tuple(self.parents)
+        if len(parents) != len(self.joints) or any(not -1 <= p < k for k, p in enumerate(parents)):
+            raise ValueError(f"parents {parents} must give each body an earlier parent or -1 (the base)")
+        object.__setattr__(self, "parents", parents)
+        object.__setattr__(self, "_serial", parents == tuple(range(-1, len(self.joints) - 1)))
         # Constant data, computed once and batched over the joints: the hot path
         # of a co-simulation step evaluates kinematics() at every step.
         def const(name, values):
@@ -191,6 +198,7 @@ class Kinematics:
 
 
 _I3 = np.eye(3)
+_ZERO3 = np.zeros(3)
 
 
 def _frame_transform(Rk: np.ndarray, offset: np.ndarray, S_off=None) -> np.ndarray:
@@ -248,15 +256,25 @@ def kinematics(chain: Chain, q, u, base_twist=None) -> Kinematics:
     prev = chain._PP0
     prev_R = _I3
     ad_s = chain._ad_sb * u[:, None, None]
-    for k in range(n):
-        cur = np.matmul(X[k], prev, out=PP[k])
-        cur[:, 6 + k] += chain._s[k]
-        cur[:, N:] -= ad_s[k] @ cur[:, :N]
-        prev_R = np.matmul(prev_R, Rrel[k], out=R[k])
-        prev = cur
-    # Origins: p_k = p_{k-1} + R_{k-1} offset_k
-    R_parent = np.concatenate([_I3[None], R[:-1]])
-    p = np.cumsum((R_parent @ off[:, :, None])[:, :, 0], axis=0)
+    if chain._serial:
+        for k in range(n):
+            cur = np.matmul(X[k], prev, out=PP[k])
+            cur[:, 6 + k] += chain._s[k]
+            cur[:, N:] -= ad_s[k] @ cur[:, :N]
+            prev_R = np.matmul(prev_R, Rrel[k], out=R[k])
+            prev = cur
+        # Origins: p_k = p_{k-1} + R_{k-1} offset_k
+        R_parent = np.concatenate([_I3[None], R[:-1]])
+        p = np.cumsum((R_parent @ off[:, :, None])[:, :, 0], axis=0)
+    else:
+        p = np.empty((n, 3))
+        for k, parent in enumerate(chain.parents):
+            prev, prev_R, prev_p = (chain._PP0, _I3, _ZERO3) if parent < 0 else (PP[parent], R[parent], p[parent])
+            cur = np.matmul(X[k], prev, out=PP[k])
+            cur[:, 6 + k] += chain._s[k]
+            cur[:, N:] -= ad_s[k] @ cur[:, :N]
+            np.matmul(prev_R, Rrel[k], out=R[k])
+            p[k] = prev_p + prev_R @ off[k]
     PPc = chain._Uc @ PP
     Po, Pdo, P, Pd = PP[:, :, :N], PP[:, :, N:], PPc[:, :, :N], PPc[:, :, N:]
     t = P @ nu
@@ -374,7 +392,8 @@ def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
     of its frame, selected from ``rho_c`` by ``N`` (eq. (45)).  Then
     ``rho_c = [sum_k P_ck^T Ubar N]^{-1} [M_f nudot + C_f nu - tau_f]`` with
     ``M_f nudot + C_f nu = sum_k P_ck^T (D_k dt_k/dt + W_k D_k t_k)`` (eqs.
-    (47)-(49)) and ``tau_f`` from gravity (eq. (44)).
+    (47)-(49)) and ``tau_f`` from gravity (eq. (44)).  In a tree the
+    auxiliary twist reaches the subtree beyond ``joint``.
 
     Defaults ``E = N = I_6``: ``rho_c`` is then the full wrench ``[n; f]`` that
     body ``joint - 1`` (or the base) exerts on body ``joint``, at the origin of
@@ -384,20 +403,17 @@ def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
     The paper's five components of eq. (64) are ``E = N`` = the 6x5 selection
     of eq. (67); the rows ``rho`` then exclude the actuated axis.
     """
-    n = chain.n
     E = np.eye(6) if E is None else np.asarray(E, float)
     N = E if N is None else np.asarray(N, float)
     rhs = np.zeros(E.shape[1])
     A = np.zeros((E.shape[1], N.shape[1]))
     inertial = _inertial_wrenches(chain, kin, nudot)
     external = _gravity_wrenches(chain, kin, g_base)
-    T = E  # auxiliary twist, referenced to the origin of the current frame
-    for k in range(joint, n):
-        if k > joint:
-            Rk = kin.R[k - 1].T @ kin.R[k]
-            off = kin.R[k - 1].T @ (kin.p[k] - kin.p[k - 1])
-            T = _frame_transform(Rk, off) @ T
-        Pc = chain._Uc[k] @ T
+    for k in subtree(chain, joint):
+        # the auxiliary twist E u_c of body `joint`, carried rigidly to body k
+        R_rel = kin.R[joint].T @ kin.R[k]
+        p_rel = kin.R[joint].T @ (kin.p[k] - kin.p[joint])
+        Pc = chain._Uc[k] @ _frame_transform(R_rel, p_rel) @ E
         rhs += Pc.T @ (inertial[k] - external[k])
         if k == joint:
             # Constraint wrench at the origin of Frame `joint`, moved to the COG (eq. (46)).
@@ -405,6 +421,15 @@ def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
             Ubar[:3, 3:] = skew(-chain.bodies[k].com)
             A += Pc.T @ Ubar @ N
     return np.linalg.solve(A, rhs)
+
+
+def subtree(chain: Chain, k: int) -> list[int]:
+    """Body ``k`` and every body beyond it (its descendants)."""
+    out = [k]
+    for j in range(k + 1, chain.n):
+        if chain.parents[j] in out:
+            out.append(j)
+    return out
 
 
 def kinetic_energy(chain: Chain, kin: Kinematics) -> float:

@@ -137,3 +137,55 @@ def test_paper_five_constraint_components_at_rest():
         kin = kinematics(chain, [q4, 0.0, 0.0], np.zeros(3))
         rho = constraint_wrench(chain, kin, np.zeros(9), [0, 0, -G], 0, E=E, N=E)
         assert np.allclose(rho, [1177.2, 0, 0, 0, 882.9], atol=1e-9)
+
+
+def _random_tree(rng):
+    """Five bodies, two branches from body 0 (parents -1, 0, 1, 0, 3)."""
+    base = _random_chain(rng, n=5)
+    return Chain(base.joints, base.bodies, parents=(-1, 0, 1, 0, 3))
+
+
+def test_tree_twists_are_derivatives_of_poses(rng):
+    chain = _random_tree(rng)
+    q, u = rng.normal(size=5), rng.normal(size=5)
+    h = 1e-6
+    kin = kinematics(chain, q, u)
+    (Rp, pp), (Rm, pm) = _pose(chain, q + h * u), _pose(chain, q - h * u)
+    for k in range(chain.n):
+        W = kin.R[k].T @ (Rp[k] - Rm[k]) / (2 * h)
+        v = kin.R[k].T @ (pp[k] - pm[k]) / (2 * h)
+        assert np.allclose(kin.Po[k] @ kin.nu, [W[2, 1], W[0, 2], W[1, 0], *v], atol=1e-7)
+    # body 3 hangs from body 0, so it must not move with joints 1 and 2
+    assert np.allclose(kin.Po[3][:, 6 + 1], 0) and np.allclose(kin.Po[3][:, 6 + 2], 0)
+    P_plus, P_minus = kinematics(chain, q + h * u, u).P, kinematics(chain, q - h * u, u).P
+    assert np.allclose((P_plus - P_minus) / (2 * h), kin.Pd, atol=1e-7)
+
+
+def test_tree_energy_and_statics(rng):
+    """A free tree under gravity conserves T + V; at rest its root joint
+    carries the total weight, and the wrench in a branch joint (auxiliary
+    speeds over the subtree) carries that branch's weight only."""
+    from crane_cosim.blocks.kane import constraint_wrench
+    chain = _random_tree(rng)
+    g = np.array([0.0, 0.0, -G])
+
+    def f(t, x):
+        kin = kinematics(chain, x[:5], x[5:])
+        return np.concatenate([x[5:], np.linalg.solve(mass_matrix(chain, kin)[6:, 6:],
+                                                      applied_forces(chain, kin, g)[6:])])
+
+    def energy(x):
+        kin = kinematics(chain, x[:5], x[5:])
+        return kinetic_energy(chain, kin) + potential_energy(chain, kin, g)
+
+    x0 = np.concatenate([rng.normal(size=5), rng.normal(size=5)])
+    sol = solve_ivp(f, (0, 1.0), x0, method="DOP853", rtol=1e-11, atol=1e-12, dense_output=True)
+    E = [energy(sol.sol(t)) for t in np.linspace(0, 1, 11)]
+    scale = sum(b.mass for b in chain.bodies) * G * 5
+    assert np.ptp(E) < 1e-8 * scale
+    kin = kinematics(chain, x0[:5], np.zeros(5))
+    for joint, bodies in ((0, range(5)), (3, (3, 4))):
+        rho = constraint_wrench(chain, kin, np.zeros(11), g, joint)
+        weight = sum(chain.bodies[k].mass for k in bodies) * G
+        # force in Frame `joint` coordinates: rotate back to the base frame
+        assert np.allclose(kin.R[joint] @ rho[3:], [0, 0, weight], atol=1e-9 * weight)
