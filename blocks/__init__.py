@@ -3,7 +3,8 @@ once (``block.py``); ``fmus/`` and ``cosim/`` are generated from that."""
 from .controller import Controller
 from .crane import Crane
 from .hydraulics import HydraulicCylinder
+from .knuckle_boom import KnuckleBoomCrane
 from .vessel import Vessel
 
 #: Every block the project packages as an FMU, by model name.
-BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder)}
+BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane)}

@@ -87,6 +87,29 @@ class CylinderLoop:
         beta_dot = (self.e_p * c + self.a_p * s) / (self.l_b + q) * alpha_dot
         return alpha_dot, beta_dot
 
+    def gains(self, q: float) -> tuple[float, float]:
+        """``(d alpha/d q, d beta/d q)``: the rates of eqs. (37) and (40) per
+        unit piston speed [rad/m]."""
+        return self.rates(q, 1.0)
+
+    def gain_rates(self, q: float, u: float) -> tuple[float, float]:
+        """Time derivatives of :meth:`gains` along ``dq/dt = u`` [rad/(m s)],
+        by differentiating eqs. (37) and (40): with ``den = a_p c - e_p s``,
+        ``num = e_p c + a_p s`` and ``d(alpha - beta)/dt = (A_a - A_b) u``,
+        ``den' = -num (A_a - A_b) u`` and ``num' = den (A_a - A_b) u``."""
+        alpha, beta = self.angles(q)
+        c, s = math.cos(alpha - beta), math.sin(alpha - beta)
+        den = self.a_p * c - self.e_p * s
+        num = self.e_p * c + self.a_p * s
+        lc = self.l_b + q
+        A_a = 1.0 / den
+        A_b = num / (lc * den)
+        w = (A_a - A_b) * u
+        den_dot, num_dot = -num * w, den * w
+        A_a_dot = -den_dot / den**2
+        A_b_dot = num_dot / (lc * den) - num * (u * den + lc * den_dot) / (lc * den) ** 2
+        return A_a_dot, A_b_dot
+
     def pins(self, q: float):
         """Barrel pin B and piston pin P_k in Frame k-1 [m] (3-vectors), and
         the end of the cylinder reached from B along z_bk: it equals P_k when

@@ -43,3 +43,14 @@ def test_a_loop_that_cannot_close_is_named():
     with pytest.raises(ParameterError, match=r"inner cylinder \(joint 2\): a piston extension of 3.5 m makes "
                                              r"the pin distance 5.8 m, outside"):
         loop.angles(3.5)
+
+
+@pytest.mark.parametrize("loop", table1_loops(), ids=["inner", "outer"])
+def test_gain_rates_are_derivatives_of_the_gains(loop):
+    h = 1e-6
+    for q in np.linspace(0.05, 1.75, 12):
+        ga_p, gb_p = loop.gains(q + h)
+        ga_m, gb_m = loop.gains(q - h)
+        da, db = loop.gain_rates(q, 0.7)
+        assert da == pytest.approx(0.7 * (ga_p - ga_m) / (2 * h), abs=1e-7)
+        assert db == pytest.approx(0.7 * (gb_p - gb_m) / (2 * h), abs=1e-7)

@@ -67,7 +67,7 @@ def _slave(path, name, tmp_path):
     return s, vr, outs
 
 
-@pytest.mark.parametrize("model", ["Crane", "Vessel", "HydraulicCylinder"])
+@pytest.mark.parametrize("model", ["Crane", "Vessel", "HydraulicCylinder", "KnuckleBoomCrane"])
 def test_fmu_state_round_trip_restores_everything(fmu_dir, tmp_path, model, rng):
     """save -> step -> restore -> step gives identical outputs; the internal
     numpy state is restored, not only the registered variables."""
@@ -77,6 +77,8 @@ def test_fmu_state_round_trip_restores_everything(fmu_dir, tmp_path, model, rng)
     values = [float(v.start) for v in md.modelVariables if v.causality == "input"]
     if model == "Crane":
         values[21:24] = [300.0, 900.0, -100.0]  # joint torques
+    elif model == "KnuckleBoomCrane":
+        values[21:24] = [5e3, 1.2e6, 4e5]  # slewing torque, cylinder forces
     elif model == "Vessel":
         values[21] = 2000.0  # a roll moment on the vessel
     else:

@@ -1,0 +1,189 @@
+"""Knuckle boom crane of 001_687b1d2940b0d3a9.txt, Section 5: king (Body 1),
+inner boom (2), outer boom (3), and the barrel and piston of each of the
+two cylinders (b2, p2, b3, p3), seven bodies with three generalized
+coordinates: the slew angle q1 and the piston extensions q2, q3 (eq. 57).
+
+The closed loops are cut at the piston pins (Section 3.2): the bodies form
+a tree on the mount (king -> inner boom -> outer boom; king -> barrel 2 ->
+piston 2; inner boom -> barrel 3 -> piston 3) whose joint coordinates
+``theta = (q1, alpha2, alpha3, beta2, q2, beta3, q3)`` follow from q by the
+loop kinematics of eqs. (29)-(30) (``blocks/cylinder_loop.py``), and their
+rates ``dtheta/dt = G(q) u`` by eqs. (37), (40).  With the projection
+matrices of the tree ``P_theta`` (eqs. 58-65), those of the crane are
+``P_k = P_theta,k G~`` (``G~ = blockdiag(I_6, G)``, the six base speeds
+first, as for the crane of paper 000), and Kane's equations (43)-(46)
+become ``G~^T M_theta G~ du/dt = G~^T (tau_theta - C_theta nu_theta -
+M_theta dG~/dt nu) + [T1, F2, F3]``.  The piston forces act along the
+prismatic joints between barrel and piston (eq. 68), the slewing torque on
+the king (eq. 67).  Inertias per eq. (66); gravity along -z0; geometry of
+the lost Figs. 2 and 5 in ``docs/knuckle_boom.md``.
+
+The base is the mount, as for the crane of paper 000: fixed (default
+inputs) or moving with the mount motion as input, with the wrench of the
+mount on the king and the articulated inertia and bias wrench at the mount
+as outputs (``docs/interfaces/mount.md``).  In paper 001's numbering the
+king is Frame 1; the port names follow the mount interface, where Frame 1
+is the vessel's: ``W1_*`` is in mount (base) coordinates, ``W2_*`` in king
+coordinates.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .block import Block, Variable, sym6_pack
+from .cylinder_loop import CylinderLoop
+from .interface import MOUNT_INERTIA, MOUNT_MOTION, mount_motion_from_inputs, wrench_ports
+from .kane import Body, Chain, Joint, applied_forces, kinematics, mass_matrix, with_base_twist
+from .linalg import solve
+from .screw import Rbar, cross
+
+_P = Variable
+
+#: Table 1 and Table 2 of 001 (lengths m, masses kg)
+_TABLE = {
+    "l1": 6.0, "l2": 7.5, "l3": 5.0, "l_b2": 2.3, "l_p2": 2.0, "l_b3": 2.3, "l_p3": 2.0,
+    "d1": 3.0, "d2": 3.7, "d3": 2.5, "d_b2": 1.2, "d_p2": 1.2, "d_b3": 1.2, "d_p3": 1.2,
+    "e_b2": 2.5, "e_p2": 2.5, "e_b3": 2.5, "e_p3": 2.0, "a_b2": 1.0, "a_p2": 0.5, "a_b3": 0.4, "a_p3": 0.4,
+    "m1": 10e3, "m2": 10e3, "m3": 10e3, "m_b2": 2e3, "m_p2": 1e3, "m_b3": 2e3, "m_p3": 1e3,
+}
+_WHAT = {"l": "length", "d": "COG distance", "e": "offset", "a": "offset", "m": "mass"}
+
+
+def _parameter(name):
+    unit = "kg" if name[0] == "m" else "m"
+    table = "Table 2" if name[0] == "m" else "Table 1"
+    return _P(name, unit, _TABLE[name], f"{_WHAT[name[0]].capitalize()} {name} ({table} of 001)")
+
+
+class KnuckleBoomCrane(Block):
+    model_name = "KnuckleBoomCrane"
+    method = "symplectic-euler"
+    description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
+                   "piston forces in; mount wrench, articulated inertia and bias wrench out.")
+    parameters = tuple(_parameter(n) for n in _TABLE) + (
+        _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
+        _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler)"),
+        _P("q1_0", "rad", 0.0, "Initial slew angle"),
+        _P("q2_0", "m", 0.6, "Initial extension of the inner cylinder"),
+        _P("q3_0", "m", 0.6, "Initial extension of the outer cylinder"),
+        _P("u1_0", "rad/s", 0.0, "Initial slew rate"),
+        _P("u2_0", "m/s", 0.0, "Initial extension rate of the inner cylinder"),
+        _P("u3_0", "m/s", 0.0, "Initial extension rate of the outer cylinder"),
+    )
+    inputs = MOUNT_MOTION + (
+        _P("T1", "N.m", 0.0, "Slewing torque on the king (eq. 67)"),
+        _P("F2", "N", 0.0, "Force of the inner cylinder, positive extending (eq. 68)"),
+        _P("F3", "N", 0.0, "Force of the outer cylinder, positive extending (eq. 68)"),
+    )
+    outputs = (
+        (_P("q1", "rad", 0.0, "Slew angle"), _P("q2", "m", 0.0, "Inner piston extension"),
+         _P("q3", "m", 0.0, "Outer piston extension"),
+         _P("u1", "rad/s", 0.0, "Slew rate"), _P("u2", "m/s", 0.0, "Inner piston speed"),
+         _P("u3", "m/s", 0.0, "Outer piston speed"),
+         _P("du1", "rad/s2", 0.0, "Slew acceleration"), _P("du2", "m/s2", 0.0, "Inner piston acceleration"),
+         _P("du3", "m/s2", 0.0, "Outer piston acceleration"))
+        + wrench_ports("W1", "Wrench of the mount on the king (Joint 1), mount coordinates")
+        + wrench_ports("W2", "Wrench of the mount on the king (Joint 1), king coordinates")
+        + MOUNT_INERTIA
+    )
+    states = tuple(_P(n, u, 0.0, n) for n, u in (("q1", "rad"), ("q2", "m"), ("q3", "m"),
+                                                 ("u1", "rad/s"), ("u2", "m/s"), ("u3", "m/s")))
+
+    def setup(self):
+        p = self.p
+        self.require_positive(*_TABLE, "h_max")
+        self.max_step = p.h_max
+        self.loops = (CylinderLoop(p.l_b2, p.a_b2, p.e_b2, p.a_p2, p.e_p2, "inner cylinder (joint 2)"),
+                      CylinderLoop(p.l_b3, p.a_b3, p.e_b3, p.a_p3, p.e_p3, "outer cylinder (joint 3)"))
+        for loop, q in zip(self.loops, (p.q2_0, p.q3_0)):
+            loop.check(q)  # a geometry that cannot close its loop is named here
+        self.chain = knuckle_boom_tree(p)
+        self._g0 = np.array([0.0, 0.0, -p.g])
+        self._cache_key = None
+
+    def initial_state(self):
+        p = self.p
+        return np.array([p.q1_0, p.q2_0, p.q3_0, p.u1_0, p.u2_0, p.u3_0])
+
+    def joint_map(self, x):
+        """``theta``, ``G`` (7 x 3) and ``dG/dt u`` (7) at state ``x``."""
+        q, u = x[:3], x[3:]
+        (a2, b2), (a3, b3) = self.loops[0].angles(q[1]), self.loops[1].angles(q[2])
+        (ga2, gb2), (ga3, gb3) = self.loops[0].gains(q[1]), self.loops[1].gains(q[2])
+        (da2, db2), (da3, db3) = self.loops[0].gain_rates(q[1], u[1]), self.loops[1].gain_rates(q[2], u[2])
+        theta = np.array([q[0], a2, a3, b2, q[1], b3, q[2]])
+        G = np.zeros((7, 3))
+        G[0, 0] = 1.0
+        G[1, 1], G[3, 1], G[4, 1] = ga2, gb2, 1.0
+        G[2, 2], G[5, 2], G[6, 2] = ga3, gb3, 1.0
+        Gdot_u = np.array([0.0, da2 * u[1], da3 * u[2], db2 * u[1], 0.0, db3 * u[2], 0.0])
+        return theta, G, Gdot_u
+
+    def _state_terms(self, x):
+        """Kinematics of the tree and the crane's mass matrix at ``x``, cached."""
+        key = x.tobytes()
+        if self._cache_key != key:
+            theta, G, Gdot_u = self.joint_map(x)
+            kin = kinematics(self.chain, theta, G @ x[3:])
+            Gt = np.zeros((13, 9))
+            Gt[:6, :6] = np.eye(6)
+            Gt[6:, 6:] = G
+            M_theta = mass_matrix(self.chain, kin)
+            self._cache = (kin, Gt, Gdot_u, M_theta, Gt.T @ M_theta @ Gt)
+            self._cache_key = key
+        return self._cache
+
+    def _dynamics(self, x, inp):
+        """Base rows (b) and joint rows (j) of Kane's equations in the crane's speeds."""
+        R10, w, dw, v, a = mount_motion_from_inputs(inp)
+        kin, Gt, Gdot_u, M_theta, M = self._state_terms(x)
+        kin = with_base_twist(kin, np.concatenate([w, v]))
+        extra = np.zeros(13)
+        extra[6:] = Gdot_u
+        f = Gt.T @ (applied_forces(self.chain, kin, R10.T @ self._g0) - M_theta @ extra)
+        f[6:] += inp[21:24]
+        tb_dot = np.concatenate([dw, a - cross(w, v)])
+        return kin, M, f, tb_dot, w, v
+
+    def derivatives(self, t, x, u):
+        _, M, f, tb_dot, _, _ = self._dynamics(x, u)
+        du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb_dot)
+        return np.concatenate([x[3:], du])
+
+    def output(self, t, x, u):
+        kin, M, f, tb_dot, w, v = self._dynamics(x, u)
+        rhs = np.empty((3, 7))
+        rhs[:, :6] = M[6:, :6]
+        rhs[:, 6] = f[6:]
+        sol = solve(M[6:, 6:], rhs)
+        du = sol[:, 6] - sol[:, :6] @ tb_dot
+        W1 = M[:6, :6] @ tb_dot + M[:6, 6:] @ du - f[:6]
+        I_A = M[:6, :6] - M[:6, 6:] @ sol[:, :6]
+        I_A = 0.5 * (I_A + I_A.T)
+        p_A = M[:6, 6:] @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
+        W2 = Rbar(kin.R[0].T) @ W1
+        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A])
+
+
+def knuckle_boom_tree(p) -> Chain:
+    """The seven bodies as a tree on the mount, joint coordinates
+    ``(q1, alpha2, alpha3, beta2, q2, beta3, q3)``; inertias of eq. (66)."""
+    x, z = [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]
+
+    def slender(m, l, com):
+        return Body(m, [0.0, 0.0, com], np.diag([1.0, 1.0, 0.0]) * m * l**2 / 12)
+
+    return Chain(
+        joints=[Joint(axis=z),
+                Joint(offset=[0.0, 0.0, p.l1], axis=x),
+                Joint(offset=[0.0, 0.0, p.l2], axis=x),
+                Joint(offset=[0.0, p.a_b2, p.l1 - p.e_b2], axis=x),
+                Joint(offset=[0.0, 0.0, p.l_b2], axis=z, kind="prismatic"),
+                Joint(offset=[0.0, p.a_b3, p.l2 - p.e_b3], axis=x),
+                Joint(offset=[0.0, 0.0, p.l_b3], axis=z, kind="prismatic")],
+        bodies=[Body(p.m1, [0.0, 0.0, p.d1], np.diag([1.0, 1.0, 0.1]) * p.m1 * p.l1**2 / 12),
+                slender(p.m2, p.l2, p.d2), slender(p.m3, p.l3, p.d3),
+                slender(p.m_b2, p.l_b2, p.d_b2), slender(p.m_p2, p.l_p2, -p.d_p2),
+                slender(p.m_b3, p.l_b3, p.d_b3), slender(p.m_p3, p.l_p3, -p.d_p3)],
+        parents=(-1, 0, 1, 0, 3, 1, 5),
+    )

@@ -1,0 +1,115 @@
+"""Knuckle boom crane of paper 001 (issue 3): loop closure in the tree,
+statics against hand calculations and virtual work, energy."""
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from crane_cosim.blocks.block import ParameterError
+from crane_cosim.blocks.kane import kinematics, kinetic_energy
+from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
+from crane_cosim.blocks.screw import rot_x, rot_z
+
+G = 9.81
+OUT = {n: i for i, n in enumerate(KnuckleBoomCrane.output_names())}
+
+
+def cog_positions(c, q):
+    """COG of every body in Frame 0, from the geometry alone (loop angles and
+    elementary rotations, not the block's kinematics)."""
+    p = c.p
+    (a2, b2), (a3, b3) = c.loops[0].angles(q[1]), c.loops[1].angles(q[2])
+    Rz, R2, R3 = rot_z(q[0]), rot_x(a2), rot_x(a2) @ rot_x(a3)
+    J2 = np.array([0, 0, p.l1])
+    J3 = J2 + R2 @ [0, 0, p.l2]
+    B2 = np.array([0, p.a_b2, p.l1 - p.e_b2])
+    B3 = J2 + R2 @ [0, p.a_b3, p.l2 - p.e_b3]
+    Rb2, Rb3 = rot_x(b2), R2 @ rot_x(b3)
+    local = {
+        "m1": [0, 0, p.d1], "m2": J2 + R2 @ [0, 0, p.d2], "m3": J3 + R3 @ [0, 0, p.d3],
+        "m_b2": B2 + Rb2 @ [0, 0, p.d_b2], "m_p2": B2 + Rb2 @ [0, 0, p.l_b2 + q[1] - p.d_p2],
+        "m_b3": B3 + Rb3 @ [0, 0, p.d_b3], "m_p3": B3 + Rb3 @ [0, 0, p.l_b3 + q[2] - p.d_p3],
+    }
+    return {m: Rz @ np.asarray(r, float) for m, r in local.items()}
+
+
+def potential(c, q):
+    return sum(c.values[m] * G * r[2] for m, r in cog_positions(c, q).items())
+
+
+def test_the_pistons_stay_on_their_pins():
+    """In the tree the loops are cut at the piston pins; the joint map of eqs.
+    (29)-(40) keeps each piston's end on its pin, in position and velocity."""
+    c = KnuckleBoomCrane()
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        x = np.array([rng.uniform(-3, 3), rng.uniform(0, 1.8), rng.uniform(0, 1.8), *rng.normal(size=3)])
+        theta, Gm, _ = c.joint_map(x)
+        kin = kinematics(c.chain, theta, Gm @ x[3:])
+        for piston, boom, (a_p, e_p) in ((4, 1, (c.p.a_p2, c.p.e_p2)), (6, 2, (c.p.a_p3, c.p.e_p3))):
+            pin = kin.p[boom] + kin.R[boom] @ [0, a_p, e_p]
+            assert np.linalg.norm(kin.p[piston] - pin) < 1e-12
+            # velocities of the two points, base coordinates
+            t_b, t_p = kin.Po[boom] @ kin.nu, kin.Po[piston] @ kin.nu
+            v_boom = kin.R[boom] @ (t_b[3:] + np.cross(t_b[:3], [0, a_p, e_p]))
+            v_piston = kin.R[piston] @ t_p[3:]
+            assert np.allclose(v_boom, v_piston, atol=1e-12)
+
+
+@pytest.mark.parametrize("q", [(0.0, 0.6, 0.6), (0.8, 1.2, 0.3), (-2.0, 0.1, 1.7)])
+def test_statics_weight_moments_and_virtual_work(q):
+    """At rest, holding the crane: Joint 1 carries 36 t g = 353.16 kN and the
+    moment of the weights about the mount; the cylinder forces are the
+    derivatives of the potential energy with respect to the piston
+    extensions (virtual work), the slewing torque is zero."""
+    c = KnuckleBoomCrane(q1_0=q[0], q2_0=q[1], q3_0=q[2])
+    x = c.initial_state()
+    u = c.default_inputs()
+    free = c.derivatives(0.0, x, u)[3:]  # accelerations with no actuation
+    _, M, f, _, _, _ = c._dynamics(x, u)
+    hold = -f[6:]
+    u[21:24] = hold
+    y = c.output(0.0, x, u)
+    assert np.allclose(y[OUT["du1"]:OUT["du3"] + 1], 0, atol=1e-9) and np.abs(free).max() > 0.1
+    W = y[OUT["W1_nx"]:OUT["W1_fz"] + 1]
+    assert W[5] == pytest.approx(36e3 * G, rel=1e-12)
+    assert np.allclose(W[3:5], 0, atol=1e-6)
+    moment = sum(np.cross(r, [0, 0, c.values[m] * G]) for m, r in cog_positions(c, q).items())
+    assert np.allclose(W[:3], moment, atol=1e-8 * 36e3 * G * 10)
+    h = 1e-6
+    for k in (1, 2):
+        dq = np.zeros(3)
+        dq[k] = h
+        dV = (potential(c, np.add(q, dq)) - potential(c, np.subtract(q, dq))) / (2 * h)
+        assert hold[k] == pytest.approx(dV, rel=1e-6)
+    assert abs(hold[0]) < 1e-6
+
+
+def test_energy_is_conserved_without_actuation():
+    """No cylinder forces, no slewing torque, fixed base: kinetic energy of the
+    seven bodies plus their potential energy stays constant while the booms
+    fold (over 0.4 s, inside the stroke)."""
+    c = KnuckleBoomCrane(q2_0=1.2, q3_0=1.0, u1_0=0.3)
+    u_in = c.default_inputs()
+
+    def energy(x):
+        theta, Gm, _ = c.joint_map(x)
+        kin = kinematics(c.chain, theta, Gm @ x[3:])
+        return kinetic_energy(c.chain, kin) + potential(c, x[:3])
+
+    sol = solve_ivp(lambda t, x: c.derivatives(t, x, u_in), (0, 0.4), c.initial_state(), method="DOP853",
+                    rtol=1e-11, atol=1e-12, dense_output=True)
+    E = [energy(sol.sol(t)) for t in np.linspace(0, 0.4, 9)]
+    assert np.ptp(E) < 1e-8 * 36e3 * G * 10
+    assert np.ptp(sol.y[2]) > 0.05  # the outer cylinder moves a good way
+
+
+def test_mass_matrix_is_symmetric_positive_definite():
+    c = KnuckleBoomCrane(q2_0=0.9, q3_0=1.4)
+    _, _, _, _, M = c._state_terms(np.array([0.3, 0.9, 1.4, 0.1, 0.2, -0.1]))
+    assert np.allclose(M, M.T, atol=1e-6)
+    assert np.linalg.eigvalsh(M[6:, 6:]).min() > 0
+
+
+def test_a_loop_that_cannot_close_is_named():
+    with pytest.raises(ParameterError, match=r"inner cylinder \(joint 2\): a piston extension of 3 m"):
+        KnuckleBoomCrane(q2_0=3.0)
