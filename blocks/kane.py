@@ -29,7 +29,8 @@ from .screw import ad, skew
 
 __all__ = ["Body", "Joint", "Marker", "Chain", "Kinematics", "kinematics",
            "mass_matrix", "coriolis_matrix", "bias_forces", "gravity_forces",
-           "body_accelerations", "constraint_wrench", "with_base_twist", "applied_forces", "kinetic_energy",
+           "body_accelerations", "constraint_wrench", "with_base_twist", "applied_forces",
+           "inertial_wrenches", "gravity_wrenches", "subtree", "kinetic_energy",
            "potential_energy"]
 
 
@@ -324,7 +325,7 @@ def coriolis_matrix(chain: Chain, kin: Kinematics) -> np.ndarray:
     return C
 
 
-def _inertial_wrenches(chain: Chain, kin: Kinematics, nudot=None) -> np.ndarray:
+def inertial_wrenches(chain: Chain, kin: Kinematics, nudot=None) -> np.ndarray:
     """Per body ``D_k dt_k/dt + W_k D_k t_k`` (the bracket of eq. (34)) with
     ``dt_k/dt = P_k nudot + dP_k/dt nu`` (eq. (36)); ``nudot=None`` keeps only
     the velocity terms."""
@@ -347,7 +348,7 @@ _EPS[0, 2, 1] = _EPS[2, 1, 0] = _EPS[1, 0, 2] = -1.0
 
 def bias_forces(chain: Chain, kin: Kinematics) -> np.ndarray:
     """``C nu`` of eq. (37) without forming ``C``."""
-    return _project(kin.P, _inertial_wrenches(chain, kin))
+    return _project(kin.P, inertial_wrenches(chain, kin))
 
 
 def _project(P: np.ndarray, wrenches: np.ndarray) -> np.ndarray:
@@ -355,7 +356,7 @@ def _project(P: np.ndarray, wrenches: np.ndarray) -> np.ndarray:
     return (wrenches[:, None, :] @ P).sum(axis=0)[0]
 
 
-def _gravity_wrenches(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
+def gravity_wrenches(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """Gravity wrench ``[0; m_k g]`` of every body at its COG in Frame k."""
     g_k = np.asarray(g_base, float) @ kin.R
     out = np.zeros((chain.n, 6))
@@ -366,13 +367,13 @@ def _gravity_wrenches(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
 def gravity_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """Generalized gravity forces ``sum_k P_k^T [0; m_k g^k]`` (eq. (32)), with
     ``g_base`` the gravitational acceleration in base coordinates [m/s^2]."""
-    return _project(kin.P, _gravity_wrenches(chain, kin, g_base))
+    return _project(kin.P, gravity_wrenches(chain, kin, g_base))
 
 
 def applied_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """``tau_g - C nu``: generalized gravity forces (eq. (32)) less the
     velocity terms of eq. (37), in one projection."""
-    return _project(kin.P, _gravity_wrenches(chain, kin, g_base) - _inertial_wrenches(chain, kin))
+    return _project(kin.P, gravity_wrenches(chain, kin, g_base) - inertial_wrenches(chain, kin))
 
 
 def body_accelerations(kin: Kinematics, nudot) -> np.ndarray:
@@ -407,8 +408,8 @@ def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
     N = E if N is None else np.asarray(N, float)
     rhs = np.zeros(E.shape[1])
     A = np.zeros((E.shape[1], N.shape[1]))
-    inertial = _inertial_wrenches(chain, kin, nudot)
-    external = _gravity_wrenches(chain, kin, g_base)
+    inertial = inertial_wrenches(chain, kin, nudot)
+    external = gravity_wrenches(chain, kin, g_base)
     for k in subtree(chain, joint):
         # the auxiliary twist E u_c of body `joint`, carried rigidly to body k
         R_rel = kin.R[joint].T @ kin.R[k]

@@ -33,9 +33,10 @@ import numpy as np
 from .block import Block, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, mount_motion_from_inputs, wrench_ports
-from .kane import Body, Chain, Joint, applied_forces, kinematics, mass_matrix, with_base_twist
+from .kane import (Body, Chain, Joint, applied_forces, gravity_wrenches, inertial_wrenches, kinematics,
+                   mass_matrix, with_base_twist)
 from .linalg import solve
-from .screw import Rbar, cross
+from .screw import Rbar, cross, wrench_transform
 
 _P = Variable
 
@@ -53,6 +54,17 @@ def _parameter(name):
     unit = "kg" if name[0] == "m" else "m"
     table = "Table 2" if name[0] == "m" else "Table 1"
     return _P(name, unit, _TABLE[name], f"{_WHAT[name[0]].capitalize()} {name} ({table} of 001)")
+
+
+def _support_ports(k):
+    """Loads of cylinder k on its two supports (eqs. 51-55), cylinder frame bk."""
+    where = {2: ("king", "inner boom"), 3: ("inner boom", "outer boom")}[k]
+    out = tuple(_P(f"B{k}_f{c}", "N", 0.0, f"Force of cylinder {k} on its barrel support ({where[0]}), "
+                                             f"cylinder frame b{k}, {c}") for c in "xyz")
+    out += (_P(f"B{k}_nz", "N.m", 0.0, f"Torsion of cylinder {k} on its barrel support, about its axis"),)
+    out += tuple(_P(f"P{k}_f{c}", "N", 0.0, f"Force of cylinder {k} on its piston support ({where[1]}), "
+                                              f"cylinder frame b{k}, {c}") for c in "xyz")
+    return out
 
 
 class KnuckleBoomCrane(Block):
@@ -85,6 +97,9 @@ class KnuckleBoomCrane(Block):
         + wrench_ports("W1", "Wrench of the mount on the king (Joint 1), mount coordinates")
         + wrench_ports("W2", "Wrench of the mount on the king (Joint 1), king coordinates")
         + MOUNT_INERTIA
+        + wrench_ports("J2", "Reaction wrench of the king on the inner boom in Joint 2, Frame 2 (eq. 71)")
+        + wrench_ports("J3", "Reaction wrench of the inner boom on the outer boom in Joint 3, Frame 3 (eq. 73)")
+        + _support_ports(2) + _support_ports(3)
     )
     states = tuple(_P(n, u, 0.0, n) for n, u in (("q1", "rad"), ("q2", "m"), ("q3", "m"),
                                                  ("u1", "rad/s"), ("u2", "m/s"), ("u3", "m/s")))
@@ -162,7 +177,86 @@ class KnuckleBoomCrane(Block):
         I_A = 0.5 * (I_A + I_A.T)
         p_A = M[:6, 6:] @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
         W2 = Rbar(kin.R[0].T) @ W1
-        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A])
+        r = self.reactions(x, u, du)
+        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"],
+                               r["B2"], r["P2"], r["B3"], r["P3"]])
+
+    # -- reaction wrenches, Section 4 of 001 -----------------------------------
+    def total_wrenches(self, x, inp, du):
+        """Kinematics and the total wrench ``W_t = W_e - W_in`` (eq. 49) of every
+        body at its COG, body coordinates ``[n; f]``: gravity, the slewing
+        torque on the king, the cylinder forces on barrel (-F) and piston (+F)
+        (eqs. 67-68), less the inertial wrench of eq. (48)."""
+        R10, w, dw, v, a = mount_motion_from_inputs(inp)
+        kin, Gt, Gdot_u, _, _ = self._state_terms(x)
+        kin = with_base_twist(kin, np.concatenate([w, v]))
+        nudot = Gt @ np.concatenate([dw, a - cross(w, v), du])
+        nudot[6:] += Gdot_u
+        W = gravity_wrenches(self.chain, kin, R10.T @ self._g0) - inertial_wrenches(self.chain, kin, nudot)
+        T1, F2, F3 = inp[21:24]
+        W[0, 2] += T1
+        W[3, 5] -= F2
+        W[4, 5] += F2
+        W[5, 5] -= F3
+        W[6, 5] += F3
+        return kin, W
+
+    def support_loads(self, x, W):
+        """Loads of each cylinder on its supports (eqs. 51-55).  The cylinder
+        (barrel + piston) is in equilibrium under its total wrenches and the
+        support loads; the axial load of each body goes to its own support
+        and the supports carry no bending moment, the barrel support the
+        torsion (the paper's assumptions, Section 4.2).  Returns, per
+        cylinder, the force on the barrel support at B and the torsion about
+        the axis, and the force on the piston support at P, in the cylinder
+        frame (at B and P respectively)."""
+        out = []
+        for barrel, piston, q, loop in ((3, 4, x[1], self.loops[0]), (5, 6, x[2], self.loops[1])):
+            lc = loop.l_b + q
+            d_b = self.chain.bodies[barrel].com[2]
+            r_p = lc + self.chain.bodies[piston].com[2]  # piston COG from B along the axis
+            nb, fb, npi, fp = W[barrel, :3], W[barrel, 3:], W[piston, :3], W[piston, 3:]
+            # loads of the supports on the cylinder: moments about B, x and y
+            f_P = np.array([-(nb[1] + npi[1] + d_b * fb[0] + r_p * fp[0]) / lc,
+                            (nb[0] + npi[0] - d_b * fb[1] - r_p * fp[1]) / lc,
+                            -fp[2]])
+            f_B = -(fb + fp + f_P)
+            n_Bz = -(nb[2] + npi[2])
+            # the cylinder's loads on its supports are the opposite
+            out.append((-f_B, -n_Bz, -f_P, lc))
+        return out
+
+    def reactions(self, x, inp, du):
+        """Reaction wrenches in Joints 1-3 (eq. 56) and the support loads.
+
+        The reaction in Joint k balances the total wrenches of the links
+        beyond it and the loads the cylinders put on those links, all moved
+        to the origin of Frame k (``Ubar`` and ``Rbar`` of eq. 56):
+        ``J_k = -sum W_t,j - sum (cylinder loads)``.  ``J1`` is the constraint
+        part of the mount wrench (without the slewing torque)."""
+        kin, W = self.total_wrenches(x, inp, du)
+        loads = self.support_loads(x, W)
+        pins = {}  # link -> list of (load wrench [n; f] in cylinder frame, cylinder body, point on the axis)
+        for (fB, nBz, fP, lc), barrel, on_B, on_P in zip(loads, (3, 5), (0, 1), (1, 2)):
+            pins.setdefault(on_B, []).append((np.array([0.0, 0.0, nBz, *fB]), barrel, 0.0))
+            pins.setdefault(on_P, []).append((np.concatenate([np.zeros(3), fP]), barrel, lc))
+
+        def moved(wrench, R_src, point, k):
+            Rk = kin.R[k]
+            return wrench_transform(Rk.T @ R_src, Rk.T @ (point - kin.p[k])) @ wrench
+
+        out = {}
+        for name, k, links in (("J1", 0, (0, 1, 2)), ("J2", 1, (1, 2)), ("J3", 2, (2,))):
+            J = np.zeros(6)
+            for j in links:
+                J -= moved(W[j], kin.R[j], kin.p[j] + kin.R[j] @ self.chain.bodies[j].com, k)
+                for wrench, cyl, z in pins.get(j, ()):
+                    J -= moved(wrench, kin.R[cyl], kin.p[cyl] + kin.R[cyl] @ [0.0, 0.0, z], k)
+            out[name] = J
+        for k, (fB, nBz, fP, _) in zip((2, 3), loads):
+            out[f"B{k}"] = np.append(fB, nBz)
+            out[f"P{k}"] = fP
+        return out
 
 
 def knuckle_boom_tree(p) -> Chain:

@@ -113,3 +113,92 @@ def test_mass_matrix_is_symmetric_positive_definite():
 def test_a_loop_that_cannot_close_is_named():
     with pytest.raises(ParameterError, match=r"inner cylinder \(joint 2\): a piston extension of 3 m"):
         KnuckleBoomCrane(q2_0=3.0)
+
+
+def _random_dynamic_state(c, rng, moving_base=False):
+    from scipy.spatial.transform import Rotation
+    x = np.array([rng.uniform(-3, 3), rng.uniform(0.1, 1.7), rng.uniform(0.1, 1.7), *rng.normal(size=3) * 0.3])
+    u = c.default_inputs()
+    if moving_base:
+        u[:9] = Rotation.random(random_state=rng.integers(1000)).as_matrix().ravel()
+        u[9:21] = rng.normal(size=12)
+    u[21:24] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5]
+    du = c.derivatives(0.0, x, u)[3:]
+    return x, u, du
+
+
+def test_mount_wrench_is_joint_1_reaction_plus_slewing_torque():
+    c = KnuckleBoomCrane()
+    rng = np.random.default_rng(7)
+    for moving in (False, True):
+        x, u, du = _random_dynamic_state(c, rng, moving)
+        y = c.output(0.0, x, u)
+        J1 = c.reactions(x, u, du)["J1"]
+        W2 = y[OUT["W2_nx"]:OUT["W2_fz"] + 1]
+        assert np.allclose(J1 + [0, 0, u[21], 0, 0, 0], W2, atol=1e-9 * np.abs(W2).max())
+
+
+def test_joint_reactions_by_a_second_computation():
+    """Eq. (56) sums (links and cylinder support loads, cylinder 3 through its
+    supports) against auxiliary generalized speeds over the subtree beyond
+    the joint (eqs. 39-50; cylinder 3 as bodies of the subtree, piston 2's
+    pin load as the one external load), at random states, fixed and moving
+    base, to 1e-9 of the wrench scale."""
+    from crane_cosim.blocks.kane import constraint_wrench, with_base_twist
+    from crane_cosim.blocks.screw import cross, wrench_transform
+    c = KnuckleBoomCrane()
+    rng = np.random.default_rng(11)
+    for moving in (False, True, True):
+        x, u, du = _random_dynamic_state(c, rng, moving)
+        r = c.reactions(x, u, du)
+        R10, w, dw, v, a = u[:9].reshape(3, 3), u[9:12], u[12:15], u[15:18], u[18:21]
+        kin, Gt, Gdot_u, _, _ = c._state_terms(x)
+        kin = with_base_twist(kin, np.concatenate([w, v]))
+        nudot = Gt @ np.concatenate([dw, a - cross(w, v), du])
+        nudot[6:] += Gdot_u
+        g = R10.T @ [0, 0, -G]
+        _, W = c.total_wrenches(x, u, du)
+        (_, _, fP2, lc2), (_, _, fP3, lc3) = c.support_loads(x, W)
+        for name, k, fP, barrel, lc in (("J2", 1, fP2, 3, lc2), ("J3", 2, fP3, 5, lc3)):
+            rho = constraint_wrench(c.chain, kin, nudot, g, k)
+            point = kin.p[barrel] + kin.R[barrel] @ [0, 0, lc]
+            load = wrench_transform(kin.R[k].T @ kin.R[barrel], kin.R[k].T @ (point - kin.p[k])) @ np.r_[0, 0, 0, fP]
+            second = rho - load
+            assert np.allclose(r[name], second, atol=1e-9 * np.abs(second).max()), name
+
+
+def test_no_moment_about_the_pin_axis_in_joints_2_and_3():
+    """Joints 2 and 3 are passive pins about x: the reaction has no moment
+    about x throughout a dynamic run (the paper's observation, Section 6)."""
+    c = KnuckleBoomCrane(q2_0=0.5, q3_0=0.7, u1_0=0.2)
+    u = c.default_inputs()
+    x = c.initial_state()
+    _, _, f, _, _, _ = c._dynamics(x, u)
+    hold = -f[6:]
+    worst, scale = 0.0, 0.0
+    x0 = x.copy()
+    for k in range(300):
+        t = k * 1e-3
+        u[21:24] = hold + [5e3 * np.sin(3 * t), 2e5 * np.sin(5 * t), -1e5 * np.cos(4 * t)]
+        y = c.output(t, x, u)
+        worst = max(worst, abs(y[OUT["J2_nx"]]), abs(y[OUT["J3_nx"]]))
+        scale = max(scale, np.abs(y[OUT["J2_ny"]:OUT["J2_nz"] + 1]).max(), abs(y[OUT["J2_fz"]]))
+        x = c.advance(t, x, u, 1e-3)
+    assert worst < 1e-9 * scale
+    assert np.abs(x[:3] - x0[:3]).max() > 1e-3  # the crane did move
+
+
+def test_massless_cylinders_are_two_force_members():
+    """Without cylinder masses the support loads are purely axial: F on the
+    piston support, -F on the barrel support (eqs. 53-55 with zero wrenches
+    of the cylinder bodies but for the actuation)."""
+    c = KnuckleBoomCrane(m_b2=1e-9, m_p2=1e-9, m_b3=1e-9, m_p3=1e-9)
+    x = np.array([0.4, 0.9, 1.2, 0.0, 0.0, 0.0])
+    u = c.default_inputs()
+    u[22:24] = [8e5, 3e5]
+    y = c.output(0.0, x, u)
+    for k, F in ((2, 8e5), (3, 3e5)):
+        assert y[OUT[f"P{k}_fz"]] == pytest.approx(F, rel=1e-9)
+        assert y[OUT[f"B{k}_fz"]] == pytest.approx(-F, rel=1e-9)
+        for comp in (f"P{k}_fx", f"P{k}_fy", f"B{k}_fx", f"B{k}_fy", f"B{k}_nz"):
+            assert abs(y[OUT[comp]]) < 1e-6
