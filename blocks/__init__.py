@@ -1,10 +1,11 @@
 """Physics blocks: numpy/scipy only, no FMI.  Each block declares its ports
 once (``block.py``); ``fmus/`` and ``cosim/`` are generated from that."""
-from .controller import Controller
+from .controller import Controller, KnuckleBoomController
 from .crane import Crane
 from .hydraulics import HydraulicCylinder
 from .knuckle_boom import KnuckleBoomCrane
 from .vessel import Vessel
 
 #: Every block the project packages as an FMU, by model name.
-BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane)}
+BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
+                                          KnuckleBoomController)}

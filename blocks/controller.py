@@ -33,39 +33,39 @@ _DEFAULT_SCHEDULE = {
 _DEFAULT_GAINS = {4: (2e4, 6e3), 5: (4e4, 6e3), 6: (1e4, 1e3)}
 
 
-def _parameters():
+def schedule_parameters(joints, units, gains, schedule, gain_units):
+    """Gains and set-point schedule parameters for the joints ``joints``:
+    ``kP<j>``, ``kD<j>``, ``q<j>_ref0`` and, per move m, ``q<j>_move<m>_start``,
+    ``_duration`` (< 0: unused) and ``_target``.  ``units[j]`` is the unit of
+    joint j's coordinate, ``gain_units[j]`` the units of its two gains."""
     out = []
-    for j in JOINTS:
-        kP, kD = _DEFAULT_GAINS[j]
-        out += [_P(f"kP{j}", "N.m/rad", kP, f"Proportional gain of joint {j}"),
-                _P(f"kD{j}", "N.m.s/rad", kD, f"Derivative gain of joint {j}")]
-    for j in JOINTS:
-        start, moves = _DEFAULT_SCHEDULE[j]
-        out.append(_P(f"q{j}_ref0", "rad", start, f"Set-point of joint {j} before its first move"))
+    for j in joints:
+        (kP, kD), (uP, uD) = gains[j], gain_units[j]
+        out += [_P(f"kP{j}", uP, kP, f"Proportional gain of joint {j}"),
+                _P(f"kD{j}", uD, kD, f"Derivative gain of joint {j}")]
+    for j in joints:
+        start, moves = schedule[j]
+        out.append(_P(f"q{j}_ref0", units[j], start, f"Set-point of joint {j} before its first move"))
         for m, (t0, T, target) in enumerate(moves, 1):
             out += [_P(f"q{j}_move{m}_start", "s", t0, f"Start time of move {m} of joint {j}"),
                     _P(f"q{j}_move{m}_duration", "s", T, f"Duration of move {m} of joint {j} (< 0: unused)"),
-                    _P(f"q{j}_move{m}_target", "rad", target, f"Set-point of joint {j} after move {m}")]
+                    _P(f"q{j}_move{m}_target", units[j], target, f"Set-point of joint {j} after move {m}")]
     return tuple(out)
 
 
-class Controller(Block):
-    model_name = "Controller"
-    description = "PD controller (eq. (63)) of the crane joints with quintic set-point ramps."
-    parameters = _parameters()
-    inputs = (tuple(_P(f"q{j}", "rad", 0.0, f"Measured angle of joint {j}") for j in JOINTS)
-              + tuple(_P(f"u{j}", "rad/s", 0.0, f"Measured rate of joint {j}") for j in JOINTS))
-    outputs = (tuple(_P(f"tau{j}", "N.m", 0.0, f"Torque demand of joint {j}") for j in JOINTS)
-               + tuple(_P(f"q{j}_ref", "rad", 0.0, f"Set-point of joint {j}") for j in JOINTS))
-    states = ()
+class ScheduledPD(Block):
+    """PD law on joints ``joints`` with quintic set-point moves; subclasses
+    declare the ports and the law's extra terms."""
+
+    joints: tuple = ()
 
     def setup(self):
         v = self.values
-        self.require_positive(*[f"k{x}{j}" for j in JOINTS for x in "PD"], allow_zero=True)
-        self.kP = np.array([v[f"kP{j}"] for j in JOINTS])
-        self.kD = np.array([v[f"kD{j}"] for j in JOINTS])
+        self.require_positive(*[f"k{x}{j}" for j in self.joints for x in "PD"], allow_zero=True)
+        self.kP = np.array([v[f"kP{j}"] for j in self.joints])
+        self.kD = np.array([v[f"kD{j}"] for j in self.joints])
         self.schedule = []
-        for j in JOINTS:
+        for j in self.joints:
             moves = []
             for m in range(1, MOVES + 1):
                 t0, T, target = (v[f"q{j}_move{m}_{k}"] for k in ("start", "duration", "target"))
@@ -74,7 +74,7 @@ class Controller(Block):
             times = sorted(moves)
             for (a0, aT, _), (b0, _, _) in zip(times, times[1:]):
                 if b0 < a0 + aT:
-                    raise ParameterError(f"Controller: moves of joint {j} overlap (one starts at {b0:g} s "
+                    raise ParameterError(f"{self.model_name}: moves of joint {j} overlap (one starts at {b0:g} s "
                                          f"before the previous ends at {a0 + aT:g} s)")
             self.schedule.append((v[f"q{j}_ref0"], moves))
 
@@ -83,7 +83,67 @@ class Controller(Block):
         ref = [ramp_sequence(t, start, moves) for start, moves in self.schedule]
         return np.array([r[0] for r in ref]), np.array([r[1] for r in ref])
 
-    def output(self, t, x, u):
+    def pd(self, t, q, u):
+        """``kP (q_ref - q) + kD (dq_ref/dt - u)`` and the set-points."""
         q_ref, u_ref = self.reference(t)
-        tau = self.kP * (q_ref - u[:3]) + self.kD * (u_ref - u[3:])
+        return self.kP * (q_ref - q) + self.kD * (u_ref - u), q_ref
+
+
+class Controller(ScheduledPD):
+    model_name = "Controller"
+    description = "PD controller (eq. (63)) of the crane joints with quintic set-point ramps."
+    joints = JOINTS
+    parameters = schedule_parameters(JOINTS, {j: "rad" for j in JOINTS}, _DEFAULT_GAINS, _DEFAULT_SCHEDULE,
+                                     {j: ("N.m/rad", "N.m.s/rad") for j in JOINTS})
+    inputs = (tuple(_P(f"q{j}", "rad", 0.0, f"Measured angle of joint {j}") for j in JOINTS)
+              + tuple(_P(f"u{j}", "rad/s", 0.0, f"Measured rate of joint {j}") for j in JOINTS))
+    outputs = (tuple(_P(f"tau{j}", "N.m", 0.0, f"Torque demand of joint {j}") for j in JOINTS)
+               + tuple(_P(f"q{j}_ref", "rad", 0.0, f"Set-point of joint {j}") for j in JOINTS))
+    states = ()
+
+    def output(self, t, x, u):
+        tau, q_ref = self.pd(t, u[:3], u[3:])
         return np.concatenate([tau, q_ref])
+
+
+#: Knuckle boom crane of 001: slew angle [rad], piston extensions [m]
+KB_JOINTS = (1, 2, 3)
+_KB_UNITS = {1: "rad", 2: "m", 3: "m"}
+_KB_GAIN_UNITS = {1: ("N.m/rad", "N.m.s/rad"), 2: ("N/m", "N.s/m"), 3: ("N/m", "N.s/m")}
+# natural frequency about 5 rad/s, critical damping, for the joint inertias
+# reflected to the actuators at mid-stroke (about 1e6 kg m2, 2.5e5 kg, 2e4 kg)
+_KB_GAINS = {1: (2.5e7, 1e7), 2: (6e6, 2.5e6), 3: (5e5, 2e5)}
+# hold 1 s at the start pose, raise, slew 90 deg, lower: 20 s
+_KB_SCHEDULE = {
+    1: (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
+    2: (0.6, [(1.0, 4.0, 1.4), (13.0, 5.0, 0.8), (0.0, -1.0, 0.0)]),
+    3: (0.6, [(1.0, 4.0, 1.2), (13.0, 5.0, 0.9), (0.0, -1.0, 0.0)]),
+}
+
+
+class KnuckleBoomController(ScheduledPD):
+    """PD control with gravity compensation (Section 6 of 001) of the slew
+    angle q1 and the piston extensions q2, q3: ``T1, F2, F3 = hold(q) +
+    kP (q_ref - q) + kD (dq_ref/dt - u)``, where ``hold`` is the actuation
+    that balances gravity at the present pose, an input (the crane outputs
+    it from its own model).  Set-points move by quintic ramps; the defaults
+    hold the start pose for 1 s, then raise, slew 90 deg and lower over 20 s
+    (``examples/knuckle_boom``).  Force demands for ideal actuators."""
+
+    model_name = "KnuckleBoomController"
+    description = "PD with gravity compensation for the knuckle boom crane: slewing torque and cylinder forces."
+    joints = KB_JOINTS
+    parameters = schedule_parameters(KB_JOINTS, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS)
+    inputs = (tuple(_P(f"q{j}", _KB_UNITS[j], 0.0, f"Measured coordinate {j}") for j in KB_JOINTS)
+              + tuple(_P(f"u{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of coordinate {j}") for j in KB_JOINTS)
+              + (_P("T1_hold", "N.m", 0.0, "Slewing torque that balances gravity"),
+                 _P("F2_hold", "N", 0.0, "Inner cylinder force that balances gravity"),
+                 _P("F3_hold", "N", 0.0, "Outer cylinder force that balances gravity")))
+    outputs = ((_P("T1", "N.m", 0.0, "Slewing torque demand"), _P("F2", "N", 0.0, "Inner cylinder force demand"),
+                _P("F3", "N", 0.0, "Outer cylinder force demand"))
+               + tuple(_P(f"q{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of coordinate {j}") for j in KB_JOINTS))
+    states = ()
+
+    def output(self, t, x, u):
+        pd, q_ref = self.pd(t, u[:3], u[3:6])
+        return np.concatenate([u[6:9] + pd, q_ref])

@@ -33,8 +33,8 @@ import numpy as np
 from .block import Block, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, mount_motion_from_inputs, wrench_ports
-from .kane import (Body, Chain, Joint, applied_forces, gravity_wrenches, inertial_wrenches, kinematics,
-                   mass_matrix, with_base_twist)
+from .kane import (Body, Chain, Joint, applied_forces, gravity_forces, gravity_wrenches, inertial_wrenches,
+                   kinematics, mass_matrix, with_base_twist)
 from .linalg import solve
 from .screw import Rbar, cross, wrench_transform
 
@@ -93,7 +93,10 @@ class KnuckleBoomCrane(Block):
          _P("u1", "rad/s", 0.0, "Slew rate"), _P("u2", "m/s", 0.0, "Inner piston speed"),
          _P("u3", "m/s", 0.0, "Outer piston speed"),
          _P("du1", "rad/s2", 0.0, "Slew acceleration"), _P("du2", "m/s2", 0.0, "Inner piston acceleration"),
-         _P("du3", "m/s2", 0.0, "Outer piston acceleration"))
+         _P("du3", "m/s2", 0.0, "Outer piston acceleration"),
+         _P("T1_hold", "N.m", 0.0, "Slewing torque that holds the crane still against gravity at this pose"),
+         _P("F2_hold", "N", 0.0, "Inner cylinder force that holds the crane still against gravity at this pose"),
+         _P("F3_hold", "N", 0.0, "Outer cylinder force that holds the crane still against gravity at this pose"))
         + wrench_ports("W1", "Wrench of the mount on the king (Joint 1), mount coordinates")
         + wrench_ports("W2", "Wrench of the mount on the king (Joint 1), king coordinates")
         + MOUNT_INERTIA
@@ -178,8 +181,16 @@ class KnuckleBoomCrane(Block):
         p_A = M[:6, 6:] @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
         W2 = Rbar(kin.R[0].T) @ W1
         r = self.reactions(x, u, du)
-        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"],
+        return np.concatenate([x, du, self.holding(x, u), W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"],
                                r["B2"], r["P2"], r["B3"], r["P3"]])
+
+    def holding(self, x, inp):
+        """Actuation that balances gravity at the pose of ``x`` with the mount's
+        present orientation: ``-G~^T tau_g`` (eq. 46 with gravity only), the
+        gravity compensation of the controller of Section 6."""
+        kin, Gt, _, _, _ = self._state_terms(x)
+        R10 = inp[:9].reshape(3, 3)
+        return -(Gt.T @ gravity_forces(self.chain, kin, R10.T @ self._g0))[6:]
 
     # -- reaction wrenches, Section 4 of 001 -----------------------------------
     def total_wrenches(self, x, inp, du):

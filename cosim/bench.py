@@ -27,11 +27,11 @@ from pathlib import Path
 from .fmu import describe_variables
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
-from .scenarios import crane_on_vessel
+from .scenarios import crane_on_vessel, knuckle_boom
 from .system import coupled_connections
 from .wiring import resolve
 
-SCENARIOS = {"crane_on_vessel": crane_on_vessel}
+SCENARIOS = {"crane_on_vessel": crane_on_vessel, "knuckle_boom": knuckle_boom}
 
 
 def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:

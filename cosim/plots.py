@@ -22,12 +22,20 @@ def _columns(df, pattern):
 
 
 _PANELS = [
-    ("vessel_angles", "Vessel angles", [(r".*\.q[123]", "angle [rad]")]),
-    ("crane_joints", "Crane joints", [(r".*\.q[456]", "angle [rad]"), (r".*\.q[456]_ref", None)]),
-    ("interface_frame1", "Interface wrench on the king at the mount, Frame 1",
-     [(r".*\.W1_f[xyz]", "force [N]"), (r".*\.W1_n[xyz]", "moment [N m]")]),
-    ("interface_frame2", "Interface wrench on the king at the mount, Frame 2",
-     [(r".*\.W2_f[xyz]", "force [N]"), (r".*\.W2_n[xyz]", "moment [N m]")]),
+    ("vessel_angles", "Vessel angles", [(r"vessel\.q[123]", "angle [rad]")]),
+    ("crane_joints", "Crane joints", [(r"crane\.q[456]", "angle [rad]"), (r"controller\.q[456]_ref", None)]),
+    ("crane_coordinates", "Crane coordinates: slew [rad], piston extensions [m]",
+     [(r"crane\.q[123]", "q"), (r"controller\.q[123]_ref", None)]),
+    ("crane_speeds", "Crane generalized speeds [rad/s, m/s]", [(r"crane\.u[123]", "u")]),
+    ("interface_frame1", "Wrench of the mount on the king (Joint 1), mount frame",
+     [(r"crane\.W1_f[xyz]", "force [N]"), (r"crane\.W1_n[xyz]", "moment [N m]")]),
+    ("interface_frame2", "Wrench of the mount on the king (Joint 1), king frame",
+     [(r"crane\.W2_f[xyz]", "force [N]"), (r"crane\.W2_n[xyz]", "moment [N m]")]),
+    ("joint2_reactions", "Reaction in Joint 2, Frame 2", [(r"crane\.J2_f[xyz]", "force [N]"),
+                                                          (r"crane\.J2_n[xyz]", "moment [N m]")]),
+    ("joint3_reactions", "Reaction in Joint 3, Frame 3", [(r"crane\.J3_f[xyz]", "force [N]"),
+                                                          (r"crane\.J3_n[xyz]", "moment [N m]")]),
+    ("actuation", "Actuation", [(r"controller\.T1", "torque [N m]"), (r"controller\.F[23]", "force [N]")]),
 ]
 
 

@@ -45,7 +45,24 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     return s
 
 
-SCENARIOS = {"crane_on_vessel": crane_on_vessel}
+def knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3) -> System:
+    """Paper 001: the knuckle boom crane of Tables 1-2 on a fixed base,
+    ideal actuators, PD control with gravity compensation: it holds its
+    start pose for 1 s, then raises, slews 90 deg and lowers (20 s)."""
+    from .blocks.controller import KnuckleBoomController
+    s = System("KnuckleBoom", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
+               base_dir=Path(base_dir) if base_dir else Path.cwd())
+    s.add_component("crane", f"{fmu_dir}/KnuckleBoomCrane.fmu")
+    s.add_component("controller", f"{fmu_dir}/KnuckleBoomController.fmu")
+    for v in KnuckleBoomController.inputs:
+        s.connect(f"crane.{v.name}", f"controller.{v.name}")
+    for v in KnuckleBoomController.outputs:
+        if not v.name.endswith("_ref"):
+            s.connect(f"controller.{v.name}", f"crane.{v.name}")
+    return s
+
+
+SCENARIOS = {"crane_on_vessel": crane_on_vessel, "knuckle_boom": knuckle_boom}
 
 
 def write_examples(root) -> list[Path]:
@@ -54,8 +71,8 @@ def write_examples(root) -> list[Path]:
     run`` when missing)."""
     from .ssp import write_ssd
     root = Path(root)
-    system = crane_on_vessel(base_dir=root / "crane_on_vessel")
-    return [write_ssd(system, root / "crane_on_vessel" / "CraneOnVessel.ssd")]
+    return [write_ssd(crane_on_vessel(base_dir=root / "crane_on_vessel"), root / "crane_on_vessel" / "CraneOnVessel.ssd"),
+            write_ssd(knuckle_boom(base_dir=root / "knuckle_boom"), root / "knuckle_boom" / "KnuckleBoom.ssd")]
 
 
 if __name__ == "__main__":
