@@ -30,29 +30,29 @@ def _pose(chain, q):
     return kin.R, kin.p
 
 
-def test_twists_are_derivatives_of_poses(rng):
-    """P_k nu equals the finite-difference twist of each body frame (ladder step 1)."""
-    chain = _random_chain(rng)
-    q, u = rng.normal(size=4), rng.normal(size=4)
+def _random_tree(rng):
+    """Five bodies, two branches from body 0 (parents -1, 0, 1, 0, 3)."""
+    base = _random_chain(rng, n=5)
+    return Chain(base.joints, base.bodies, parents=(-1, 0, 1, 0, 3))
+
+
+@pytest.mark.parametrize("make", [_random_chain, _random_tree], ids=["serial", "tree"])
+def test_twists_and_their_rates_are_derivatives(rng, make):
+    """P_k nu equals the finite-difference twist of each body frame and dP_k/dt
+    the finite difference of P_k (ladder step 1), for a chain and a tree."""
+    chain = make(rng)
+    q, u = rng.normal(size=chain.n), rng.normal(size=chain.n)
     h = 1e-6
     kin = kinematics(chain, q, u)
     (Rp, pp), (Rm, pm) = _pose(chain, q + h * u), _pose(chain, q - h * u)
     for k in range(chain.n):
-        Rdot = (Rp[k] - Rm[k]) / (2 * h)
-        w_hat = kin.R[k].T @ Rdot  # body angular velocity, Frame k
-        w = np.array([w_hat[2, 1], w_hat[0, 2], w_hat[1, 0]])
+        W = kin.R[k].T @ (Rp[k] - Rm[k]) / (2 * h)  # body angular velocity, Frame k
         v = kin.R[k].T @ (pp[k] - pm[k]) / (2 * h)  # origin velocity, Frame k
-        t_origin = kin.Po[k] @ kin.nu
-        assert np.allclose(t_origin, np.concatenate([w, v]), atol=1e-7)
-
-
-def test_dP_dt_is_the_derivative_of_P(rng):
-    chain = _random_chain(rng)
-    q, u = rng.normal(size=4), rng.normal(size=4)
-    h = 1e-6
-    kin = kinematics(chain, q, u)
+        assert np.allclose(kin.Po[k] @ kin.nu, [W[2, 1], W[0, 2], W[1, 0], *v], atol=1e-7)
     P_plus, P_minus = kinematics(chain, q + h * u, u).P, kinematics(chain, q - h * u, u).P
     assert np.allclose((P_plus - P_minus) / (2 * h), kin.Pd, atol=1e-7)
+    if chain.parents[3] == 0:  # in the tree body 3 hangs from body 0: joints 1, 2 do not move it
+        assert np.allclose(kin.Po[3][:, 6 + 1], 0) and np.allclose(kin.Po[3][:, 6 + 2], 0)
 
 
 def test_mass_matrix_spd_and_Mdot_minus_2C_skew(rng):
@@ -137,28 +137,6 @@ def test_paper_five_constraint_components_at_rest():
         kin = kinematics(chain, [q4, 0.0, 0.0], np.zeros(3))
         rho = constraint_wrench(chain, kin, np.zeros(9), [0, 0, -G], 0, E=E, N=E)
         assert np.allclose(rho, [1177.2, 0, 0, 0, 882.9], atol=1e-9)
-
-
-def _random_tree(rng):
-    """Five bodies, two branches from body 0 (parents -1, 0, 1, 0, 3)."""
-    base = _random_chain(rng, n=5)
-    return Chain(base.joints, base.bodies, parents=(-1, 0, 1, 0, 3))
-
-
-def test_tree_twists_are_derivatives_of_poses(rng):
-    chain = _random_tree(rng)
-    q, u = rng.normal(size=5), rng.normal(size=5)
-    h = 1e-6
-    kin = kinematics(chain, q, u)
-    (Rp, pp), (Rm, pm) = _pose(chain, q + h * u), _pose(chain, q - h * u)
-    for k in range(chain.n):
-        W = kin.R[k].T @ (Rp[k] - Rm[k]) / (2 * h)
-        v = kin.R[k].T @ (pp[k] - pm[k]) / (2 * h)
-        assert np.allclose(kin.Po[k] @ kin.nu, [W[2, 1], W[0, 2], W[1, 0], *v], atol=1e-7)
-    # body 3 hangs from body 0, so it must not move with joints 1 and 2
-    assert np.allclose(kin.Po[3][:, 6 + 1], 0) and np.allclose(kin.Po[3][:, 6 + 2], 0)
-    P_plus, P_minus = kinematics(chain, q + h * u, u).P, kinematics(chain, q - h * u, u).P
-    assert np.allclose((P_plus - P_minus) / (2 * h), kin.Pd, atol=1e-7)
 
 
 def test_tree_energy_and_statics(rng):
