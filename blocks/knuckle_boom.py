@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .block import Block, Variable, sym6_pack
+from .block import Block, ParameterError, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
                         wrench_ports)
@@ -74,6 +74,8 @@ class KnuckleBoomCrane(Block):
     description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
                    "piston forces in; mount wrench, articulated inertia and bias wrench out.")
     parameters = tuple(_parameter(n) for n in _TABLE) + (
+        _P("stroke2", "m", 1.8, "Stroke of the inner cylinder: q2 runs from 0 to it (at most l_p2)"),
+        _P("stroke3", "m", 1.8, "Stroke of the outer cylinder: q3 runs from 0 to it (at most l_p3)"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
         _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler)"),
         _P("q1_0", "rad", 0.0, "Initial slew angle"),
@@ -114,8 +116,18 @@ class KnuckleBoomCrane(Block):
         self.max_step = p.h_max
         self.loops = (CylinderLoop(p.l_b2, p.a_b2, p.e_b2, p.a_p2, p.e_p2, "inner cylinder (joint 2)"),
                       CylinderLoop(p.l_b3, p.a_b3, p.e_b3, p.a_p3, p.e_p3, "outer cylinder (joint 3)"))
-        for loop, q in zip(self.loops, (p.q2_0, p.q3_0)):
-            loop.check(q)  # a geometry that cannot close its loop is named here
+        for k, loop, q0 in ((2, self.loops[0], p.q2_0), (3, self.loops[1], p.q3_0)):
+            stroke, l_p = self.values[f"stroke{k}"], self.values[f"l_p{k}"]
+            if not 0 < stroke <= l_p:
+                raise ParameterError(f"KnuckleBoomCrane parameter stroke{k} = {stroke:g} m is invalid: the piston "
+                                     f"would leave its cylinder; it must be positive and at most l_p{k} = {l_p:g} m")
+            lo, hi = loop.extension_range()
+            if lo >= 0 or hi <= stroke:
+                raise ParameterError(f"KnuckleBoomCrane: the {loop.name} cannot close its loop over the whole "
+                                     f"stroke 0..{stroke:g} m (it closes for extensions in ({lo:g}, {hi:g}) m)")
+            if not 0 <= q0 <= stroke:
+                raise ParameterError(f"KnuckleBoomCrane parameter q{k}_0 = {q0:g} m is outside the stroke "
+                                     f"0..{stroke:g} m")
         self.chain = knuckle_boom_tree(p)
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None

@@ -110,9 +110,15 @@ def test_mass_matrix_is_symmetric_positive_definite():
     assert np.linalg.eigvalsh(M[6:, 6:]).min() > 0
 
 
-def test_a_loop_that_cannot_close_is_named():
-    with pytest.raises(ParameterError, match=r"inner cylinder \(joint 2\): a piston extension of 3 m"):
-        KnuckleBoomCrane(q2_0=3.0)
+@pytest.mark.parametrize("params,fragment", [
+    ({"q2_0": 3.0}, "q2_0 = 3 m is outside the stroke 0..1.8 m"),
+    ({"stroke3": 2.5}, "stroke3 = 2.5 m is invalid: the piston would leave its cylinder"),
+    ({"e_p2": 0.3, "a_p2": 0.1}, r"the inner cylinder \(joint 2\) cannot close its loop over the whole stroke"),
+    ({"m_b2": -1.0}, "m_b2 = -1 kg is invalid: it must be positive"),
+])
+def test_bad_geometry_is_named(params, fragment):
+    with pytest.raises(ParameterError, match=fragment):
+        KnuckleBoomCrane(**params)
 
 
 def _random_dynamic_state(c, rng, moving_base=False):
