@@ -114,6 +114,9 @@ _KB_GAIN_UNITS = {1: ("N.m/rad", "N.m.s/rad"), 2: ("N/m", "N.s/m"), 3: ("N/m", "
 # reflected to the actuators at mid-stroke (about 1e6 kg m2, 2.5e5 kg, 2e4 kg)
 _KB_GAINS = {1: (2.5e7, 1e7), 2: (6e6, 2.5e6), 3: (5e5, 2e5)}
 # hold 1 s at the start pose, raise, slew 90 deg, lower: 20 s
+# valve commands: position loop with speed feed-forward, about 0.1 s time
+# constant for the default cylinder (0.27 m/s per unit command at 170 bar drop)
+_KB_VALVE = {2: (37.0, 3.7), 3: (37.0, 3.7)}
 _KB_SCHEDULE = {
     1: (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
     2: (0.6, [(1.0, 4.0, 1.4), (13.0, 5.0, 0.8), (0.0, -1.0, 0.0)]),
@@ -128,12 +131,21 @@ class KnuckleBoomController(ScheduledPD):
     that balances gravity at the present pose, an input (the crane outputs
     it from its own model).  Set-points move by quintic ramps; the defaults
     hold the start pose for 1 s, then raise, slew 90 deg and lower over 20 s
-    (``examples/knuckle_boom``).  Force demands for ideal actuators."""
+    (``examples/knuckle_boom``).
+
+    Outputs both kinds of demand for the cylinders: forces ``F2, F3`` for
+    ideal actuators, and valve commands ``valve2, valve3`` for hydraulic
+    cylinders, a position loop around each cylinder with speed feed-forward,
+    ``valve_k = clip(kx_k (q_ref - q) + kff_k dq_ref/dt, -1, 1)`` (the
+    cylinder itself holds the load).  Wire whichever the actuator takes."""
 
     model_name = "KnuckleBoomController"
     description = "PD with gravity compensation for the knuckle boom crane: slewing torque and cylinder forces."
     joints = KB_JOINTS
-    parameters = schedule_parameters(KB_JOINTS, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS)
+    parameters = schedule_parameters(KB_JOINTS, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS) + tuple(
+        v for k, (kx, kff) in _KB_VALVE.items() for v in (
+            _P(f"kx{k}", "1/m", kx, f"Valve command of cylinder {k} per metre of position error"),
+            _P(f"kff{k}", "s/m", kff, f"Valve command of cylinder {k} per m/s of set-point speed")))
     inputs = (tuple(_P(f"q{j}", _KB_UNITS[j], 0.0, f"Measured coordinate {j}") for j in KB_JOINTS)
               + tuple(_P(f"u{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of coordinate {j}") for j in KB_JOINTS)
               + (_P("T1_hold", "N.m", 0.0, "Slewing torque that balances gravity"),
@@ -141,9 +153,14 @@ class KnuckleBoomController(ScheduledPD):
                  _P("F3_hold", "N", 0.0, "Outer cylinder force that balances gravity")))
     outputs = ((_P("T1", "N.m", 0.0, "Slewing torque demand"), _P("F2", "N", 0.0, "Inner cylinder force demand"),
                 _P("F3", "N", 0.0, "Outer cylinder force demand"))
-               + tuple(_P(f"q{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of coordinate {j}") for j in KB_JOINTS))
+               + tuple(_P(f"q{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of coordinate {j}") for j in KB_JOINTS)
+               + tuple(_P(f"valve{k}", "1", 0.0, f"Valve command of cylinder {k}, -1..1") for k in _KB_VALVE))
     states = ()
 
     def output(self, t, x, u):
         pd, q_ref = self.pd(t, u[:3], u[3:6])
-        return np.concatenate([u[6:9] + pd, q_ref])
+        _, u_ref = self.reference(t)
+        v = self.values
+        valves = [min(1.0, max(-1.0, v[f"kx{k}"] * (q_ref[k - 1] - u[k - 1]) + v[f"kff{k}"] * u_ref[k - 1]))
+                  for k in (2, 3)]
+        return np.concatenate([u[6:9] + pd, q_ref, valves])

@@ -56,9 +56,8 @@ def knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     s.add_component("controller", f"{fmu_dir}/KnuckleBoomController.fmu")
     for v in KnuckleBoomController.inputs:
         s.connect(f"crane.{v.name}", f"controller.{v.name}")
-    for v in KnuckleBoomController.outputs:
-        if not v.name.endswith("_ref"):
-            s.connect(f"controller.{v.name}", f"crane.{v.name}")
+    for name in ("T1", "F2", "F3"):  # force demands: ideal actuators
+        s.connect(f"controller.{name}", f"crane.{name}")
     return s
 
 

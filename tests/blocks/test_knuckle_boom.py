@@ -208,3 +208,19 @@ def test_massless_cylinders_are_two_force_members():
         assert y[OUT[f"B{k}_fz"]] == pytest.approx(-F, rel=1e-9)
         for comp in (f"P{k}_fx", f"P{k}_fy", f"B{k}_fx", f"B{k}_fy", f"B{k}_nz"):
             assert abs(y[OUT[comp]]) < 1e-6
+
+
+def test_controller_valve_commands():
+    """Valve commands: position loop with speed feed-forward, clipped to
+    [-1, 1]; force demands: gravity compensation plus PD."""
+    from crane_cosim.blocks.controller import KnuckleBoomController
+    k = KnuckleBoomController()
+    out = {n: i for i, n in enumerate(KnuckleBoomController.output_names())}
+    q_ref, u_ref = k.reference(2.0)
+    inp = np.array([0.0, q_ref[1] - 0.01, q_ref[2] + 0.002, 0.0, 0.0, 0.0, 1e3, 5e5, 6e4])
+    y = k.output(2.0, None, inp)
+    assert y[out["valve2"]] == pytest.approx(min(1.0, 37.0 * 0.01 + 3.7 * u_ref[1]))
+    assert y[out["valve3"]] == pytest.approx(max(-1.0, min(1.0, -37.0 * 0.002 + 3.7 * u_ref[2])))
+    assert y[out["F2"]] == pytest.approx(5e5 + 6e6 * 0.01 + 2.5e6 * u_ref[1])
+    far = k.output(2.0, None, inp - np.r_[0, 1.0, 1.0, np.zeros(6)])
+    assert far[out["valve2"]] == 1.0 and far[out["valve3"]] == 1.0
