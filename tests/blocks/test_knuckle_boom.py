@@ -70,6 +70,8 @@ def test_statics_weight_moments_and_virtual_work(q):
     u[21:24] = hold
     y = c.output(0.0, x, u)
     assert np.allclose(y[OUT["du1"]:OUT["du3"] + 1], 0, atol=1e-9) and np.abs(free).max() > 0.1
+    # the *_hold outputs (the controller's gravity compensation) are these forces
+    assert np.allclose(y[OUT["T1_hold"]:OUT["F3_hold"] + 1], hold, rtol=1e-12, atol=1e-6)
     W = y[OUT["W1_nx"]:OUT["W1_fz"] + 1]
     assert W[5] == pytest.approx(36e3 * G, rel=1e-12)
     assert np.allclose(W[3:5], 0, atol=1e-6)
