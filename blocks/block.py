@@ -50,7 +50,6 @@ def vector(prefix: str, unit: str, description: str, components="xyz", start=Non
 
 
 WRENCH_COMPONENTS = ("nx", "ny", "nz", "fx", "fy", "fz")
-TWIST_COMPONENTS = ("wx", "wy", "wz", "vx", "vy", "vz")
 _SYM6 = [(i, j) for i in range(6) for j in range(i, 6)]
 _TRIU6 = np.triu_indices(6)
 
@@ -81,8 +80,7 @@ class Block:
     ``outputs`` and ``states`` (tuples of :class:`Variable`), implement
     :meth:`setup` (parameter checks and derived constants), :meth:`initial_state`,
     :meth:`derivatives` and :meth:`output`.  ``max_step`` [s] bounds the
-    internal integration step of :meth:`advance`; ``feedthrough`` says whether
-    some output depends directly on an input.
+    internal integration step of :meth:`advance`.
     """
 
     model_name: ClassVar[str]
@@ -93,7 +91,6 @@ class Block:
     states: ClassVar[tuple] = ()
     max_step: ClassVar[float] = 1e-3
     method: ClassVar[str] = "rk4"
-    feedthrough: ClassVar[bool] = True
 
     def __init__(self, **params):
         known = {p.name: p for p in self.parameters}
@@ -117,10 +114,6 @@ class Block:
     @classmethod
     def output_names(cls) -> list[str]:
         return [v.name for v in cls.outputs]
-
-    @classmethod
-    def state_names(cls) -> list[str]:
-        return [v.name for v in cls.states]
 
     @classmethod
     def default_inputs(cls) -> np.ndarray:

@@ -29,7 +29,7 @@ from .screw import ad, skew
 
 __all__ = ["Body", "Joint", "Marker", "Chain", "Kinematics", "kinematics",
            "mass_matrix", "coriolis_matrix", "bias_forces", "gravity_forces",
-           "body_accelerations", "constraint_wrench", "with_base_twist", "applied_forces",
+           "constraint_wrench", "with_base_twist", "applied_forces",
            "inertial_wrenches", "gravity_wrenches", "subtree", "kinetic_energy",
            "potential_energy"]
 
@@ -202,16 +202,15 @@ _I3 = np.eye(3)
 _ZERO3 = np.zeros(3)
 
 
-def _frame_transform(Rk: np.ndarray, offset: np.ndarray, S_off=None) -> np.ndarray:
+def _frame_transform(Rk: np.ndarray, offset: np.ndarray) -> np.ndarray:
     """Twist transform from Frame k-1 (origin) to Frame k (origin), eq. (23):
     ``[[R^T, 0], [R^T p^_{k,k-1}, R^T]]`` with ``p_{k,k-1}^{k-1} = -offset``
-    and ``R`` the orientation of Frame k in Frame k-1 (``S_off = skew(-offset)``
-    when the caller has it)."""
+    and ``R`` the orientation of Frame k in Frame k-1."""
     RT = Rk.T
     X = np.zeros((6, 6))
     X[:3, :3] = RT
     X[3:, 3:] = RT
-    X[3:, :3] = RT @ (skew(-offset) if S_off is None else S_off)
+    X[3:, :3] = RT @ skew(-offset)
     return X
 
 
@@ -374,11 +373,6 @@ def applied_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """``tau_g - C nu``: generalized gravity forces (eq. (32)) less the
     velocity terms of eq. (37), in one projection."""
     return _project(kin.P, gravity_wrenches(chain, kin, g_base) - inertial_wrenches(chain, kin))
-
-
-def body_accelerations(kin: Kinematics, nudot) -> np.ndarray:
-    """``dt_{0k/m_k}^k/dt = P_k nudot + dP_k/dt nu`` for every body (eq. (36))."""
-    return kin.P @ nudot + kin.Pd @ kin.nu
 
 
 def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,

@@ -30,22 +30,18 @@ class ResultWriter:
         self._rows: list[np.ndarray] = []
         self._flush_seconds = flush_seconds
         self._last_flush = time.monotonic()
-        self.rows_written = 0
-        self.last_time = None
 
     def append(self, t: float, values) -> None:
         row = np.empty(len(self.columns))
         row[0] = t
         row[1:] = values
         self._rows.append(row)
-        self.last_time = t
         if len(self._rows) >= 256 and time.monotonic() - self._last_flush > self._flush_seconds:
             self.flush()
 
     def flush(self) -> None:
         if self._rows:
             np.savetxt(self._file, np.vstack(self._rows), delimiter=",", fmt="%.12g")
-            self.rows_written += len(self._rows)
             self._rows.clear()
         self._file.flush()
         self._last_flush = time.monotonic()
