@@ -20,7 +20,9 @@ from __future__ import annotations
 import ctypes
 
 from .errors import CraneCosimError
+from .fmu import describe_variables
 from .system import System, coupled_connections
+from .wiring import resolve
 
 __all__ = ["run_libcosim"]
 
@@ -128,6 +130,9 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
         return v
 
     if ssd is None:
+        # the master's own checks first: unknown names, two outputs, an input driven twice, units
+        resolve(system, coupled_connections(system),
+                {c.name: describe_variables(system.source_path(c)) for c in system.components})
         for comp in system.components:
             for name, value in comp.parameters.items():
                 v = var(comp.name, name)
