@@ -80,7 +80,9 @@ class Block:
     ``outputs`` and ``states`` (tuples of :class:`Variable`), implement
     :meth:`setup` (parameter checks and derived constants), :meth:`initial_state`,
     :meth:`derivatives` and :meth:`output`.  ``max_step`` [s] bounds the
-    internal integration step of :meth:`advance`.
+    internal integration step of :meth:`advance`; ``stiff`` says the
+    block's own dynamics are stiff (the monolithic reference then integrates
+    with an implicit method).
     """
 
     model_name: ClassVar[str]
@@ -91,6 +93,7 @@ class Block:
     states: ClassVar[tuple] = ()
     max_step: ClassVar[float] = 1e-3
     method: ClassVar[str] = "rk4"
+    stiff: ClassVar[bool] = False
 
     def __init__(self, **params):
         known = {p.name: p for p in self.parameters}

@@ -84,9 +84,9 @@ class ScheduledPD(Block):
         return np.array([r[0] for r in ref]), np.array([r[1] for r in ref])
 
     def pd(self, t, q, u):
-        """``kP (q_ref - q) + kD (dq_ref/dt - u)`` and the set-points."""
+        """``kP (q_ref - q) + kD (dq_ref/dt - u)``, the set-points and their rates."""
         q_ref, u_ref = self.reference(t)
-        return self.kP * (q_ref - q) + self.kD * (u_ref - u), q_ref
+        return self.kP * (q_ref - q) + self.kD * (u_ref - u), q_ref, u_ref
 
 
 class Controller(ScheduledPD):
@@ -102,7 +102,7 @@ class Controller(ScheduledPD):
     states = ()
 
     def output(self, t, x, u):
-        tau, q_ref = self.pd(t, u[:3], u[3:])
+        tau, q_ref, _ = self.pd(t, u[:3], u[3:])
         return np.concatenate([tau, q_ref])
 
 
@@ -114,9 +114,12 @@ _KB_GAIN_UNITS = {1: ("N.m/rad", "N.m.s/rad"), 2: ("N/m", "N.s/m"), 3: ("N/m", "
 # reflected to the actuators at mid-stroke (about 1e6 kg m2, 2.5e5 kg, 2e4 kg)
 _KB_GAINS = {1: (2.5e7, 1e7), 2: (6e6, 2.5e6), 3: (5e5, 2e5)}
 # hold 1 s at the start pose, raise, slew 90 deg, lower: 20 s
-# valve commands: position loop with speed feed-forward, about 0.1 s time
-# constant for the default cylinder (0.27 m/s per unit command at 170 bar drop)
-_KB_VALVE = {2: (37.0, 3.7), 3: (37.0, 3.7)}
+# valve commands (kx, kff, kF), for the cylinders of examples/offshore_knuckle_boom
+# (inner 320/200 mm, 1200 l/min valve; outer 180/100 mm, 300 l/min at 35 bar):
+# a position loop of about 5 rad/s, speed feed-forward of the inverse valve
+# gain at about 150 bar drop, and force feedback for a time constant near the
+# period of each oil column (30 and 45 rad/s), see KnuckleBoomController
+_KB_VALVE = {2: (10.0, 2.0, 3e-7), 3: (10.0, 2.0, 1.5e-6)}
 _KB_SCHEDULE = {
     1: (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
     2: (0.6, [(1.0, 4.0, 1.4), (13.0, 5.0, 0.8), (0.0, -1.0, 0.0)]),
@@ -135,22 +138,34 @@ class KnuckleBoomController(ScheduledPD):
 
     Outputs both kinds of demand for the cylinders: forces ``F2, F3`` for
     ideal actuators, and valve commands ``valve2, valve3`` for hydraulic
-    cylinders, a position loop around each cylinder with speed feed-forward,
-    ``valve_k = clip(kx_k (q_ref - q) + kff_k dq_ref/dt, -1, 1)`` (the
-    cylinder itself holds the load).  Wire whichever the actuator takes."""
+    cylinders, a position loop around each cylinder with speed feed-forward
+    and force feedback,
+    ``valve_k = clip(kx_k (q_ref - q) + kff_k dq_ref/dt - kF_k (F_k_meas - F_k_hold), -1, 1)``.
+    The oil column is a stiff spring (eigenfrequencies of 5-15 Hz for the
+    crane of Tables 1-2) that a closed, critically centred valve does not
+    damp; feeding back the cylinder force beyond what holds the crane against
+    gravity makes the valve bleed off the oscillating part of the force, a
+    damper in series with the oil spring (time constant
+    ``A_A / (kF k_oil K_q)``, best near the oil-column period), and it
+    leaves no steady error, since at rest the cylinder force is the holding
+    force.  Wire whichever demand the actuator takes (and ``F_k_meas`` from
+    the hydraulic cylinder's force)."""
 
     model_name = "KnuckleBoomController"
     description = "PD with gravity compensation for the knuckle boom crane: slewing torque and cylinder forces."
     joints = KB_JOINTS
     parameters = schedule_parameters(KB_JOINTS, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS) + tuple(
-        v for k, (kx, kff) in _KB_VALVE.items() for v in (
+        v for k, (kx, kff, kF) in _KB_VALVE.items() for v in (
             _P(f"kx{k}", "1/m", kx, f"Valve command of cylinder {k} per metre of position error"),
-            _P(f"kff{k}", "s/m", kff, f"Valve command of cylinder {k} per m/s of set-point speed")))
+            _P(f"kff{k}", "s/m", kff, f"Valve command of cylinder {k} per m/s of set-point speed"),
+            _P(f"kF{k}", "1/N", kF, f"Valve command of cylinder {k} per newton of force beyond the holding force")))
     inputs = (tuple(_P(f"q{j}", _KB_UNITS[j], 0.0, f"Measured coordinate {j}") for j in KB_JOINTS)
               + tuple(_P(f"u{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of coordinate {j}") for j in KB_JOINTS)
               + (_P("T1_hold", "N.m", 0.0, "Slewing torque that balances gravity"),
                  _P("F2_hold", "N", 0.0, "Inner cylinder force that balances gravity"),
-                 _P("F3_hold", "N", 0.0, "Outer cylinder force that balances gravity")))
+                 _P("F3_hold", "N", 0.0, "Outer cylinder force that balances gravity"))
+              + tuple(_P(f"F{k}_meas", "N", 0.0, f"Measured force of cylinder {k} (hydraulic mode only)")
+                      for k in _KB_VALVE))
     outputs = ((_P("T1", "N.m", 0.0, "Slewing torque demand"), _P("F2", "N", 0.0, "Inner cylinder force demand"),
                 _P("F3", "N", 0.0, "Outer cylinder force demand"))
                + tuple(_P(f"q{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of coordinate {j}") for j in KB_JOINTS)
@@ -158,9 +173,13 @@ class KnuckleBoomController(ScheduledPD):
     states = ()
 
     def output(self, t, x, u):
-        pd, q_ref = self.pd(t, u[:3], u[3:6])
-        _, u_ref = self.reference(t)
-        v = self.values
-        valves = [min(1.0, max(-1.0, v[f"kx{k}"] * (q_ref[k - 1] - u[k - 1]) + v[f"kff{k}"] * u_ref[k - 1]))
-                  for k in (2, 3)]
+        pd, q_ref, u_ref = self.pd(t, u[:3], u[3:6])
+        e, v_ref, dF = q_ref[1:] - u[1:3], u_ref[1:], u[9:11] - u[7:9]
+        valves = np.clip(self._kx * e + self._kff * v_ref - self._kF * dF, -1.0, 1.0)
         return np.concatenate([u[6:9] + pd, q_ref, valves])
+
+    def setup(self):
+        super().setup()
+        v = self.values
+        self.require_positive(*[f"{g}{k}" for g in ("kx", "kff", "kF") for k in _KB_VALVE], allow_zero=True)
+        self._kx, self._kff, self._kF = (np.array([v[f"{g}{k}"] for k in _KB_VALVE]) for g in ("kx", "kff", "kF"))

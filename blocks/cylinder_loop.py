@@ -93,8 +93,14 @@ class CylinderLoop:
         return self.rates(q, 1.0)
 
     def gain_rates(self, q: float, u: float) -> tuple[float, float]:
-        """Time derivatives of :meth:`gains` along ``dq/dt = u`` [rad/(m s)],
-        by differentiating eqs. (37) and (40): with ``den = a_p c - e_p s``,
+        """Time derivatives of :meth:`gains` along ``dq/dt = u`` [rad/(m s)]."""
+        return self.loop_state(q, u)[4:]
+
+    def loop_state(self, q: float, u: float) -> tuple[float, ...]:
+        """``(alpha, beta, A_a, A_b, dA_a/dt, dA_b/dt)`` in one pass: the
+        angles of eqs. (29)-(30), the gains ``A = d(angle)/dq`` of eqs. (37)
+        and (40), and their time derivatives along ``dq/dt = u``, by
+        differentiating (37) and (40): with ``den = a_p c - e_p s``,
         ``num = e_p c + a_p s`` and ``d(alpha - beta)/dt = (A_a - A_b) u``,
         ``den' = -num (A_a - A_b) u`` and ``num' = den (A_a - A_b) u``."""
         alpha, beta = self.angles(q)
@@ -108,7 +114,7 @@ class CylinderLoop:
         den_dot, num_dot = -num * w, den * w
         A_a_dot = -den_dot / den**2
         A_b_dot = num_dot / (lc * den) - num * (u * den + lc * den_dot) / (lc * den) ** 2
-        return A_a_dot, A_b_dot
+        return alpha, beta, A_a, A_b, A_a_dot, A_b_dot
 
     def pins(self, q: float):
         """Barrel pin B and piston pin P_k in Frame k-1 [m] (3-vectors), and

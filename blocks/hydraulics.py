@@ -25,7 +25,7 @@ Hydraulic model (all pressures absolute, Pa):
 The piston force, positive extending, is ``F = p_A A_A - p_B A_B + F_end``.
 The pressure dynamics are stiff (``beta / V`` is large, most of all near an
 end), so the block integrates them with the backward Euler rule and Newton
-iterations, in sub-steps no longer than ``max_step``: stable at any
+iterations, in sub-steps no longer than ``h_max``: stable at any
 communication step.  The position and velocity are inputs, held over a
 step.
 
@@ -49,7 +49,7 @@ class HydraulicCylinder(Block):
     model_name = "HydraulicCylinder"
     description = ("Cylinder actuator: ideal axial force, or valve-controlled hydraulic cylinder with "
                    "chamber pressures, 4/3 proportional valve, leakage, cavitation and end stops.")
-    max_step = 2.5e-4
+    stiff = True
     parameters = (
         _P("hydraulic", "1", True, "Hydraulic model (true) or ideal force actuator F = F_demand (false)",
            "Boolean"),
@@ -70,6 +70,8 @@ class HydraulicCylinder(Block):
         _P("c_end", "N.s/m", 1e7, "End-stop damping"),
         _P("p_A0", "Pa", 1e5, "Initial pressure in chamber A"),
         _P("p_B0", "Pa", 1e5, "Initial pressure in chamber B"),
+        _P("h_max", "s", 1e-3, "Longest internal integration step (backward Euler; stable at any step, "
+                                 "accurate while it is short against the oil-column period)"),
     )
     inputs = (
         _P("valve", "1", 0.0, "Valve spool command, -1 (B to supply) .. 1 (A to supply); clipped"),
@@ -93,7 +95,8 @@ class HydraulicCylinder(Block):
     def setup(self):
         p = self.p
         self.require_positive("bore", "rod", "stroke", "V_A0", "V_B0", "beta", "p_S", "p_T", "Q_nom", "dp_nom",
-                              "p_tr")
+                              "p_tr", "h_max")
+        self.max_step = p.h_max
         self.require_positive("p_vap", "C_L", "k_end", "c_end", allow_zero=True)
         if p.rod >= p.bore:
             raise ParameterError(f"HydraulicCylinder parameter rod = {p.rod:g} m is invalid: it must be "
@@ -160,7 +163,7 @@ class HydraulicCylinder(Block):
 
     def advance(self, t, x, u, h):
         """Backward Euler with Newton iterations on the two pressures, in
-        sub-steps of at most ``max_step``; pressures are kept at or above
+        sub-steps of at most ``h_max``; pressures are kept at or above
         ``p_vap``."""
         if not self.p.hydraulic:
             return x

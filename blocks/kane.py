@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .screw import ad, skew
+from .screw import ad, cross_rows, skew
 
 __all__ = ["Body", "Joint", "Marker", "Chain", "Kinematics", "kinematics",
            "mass_matrix", "coriolis_matrix", "bias_forces", "gravity_forces",
@@ -135,7 +135,6 @@ class Chain:
         if len(parents) != len(self.joints) or any(not -1 <= p < k for k, p in enumerate(parents)):
             raise ValueError(f"parents {parents} must give each body an earlier parent or -1 (the base)")
         object.__setattr__(self, "parents", parents)
-        object.__setattr__(self, "_serial", parents == tuple(range(-1, len(self.joints) - 1)))
         # Constant data, computed once and batched over the joints: the hot path
         # of a co-simulation step evaluates kinematics() at every step.
         def const(name, values):
@@ -153,15 +152,17 @@ class Chain:
         const("_S_offb", [skew(-j.offset) for j in joints])
         const("_s", [j.screw for j in joints])
         const("_ad_sb", [ad(j.screw) for j in joints])
-        # [Po_0, dPo_0/dt] = [[I_6, 0], 0]: the base twist is the first six speeds.
-        PP0 = np.zeros((6, 2 * (6 + len(self.joints))))
-        PP0[:, :6] = np.eye(6)
+        # [Po_0; dPo_0/dt] = [[I_6, 0]; 0]: the base twist is the first six speeds.
+        PP0 = np.zeros((12, 6 + len(self.joints)))
+        PP0[:6, :6] = np.eye(6)
         object.__setattr__(self, "_PP0", PP0)
-        object.__setattr__(self, "_Xm", [_frame_transform(m.rotation, m.offset) for m in self.markers])
+        object.__setattr__(self, "_T0", np.eye(4))
+        object.__setattr__(self, "_Xm2", [_blockdiag2(_frame_transform(m.rotation, m.offset)) for m in self.markers])
         Uc = np.array([np.eye(6) for _ in self.bodies])
         for k, b in enumerate(self.bodies):
             Uc[k, 3:, :3] = skew(-b.com)
         object.__setattr__(self, "_Uc", Uc)
+        object.__setattr__(self, "_Uc2", np.array([_blockdiag2(U) for U in Uc]))
 
     @property
     def n(self) -> int:
@@ -202,6 +203,14 @@ _I3 = np.eye(3)
 _ZERO3 = np.zeros(3)
 
 
+def _blockdiag2(A: np.ndarray) -> np.ndarray:
+    """``[[A, 0], [0, A]]``: ``A`` applied to ``[Po; dPo/dt]`` stacked."""
+    n = A.shape[0]
+    out = np.zeros((2 * n, 2 * n))
+    out[:n, :n] = out[n:, n:] = A
+    return out
+
+
 def _frame_transform(Rk: np.ndarray, offset: np.ndarray) -> np.ndarray:
     """Twist transform from Frame k-1 (origin) to Frame k (origin), eq. (23):
     ``[[R^T, 0], [R^T p^_{k,k-1}, R^T]]`` with ``p_{k,k-1}^{k-1} = -offset``
@@ -222,9 +231,11 @@ def kinematics(chain: Chain, q, u, base_twist=None) -> Kinematics:
     ``Po_k = X_k Po_{k-1} + s_k e_k^T`` (origin twists), ``P_k = U(p_{m_k,k}) Po_k``,
     with ``Po_0 = [I_6, 0]`` for the base.  Differentiating,
     ``dPo_k/dt = X_k dPo_{k-1}/dt - ad(s_k u_k) Po_k`` (the transform of joint k
-    rotates with the relative twist ``s_k u_k``).  The joint transforms
-    ``X_k`` (eq. (23)) are formed for all joints at once: this function is
-    the hot path of every block step.
+    rotates with the relative twist ``s_k u_k``; ``ad(s_k) s_k = 0``).  Both
+    are one product per joint, ``[Po_k; dPo_k/dt] = [[X_k, 0], [-ad(s_k u_k)
+    X_k, X_k]] [Po_{k-1}; dPo_{k-1}/dt] + [s_k; 0] e_k^T``, and the pose one
+    product of homogeneous transforms; everything else is formed for all
+    joints at once: this function is the hot path of every block step.
     """
     n = chain.n
     q = np.asarray(q, float)
@@ -236,8 +247,11 @@ def kinematics(chain: Chain, q, u, base_twist=None) -> Kinematics:
     nu[6:] = u
     # Relative orientations R_{k-1}^{k} (as Frame k in Frame k-1) and offsets.
     ang = q * chain._revolute
-    Rrel = chain._R0 @ (_I3 + np.sin(ang)[:, None, None] * chain._Kb
-                        + (1.0 - np.cos(ang))[:, None, None] * chain._K2b)
+    T = np.zeros((n, 4, 4))
+    T[:, 3, 3] = 1.0
+    Rrel = T[:, :3, :3]
+    np.matmul(chain._R0, _I3 + np.sin(ang)[:, None, None] * chain._Kb
+              + (1.0 - np.cos(ang))[:, None, None] * chain._K2b, out=Rrel)
     if chain._any_prismatic:
         off = chain._off0 + chain._slide * q[:, None]
         S = np.zeros((n, 3, 3))
@@ -245,46 +259,34 @@ def kinematics(chain: Chain, q, u, base_twist=None) -> Kinematics:
         S[:, 1, 0], S[:, 2, 0], S[:, 2, 1] = -off[:, 2], off[:, 1], -off[:, 0]
     else:
         off, S = chain._off0, chain._S_offb
+    T[:, :3, 3] = off
     RT = Rrel.transpose(0, 2, 1)
-    X = np.zeros((n, 6, 6))
+    B = np.zeros((n, 12, 12))
+    X = B[:, :6, :6]
     X[:, :3, :3] = RT
     X[:, 3:, 3:] = RT
     X[:, 3:, :3] = RT @ S
-    # Po_k and dPo_k/dt side by side, so that one product with X_k moves both.
-    PP = np.empty((n, 6, 2 * N))
-    R = np.empty((n, 3, 3))
-    prev = chain._PP0
-    prev_R = _I3
-    ad_s = chain._ad_sb * u[:, None, None]
-    if chain._serial:
-        for k in range(n):
-            cur = np.matmul(X[k], prev, out=PP[k])
-            cur[:, 6 + k] += chain._s[k]
-            cur[:, N:] -= ad_s[k] @ cur[:, :N]
-            prev_R = np.matmul(prev_R, Rrel[k], out=R[k])
-            prev = cur
-        # Origins: p_k = p_{k-1} + R_{k-1} offset_k
-        R_parent = np.concatenate([_I3[None], R[:-1]])
-        p = np.cumsum((R_parent @ off[:, :, None])[:, :, 0], axis=0)
-    else:
-        p = np.empty((n, 3))
-        for k, parent in enumerate(chain.parents):
-            prev, prev_R, prev_p = (chain._PP0, _I3, _ZERO3) if parent < 0 else (PP[parent], R[parent], p[parent])
-            cur = np.matmul(X[k], prev, out=PP[k])
-            cur[:, 6 + k] += chain._s[k]
-            cur[:, N:] -= ad_s[k] @ cur[:, :N]
-            np.matmul(prev_R, Rrel[k], out=R[k])
-            p[k] = prev_p + prev_R @ off[k]
-    PPc = chain._Uc @ PP
-    Po, Pdo, P, Pd = PP[:, :, :N], PP[:, :, N:], PPc[:, :, :N], PPc[:, :, N:]
+    B[:, 6:, 6:] = X
+    B[:, 6:, :6] = (chain._ad_sb * -u[:, None, None]) @ X
+    # [Po_k; dPo_k/dt] stacked, and the pose of Frame k in the base
+    PP = np.empty((n, 12, N))
+    Tw = np.empty((n, 4, 4))
+    for k, parent in enumerate(chain.parents):
+        prev, prev_T = (chain._PP0, chain._T0) if parent < 0 else (PP[parent], Tw[parent])
+        np.matmul(B[k], prev, out=PP[k])
+        PP[k, :6, 6 + k] = chain._s[k]
+        np.matmul(prev_T, T[k], out=Tw[k])
+    R, p = Tw[:, :3, :3], Tw[:, :3, 3]
+    PPc = chain._Uc2 @ PP
+    Po, Pdo, P, Pd = PP[:, :6], PP[:, 6:], PPc[:, :6], PPc[:, 6:]
     t = P @ nu
     mR, mp, mPo, mPdo = [], [], [], []
-    for m, Xm in zip(chain.markers, chain._Xm):
+    for m, Xm in zip(chain.markers, chain._Xm2):
         mR.append(R[m.body] @ m.rotation)
         mp.append(p[m.body] + R[m.body] @ m.offset)
         XPP = Xm @ PP[m.body]
-        mPo.append(XPP[:, :N])
-        mPdo.append(XPP[:, N:])
+        mPo.append(XPP[:6])
+        mPdo.append(XPP[6:])
     return Kinematics(q, nu, R, p, Po, Pdo, P, Pd, t, mR, mp, mPo, mPdo)
 
 
@@ -335,22 +337,24 @@ def inertial_wrenches(chain: Chain, kin: Kinematics, nudot=None) -> np.ndarray:
     out = (D @ a[:, :, None])[:, :, 0]
     Dt = (D @ kin.t[:, :, None])[:, :, 0]
     # W_k D_k t_k = [w x (M w); w x (m v)], both cross products in one call
-    out += np.einsum("ijk,nj,nbk->nbi", _EPS, kin.t[:, :3], Dt.reshape(-1, 2, 3)).reshape(-1, 6)
+    out += cross_rows(kin.t[:, None, :3], Dt.reshape(-1, 2, 3)).reshape(-1, 6)
     return out
 
 
-#: Levi-Civita symbol: ``einsum("ijk,j,k->i", _EPS, a, b)`` is ``a x b``.
-_EPS = np.zeros((3, 3, 3))
-_EPS[0, 1, 2] = _EPS[1, 2, 0] = _EPS[2, 0, 1] = 1.0
-_EPS[0, 2, 1] = _EPS[2, 1, 0] = _EPS[1, 0, 2] = -1.0
+
+
+def acceleration_wrenches(chain: Chain, kin: Kinematics, nudot) -> np.ndarray:
+    """Per body ``D_k P_k nudot``: the inertial wrench of eq. (34) less its
+    velocity terms (``inertial_wrenches(chain, kin)``)."""
+    return (chain._D @ (kin.P @ nudot)[:, :, None])[:, :, 0]
 
 
 def bias_forces(chain: Chain, kin: Kinematics) -> np.ndarray:
     """``C nu`` of eq. (37) without forming ``C``."""
-    return _project(kin.P, inertial_wrenches(chain, kin))
+    return project_wrenches(kin.P, inertial_wrenches(chain, kin))
 
 
-def _project(P: np.ndarray, wrenches: np.ndarray) -> np.ndarray:
+def project_wrenches(P: np.ndarray, wrenches: np.ndarray) -> np.ndarray:
     """``sum_k P_k^T w_k`` (eq. (32) for any set of body wrenches)."""
     return (wrenches[:, None, :] @ P).sum(axis=0)[0]
 
@@ -366,13 +370,13 @@ def gravity_wrenches(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
 def gravity_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """Generalized gravity forces ``sum_k P_k^T [0; m_k g^k]`` (eq. (32)), with
     ``g_base`` the gravitational acceleration in base coordinates [m/s^2]."""
-    return _project(kin.P, gravity_wrenches(chain, kin, g_base))
+    return project_wrenches(kin.P, gravity_wrenches(chain, kin, g_base))
 
 
 def applied_forces(chain: Chain, kin: Kinematics, g_base) -> np.ndarray:
     """``tau_g - C nu``: generalized gravity forces (eq. (32)) less the
     velocity terms of eq. (37), in one projection."""
-    return _project(kin.P, gravity_wrenches(chain, kin, g_base) - inertial_wrenches(chain, kin))
+    return project_wrenches(kin.P, gravity_wrenches(chain, kin, g_base) - inertial_wrenches(chain, kin))
 
 
 def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,

@@ -28,16 +28,18 @@ coordinates.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
                         wrench_ports)
-from .kane import (Body, Chain, Joint, applied_forces, gravity_forces, gravity_wrenches, inertial_wrenches,
-                   kinematics, mass_matrix, with_base_twist)
+from .kane import (Body, Chain, Joint, acceleration_wrenches, gravity_forces, gravity_wrenches,
+                   inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist)
 from .linalg import solve
-from .screw import Rbar, wrench_transform
+from .screw import Rbar, cross_rows
 
 _P = Variable
 
@@ -129,6 +131,20 @@ class KnuckleBoomCrane(Block):
                 raise ParameterError(f"KnuckleBoomCrane parameter q{k}_0 = {q0:g} m is outside the stroke "
                                      f"0..{stroke:g} m")
         self.chain = knuckle_boom_tree(p)
+        bodies = self.chain.bodies
+        # reactions(): points of the rows in their bodies' frames (the piston
+        # pin's distance along the barrel is set per call), and the rows
+        # beyond Joint k: the links k.. and the pins on them (barrel 2 on the
+        # king, piston 2 and barrel 3 on the inner boom, piston 3 on the outer)
+        self._row_points = np.zeros((7, 3))
+        self._row_points[:3] = [b.com for b in bodies[:3]]
+        on_link = np.array([0, 1, 2, 0, 1, 1, 2])
+        self._l_b = np.array([loop.l_b for loop in self.loops])
+        self._d_b = np.array([bodies[3].com[2], bodies[5].com[2]])
+        self._d_p = np.array([bodies[4].com[2], bodies[6].com[2]])
+        self._carried_by = np.array([on_link >= k for k in range(3)], dtype=float)
+        self._Gt = np.zeros((13, 9))
+        self._Gt[:6, :6] = np.eye(6)
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
 
@@ -139,9 +155,8 @@ class KnuckleBoomCrane(Block):
     def joint_map(self, x):
         """``theta``, ``G`` (7 x 3) and ``dG/dt u`` (7) at state ``x``."""
         q, u = x[:3], x[3:]
-        (a2, b2), (a3, b3) = self.loops[0].angles(q[1]), self.loops[1].angles(q[2])
-        (ga2, gb2), (ga3, gb3) = self.loops[0].gains(q[1]), self.loops[1].gains(q[2])
-        (da2, db2), (da3, db3) = self.loops[0].gain_rates(q[1], u[1]), self.loops[1].gain_rates(q[2], u[2])
+        a2, b2, ga2, gb2, da2, db2 = self.loops[0].loop_state(q[1], u[1])
+        a3, b3, ga3, gb3, da3, db3 = self.loops[1].loop_state(q[2], u[2])
         theta = np.array([q[0], a2, a3, b2, q[1], b3, q[2]])
         G = np.zeros((7, 3))
         G[0, 0] = 1.0
@@ -156,37 +171,41 @@ class KnuckleBoomCrane(Block):
         if self._cache_key != key:
             theta, G, Gdot_u = self.joint_map(x)
             kin = kinematics(self.chain, theta, G @ x[3:])
-            Gt = np.zeros((13, 9))
-            Gt[:6, :6] = np.eye(6)
+            Gt = self._Gt.copy()
             Gt[6:, 6:] = G
             M_theta = mass_matrix(self.chain, kin)
             self._cache = (kin, Gt, Gdot_u, M_theta, Gt.T @ M_theta @ Gt)
             self._cache_key = key
         return self._cache
 
-    def _dynamics(self, x, inp):
-        """Base rows (b) and joint rows (j) of Kane's equations in the crane's speeds."""
+    def _dynamics(self, x, inp) -> "_Dynamics":
+        """Kane's equations in the crane's speeds, base rows first: ``M``
+        (9 x 9) and ``f``, the applied generalized forces less the velocity
+        terms, with the body wrenches they are made of."""
         R10, w, dw, v, a = mount_motion_from_inputs(inp)
         kin, Gt, Gdot_u, M_theta, M = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
+        W_g = gravity_wrenches(self.chain, kin, R10.T @ self._g0)
+        W_v = inertial_wrenches(self.chain, kin)
+        tau_g = project_wrenches(kin.P, W_g)
         extra = np.zeros(13)
         extra[6:] = Gdot_u
-        f = Gt.T @ (applied_forces(self.chain, kin, R10.T @ self._g0) - M_theta @ extra)
+        f = Gt.T @ (tau_g - project_wrenches(kin.P, W_v) - M_theta @ extra)
         f[6:] += inp[21:24]
-        return kin, M, f, base_twist_rate(w, dw, v, a), w, v
+        hold = -(Gt.T @ tau_g)[6:]
+        return _Dynamics(kin, M, f, base_twist_rate(w, dw, v, a), w, v, W_g, W_v, hold)
 
     def derivatives(self, t, x, u):
-        _, M, f, tb_dot, _, _ = self._dynamics(x, u)
-        du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb_dot)
+        d = self._dynamics(x, u)
+        du = solve(d.M[6:, 6:], d.f[6:] - d.M[6:, :6] @ d.tb_dot)
         return np.concatenate([x[3:], du])
 
     def output(self, t, x, u):
-        kin, M, f, tb_dot, w, v = self._dynamics(x, u)
-        du, W1, I_A, p_A = mount_split(M, f, tb_dot, w, v)
-        W2 = Rbar(kin.R[0].T) @ W1
-        r = self.reactions(x, u, du)
-        return np.concatenate([x, du, self.holding(x, u), W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"],
-                               r["B2"], r["P2"], r["B3"], r["P3"]])
+        d = self._dynamics(x, u)
+        du, W1, I_A, p_A = mount_split(d.M, d.f, d.tb_dot, d.w, d.v)
+        W2 = Rbar(d.kin.R[0].T) @ W1
+        r = self.reactions(x, u, du, d)
+        return np.concatenate([x, du, d.hold, W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"], r["supports"]])
 
     def holding(self, x, inp):
         """Actuation that balances gravity at the pose of ``x`` with the mount's
@@ -197,81 +216,104 @@ class KnuckleBoomCrane(Block):
         return -(Gt.T @ gravity_forces(self.chain, kin, R10.T @ self._g0))[6:]
 
     # -- reaction wrenches, Section 4 of 001 -----------------------------------
-    def total_wrenches(self, x, inp, du):
+    def total_wrenches(self, x, inp, du, dynamics=None):
         """Kinematics and the total wrench ``W_t = W_e - W_in`` (eq. 49) of every
         body at its COG, body coordinates ``[n; f]``: gravity, the slewing
         torque on the king, the cylinder forces on barrel (-F) and piston (+F)
-        (eqs. 67-68), less the inertial wrench of eq. (48)."""
-        R10, w, dw, v, a = mount_motion_from_inputs(inp)
-        kin, Gt, Gdot_u, _, _ = self._state_terms(x)
-        kin = with_base_twist(kin, np.concatenate([w, v]))
-        nudot = Gt @ np.concatenate([base_twist_rate(w, dw, v, a), du])
+        (eqs. 67-68), less the inertial wrench of eq. (48).  ``dynamics``:
+        this state's and inputs' ``_dynamics``, if at hand."""
+        d = dynamics or self._dynamics(x, inp)
+        _, Gt, Gdot_u, _, _ = self._state_terms(x)
+        nudot = Gt @ np.concatenate([d.tb_dot, du])
         nudot[6:] += Gdot_u
-        W = gravity_wrenches(self.chain, kin, R10.T @ self._g0) - inertial_wrenches(self.chain, kin, nudot)
+        W = d.W_g - d.W_v - acceleration_wrenches(self.chain, d.kin, nudot)
         T1, F2, F3 = inp[21:24]
         W[0, 2] += T1
         W[3, 5] -= F2
         W[4, 5] += F2
         W[5, 5] -= F3
         W[6, 5] += F3
-        return kin, W
+        return d.kin, W
 
     def support_loads(self, x, W):
         """Loads of each cylinder on its supports (eqs. 51-55).  The cylinder
         (barrel + piston) is in equilibrium under its total wrenches and the
         support loads; the axial load of each body goes to its own support
         and the supports carry no bending moment, the barrel support the
-        torsion (the paper's assumptions, Section 4.2).  Returns, per
-        cylinder, the force on the barrel support at B and the torsion about
-        the axis, and the force on the piston support at P, in the cylinder
-        frame (at B and P respectively)."""
-        out = []
-        for barrel, piston, q, loop in ((3, 4, x[1], self.loops[0]), (5, 6, x[2], self.loops[1])):
-            lc = loop.l_b + q
-            d_b = self.chain.bodies[barrel].com[2]
-            r_p = lc + self.chain.bodies[piston].com[2]  # piston COG from B along the axis
-            nb, fb, npi, fp = W[barrel, :3], W[barrel, 3:], W[piston, :3], W[piston, 3:]
-            # loads of the supports on the cylinder: moments about B, x and y
-            f_P = np.array([-(nb[1] + npi[1] + d_b * fb[0] + r_p * fp[0]) / lc,
-                            (nb[0] + npi[0] - d_b * fb[1] - r_p * fp[1]) / lc,
-                            -fp[2]])
-            f_B = -(fb + fp + f_P)
-            n_Bz = -(nb[2] + npi[2])
-            # the cylinder's loads on its supports are the opposite
-            out.append((-f_B, -n_Bz, -f_P, lc))
-        return out
+        torsion (the paper's assumptions, Section 4.2).
 
-    def reactions(self, x, inp, du):
+        Returns ``(f_B, n_Bz, f_P, l_c)``, rows for cylinders 2 and 3: the
+        force on the barrel support at B [N] and the torsion about the axis
+        [N m], the force on the piston support at P [N], in the cylinder
+        frame, and the pin distance [m]."""
+        lc = self._l_b + x[1:3]
+        r_p = lc + self._d_p  # piston COG from B along the axis
+        nb, fb, npi, fp = W[[3, 5], :3], W[[3, 5], 3:], W[[4, 6], :3], W[[4, 6], 3:]
+        # loads of the supports on the cylinder, from its moments about B (x, y)
+        # and the piston's axial balance; its loads on the supports are opposite
+        f_P = np.empty((2, 3))
+        f_P[:, 0] = (nb[:, 1] + npi[:, 1] + self._d_b * fb[:, 0] + r_p * fp[:, 0]) / lc
+        f_P[:, 1] = -(nb[:, 0] + npi[:, 0] - self._d_b * fb[:, 1] - r_p * fp[:, 1]) / lc
+        f_P[:, 2] = fp[:, 2]
+        f_B = fb + fp - f_P
+        return f_B, nb[:, 2] + npi[:, 2], f_P, lc
+
+    def reactions(self, x, inp, du, dynamics=None):
         """Reaction wrenches in Joints 1-3 (eq. 56) and the support loads.
 
         The reaction in Joint k balances the total wrenches of the links
         beyond it and the loads the cylinders put on those links, all moved
         to the origin of Frame k (``Ubar`` and ``Rbar`` of eq. 56):
         ``J_k = -sum W_t,j - sum (cylinder loads)``.  ``J1`` is the constraint
-        part of the mount wrench (without the slewing torque)."""
-        kin, W = self.total_wrenches(x, inp, du)
-        loads = self.support_loads(x, W)
-        pins = {}  # link -> list of (load wrench [n; f] in cylinder frame, cylinder body, point on the axis)
-        for (fB, nBz, fP, lc), barrel, on_B, on_P in zip(loads, (3, 5), (0, 1), (1, 2)):
-            pins.setdefault(on_B, []).append((np.array([0.0, 0.0, nBz, *fB]), barrel, 0.0))
-            pins.setdefault(on_P, []).append((np.concatenate([np.zeros(3), fP]), barrel, lc))
+        part of the mount wrench (without the slewing torque).
 
-        def moved(wrench, R_src, point, k):
-            Rk = kin.R[k]
-            return wrench_transform(Rk.T @ R_src, Rk.T @ (point - kin.p[k])) @ wrench
+        The sums are formed once in base coordinates, as force and moment
+        about the base origin of each wrench; moving a sum to ``p_k`` is then
+        ``n_k = n_O - p_k x f`` (eq. 56 with the transforms applied to the sum,
+        which is linear in the wrenches).  Returns ``J1``, ``J2``, ``J3`` and
+        ``supports``, the outputs ``B2_*, P2_*, B3_*, P3_*`` in order."""
+        kin, W = self.total_wrenches(x, inp, du, dynamics)
+        f_B, n_Bz, f_P, lc = self.support_loads(x, W)
+        R, p = kin.R, kin.p
+        # rows: the links' total wrenches at their COGs, then the cylinder
+        # loads on the links' pins, [n; f] in the frame of body _ROWS[i]
+        local = np.zeros((7, 2, 3))
+        local[:3] = W[:3].reshape(3, 2, 3)
+        local[3::2, 0, 2], local[3::2, 1], local[4::2, 1] = n_Bz, f_B, f_P
+        point = self._row_points.copy()
+        point[4::2, 2] = lc
+        Rr = R[_ROWS]
+        nf = (Rr[:, None] @ local[..., None])[..., 0]
+        at = p[_ROWS] + (Rr @ point[..., None])[..., 0]
+        n_O = nf[:, 0] + cross_rows(at, nf[:, 1])
+        F, N = self._carried_by @ nf[:, 1], self._carried_by @ n_O
+        RT = R[:3].transpose(0, 2, 1)
+        J = np.empty((3, 6))
+        J[:, :3] = -(RT @ (N - cross_rows(p[:3], F))[..., None])[..., 0]
+        J[:, 3:] = -(RT @ F[..., None])[..., 0]
+        supports = np.empty(14)
+        supports[[0, 1, 2, 7, 8, 9]] = f_B.ravel()
+        supports[[3, 10]] = n_Bz
+        supports[[4, 5, 6, 11, 12, 13]] = f_P.ravel()
+        return {"J1": J[0], "J2": J[1], "J3": J[2], "supports": supports}
 
-        out = {}
-        for name, k, links in (("J1", 0, (0, 1, 2)), ("J2", 1, (1, 2)), ("J3", 2, (2,))):
-            J = np.zeros(6)
-            for j in links:
-                J -= moved(W[j], kin.R[j], kin.p[j] + kin.R[j] @ self.chain.bodies[j].com, k)
-                for wrench, cyl, z in pins.get(j, ()):
-                    J -= moved(wrench, kin.R[cyl], kin.p[cyl] + kin.R[cyl] @ [0.0, 0.0, z], k)
-            out[name] = J
-        for k, (fB, nBz, fP, _) in zip((2, 3), loads):
-            out[f"B{k}"] = np.append(fB, nBz)
-            out[f"P{k}"] = fP
-        return out
+
+class _Dynamics(NamedTuple):
+    kin: object       #: Kinematics with the mount's twist
+    M: np.ndarray     #: mass matrix over [t_b; u]
+    f: np.ndarray     #: applied generalized forces less velocity terms
+    tb_dot: np.ndarray  #: rate of the base twist
+    w: np.ndarray     #: mount angular velocity, mount frame [rad/s]
+    v: np.ndarray     #: mount velocity, mount frame [m/s]
+    W_g: np.ndarray   #: gravity wrenches of the bodies
+    W_v: np.ndarray   #: velocity part of the inertial wrenches
+    hold: np.ndarray  #: T1, F2, F3 that balance gravity
+
+
+#: bodies whose frames the rows of reactions() are in: king, inner boom, outer
+#: boom, then barrel 2 (its loads on the king and on the inner boom) and
+#: barrel 3 (on the inner and outer booms)
+_ROWS = [0, 1, 2, 3, 3, 5, 5]
 
 
 def knuckle_boom_tree(p) -> Chain:

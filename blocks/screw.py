@@ -29,6 +29,16 @@ def cross(a, b) -> np.ndarray:
     return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
+def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise ``a x b`` of (n, 3) arrays (``numpy.cross`` spends most of
+    its time moving axes on arrays this small)."""
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
 def skew(p) -> np.ndarray:
     """Skew-symmetric form ``p^`` with ``skew(p) @ r == cross(p, r)`` (the hat of eq. (2))."""
     x, y, z = p

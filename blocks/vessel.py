@@ -27,11 +27,13 @@ way the articulated-body algorithm joins a subtree.  With ``I_A = 0`` and
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_unpack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION
-from .kane import Body, Chain, Joint, Marker, applied_forces, kinematics, mass_matrix
+from .kane import Body, Chain, Joint, Marker
 from .linalg import solve
 from .screw import cross
 
@@ -93,6 +95,8 @@ class Vessel(Block):
         inertia = p.m1 * np.diag([p.r_x**2, p.r_y**2, p.r_z**2])
         # R_1^0 = Rz(q3) Ry(q2) Rx(q1): a gimbal of yaw, pitch and roll joints
         # with two massless bodies; the chain coordinates are (q3, q2, q1).
+        # The block steps in closed form (_state_terms); the chain is the
+        # same vessel in the multibody machinery, its reference in the tests.
         self.chain = Chain(
             joints=[Joint(axis=[0, 0, 1]), Joint(axis=[0, 1, 0]), Joint(axis=[1, 0, 0])],
             bodies=[Body(0.0), Body(0.0), Body(p.m1, [p.cog_x, p.cog_y, p.cog_z], inertia)],
@@ -101,6 +105,10 @@ class Vessel(Block):
         self.k = np.array([p.k1, p.k2, p.k3])
         self.c = np.array([p.c1, p.c2, p.c3])
         self.g0 = np.array([0.0, 0.0, -p.g if p.gravity_on else 0.0])
+        self._com = np.array([p.cog_x, p.cog_y, p.cog_z])
+        self._r_m = np.array([0.0, 0.0, p.l1])
+        self._m_g = p.m1 * self.g0  # weight in Frame 0; @ R gives it in Frame 1
+        self._I_O = inertia + p.m1 * (self._com @ self._com * np.eye(3) - np.outer(self._com, self._com))
         self._cache_key = None
 
     def initial_state(self):
@@ -109,40 +117,62 @@ class Vessel(Block):
 
     def _state_terms(self, x):
         """Everything that depends on the state only, cached: the outputs at the
-        end of a step and the first derivative of the next share it.  Chain
-        order (q3, q2, q1)."""
+        end of a step and the first derivative of the next share it.
+
+        Closed form for the one body turning about O (the hot path of every
+        step; ``tests/blocks/test_vessel.py`` checks it against Kane's
+        equations of :attr:`chain`): body angular velocity ``w = E(q) u``,
+        ``E = [x, Rx^T y, Rx^T Ry^T z]``, angular acceleration
+        ``E du + (dE/dt) u``; ``E^T (I_O dw/dt + w x I_O w - n_O) = T``
+        with ``I_O`` the inertia about O and ``n_O`` the moment of gravity
+        about O.  Returns ``(R, M, tau, J, t_m, bias_acc)``: orientation,
+        mass matrix and applied generalized forces less velocity terms over
+        ``u``, the mount's Jacobian, twist and acceleration bias (Frame 1)."""
         key = x.tobytes()
         if self._cache_key != key:
-            q, u = x[:3], x[3:]
-            kin = kinematics(self.chain, q[::-1], u[::-1])
-            M = mass_matrix(self.chain, kin)[6:, 6:]
-            tau = applied_forces(self.chain, kin, self.g0)[6:]
-            tau += (-self.k * q**3 - self.c * u)[::-1]
-            J = kin.marker_Po[0][:, 6:]
-            t_m = J @ kin.nu[6:]
-            # [dw; a] of the mount = J du + bias_acc, bias_acc = dJ u + [0; w x v]
-            bias_acc = kin.marker_Pdo[0] @ kin.nu
-            bias_acc[3:] += cross(t_m[:3], t_m[3:])
-            self._cache = (kin, M, tau, J, t_m, bias_acc)
+            q1, q2, q3, u1, u2, u3 = x.tolist()
+            c1, s1, c2, s2, c3, s3 = (math.cos(q1), math.sin(q1), math.cos(q2), math.sin(q2),
+                                      math.cos(q3), math.sin(q3))
+            R = np.array([[c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1],
+                          [s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1],
+                          [-s2, c2 * s1, c2 * c1]])
+            E = np.array([[1.0, 0.0, -s2], [0.0, c1, s1 * c2], [0.0, -s1, c1 * c2]])
+            w = E @ x[3:]
+            # (dE/dt) u = u1 (dE/dq1) u + u2 (dE/dq2) u
+            dw_bias = np.array([-u2 * c2 * u3,
+                                u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3,
+                                u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3])
+            I_O = self._I_O
+            n_O = cross(self._com, self._m_g @ R) - cross(w, I_O @ w) - I_O @ dw_bias
+            M = E.T @ I_O @ E
+            tau = E.T @ n_O - self.k * x[:3] ** 3 - self.c * x[3:]
+            l1 = self.p.l1
+            J = np.empty((6, 3))  # [dw; a] = J du + bias_acc, a = dw x r_m + ...
+            J[:3] = E
+            J[3] = l1 * E[1]
+            J[4] = -l1 * E[0]
+            J[5] = 0.0
+            v = cross(w, self._r_m)
+            t_m = np.concatenate([w, v])
+            bias_acc = np.concatenate([dw_bias, cross(dw_bias, self._r_m) + cross(w, v)])
+            self._cache = (R, M, tau, J, t_m, bias_acc)
             self._cache_key = key
         return self._cache
 
     def _solve(self, x, inp):
-        """Kinematics, mount Jacobian and the accelerations ``du/dt`` (chain
-        order) for state ``x`` and inputs ``inp``."""
-        kin, M, tau, J, t_m, bias_acc = self._state_terms(x)
+        """State terms and the accelerations ``du/dt`` for state ``x`` and
+        inputs ``inp``: ``(M + J^T I_A J) du = tau - J^T (I_A bias + p_A)``."""
+        R, M, tau, J, t_m, bias_acc = self._state_terms(x)
         I_A = sym6_unpack(inp[:21])
         p_A = inp[21:27]
         A = M + J.T @ I_A @ J
         b = tau - J.T @ (I_A @ bias_acc + p_A)
-        du_c = solve(A, b)
-        return kin, J, t_m, bias_acc, du_c
+        return R, J, t_m, bias_acc, solve(A, b)
 
     def derivatives(self, t, x, u):
-        _, _, _, _, du_c = self._solve(x, u)
-        return np.concatenate([x[3:], du_c[::-1]])
+        return np.concatenate([x[3:], self._solve(x, u)[4]])
 
     def output(self, t, x, u):
-        kin, J, t_m, bias_acc, du_c = self._solve(x, u)
-        acc = J @ du_c + bias_acc  # [dw; a] of the mount
-        return np.concatenate([x, du_c[::-1], kin.marker_R[0].ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:]])
+        R, J, t_m, bias_acc, du = self._solve(x, u)
+        acc = J @ du + bias_acc  # [dw; a] of the mount
+        return np.concatenate([x, du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:]])

@@ -27,11 +27,9 @@ from pathlib import Path
 from .fmu import describe_variables
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
-from .scenarios import crane_on_vessel, knuckle_boom
+from .scenarios import SCENARIOS
 from .system import coupled_connections
 from .wiring import resolve
-
-SCENARIOS = {"crane_on_vessel": crane_on_vessel, "knuckle_boom": knuckle_boom}
 
 
 def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
@@ -80,16 +78,17 @@ def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
     return elapsed / steps * 1e6
 
 
-def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3) -> list[dict]:
-    """Benchmark records of every scenario.  The co-simulation and the bare
+def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None) -> list[dict]:
+    """Benchmark records of the ``scenarios`` (names in
+    :data:`scenarios.SCENARIOS`, default all).  The co-simulation and the bare
     fmpy loop alternate ``repeat`` times and the fastest of each counts (the
     machine's speed drifts); the monolithic run, slower and not the target,
     runs once."""
     records = []
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
         work = Path(work or tmp)
-        for name, make in SCENARIOS.items():
-            system = make(base_dir=work / name, stop_time=stop_time, step=1e-3)
+        for name in scenarios or SCENARIOS:
+            system = SCENARIOS[name](base_dir=work / name, stop_time=stop_time, step=1e-3)
             prepare_fmus(system)
             mono = run_monolithic(system, work / name / "monolithic", progress=False)
             records.append({"scenario": name, "mode": "monolithic", "step": system.step,
@@ -110,18 +109,18 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3) -> list[dict]:
 
 
 def main(args) -> int:
-    records = run_bench(args.stop_time, args.out, args.repeat)
+    records = run_bench(args.stop_time, args.out, args.repeat, args.scenario)
     if args.json:
         print(json.dumps(records, indent=2))
         return 0
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"{args.stop_time:g} s simulated per run")
     nan = float("nan")
-    print(f"{'scenario':18} {'mode':11} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} {'in FMI calls':>13} "
+    print(f"{'scenario':21} {'mode':11} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} {'in FMI calls':>13} "
           f"{'master own':>11} {'bare fmpy':>10}")
     for r in records:
         own = r["master_overhead_us"] if r["master_overhead_us"] is not None else nan
-        print(f"{r['scenario']:18} {r['mode']:11} {r['step']:9.4g} {r['rtf']:6.2f} "
+        print(f"{r['scenario']:21} {r['mode']:11} {r['step']:9.4g} {r['rtf']:6.2f} "
               f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
               f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
     return 0

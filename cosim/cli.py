@@ -5,7 +5,7 @@
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR]
     crane-cosim demo [--out DIR]
-    crane-cosim bench [--json] [--stop-time T]
+    crane-cosim bench [--json] [--stop-time T] [--scenario NAME]
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
 exit status (2: bad input, 1: the run failed, 130: interrupted); results
@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from .errors import CraneCosimError, SimulationError
+from .scenarios import SCENARIOS
 from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS
 
 DEFAULT_FMU_DIR = Path("fmus_build")
@@ -53,6 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--stop-time", type=float, default=5.0, help="simulated seconds per run (default: 5)")
     be.add_argument("--out", type=Path, default=None, help="working folder (default: a temporary one)")
     be.add_argument("--repeat", type=int, default=3, help="co-simulation runs, the fastest counts (default: 3)")
+    be.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
+                    help="benchmark this scenario only (repeatable; default: all)")
     return p
 
 

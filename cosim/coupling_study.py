@@ -24,6 +24,7 @@ import pandas as pd
 from .errors import SimulationError
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
+from .results import relative_rms
 from .scenarios import crane_on_vessel
 
 STEPS = (1e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)
@@ -44,7 +45,7 @@ def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
     run, ref = on_grid(run), on_grid(ref)
     ref = ref.loc[ref.index.intersection(run.index)]
     run = run.loc[ref.index]
-    return max(float(np.sqrt(np.mean((run[c] - ref[c]) ** 2)) / np.abs(ref[c]).max()) for c in WRENCH)
+    return max(relative_rms(run.reset_index(drop=True), ref.reset_index(drop=True), WRENCH).values())
 
 
 def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:

@@ -35,7 +35,9 @@ _PANELS = [
                                                           (r"crane\.J2_n[xyz]", "moment [N m]")]),
     ("joint3_reactions", "Reaction in Joint 3, Frame 3", [(r"crane\.J3_f[xyz]", "force [N]"),
                                                           (r"crane\.J3_n[xyz]", "moment [N m]")]),
-    ("actuation", "Actuation", [(r"controller\.T1", "torque [N m]"), (r"controller\.F[23]", "force [N]")]),
+    ("actuation", "Actuation demands", [(r"controller\.T1", "torque [N m]"), (r"controller\.F[23]", "force [N]")]),
+    ("cylinders", "Hydraulic cylinders", [(r"cylinder[23]\.F", "force [N]"), (r"cylinder[23]\.p_[AB]", "pressure [Pa]"),
+                                          (r"controller\.valve[23]", "valve command [1]")]),
 ]
 
 

@@ -73,3 +73,14 @@ def read_results(out_dir):
     """``results.csv`` of a run as a pandas DataFrame."""
     import pandas as pd
     return pd.read_csv(Path(out_dir) / RESULTS_FILE)
+
+
+def relative_rms(run, reference, columns) -> dict[str, float]:
+    """The error measure of the validation ladder (``DESIGN.md``): per column,
+    the RMS of ``run - reference`` over the run divided by the peak
+    ``|reference|``.  Both are DataFrames on the same time grid."""
+    if len(run) != len(reference) or not np.allclose(run["time"].to_numpy(), reference["time"].to_numpy(),
+                                                     rtol=0, atol=1e-9):
+        raise ValueError("the runs to compare do not share their time grid")
+    return {c: float(np.sqrt(np.mean((run[c].to_numpy() - reference[c].to_numpy()) ** 2))
+                     / np.abs(reference[c].to_numpy()).max()) for c in columns}

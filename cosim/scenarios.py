@@ -49,19 +49,87 @@ def knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     """Paper 001: the knuckle boom crane of Tables 1-2 on a fixed base,
     ideal actuators, PD control with gravity compensation: it holds its
     start pose for 1 s, then raises, slews 90 deg and lowers (20 s)."""
-    from .blocks.controller import KnuckleBoomController
     s = System("KnuckleBoom", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
                base_dir=Path(base_dir) if base_dir else Path.cwd())
     s.add_component("crane", f"{fmu_dir}/KnuckleBoomCrane.fmu")
     s.add_component("controller", f"{fmu_dir}/KnuckleBoomController.fmu")
-    for v in KnuckleBoomController.inputs:
-        s.connect(f"crane.{v.name}", f"controller.{v.name}")
+    _measurements_to_controller(s)
     for name in ("T1", "F2", "F3"):  # force demands: ideal actuators
         s.connect(f"controller.{name}", f"crane.{name}")
     return s
 
 
-SCENARIOS = {"crane_on_vessel": crane_on_vessel, "knuckle_boom": knuckle_boom}
+def _measurements_to_controller(s: System) -> None:
+    """The knuckle boom crane's coordinates, speeds and holding forces to the
+    controller's inputs of the same names (the cylinder forces come from the
+    cylinders)."""
+    from .blocks.controller import KnuckleBoomController
+    for v in KnuckleBoomController.inputs:
+        if not v.name.endswith("_meas"):
+            s.connect(f"crane.{v.name}", f"controller.{v.name}")
+
+
+#: Paper 000's vessel scaled to carry the 36 t knuckle boom crane: lengths x3
+#: (2 m crane links -> 6 m king), mass x400 (the vessel-to-crane mass ratio of
+#: Table I, 1.2 t : 90 kg, kept), and the cubic springs x1400, the ratio of
+#: the cranes' overturning moments at their raised poses (1.4 MN m : 1.0 kN m),
+#: so the crane heels the vessel by the same static angle (about 1.3 deg).
+SCALED_VESSEL = {"m1": 480e3, "l1": 15.0, "cog_z": 7.5, "r_x": 15.0 / 12**0.5, "r_y": 15.0 / 12**0.5,
+                 "r_z": 15.0 / 12**0.5, "k1": 1.12e11, "k2": 1.12e11, "k3": 1.12e11}
+
+#: Cylinders of the offshore knuckle boom crane (HydraulicCylinder parameters):
+#: the inner one holds up to about 0.8 MN, the outer one 0.2 MN at 250 bar
+#: supply with margin for the dynamics.
+CYLINDERS = {2: {"bore": 0.32, "rod": 0.20, "V_A0": 5e-3, "V_B0": 5e-3, "Q_nom": 0.02},
+             3: {"bore": 0.18, "rod": 0.10, "V_A0": 2e-3, "V_B0": 2e-3, "Q_nom": 0.005}}
+P_B_HOLD = 1e6  # Pa: rod-side pressure at the start; the piston side holds the load
+
+
+def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
+                          on_vessel: bool = True) -> System:
+    """Paper 001's knuckle boom crane with hydraulic cylinders on paper 000's
+    vessel, scaled to carry it (:data:`SCALED_VESSEL`), and the hoisting
+    sequence of ``examples/knuckle_boom``.  Components: vessel, crane, one
+    HydraulicCylinder per cylinder (piston position and speed from the crane,
+    force back) and the controller (valve commands, force feedback).
+
+    Gauss-Seidel in the order vessel, crane, cylinders, controller.  The
+    cylinders start with the chamber pressures that hold the crane at its
+    start pose (rod side 10 bar).  ``on_vessel=False`` stands the crane on a
+    fixed base instead."""
+    from .blocks.hydraulics import HydraulicCylinder
+    from .blocks.knuckle_boom import KnuckleBoomCrane
+    s = System("OffshoreKnuckleBoom" if on_vessel else "HydraulicKnuckleBoom", stop_time=stop_time, step=step,
+               algorithm="gauss-seidel", extrapolation="none", base_dir=Path(base_dir) if base_dir else Path.cwd())
+    if on_vessel:
+        s.add_component("vessel", f"{fmu_dir}/Vessel.fmu", **SCALED_VESSEL)
+    s.add_component("crane", f"{fmu_dir}/KnuckleBoomCrane.fmu")
+    crane = KnuckleBoomCrane()
+    hold = crane.holding(crane.initial_state(), crane.default_inputs())
+    for k, F in zip((2, 3), hold[1:]):
+        geometry = HydraulicCylinder(**CYLINDERS[k])
+        p_A0 = (F + P_B_HOLD * geometry.A_B) / geometry.A_A
+        s.add_component(f"cylinder{k}", f"{fmu_dir}/HydraulicCylinder.fmu", **CYLINDERS[k],
+                        stroke=crane.values[f"stroke{k}"], p_A0=p_A0, p_B0=P_B_HOLD)
+    s.add_component("controller", f"{fmu_dir}/KnuckleBoomController.fmu")
+    if on_vessel:
+        for v in MOUNT_MOTION:
+            s.connect(f"vessel.{v.name}", f"crane.{v.name}")
+        for v in MOUNT_INERTIA:
+            s.connect(f"crane.{v.name}", f"vessel.{v.name}")
+    for k in (2, 3):
+        s.connect(f"crane.q{k}", f"cylinder{k}.x")
+        s.connect(f"crane.u{k}", f"cylinder{k}.v")
+        s.connect(f"cylinder{k}.F", f"crane.F{k}")
+        s.connect(f"cylinder{k}.F", f"controller.F{k}_meas")
+        s.connect(f"controller.valve{k}", f"cylinder{k}.valve")
+    _measurements_to_controller(s)
+    s.connect("controller.T1", "crane.T1")
+    return s
+
+
+SCENARIOS = {"crane_on_vessel": crane_on_vessel, "knuckle_boom": knuckle_boom,
+             "offshore_knuckle_boom": offshore_knuckle_boom}
 
 
 def write_examples(root) -> list[Path]:
@@ -70,8 +138,11 @@ def write_examples(root) -> list[Path]:
     run`` when missing)."""
     from .ssp import write_ssd
     root = Path(root)
-    return [write_ssd(crane_on_vessel(base_dir=root / "crane_on_vessel"), root / "crane_on_vessel" / "CraneOnVessel.ssd"),
-            write_ssd(knuckle_boom(base_dir=root / "knuckle_boom"), root / "knuckle_boom" / "KnuckleBoom.ssd")]
+    written = []
+    for folder, build in SCENARIOS.items():
+        system = build(base_dir=root / folder)
+        written.append(write_ssd(system, root / folder / f"{system.name}.ssd"))
+    return written
 
 
 if __name__ == "__main__":

@@ -65,8 +65,7 @@ def test_statics_weight_moments_and_virtual_work(q):
     x = c.initial_state()
     u = c.default_inputs()
     free = c.derivatives(0.0, x, u)[3:]  # accelerations with no actuation
-    _, M, f, _, _, _ = c._dynamics(x, u)
-    hold = -f[6:]
+    hold = -c._dynamics(x, u).f[6:]
     u[21:24] = hold
     y = c.output(0.0, x, u)
     assert np.allclose(y[OUT["du1"]:OUT["du3"] + 1], 0, atol=1e-9) and np.abs(free).max() > 0.1
@@ -166,8 +165,8 @@ def test_joint_reactions_by_a_second_computation():
         nudot[6:] += Gdot_u
         g = R10.T @ [0, 0, -G]
         _, W = c.total_wrenches(x, u, du)
-        (_, _, fP2, lc2), (_, _, fP3, lc3) = c.support_loads(x, W)
-        for name, k, fP, barrel, lc in (("J2", 1, fP2, 3, lc2), ("J3", 2, fP3, 5, lc3)):
+        _, _, f_P, l_c = c.support_loads(x, W)
+        for name, k, fP, barrel, lc in (("J2", 1, f_P[0], 3, l_c[0]), ("J3", 2, f_P[1], 5, l_c[1])):
             rho = constraint_wrench(c.chain, kin, nudot, g, k)
             point = kin.p[barrel] + kin.R[barrel] @ [0, 0, lc]
             load = wrench_transform(kin.R[k].T @ kin.R[barrel], kin.R[k].T @ (point - kin.p[k])) @ np.r_[0, 0, 0, fP]
@@ -181,7 +180,7 @@ def test_no_moment_about_the_pin_axis_in_joints_2_and_3():
     c = KnuckleBoomCrane(q2_0=0.5, q3_0=0.7, u1_0=0.2)
     u = c.default_inputs()
     x = c.initial_state()
-    _, _, f, _, _, _ = c._dynamics(x, u)
+    f = c._dynamics(x, u).f
     hold = -f[6:]
     worst, scale = 0.0, 0.0
     x0 = x.copy()
@@ -213,16 +212,20 @@ def test_massless_cylinders_are_two_force_members():
 
 
 def test_controller_valve_commands():
-    """Valve commands: position loop with speed feed-forward, clipped to
-    [-1, 1]; force demands: gravity compensation plus PD."""
+    """Valve commands: position loop with speed feed-forward and feedback of
+    the cylinder force beyond the holding force, clipped to [-1, 1]; force
+    demands: gravity compensation plus PD."""
     from crane_cosim.blocks.controller import KnuckleBoomController
-    k = KnuckleBoomController()
+    k = KnuckleBoomController(kx2=30.0, kx3=20.0, kff2=3.0, kff3=2.0, kF2=1e-6, kF3=2e-6)
     out = {n: i for i, n in enumerate(KnuckleBoomController.output_names())}
     q_ref, u_ref = k.reference(2.0)
-    inp = np.array([0.0, q_ref[1] - 0.01, q_ref[2] + 0.002, 0.0, 0.0, 0.0, 1e3, 5e5, 6e4])
+    hold, meas = np.array([5e5, 6e4]), np.array([5.1e5, 5e4])
+    inp = np.r_[0.0, q_ref[1] - 0.01, q_ref[2] + 0.002, 0.0, 0.0, 0.0, 1e3, hold, meas]
     y = k.output(2.0, None, inp)
-    assert y[out["valve2"]] == pytest.approx(min(1.0, 37.0 * 0.01 + 3.7 * u_ref[1]))
-    assert y[out["valve3"]] == pytest.approx(max(-1.0, min(1.0, -37.0 * 0.002 + 3.7 * u_ref[2])))
+    assert y[out["valve2"]] == pytest.approx(min(1.0, 30.0 * 0.01 + 3.0 * u_ref[1] - 1e-6 * 1e4))
+    assert y[out["valve3"]] == pytest.approx(max(-1.0, min(1.0, -20.0 * 0.002 + 2.0 * u_ref[2] + 2e-6 * 1e4)))
     assert y[out["F2"]] == pytest.approx(5e5 + 6e6 * 0.01 + 2.5e6 * u_ref[1])
-    far = k.output(2.0, None, inp - np.r_[0, 1.0, 1.0, np.zeros(6)])
+    at_rest = k.output(0.5, None, np.r_[0.0, k.reference(0.5)[0][1:], 0.0, 0.0, 0.0, 0.0, hold, hold])
+    assert at_rest[out["valve2"]] == 0.0 and at_rest[out["valve3"]] == 0.0  # holding: no correction
+    far = k.output(2.0, None, inp - np.r_[0, 1.0, 1.0, np.zeros(8)])
     assert far[out["valve2"]] == 1.0 and far[out["valve3"]] == 1.0

@@ -61,3 +61,32 @@ def test_inertia_coupling_equals_adding_the_load_to_the_mass_matrix(rng):
 def test_bad_parameters_name_the_parameter(name, value):
     with pytest.raises(ParameterError, match=rf"Vessel parameter {name} = .* is invalid"):
         Vessel(**{name: value})
+
+
+@pytest.mark.parametrize("gravity_on", [False, True])
+def test_closed_form_equals_kanes_equations_of_the_chain(rng, gravity_on):
+    """The block's closed-form terms (mass matrix, applied forces less velocity
+    terms, mount Jacobian, twist and acceleration bias) equal those of Kane's
+    equations for the same vessel as a gimbal chain (eqs. (19)-(37) of 000,
+    chain order q3, q2, q1), at random states, COG off the axes."""
+    from crane_cosim.blocks.kane import applied_forces, kinematics, mass_matrix
+    from crane_cosim.blocks.screw import cross
+    v = Vessel(cog_x=0.4, cog_y=-0.3, cog_z=2.0, r_x=1.1, r_y=1.9, r_z=2.3, c1=1e3, c2=2e3, c3=3e3,
+               gravity_on=gravity_on)
+    for _ in range(5):
+        x = np.concatenate([rng.normal(scale=0.4, size=3), rng.normal(size=3)])
+        R, M, tau, J, t_m, bias = v._state_terms(x)
+        kin = kinematics(v.chain, x[2::-1], x[:2:-1])
+        M_ref = mass_matrix(v.chain, kin)[6:, 6:][::-1, ::-1]
+        tau_ref = applied_forces(v.chain, kin, v.g0)[6:][::-1] - v.k * x[:3] ** 3 - v.c * x[3:]
+        J_ref = kin.marker_Po[0][:, 6:][:, ::-1]
+        t_ref = J_ref @ x[3:]
+        bias_ref = kin.marker_Pdo[0] @ kin.nu
+        bias_ref[3:] += cross(t_ref[:3], t_ref[3:])
+        scale = np.abs(M_ref).max()
+        assert np.allclose(R, kin.marker_R[0], atol=1e-14)
+        assert np.allclose(M, M_ref, atol=1e-12 * scale)
+        assert np.allclose(tau, tau_ref, atol=1e-12 * max(scale, np.abs(tau_ref).max()))
+        assert np.allclose(J, J_ref, atol=1e-13 * v.p.l1)
+        assert np.allclose(t_m, t_ref, atol=1e-13)
+        assert np.allclose(bias, bias_ref, atol=1e-12)

@@ -205,11 +205,18 @@ def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
 
 
 def test_bench_json_records(capsys):
-    """The benchmark command's records (speed itself is not tested here)."""
+    """The benchmark command's records (speed itself is not tested here),
+    for every scenario or those asked for."""
+    from crane_cosim.scenarios import SCENARIOS
     assert main(["bench", "--json", "--stop-time", "0.05", "--repeat", "1"]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [(r["scenario"], r["mode"]) for r in records] == [
-        (s, m) for s in ("crane_on_vessel", "knuckle_boom") for m in ("monolithic", "cosim")]
+        (s, m) for s in SCENARIOS for m in ("monolithic", "cosim")]
+    assert main(["bench", "--json", "--stop-time", "0.05", "--repeat", "1", "--scenario", "knuckle_boom",
+                 "--scenario", "crane_on_vessel"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["scenario"], r["mode"]) for r in records] == [
+        (s, m) for s in ("knuckle_boom", "crane_on_vessel") for m in ("monolithic", "cosim")]
     for r in records:
         assert {"scenario", "mode", "step", "rtf", "master_overhead_us"} <= set(r)
         assert r["step"] == 0.001 and r["rtf"] > 0

@@ -15,15 +15,10 @@ from crane_cosim.errors import SimulationError
 from crane_cosim.master import run_cosim
 from crane_cosim.monolithic import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.results import relative_rms
 
 WRENCH = [f"crane.W{f}_{c}" for f in (1, 2) for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 8.0
-
-
-def relative_rms(a: pd.DataFrame, b: pd.DataFrame, cols):
-    """RMS of a - b over the run, per column, divided by the peak |b|."""
-    assert np.allclose(a["time"], b["time"])
-    return {c: float(np.sqrt(np.mean((a[c] - b[c]) ** 2)) / np.abs(b[c]).max()) for c in cols}
 
 
 def _system(fmu_dir, vessel_mass=None, stop_time=STOP, **settings):

@@ -32,20 +32,12 @@ from crane_cosim.libcosim import run_libcosim
 from crane_cosim.master import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.ssp import SSC, SSD, write_ssd
+from crane_cosim.results import relative_rms
 
 WRENCH = [f"crane.W{f}_{c}" for f in (1, 2) for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 4.0
 STEP = 1e-3
 EARLY_SLEW = {"controller.q4_move1_start": 0.5, "controller.q4_move1_duration": 3.0}
-
-
-def relative_rms(a: pd.DataFrame, b: pd.DataFrame, cols):
-    """RMS of a - b over the run, per column, divided by the peak |b|; the
-    runs must share their time grid."""
-    assert len(a) == len(b)
-    np.testing.assert_allclose(a["time"].to_numpy(), b["time"].to_numpy(), rtol=0, atol=1e-9)
-    return {c: float(np.sqrt(np.mean((a[c].to_numpy() - b[c].to_numpy()) ** 2)) / np.abs(b[c]).max())
-            for c in cols}
 
 
 def _table(err: dict) -> str:
