@@ -40,18 +40,19 @@ and needs only Python with numpy and scipy where it runs.
 
 Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
 
-* A second instance of the same FMU in one process crashed the process: the
-  FMU's loader releases a reference it does not own each time it creates an
-  instance.  Worked around in these FMUs (their entry script holds a
-  reference for each), so several instances run side by side.
+* The FMU's loader releases a reference to the entry module's dict that it
+  never took, each time it creates an instance (`findClass` in
+  `PySlaveInstance.cpp` runs the entry script once more and decrements the
+  borrowed globals).  Unchecked, the dict is freed while its module still
+  uses it: a second instance in one process crashed, and a process that had
+  run one instance aborted at exit, after all results were written, about
+  one time in 20 ("corrupted double-linked list").  These FMUs' entry script
+  takes the missing reference back at the C level on each such run, so the
+  count stays exact (`tests/fmus/test_fmus.py` compares it with the
+  references the garbage collector finds).
 * A Python exception in an FMU call is turned into fmi2Fatal and leaves the
   host interpreter's GIL state unbalanced; these FMUs therefore never raise
   (see above).
-* Seen here: a process that ran several different of these FMUs with
-  `fmpy.simulate_fmu`, in an interpreter without site-packages, aborted at
-  exit, after all results were written, in about 1 run of 20 ("corrupted
-  double-linked list"); not seen with one FMU per process, nor in the
-  master's own runs.  Not understood yet.
 
 Units follow the FMI convention (`N.m`, `m/s2`); frames and signs are in
 [interfaces/mount.md](interfaces/mount.md) and [results.md](results.md).
