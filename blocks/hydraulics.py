@@ -191,6 +191,12 @@ class HydraulicCylinder(Block):
         p = self.p
         xp, vp = float(u[2]), float(u[3])
         over = xp - p.stroke if xp > p.stroke else (xp if xp < 0.0 else 0.0)
+        if p.k_end * abs(over) > 10.0 * p.p_S * self.A_A:
+            # No load the cylinder can meet pushes the end stop this far: the
+            # piston position comes from a crane whose stroke is not this one's.
+            raise ValueError(f"the piston position input x = {xp:g} m is {abs(over):g} m beyond the stroke "
+                             f"0..{p.stroke:g} m, farther than ten times the cylinder's stall force "
+                             f"(p_S A_A) would push the end stop; does parameter stroke match the crane's?")
         F_end = -p.k_end * over - (p.c_end * vp if over != 0.0 else 0.0)
         if not p.hydraulic:
             return np.array([float(u[1]) + F_end, x[0], x[1], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])

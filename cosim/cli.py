@@ -22,6 +22,7 @@ from .scenarios import SCENARIOS
 from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS
 
 DEFAULT_FMU_DIR = Path("fmus_build")
+DEMO_SCENARIO = "offshore_knuckle_boom"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("demo", help="build the FMUs and run the richest example")
     d.add_argument("--out", type=Path, default=Path("crane-cosim-demo"), help="output folder (default: crane-cosim-demo)")
+    d.add_argument("--scenario", choices=sorted(SCENARIOS), default=DEMO_SCENARIO,
+                   help=f"example to run (default: {DEMO_SCENARIO}, the hydraulic knuckle boom crane on the vessel)")
+    d.add_argument("--stop-time", type=float, help="stop time [s] (default: the example's, 20 s)")
 
     be = sub.add_parser("bench", help="measure real-time factors and master overhead")
     be.add_argument("--json", action="store_true", help="print JSON records instead of a table")
@@ -120,15 +124,17 @@ def cmd_build(args) -> int:
 def cmd_demo(args) -> int:
     from .master import run_cosim
     from .plots import plot_run
-    from .scenarios import crane_on_vessel
     from .ssp import write_ssd
     from .fmus.build import build_all
 
     out = Path(args.out)
     print(f"building FMUs in {out / 'fmus'} ...")
     build_all(out / "fmus", only_stale=True)
-    system = crane_on_vessel(base_dir=out)
-    ssd = write_ssd(system, out / "CraneOnVessel.ssd")
+    system = SCENARIOS[args.scenario](base_dir=out)
+    if args.stop_time is not None:
+        system.stop_time = args.stop_time
+    system.check_settings()
+    ssd = write_ssd(system, out / f"{system.name}.ssd")
     print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...")
     result = run_cosim(system, out / "results")
     plots = plot_run(out / "results")

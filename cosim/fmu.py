@@ -131,7 +131,7 @@ class FMUInstance:
         self.fmi_time = 0.0
 
     # -- errors ----------------------------------------------------------------
-    def _explain(self, what: str, exc: BaseException | None = None) -> CraneCosimError:
+    def explain(self, what: str, exc: BaseException | None = None) -> CraneCosimError:
         cause = [m for m in (self.errors or self.messages) if m and not m.startswith("Fatal py exception")]
         detail = cause[-1].splitlines()[0] if cause else (str(exc) if exc else "no message from the FMU")
         return CraneCosimError(f"component {self.name} ({self.path.name}) failed to {what}: {detail}")
@@ -140,7 +140,7 @@ class FMUInstance:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            raise self._explain(what, exc) from None
+            raise self.explain(what, exc) from None
 
     def variable(self, name: str, causality: str | None = None):
         v = self.variables.get(name)
@@ -168,7 +168,7 @@ class FMUInstance:
         if len(self.errors) > before:
             # An FMU may report a failed initialization through its logger only
             # (ours do: an exception would be fatal for the whole process).
-            raise self._explain("initialize")
+            raise self.explain("initialize")
 
     def bind(self, inputs: list[str], outputs: list[str]) -> None:
         """Fix which inputs ``set_inputs`` writes and which outputs ``get_outputs`` reads."""
@@ -196,14 +196,14 @@ class FMUInstance:
         status = self._set_real(self._component, self._in_vr, len(self.u), self._u_ptr) if len(self.u) else 0
         self.fmi_time += perf_counter() - t0
         if status > 1:
-            raise self._explain("accept its inputs")
+            raise self.explain("accept its inputs")
 
     def do_step(self, t: float, h: float) -> None:
         t0 = perf_counter()
         status = self._do_step(self._component, ctypes.c_double(t), ctypes.c_double(h), 1)
         self.fmi_time += perf_counter() - t0
         if status > 1:
-            raise self._explain(f"step from t = {t:g} s")
+            raise self.explain(f"step from t = {t:g} s")
 
     def get_outputs(self) -> np.ndarray:
         """Read the bound outputs into ``self.y`` (and return it)."""
@@ -211,7 +211,7 @@ class FMUInstance:
         status = self._get_real(self._component, self._out_vr, len(self.y), self._y_ptr) if len(self.y) else 0
         self.fmi_time += perf_counter() - t0
         if status > 1:
-            raise self._explain("return its outputs")
+            raise self.explain("return its outputs")
         return self.y
 
     def free(self) -> None:

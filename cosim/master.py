@@ -182,6 +182,8 @@ def _bind_extrapolation(instances, route_map, algorithm: str, extrapolation: str
 def _check_finite(inst: FMUInstance, t: float) -> None:
     y = inst.y
     if not np.isfinite(y).all():
+        if inst.errors:  # the FMU said why (ours return NaN and log the cause)
+            raise inst.explain(f"compute its outputs at t = {t:g} s")
         i = int(np.flatnonzero(~np.isfinite(y))[0])
         raise CraneCosimError(f"component {inst.name} returned {y[i]} for its output "
                               f"{inst.output_names[i]} at t = {t:g} s")
@@ -198,7 +200,9 @@ def _exchange_initial(instances, route_map, t0: float) -> None:
             inst.get_outputs()
         if np.array_equal(before, np.concatenate([c.y for c in instances])):
             break
-    for inst in instances:
+    # NaN spreads through the loop in the exchange: name first a component
+    # that logged the cause
+    for inst in sorted(instances, key=lambda c: not c.errors):
         _check_finite(inst, t0)
 
 

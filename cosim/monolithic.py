@@ -76,7 +76,11 @@ class Composite:
         for _ in range(self.max_passes):
             before = np.concatenate(self.ys)
             for i, b in enumerate(self.blocks):
-                self.ys[i] = b.output(t, x[self.slices[i]], self._inputs(i))
+                try:
+                    self.ys[i] = b.output(t, x[self.slices[i]], self._inputs(i))
+                except ValueError as exc:  # a block names what it cannot take
+                    raise CraneCosimError(f"component {self.names[i]}: outputs at t = {t:g} s failed: "
+                                          f"{exc}") from None
             after = np.concatenate(self.ys)
             if np.array_equal(before, after):
                 return after

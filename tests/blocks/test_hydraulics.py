@@ -90,6 +90,18 @@ def test_end_stops_push_back():
     assert below - base == pytest.approx(1e9 * 1e-3 + 1e7 * 0.1)
 
 
+def test_position_far_beyond_the_stroke_is_named():
+    """A piston position farther past an end than ten stall forces could push
+    the end stop means a crane with another stroke: one sentence, no force."""
+    c = HydraulicCylinder()
+    limit = 10 * c.p.p_S * c.A_A / c.p.k_end  # about 2 cm for the defaults
+    c.output(0.0, c.initial_state(), inputs(x=c.p.stroke + 0.9 * limit))
+    c.output(0.0, c.initial_state(), inputs(x=-0.9 * limit))
+    for x in (c.p.stroke + 1.1 * limit, -1.1 * limit):
+        with pytest.raises(ValueError, match=r"beyond the stroke 0\.\.1\.8 m.*does parameter stroke match"):
+            c.output(0.0, c.initial_state(), inputs(x=x))
+
+
 def test_energy_bookkeeping_closes(rng):
     """Supply power = power into the chambers + valve and leakage losses, and
     the chamber power = mechanical power p_A A_A v - p_B A_B v + compression
