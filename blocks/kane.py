@@ -200,7 +200,6 @@ class Kinematics:
 
 
 _I3 = np.eye(3)
-_ZERO3 = np.zeros(3)
 
 
 def _blockdiag2(A: np.ndarray) -> np.ndarray:
@@ -339,8 +338,6 @@ def inertial_wrenches(chain: Chain, kin: Kinematics, nudot=None) -> np.ndarray:
     # W_k D_k t_k = [w x (M w); w x (m v)], both cross products in one call
     out += cross_rows(kin.t[:, None, :3], Dt.reshape(-1, 2, 3)).reshape(-1, 6)
     return out
-
-
 
 
 def acceleration_wrenches(chain: Chain, kin: Kinematics, nudot) -> np.ndarray:
