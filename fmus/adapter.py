@@ -21,12 +21,60 @@ pythonfmu, numpy and the block package (relatively).
 """
 from __future__ import annotations
 
+import atexit
+import ctypes
+import os
+import sys
+import threading
 import traceback
+from pathlib import Path
 
 import numpy as np
 from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability
 from pythonfmu.enums import Fmi2Initial, Fmi2Status
 from pythonfmu.variables import Boolean, Real
+
+
+_BINARIES = {"linux": ("linux64", ".so"), "darwin": ("darwin64", ".dylib"), "win32": ("win64", ".dll")}
+_RELEASE_REGISTERED: set[str] = set()
+
+
+def release_interpreter_state_at_exit(resources) -> None:
+    """Work around a use-after-free at process exit in pythonfmu 0.7's binary.
+
+    The binary keeps a global ``std::shared_ptr<PyState>``; at exit the C++
+    runtime destroys it (freeing its control block without clearing the
+    pointer) and then the library's destructor function
+    ``finalizePythonInterpreter`` resets it again, decrementing a count
+    inside freed memory.  Depending on what the heap holds there, the process
+    aborts after all its work is done ("corrupted double-linked list") or
+    worse.  Resetting the pointer ourselves while it is valid, from Python's
+    own exit handlers, leaves both later calls a null pointer to ignore; the
+    instances still alive hold their own references.
+
+    Done only in a Python host, where the FMU's calls come on Python's main
+    thread: in a C host the binary started Python itself, on its own thread,
+    and finalizes it from that global's destructor."""
+    if threading.current_thread() is not threading.main_thread() or not resources:
+        return
+    folder, suffix = _BINARIES.get(sys.platform, (None, None))
+    if folder is None:
+        return
+    for lib in (Path(resources).parent / "binaries" / folder).glob(f"*{suffix}"):
+        path = str(lib.resolve())
+        if path not in _RELEASE_REGISTERED:
+            _RELEASE_REGISTERED.add(path)
+            atexit.register(_release_interpreter_state, path)
+
+
+def _release_interpreter_state(path: str) -> None:
+    try:
+        # only a library that is still loaded (the FMU folder may be gone)
+        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
+        finalize = lib.finalizePythonInterpreter
+    except (OSError, AttributeError):
+        return
+    finalize()
 
 
 def slave_class(block_cls):
@@ -38,6 +86,7 @@ def slave_class(block_cls):
 
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
+            release_interpreter_state_at_exit(self.resources)
             self.modelName = block_cls.model_name
             self.description = block_cls.description
             self._params = {p.name: p.start for p in block_cls.parameters}
@@ -49,6 +98,7 @@ def slave_class(block_cls):
             self._init_error = "exitInitializationMode was not called"
             self._dirty = True
             self._output_index = {}
+            self._input_index = {}
             # value reference -> (where, index)
             self._where = []
             for p in block_cls.parameters:
@@ -162,6 +212,15 @@ def slave_class(block_cls):
             return out
 
         def set_real(self, vrs, values):
+            # Fast path: a master writes the same list of inputs every step.
+            key = tuple(vrs)
+            idx = self._input_index.get(key)
+            if idx is None and all(self._where[vr][0] == "u" for vr in vrs):
+                idx = self._input_index[key] = np.array([self._where[vr][1] for vr in vrs], dtype=int)
+            if idx is not None:
+                self._u[idx] = values
+                self._dirty = True
+                return
             for vr, val in zip(vrs, values):
                 where, i = self._where[vr]
                 if where == "u":
