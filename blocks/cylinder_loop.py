@@ -17,7 +17,8 @@ plane of Frame k-1, rotations are about x.  With Joint k at the origin,
   pointing from B to P_k: the piston slides along z_bk (eq. (33)).
 
 The cosine rule in the triangle (Joint k, B, P_k) gives eqs. (29) and (30);
-the rates follow from virtual work, eqs. (37) and (40).
+the rates follow from virtual work, eqs. (37) and (40).  The formulas are in
+``blocks/knuckle_boom_kernels.py``, shared with the compiled crane.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .block import ParameterError
+from .knuckle_boom_kernels import loop_angles, loop_state
 from .screw import rot_x
 
 
@@ -43,6 +45,11 @@ class CylinderLoop:
     a_p: float
     e_p: float
     name: str = "cylinder"
+
+    @property
+    def geometry(self) -> tuple[float, float, float, float, float]:
+        """``(l_b, a_b, e_b, a_p, e_p)`` [m], the arguments of the loop formulas."""
+        return self.l_b, self.a_b, self.e_b, self.a_p, self.e_p
 
     @property
     def b1(self) -> float:
@@ -70,12 +77,7 @@ class CylinderLoop:
     def angles(self, q: float) -> tuple[float, float]:
         """``(alpha, beta)`` [rad] for the piston extension ``q`` [m], eqs. (29), (30)."""
         self.check(q)
-        lc, b1, b2 = self.l_b + q, self.b1, self.b2
-        alpha = (math.acos((lc * lc - b1 * b1 - b2 * b2) / (-2.0 * b1 * b2))
-                 + math.atan(self.a_b / self.e_b) + math.atan(self.a_p / self.e_p) - math.pi)
-        beta = (-math.acos((b2 * b2 - b1 * b1 - lc * lc) / (-2.0 * b1 * lc))
-                - math.atan(self.e_b / self.a_b) + math.pi / 2)
-        return alpha, beta
+        return loop_angles(q, *self.geometry)
 
     def rates(self, q: float, u: float) -> tuple[float, float]:
         """``(dalpha/dt, dbeta/dt)`` [rad/s] for extension ``q`` and rate ``u``
@@ -99,22 +101,10 @@ class CylinderLoop:
     def loop_state(self, q: float, u: float) -> tuple[float, ...]:
         """``(alpha, beta, A_a, A_b, dA_a/dt, dA_b/dt)`` in one pass: the
         angles of eqs. (29)-(30), the gains ``A = d(angle)/dq`` of eqs. (37)
-        and (40), and their time derivatives along ``dq/dt = u``, by
-        differentiating (37) and (40): with ``den = a_p c - e_p s``,
-        ``num = e_p c + a_p s`` and ``d(alpha - beta)/dt = (A_a - A_b) u``,
-        ``den' = -num (A_a - A_b) u`` and ``num' = den (A_a - A_b) u``."""
-        alpha, beta = self.angles(q)
-        c, s = math.cos(alpha - beta), math.sin(alpha - beta)
-        den = self.a_p * c - self.e_p * s
-        num = self.e_p * c + self.a_p * s
-        lc = self.l_b + q
-        A_a = 1.0 / den
-        A_b = num / (lc * den)
-        w = (A_a - A_b) * u
-        den_dot, num_dot = -num * w, den * w
-        A_a_dot = -den_dot / den**2
-        A_b_dot = num_dot / (lc * den) - num * (u * den + lc * den_dot) / (lc * den) ** 2
-        return alpha, beta, A_a, A_b, A_a_dot, A_b_dot
+        and (40), and their time derivatives along ``dq/dt = u``
+        (:func:`blocks.knuckle_boom_kernels.loop_state`)."""
+        self.check(q)
+        return loop_state(q, u, *self.geometry)
 
     def pins(self, q: float):
         """Barrel pin B and piston pin P_k in Frame k-1 [m] (3-vectors), and

@@ -18,6 +18,12 @@ prismatic joints between barrel and piston (eq. 68), the slewing torque on
 the king (eq. 67).  Inertias per eq. (66); gravity along -z0; geometry of
 the lost Figs. 2 and 5 in ``docs/knuckle_boom.md``.
 
+The hot path, :meth:`KnuckleBoomCrane.derivatives` and
+:meth:`KnuckleBoomCrane.output`, runs compiled by numba when it is
+installed (``blocks/knuckle_boom_kernels.py``: the same equations by a
+recursion over the tree, tested against the numpy code here, which is the
+reference and the fallback).
+
 The base is the mount, as for the crane of paper 000: fixed (default
 inputs) or moving with the mount motion as input, with the wrench of the
 mount on the king and the articulated inertia and bias wrench at the mount
@@ -36,6 +42,7 @@ from .block import Block, ParameterError, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
                         wrench_ports)
+from .jit import load_kernels
 from .kane import (Body, Chain, Joint, acceleration_wrenches, gravity_forces, gravity_wrenches,
                    inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist)
 from .linalg import solve
@@ -147,6 +154,15 @@ class KnuckleBoomCrane(Block):
         self._Gt[:6, :6] = np.eye(6)
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
+        # the compiled twin of derivatives() and output() (None without numba)
+        self.kernels = load_kernels("knuckle_boom_kernels")
+        ch = self.chain
+        self._kernel_args = (np.array([loop.geometry for loop in self.loops]), p.g,
+                             np.array(ch.parents, dtype=np.int64), ch._R0, ch._Kb, ch._K2b, ch._off0, ch._slide,
+                             ch._revolute, ch._s, np.array([b.com for b in bodies]), ch._mass,
+                             np.ascontiguousarray(ch._D[:, :3, :3]))
+        self._reaction_args = (np.array(_ROWS, dtype=np.int64), self._row_points, self._carried_by,
+                               self._d_b, self._d_p)
 
     def initial_state(self):
         p = self.p
@@ -195,12 +211,31 @@ class KnuckleBoomCrane(Block):
         hold = -(Gt.T @ tau_g)[6:]
         return _Dynamics(kin, M, f, base_twist_rate(w, dw, v, a), w, v, W_g, W_v, hold)
 
+    def _compiled(self, kernel, x, u, *extra):
+        """The result of ``knuckle_boom_kernels.<kernel>``, or ``None`` without
+        numba and where the numpy code must answer instead: a result that is
+        not finite (a loop that cannot close, which the numpy code names) or
+        inputs numba's solver refuses (NaN, a singular mass matrix)."""
+        if self.kernels is None:
+            return None
+        try:
+            out = getattr(self.kernels, kernel)(x, u, *self._kernel_args, *extra)
+        except ValueError:
+            return None
+        return out if np.isfinite(out).all() else None
+
     def derivatives(self, t, x, u):
+        du = self._compiled("accelerations", x, u)
+        if du is not None:
+            return np.concatenate([x[3:], du])
         d = self._dynamics(x, u)
         du = solve(d.M[6:, 6:], d.f[6:] - d.M[6:, :6] @ d.tb_dot)
         return np.concatenate([x[3:], du])
 
     def output(self, t, x, u):
+        y = self._compiled("outputs", x, u, *self._reaction_args)
+        if y is not None:
+            return y
         d = self._dynamics(x, u)
         du, W1, I_A, p_A = mount_split(d.M, d.f, d.tb_dot, d.w, d.v)
         W2 = Rbar(d.kin.R[0].T) @ W1

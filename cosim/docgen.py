@@ -15,15 +15,23 @@ _INTRO = """# The FMUs
 
 `crane-cosim build-fmus` writes one FMI 2.0 co-simulation FMU per block:
 {names}.  Each FMU carries a private copy of the block code and of pythonfmu,
-and needs only Python with numpy and scipy where it runs.
+and needs only Python with numpy and scipy where it runs; with numba there
+as well (installed with this project), the knuckle boom crane runs its
+compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
 
 ## Using the FMUs in other tools
 
 * The FMU's binary runs Python **in the host process**.  In a Python host
   (FMPy, libcosimpy) it uses the host's interpreter: install numpy and scipy
-  there.  In a C/C++ host (OMSimulator, the libcosim command line, Simulink,
+  (and numba) there.  In a C/C++ host (OMSimulator, the libcosim command line, Simulink,
   Dymola) preload the matching `libpython3.X.so` (`LD_PRELOAD`) and point
-  `PYTHONPATH` at a site-packages holding numpy and scipy.
+  `PYTHONPATH` at a site-packages holding numpy and scipy (and numba).
+* numba compiles the crane's code the first time an FMU runs on a machine
+  (about 35 s, inside the first `fmi2DoStep` or `fmi2GetReal`) and keeps
+  the machine code in `~/.cache/crane-cosim` (`%LOCALAPPDATA%\\crane-cosim`
+  on Windows; `CRANE_COSIM_CACHE_DIR` overrides it); later runs load it in
+  a fraction of a second.  `CRANE_COSIM_NUMBA=0` runs the numpy code instead
+  (same results to round-off).
 * Every Python FMU of a process shares one interpreter.  These FMUs import
   their code under a name unique to its source
   (`crane_cosim_fmu_<hash>`), so FMUs of different versions, or of this
@@ -50,6 +58,15 @@ Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
   takes the missing reference back at the C level on each such run, so the
   count stays exact (`tests/fmus/test_fmus.py` compares it with the
   references the garbage collector finds).
+* At process exit the binary frees its global interpreter-state pointer
+  and then, from the library's destructor (`finalizePythonInterpreter`),
+  decrements a count inside the freed block.  Whether that aborts the
+  process ("corrupted double-linked list", after all results are written)
+  depends on the heap's layout: one FMU aborted in five runs out of six,
+  others never (valgrind shows the write every time).  In a Python host
+  these FMUs reset that pointer themselves from Python's exit handlers,
+  while it is valid (`fmus/adapter.py`), and the later calls find it null.
+  A C host that started Python through the FMU is left as it is.
 * A Python exception in an FMU call is turned into fmi2Fatal and leaves the
   host interpreter's GIL state unbalanced; these FMUs therefore never raise
   (see above).

@@ -55,7 +55,7 @@ class ResultWriter:
 def versions() -> dict:
     """Versions of Python and the packages a run depends on."""
     out = {"python": platform.python_version(), "platform": platform.platform()}
-    for dist in ("crane-cosim", "numpy", "scipy", "fmpy", "pythonfmu", "pandas", "matplotlib"):
+    for dist in ("crane-cosim", "numpy", "numba", "scipy", "fmpy", "pythonfmu", "pandas", "matplotlib"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:

@@ -184,25 +184,59 @@ def _isolated_site(tmp_path, dists):
 def test_fmu_runs_where_only_fmpy_numpy_scipy_are_installed(fmu_dir, tmp_path, model):
     """A fresh interpreter (isolated mode, no site-packages) that sees only fmpy,
     numpy, scipy and fmpy's own dependencies -- not this project, not
-    pythonfmu -- simulates the FMU with fmpy, and exits cleanly (a reference
-    count left short by pythonfmu's loader once made such a process abort at
-    exit about one run in 20; see docs/fmus.md).  Side by side in one process
-    is tested above."""
-    site = _isolated_site(tmp_path, ["numpy", "scipy", "fmpy", "lxml", "attrs", "msgpack", "jinja2",
-                                     "markupsafe", "lark"])
+    pythonfmu, not numba (the knuckle boom crane runs its numpy code) --
+    simulates the FMU with fmpy, and exits cleanly (a reference count left
+    short by pythonfmu's loader once made such a process abort at exit about
+    one run in 20; see docs/fmus.md).  Side by side in one process is tested
+    above."""
+    proc = _simulate_isolated(fmu_dir / (model + ".fmu"), _isolated_site(tmp_path, _FMPY_DISTS),
+                              absent=("crane_cosim", "pythonfmu", "numba"))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [201, True]
+
+
+@pytest.mark.slow
+def test_compiled_crane_fmu_keeps_its_machine_code_across_runs(fmu_dir, tmp_path, monkeypatch):
+    """With numba, the crane FMU compiles its kernels into the cache folder
+    the first time (its sources unpacked to a temporary folder), and a second
+    process loads them from there: it writes nothing new (numba would add or
+    rewrite its index and code files if it compiled again)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(cache))
+    site = _isolated_site(tmp_path, _FMPY_DISTS + ["numba", "llvmlite"])
+    fmu = fmu_dir / "KnuckleBoomCrane.fmu"
+
+    def files():
+        return {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()}
+
+    first = _simulate_isolated(fmu, site, absent=("crane_cosim", "pythonfmu"))
+    assert first.returncode == 0, first.stderr[-2000:]
+    compiled = files()
+    assert any(p.suffix == ".nbc" for p in compiled) and any(p.suffix == ".nbi" for p in compiled)
+    second = _simulate_isolated(fmu, site, absent=("crane_cosim", "pythonfmu"))
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert files() == compiled
+    assert json.loads(second.stdout.strip().splitlines()[-1]) == [201, True]
+
+
+_FMPY_DISTS = ["numpy", "scipy", "fmpy", "lxml", "attrs", "msgpack", "jinja2", "markupsafe", "lark"]
+
+
+def _simulate_isolated(fmu, site, absent):
+    """Simulate ``fmu`` for 0.2 s with fmpy in a fresh isolated interpreter
+    that sees only ``site``; prints the number of rows and whether the last
+    is finite."""
     script = textwrap.dedent(f"""
         import sys, json, importlib.util
         sys.path.insert(0, {str(site)!r})
-        missing = [m for m in ("crane_cosim", "pythonfmu") if importlib.util.find_spec(m) is not None]
+        missing = [m for m in {tuple(absent)!r} if importlib.util.find_spec(m) is not None]
         assert not missing, f"not isolated: {{missing}}"
         import fmpy
-        r = fmpy.simulate_fmu({str(fmu_dir / (model + ".fmu"))!r}, stop_time=0.2, output_interval=1e-3)
+        r = fmpy.simulate_fmu({str(fmu)!r}, stop_time=0.2, output_interval=1e-3)
         print(json.dumps([len(r), all(bool(abs(float(v)) < 1e300) for v in r[-1])]))
     """)
-    proc = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [201, True]
+    return subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True,
+                          timeout=600)
 
 
 def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):

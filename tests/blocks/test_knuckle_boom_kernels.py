@@ -1,0 +1,116 @@
+"""The compiled knuckle boom (blocks/knuckle_boom_kernels.py, numba) against
+the numpy code of blocks/knuckle_boom.py and kane.py, its reference; and the
+loading of compiled kernels (blocks/jit.py)."""
+import numpy as np
+import pytest
+
+from crane_cosim.blocks import jit
+from crane_cosim.blocks.block import ParameterError
+from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
+
+pytest.importorskip("numba")
+
+
+def _pair(**params):
+    compiled, reference = KnuckleBoomCrane(**params), KnuckleBoomCrane(**params)
+    assert compiled.kernels is not None
+    reference.kernels = None
+    return compiled, reference
+
+
+def _random_case(c, rng, moving_base):
+    from scipy.spatial.transform import Rotation
+    x = np.array([rng.uniform(-3, 3), rng.uniform(0.05, 1.75), rng.uniform(0.05, 1.75), *rng.normal(size=3) * 0.4])
+    u = c.default_inputs()
+    if moving_base:
+        u[:9] = Rotation.random(random_state=rng.integers(1 << 30)).as_matrix().ravel()
+        u[9:21] = rng.normal(size=12)
+    u[21:24] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5]
+    return x, u
+
+
+def _agree(a, b, scale):
+    """Both are double-precision sums of a few hundred terms of the same
+    physics, formed in another order (tree recursion against projection
+    matrices): they agree to round-off, ~1e-13 of the largest quantity of
+    the same kind; 1e-9 of it leaves a wide margin and still catches a wrong
+    term (a missing Coriolis or gyroscopic part is 1e-3 of it or more)."""
+    return np.abs(a - b) <= 1e-9 * scale
+
+
+@pytest.mark.parametrize("moving_base", [False, True])
+def test_compiled_outputs_equal_the_numpy_reference(moving_base):
+    compiled, reference = _pair()
+    units = np.array([v.unit for v in KnuckleBoomCrane.outputs])
+    rng = np.random.default_rng(3 + moving_base)
+    for _ in range(20):
+        x, u = _random_case(reference, rng, moving_base)
+        y, y_ref = compiled.output(0.0, x, u), reference.output(0.0, x, u)
+        for unit in set(units):
+            sel = units == unit
+            ok = _agree(y[sel], y_ref[sel], np.abs(y_ref[sel]).max())
+            bad = [n for n, good in zip(np.array(KnuckleBoomCrane.output_names())[sel], ok) if not good]
+            assert not bad, f"{bad} differ at x = {x}"
+
+
+@pytest.mark.parametrize("moving_base", [False, True])
+def test_compiled_accelerations_equal_the_numpy_reference(moving_base):
+    compiled, reference = _pair()
+    rng = np.random.default_rng(5 + moving_base)
+    for _ in range(20):
+        x, u = _random_case(reference, rng, moving_base)
+        d, d_ref = compiled.derivatives(0.0, x, u), reference.derivatives(0.0, x, u)
+        assert np.all(_agree(d, d_ref, np.abs(d_ref[3:]).max()))
+
+
+def test_a_loop_that_cannot_close_is_named_on_the_compiled_path():
+    compiled, _ = _pair()
+    x = np.array([0.0, 4.0, 0.6, 0.0, 0.0, 0.0])
+    with pytest.raises(ParameterError, match="inner cylinder"):
+        compiled.output(0.0, x, compiled.default_inputs())
+    with pytest.raises(ParameterError, match="inner cylinder"):
+        compiled.derivatives(0.0, x, compiled.default_inputs())
+
+
+def test_nan_inputs_give_nan_outputs_not_an_error():
+    """A NaN input (a failed upstream component) propagates, so that the
+    master names the component that failed first, as with the numpy code."""
+    compiled, _ = _pair()
+    u = compiled.default_inputs()
+    u[22] = np.nan
+    assert np.isnan(compiled.output(0.0, compiled.initial_state(), u)).any()
+
+
+def test_without_numba_the_block_runs_its_numpy_code(monkeypatch):
+    monkeypatch.setenv("CRANE_COSIM_NUMBA", "0")
+    assert jit.load_kernels("knuckle_boom_kernels") is None
+    c = KnuckleBoomCrane()
+    assert c.kernels is None
+    y = c.output(0.0, c.initial_state(), c.default_inputs())
+    assert np.isfinite(y).all()
+
+
+def test_the_kernel_copy_lives_where_its_content_says(monkeypatch, tmp_path):
+    """The compile cache is kept next to the copy; its path must not depend
+    on where the package was imported from (an FMU's temporary folder), only
+    on the source, so that every run and FMU finds the compiled code."""
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+    text = jit._SOURCES["knuckle_boom_kernels"]
+    first = jit._stable_copy("knuckle_boom_kernels", text, "abc")
+    again = jit._stable_copy("knuckle_boom_kernels", text, "abc")
+    assert first == again == tmp_path / "kernels-abc" / "knuckle_boom_kernels.py"
+    assert first.read_bytes() == text
+    assert jit._stable_copy("knuckle_boom_kernels", text + b"\n", "abd").parent.name == "kernels-abd"
+
+
+def test_an_unwritable_cache_folder_falls_back_to_a_temporary_copy(monkeypatch, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(blocked))
+    text = jit._SOURCES["knuckle_boom_kernels"]
+    path = jit._stable_copy("knuckle_boom_kernels", text, "abc")
+    assert blocked not in path.parents and path.read_bytes() == text
+
+
+def test_one_compiled_module_per_source():
+    assert jit.load_kernels("knuckle_boom_kernels") is jit.load_kernels("knuckle_boom_kernels")
