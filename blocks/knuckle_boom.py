@@ -163,6 +163,12 @@ class KnuckleBoomCrane(Block):
                              np.ascontiguousarray(ch._D[:, :3, :3]))
         self._reaction_args = (np.array(_ROWS, dtype=np.int64), self._row_points, self._carried_by,
                                self._d_b, self._d_p)
+        # numba compiles at the first call (about 35 s on a new machine, then
+        # from its cache): here, at initialization, rather than in the first
+        # step of a run
+        x0, u0 = self.initial_state(), self.default_inputs()
+        self._compiled("outputs", x0, u0, *self._reaction_args)
+        self._compiled("accelerations", x0, u0)
 
     def initial_state(self):
         p = self.p
