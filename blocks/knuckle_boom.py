@@ -34,6 +34,7 @@ coordinates.
 """
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -165,10 +166,15 @@ class KnuckleBoomCrane(Block):
                                self._d_b, self._d_p)
         # numba compiles at the first call (about 35 s on a new machine, then
         # from its cache): here, at initialization, rather than in the first
-        # step of a run
+        # step of a run.  A numba that cannot compile leaves the numpy code.
         x0, u0 = self.initial_state(), self.default_inputs()
-        self._compiled("outputs", x0, u0, *self._reaction_args)
-        self._compiled("accelerations", x0, u0)
+        try:
+            self._compiled("outputs", x0, u0, *self._reaction_args)
+            self._compiled("accelerations", x0, u0)
+        except Exception as exc:  # numba's own errors have no common base
+            warnings.warn(f"KnuckleBoomCrane: numba could not compile the crane ({exc}); "
+                          f"running the numpy code, several times slower")
+            self.kernels = None
 
     def initial_state(self):
         p = self.p

@@ -87,3 +87,21 @@ def test_without_numba_the_block_runs_its_numpy_code(monkeypatch):
     assert c.kernels is None
     y = c.output(0.0, c.initial_state(), c.default_inputs())
     assert np.isfinite(y).all()
+
+
+def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch):
+    """numba's compile errors (typing, LLVM) surface at the first call, made
+    at initialization: the block warns and runs its numpy code."""
+    import types
+
+    from crane_cosim.blocks import knuckle_boom
+
+    def fails(*args):
+        raise RuntimeError("no LLVM here")
+
+    broken = types.SimpleNamespace(outputs=fails, accelerations=fails)
+    monkeypatch.setattr(knuckle_boom, "load_kernels", lambda name: broken)
+    with pytest.warns(UserWarning, match="no LLVM here"):
+        c = KnuckleBoomCrane()
+    assert c.kernels is None
+    assert np.isfinite(c.output(0.0, c.initial_state(), c.default_inputs())).all()
