@@ -52,10 +52,10 @@ def release_interpreter_state_at_exit(resources) -> None:
     own exit handlers, leaves both later calls a null pointer to ignore; the
     instances still alive hold their own references.
 
-    Done only in a Python host, where the FMU's calls come on Python's main
-    thread: in a C host the binary started Python itself, on its own thread,
-    and finalizes it from that global's destructor."""
-    if threading.current_thread() is not threading.main_thread() or not resources:
+    Done only in a Python host: in a C host the binary started Python
+    itself, on a thread of its own, and finalizes it from that global's
+    destructor."""
+    if not _python_host() or not resources:
         return
     folder, suffix = _BINARIES.get(sys.platform, (None, None))
     if folder is None:
@@ -65,6 +65,16 @@ def release_interpreter_state_at_exit(resources) -> None:
         if path not in _RELEASE_REGISTERED:
             _RELEASE_REGISTERED.add(path)
             atexit.register(_release_interpreter_state, path)
+
+
+def _python_host() -> bool:
+    """Whether the host process started Python (not an FMU's binary): then
+    Python's main thread is the process's main thread (on Linux its thread id
+    is the process id; elsewhere, the FMU is called from it)."""
+    main = threading.main_thread()
+    if sys.platform.startswith("linux"):
+        return main.native_id == os.getpid()
+    return threading.current_thread() is main
 
 
 def _release_interpreter_state(path: str) -> None:
