@@ -81,13 +81,9 @@ class CylinderLoop:
 
     def rates(self, q: float, u: float) -> tuple[float, float]:
         """``(dalpha/dt, dbeta/dt)`` [rad/s] for extension ``q`` and rate ``u``
-        [m/s], eqs. (37) and (40)."""
-        alpha, beta = self.angles(q)
-        c, s = math.cos(alpha - beta), math.sin(alpha - beta)
-        den = self.a_p * c - self.e_p * s
-        alpha_dot = u / den
-        beta_dot = (self.e_p * c + self.a_p * s) / (self.l_b + q) * alpha_dot
-        return alpha_dot, beta_dot
+        [m/s], eqs. (37) and (40): the gains of :meth:`loop_state` times ``u``."""
+        _, _, A_a, A_b, _, _ = self.loop_state(q, u)
+        return A_a * u, A_b * u
 
     def gains(self, q: float) -> tuple[float, float]:
         """``(d alpha/d q, d beta/d q)``: the rates of eqs. (37) and (40) per

@@ -46,6 +46,7 @@ from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_moti
 from .jit import load_kernels
 from .kane import (Body, Chain, Joint, acceleration_wrenches, gravity_forces, gravity_wrenches,
                    inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist)
+from .knuckle_boom_kernels import joint_map
 from .linalg import solve
 from .screw import Rbar, cross_rows
 
@@ -155,10 +156,11 @@ class KnuckleBoomCrane(Block):
         self._Gt[:6, :6] = np.eye(6)
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
+        self._loop_geometry = np.array([loop.geometry for loop in self.loops])
         # the compiled twin of derivatives() and output() (None without numba)
         self.kernels = load_kernels("knuckle_boom_kernels")
         ch = self.chain
-        self._kernel_args = (np.array([loop.geometry for loop in self.loops]), p.g,
+        self._kernel_args = (self._loop_geometry, p.g,
                              np.array(ch.parents, dtype=np.int64), ch._R0, ch._Kb, ch._K2b, ch._off0, ch._slide,
                              ch._revolute, ch._s, np.array([b.com for b in bodies]), ch._mass,
                              np.ascontiguousarray(ch._D[:, :3, :3]))
@@ -181,17 +183,12 @@ class KnuckleBoomCrane(Block):
         return np.array([p.q1_0, p.q2_0, p.q3_0, p.u1_0, p.u2_0, p.u3_0])
 
     def joint_map(self, x):
-        """``theta``, ``G`` (7 x 3) and ``dG/dt u`` (7) at state ``x``."""
-        q, u = x[:3], x[3:]
-        a2, b2, ga2, gb2, da2, db2 = self.loops[0].loop_state(q[1], u[1])
-        a3, b3, ga3, gb3, da3, db3 = self.loops[1].loop_state(q[2], u[2])
-        theta = np.array([q[0], a2, a3, b2, q[1], b3, q[2]])
-        G = np.zeros((7, 3))
-        G[0, 0] = 1.0
-        G[1, 1], G[3, 1], G[4, 1] = ga2, gb2, 1.0
-        G[2, 2], G[5, 2], G[6, 2] = ga3, gb3, 1.0
-        Gdot_u = np.array([0.0, da2 * u[1], da3 * u[2], db2 * u[1], 0.0, db3 * u[2], 0.0])
-        return theta, G, Gdot_u
+        """``theta``, ``G`` (7 x 3) and ``dG/dt u`` (7) at state ``x``
+        (:func:`blocks.knuckle_boom_kernels.joint_map`, run as Python here);
+        a piston extension where a loop cannot close is named."""
+        for loop, q in zip(self.loops, x[1:3]):
+            loop.check(q)
+        return joint_map(x, self._loop_geometry)
 
     def _state_terms(self, x):
         """Kinematics of the tree and the crane's mass matrix at ``x``, cached."""

@@ -24,8 +24,9 @@ Then ``M = sum J_k^T D_k J_k`` and
 
 This module imports only math and numpy, so that it runs (slowly) without
 numba and ``blocks/jit.py`` can load it from a copy outside the package; it
-must not import the rest of the package.  The cylinder loop formulas live
-here so that :mod:`blocks.cylinder_loop` and the compiled code share them.
+must not import the rest of the package.  The cylinder loop formulas and
+the joint map live here so that :mod:`blocks.cylinder_loop`,
+:meth:`KnuckleBoomCrane.joint_map` and the compiled code share them.
 """
 import math
 
