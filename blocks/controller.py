@@ -1,55 +1,53 @@
-"""PD controller of eq. (63) of 000_4c348684ef4bc307.txt for the crane joints
-q4, q5, q6, regulating each to a set-point that moves by quintic ramps.
+"""The controllers: the PD law of Cibicik & Egeland (2018) for the torque-driven
+crane, and PD with gravity compensation of Cibicik & Egeland (2019) for the
+knuckle boom crane, each regulating its joints to set-points that move by
+quintic ramps (:class:`ScheduledPD`).
 
-``tau_j = kP_j (q_j_ref - q_j) + kD_j (dq_j_ref/dt - u_j)``.  Eq. (63)
-regulates to zero (``tau = -kP q - kD dq/dt``); with moving set-points the
-error is taken to the set-point and its rate, which reduces to eq. (63) for
-a zero set-point.  No gravity compensation (as in the paper), so the joints
-settle with an offset of about gravity torque / kP.
-
-Each joint has a start set-point and up to three moves, each a quintic
+Each coordinate has a start set-point and up to three moves, each a quintic
 10-15-6 ramp from the previous set-point to ``target`` during
-``[start, start + duration]``; a move with ``duration < 0`` is unused.  The
-defaults are the 20 s hoisting sequence of ``examples/crane_on_vessel``
-(raise, slew 90 deg, lower; cf. Figs. 5-6).
+``[start, start + duration]``; a move with ``duration < 0`` is unused.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .block import Block, ParameterError, Variable
-from .crane import JOINTS
+from .crane import JOINTS, PAPER_INDEX
+from .knuckle_boom import ACTUATION as KB_ACTUATION, COORDINATES as KB_COORDINATES, PAPER_INDEX as KB_PAPER_INDEX
 from .trajectory import ramp_sequence
 
 _P = Variable
 MOVES = 3
+_ACT_UNIT = {"t": "N.m", "F": "N"}
+_CYL = {"boom_cyl": "boom cylinder", "jib_cyl": "jib cylinder"}
 
 # (start set-point, [(start, duration, target), ...]) per joint
 _DEFAULT_SCHEDULE = {
-    4: (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
-    5: (0.0, [(1.0, 4.0, 0.6), (13.0, 5.0, 0.1), (0.0, -1.0, 0.0)]),
-    6: (0.0, [(1.0, 4.0, -0.3), (13.0, 5.0, 0.0), (0.0, -1.0, 0.0)]),
+    "slew": (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
+    "boom": (0.0, [(1.0, 4.0, 0.6), (13.0, 5.0, 0.1), (0.0, -1.0, 0.0)]),
+    "jib": (0.0, [(1.0, 4.0, -0.3), (13.0, 5.0, 0.0), (0.0, -1.0, 0.0)]),
 }
-_DEFAULT_GAINS = {4: (2e4, 6e3), 5: (4e4, 6e3), 6: (1e4, 1e3)}
+_DEFAULT_GAINS = {"slew": (2e4, 6e3), "boom": (4e4, 6e3), "jib": (1e4, 1e3)}
 
 
 def schedule_parameters(joints, units, gains, schedule, gain_units):
-    """Gains and set-point schedule parameters for the joints ``joints``:
-    ``kP<j>``, ``kD<j>``, ``q<j>_ref0`` and, per move m, ``q<j>_move<m>_start``,
-    ``_duration`` (< 0: unused) and ``_target``.  ``units[j]`` is the unit of
-    joint j's coordinate, ``gain_units[j]`` the units of its two gains."""
+    """Gains and set-point schedule parameters for the coordinates ``joints``
+    (names): ``kP_<j>``, ``kD_<j>``, ``q_<j>_ref0`` and, per move m,
+    ``q_<j>_move<m>_start``, ``_duration`` (< 0: unused) and ``_target``.
+    ``units[j]`` is the unit of coordinate j, ``gain_units[j]`` the units of
+    its two gains."""
     out = []
     for j in joints:
         (kP, kD), (uP, uD) = gains[j], gain_units[j]
-        out += [_P(f"kP{j}", uP, kP, f"Proportional gain of joint {j}"),
-                _P(f"kD{j}", uD, kD, f"Derivative gain of joint {j}")]
+        out += [_P(f"kP_{j}", uP, kP, f"Proportional gain of q_{j}"),
+                _P(f"kD_{j}", uD, kD, f"Derivative gain of q_{j}")]
     for j in joints:
         start, moves = schedule[j]
-        out.append(_P(f"q{j}_ref0", units[j], start, f"Set-point of joint {j} before its first move"))
+        out.append(_P(f"q_{j}_ref0", units[j], start, f"Set-point of q_{j} before its first move"))
         for m, (t0, T, target) in enumerate(moves, 1):
-            out += [_P(f"q{j}_move{m}_start", "s", t0, f"Start time of move {m} of joint {j}"),
-                    _P(f"q{j}_move{m}_duration", "s", T, f"Duration of move {m} of joint {j} (< 0: unused)"),
-                    _P(f"q{j}_move{m}_target", units[j], target, f"Set-point of joint {j} after move {m}")]
+            out += [_P(f"q_{j}_move{m}_start", "s", t0, f"Start time of move {m} of q_{j}"),
+                    _P(f"q_{j}_move{m}_duration", "s", T, f"Duration of move {m} of q_{j} (< 0: unused)"),
+                    _P(f"q_{j}_move{m}_target", units[j], target, f"Set-point of q_{j} after move {m}")]
     return tuple(out)
 
 
@@ -61,22 +59,22 @@ class ScheduledPD(Block):
 
     def setup(self):
         v = self.values
-        self.require_positive(*[f"k{x}{j}" for j in self.joints for x in "PD"], allow_zero=True)
-        self.kP = np.array([v[f"kP{j}"] for j in self.joints])
-        self.kD = np.array([v[f"kD{j}"] for j in self.joints])
+        self.require_positive(*[f"k{x}_{j}" for j in self.joints for x in "PD"], allow_zero=True)
+        self.kP = np.array([v[f"kP_{j}"] for j in self.joints])
+        self.kD = np.array([v[f"kD_{j}"] for j in self.joints])
         self.schedule = []
         for j in self.joints:
             moves = []
             for m in range(1, MOVES + 1):
-                t0, T, target = (v[f"q{j}_move{m}_{k}"] for k in ("start", "duration", "target"))
+                t0, T, target = (v[f"q_{j}_move{m}_{k}"] for k in ("start", "duration", "target"))
                 if T >= 0:
                     moves.append((t0, T, target))
             times = sorted(moves)
             for (a0, aT, _), (b0, _, _) in zip(times, times[1:]):
                 if b0 < a0 + aT:
-                    raise ParameterError(f"{self.model_name}: moves of joint {j} overlap (one starts at {b0:g} s "
+                    raise ParameterError(f"{self.model_name}: moves of q_{j} overlap (one starts at {b0:g} s "
                                          f"before the previous ends at {a0 + aT:g} s)")
-            self.schedule.append((v[f"q{j}_ref0"], moves))
+            self.schedule.append((v[f"q_{j}_ref0"], moves))
 
     def reference(self, t: float):
         """Set-points and their rates at time ``t``."""
@@ -90,15 +88,29 @@ class ScheduledPD(Block):
 
 
 class Controller(ScheduledPD):
+    """PD control of eq. (63) of Cibicik & Egeland (2018) on the crane's slew,
+    boom and jib joints (the paper's q4, q5, q6):
+    ``tau_j = kP_j (q_j_ref - q_j) + kD_j (dq_j_ref/dt - u_j)``.  Eq. (63)
+    regulates to zero (``tau = -kP q - kD dq/dt``); with moving set-points the
+    error is taken to the set-point and its rate, which reduces to eq. (63)
+    for a zero set-point.  No gravity compensation (as in the paper), so the
+    joints settle with an offset of about gravity torque / kP.
+
+    Each joint has a start set-point and up to three moves, each a quintic
+    10-15-6 ramp from the previous set-point to ``target`` during
+    ``[start, start + duration]``; a move with ``duration < 0`` is unused.
+    The defaults are the 20 s hoisting sequence of ``examples/crane_on_vessel``
+    (raise, slew 90 deg, lower; cf. Figs. 5-6 of the paper)."""
+
     model_name = "Controller"
     description = "PD controller (eq. (63)) of the crane joints with quintic set-point ramps."
     joints = JOINTS
     parameters = schedule_parameters(JOINTS, {j: "rad" for j in JOINTS}, _DEFAULT_GAINS, _DEFAULT_SCHEDULE,
                                      {j: ("N.m/rad", "N.m.s/rad") for j in JOINTS})
-    inputs = (tuple(_P(f"q{j}", "rad", 0.0, f"Measured angle of joint {j}") for j in JOINTS)
-              + tuple(_P(f"u{j}", "rad/s", 0.0, f"Measured rate of joint {j}") for j in JOINTS))
-    outputs = (tuple(_P(f"tau{j}", "N.m", 0.0, f"Torque demand of joint {j}") for j in JOINTS)
-               + tuple(_P(f"q{j}_ref", "rad", 0.0, f"Set-point of joint {j}") for j in JOINTS))
+    inputs = (tuple(_P(f"q_{j}", "rad", 0.0, f"Measured {j} angle (q{PAPER_INDEX[j]})") for j in JOINTS)
+              + tuple(_P(f"u_{j}", "rad/s", 0.0, f"Measured {j} rate") for j in JOINTS))
+    outputs = (tuple(_P(f"tau_{j}", "N.m", 0.0, f"Torque demand of the {j} joint") for j in JOINTS)
+               + tuple(_P(f"q_{j}_ref", "rad", 0.0, f"Set-point of q_{j}") for j in JOINTS))
     states = ()
 
     def output(self, t, x, u):
@@ -106,41 +118,46 @@ class Controller(ScheduledPD):
         return np.concatenate([tau, q_ref])
 
 
-#: Knuckle boom crane of 001: slew angle [rad], piston extensions [m]
-KB_JOINTS = (1, 2, 3)
-_KB_UNITS = {1: "rad", 2: "m", 3: "m"}
-_KB_GAIN_UNITS = {1: ("N.m/rad", "N.m.s/rad"), 2: ("N/m", "N.s/m"), 3: ("N/m", "N.s/m")}
+_KB_UNITS = {"slew": "rad", "boom_cyl": "m", "jib_cyl": "m"}
+_KB_GAIN_UNITS = {"slew": ("N.m/rad", "N.m.s/rad"), "boom_cyl": ("N/m", "N.s/m"), "jib_cyl": ("N/m", "N.s/m")}
 # natural frequency about 5 rad/s, critical damping, for the joint inertias
 # reflected to the actuators at mid-stroke (about 1e6 kg m2, 2.5e5 kg, 2e4 kg)
-_KB_GAINS = {1: (2.5e7, 1e7), 2: (6e6, 2.5e6), 3: (5e5, 2e5)}
-# hold 1 s at the start pose, raise, slew 90 deg, lower: 20 s
+_KB_GAINS = {"slew": (2.5e7, 1e7), "boom_cyl": (6e6, 2.5e6), "jib_cyl": (5e5, 2e5)}
 # valve commands (kx, kff, kF), for the cylinders of examples/offshore_knuckle_boom
-# (inner 320/200 mm, 1200 l/min valve; outer 180/100 mm, 300 l/min at 35 bar):
-# a position loop of about 5 rad/s, speed feed-forward of the inverse valve
-# gain at about 150 bar drop, and force feedback for a time constant near the
-# period of each oil column (30 and 45 rad/s), see KnuckleBoomController
-_KB_VALVE = {2: (10.0, 2.0, 3e-7), 3: (10.0, 2.0, 1.5e-6)}
+# (boom cylinder 320/200 mm, 1200 l/min valve; jib cylinder 180/100 mm,
+# 300 l/min at 35 bar): a position loop of about 5 rad/s, speed feed-forward
+# of the inverse valve gain at about 150 bar drop, and force feedback for a
+# time constant near the period of each oil column (30 and 45 rad/s), see
+# KnuckleBoomController
+_KB_VALVE = {"boom_cyl": (10.0, 2.0, 3e-7), "jib_cyl": (10.0, 2.0, 1.5e-6)}
+# hold 1 s at the start pose, raise, slew 90 deg, lower: 20 s
 _KB_SCHEDULE = {
-    1: (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
-    2: (0.6, [(1.0, 4.0, 1.4), (13.0, 5.0, 0.8), (0.0, -1.0, 0.0)]),
-    3: (0.6, [(1.0, 4.0, 1.2), (13.0, 5.0, 0.9), (0.0, -1.0, 0.0)]),
+    "slew": (0.0, [(6.0, 6.0, np.pi / 2), (0.0, -1.0, 0.0), (0.0, -1.0, 0.0)]),
+    "boom_cyl": (0.6, [(1.0, 4.0, 1.4), (13.0, 5.0, 0.8), (0.0, -1.0, 0.0)]),
+    "jib_cyl": (0.6, [(1.0, 4.0, 1.2), (13.0, 5.0, 0.9), (0.0, -1.0, 0.0)]),
 }
 
 
 class KnuckleBoomController(ScheduledPD):
-    """PD control with gravity compensation (Section 6 of 001) of the slew
-    angle q1 and the piston extensions q2, q3: ``T1, F2, F3 = hold(q) +
-    kP (q_ref - q) + kD (dq_ref/dt - u)``, where ``hold`` is the actuation
-    that balances gravity at the present pose, an input (the crane outputs
-    it from its own model).  Set-points move by quintic ramps; the defaults
-    hold the start pose for 1 s, then raise, slew 90 deg and lower over 20 s
-    (``examples/knuckle_boom``).
+    """PD control with gravity compensation (Section 6 of Cibicik & Egeland
+    2019) of the knuckle boom crane's slew angle ``q_slew`` and the
+    extensions of its boom and jib cylinders ``q_boom_cyl``, ``q_jib_cyl``
+    (the paper's q1, q2, q3):
+    ``tau_slew, F_boom_cyl, F_jib_cyl = hold(q) + kP (q_ref - q) + kD (dq_ref/dt - u)``,
+    where ``hold`` is the actuation that balances gravity at the present
+    pose, an input (the crane outputs it from its own model:
+    ``tau_slew_hold``, ``F_boom_cyl_hold``, ``F_jib_cyl_hold``).  Set-points
+    move by quintic ramps; the defaults hold the start pose for 1 s, then
+    raise, slew 90 deg and lower over 20 s (``examples/knuckle_boom``): a
+    start set-point and up to three moves per coordinate, each a quintic
+    10-15-6 ramp from the previous set-point to ``target`` during
+    ``[start, start + duration]`` (``duration < 0``: unused).
 
-    Outputs both kinds of demand for the cylinders: forces ``F2, F3`` for
-    ideal actuators, and valve commands ``valve2, valve3`` for hydraulic
-    cylinders, a position loop around each cylinder with speed feed-forward
-    and force feedback,
-    ``valve_k = clip(kx_k (q_ref - q) + kff_k dq_ref/dt - kF_k (F_k_meas - F_k_hold), -1, 1)``.
+    Outputs both kinds of demand for the cylinders: forces ``F_boom_cyl``,
+    ``F_jib_cyl`` for ideal actuators, and valve commands ``valve_boom_cyl``,
+    ``valve_jib_cyl`` for hydraulic cylinders, a position loop around each
+    cylinder c with speed feed-forward and force feedback,
+    ``valve_c = clip(kx_c (q_c_ref - q_c) + kff_c dq_c_ref/dt - kF_c (F_c_meas - F_c_hold), -1, 1)``.
     The oil column is a stiff spring (eigenfrequencies of 5-15 Hz for the
     crane of Tables 1-2) that a closed, critically centred valve does not
     damp; feeding back the cylinder force beyond what holds the crane against
@@ -148,28 +165,28 @@ class KnuckleBoomController(ScheduledPD):
     damper in series with the oil spring (time constant
     ``A_A / (kF k_oil K_q)``, best near the oil-column period), and it
     leaves no steady error, since at rest the cylinder force is the holding
-    force.  Wire whichever demand the actuator takes (and ``F_k_meas`` from
+    force.  Wire whichever demand the actuator takes (and ``F_c_meas`` from
     the hydraulic cylinder's force)."""
 
     model_name = "KnuckleBoomController"
-    description = "PD with gravity compensation for the knuckle boom crane: slewing torque and cylinder forces."
-    joints = KB_JOINTS
-    parameters = schedule_parameters(KB_JOINTS, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS) + tuple(
-        v for k, (kx, kff, kF) in _KB_VALVE.items() for v in (
-            _P(f"kx{k}", "1/m", kx, f"Valve command of cylinder {k} per metre of position error"),
-            _P(f"kff{k}", "s/m", kff, f"Valve command of cylinder {k} per m/s of set-point speed"),
-            _P(f"kF{k}", "1/N", kF, f"Valve command of cylinder {k} per newton of force beyond the holding force")))
-    inputs = (tuple(_P(f"q{j}", _KB_UNITS[j], 0.0, f"Measured coordinate {j}") for j in KB_JOINTS)
-              + tuple(_P(f"u{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of coordinate {j}") for j in KB_JOINTS)
-              + (_P("T1_hold", "N.m", 0.0, "Slewing torque that balances gravity"),
-                 _P("F2_hold", "N", 0.0, "Inner cylinder force that balances gravity"),
-                 _P("F3_hold", "N", 0.0, "Outer cylinder force that balances gravity"))
-              + tuple(_P(f"F{k}_meas", "N", 0.0, f"Measured force of cylinder {k} (hydraulic mode only)")
-                      for k in _KB_VALVE))
-    outputs = ((_P("T1", "N.m", 0.0, "Slewing torque demand"), _P("F2", "N", 0.0, "Inner cylinder force demand"),
-                _P("F3", "N", 0.0, "Outer cylinder force demand"))
-               + tuple(_P(f"q{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of coordinate {j}") for j in KB_JOINTS)
-               + tuple(_P(f"valve{k}", "1", 0.0, f"Valve command of cylinder {k}, -1..1") for k in _KB_VALVE))
+    description = ("PD with gravity compensation for the knuckle boom crane (Cibicik & Egeland 2019): "
+                   "slewing torque, cylinder forces and valve commands.")
+    joints = KB_COORDINATES
+    parameters = schedule_parameters(KB_COORDINATES, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS) + tuple(
+        v for c, (kx, kff, kF) in _KB_VALVE.items() for v in (
+            _P(f"kx_{c}", "1/m", kx, f"Valve command of the {_CYL[c]} per metre of position error"),
+            _P(f"kff_{c}", "s/m", kff, f"Valve command of the {_CYL[c]} per m/s of set-point speed"),
+            _P(f"kF_{c}", "1/N", kF, f"Valve command of the {_CYL[c]} per newton of force beyond the holding force")))
+    inputs = (tuple(_P(f"q_{j}", _KB_UNITS[j], 0.0, f"Measured q_{j} (q{KB_PAPER_INDEX[j]} of Cibicik & Egeland 2019)")
+                    for j in KB_COORDINATES)
+              + tuple(_P(f"u_{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of q_{j}") for j in KB_COORDINATES)
+              + tuple(_P(f"{a}_hold", _ACT_UNIT[a[0]], 0.0, f"{a} that balances gravity at the present pose")
+                      for a in KB_ACTUATION)
+              + tuple(_P(f"F_{c}_meas", "N", 0.0, f"Measured force of the {_CYL[c]} (hydraulic mode only)")
+                      for c in _KB_VALVE))
+    outputs = (tuple(_P(a, _ACT_UNIT[a[0]], 0.0, f"Demand {a}") for a in KB_ACTUATION)
+               + tuple(_P(f"q_{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of q_{j}") for j in KB_COORDINATES)
+               + tuple(_P(f"valve_{c}", "1", 0.0, f"Valve command of the {_CYL[c]}, -1..1") for c in _KB_VALVE))
     states = ()
 
     def output(self, t, x, u):
@@ -181,5 +198,5 @@ class KnuckleBoomController(ScheduledPD):
     def setup(self):
         super().setup()
         v = self.values
-        self.require_positive(*[f"{g}{k}" for g in ("kx", "kff", "kF") for k in _KB_VALVE], allow_zero=True)
-        self._kx, self._kff, self._kF = (np.array([v[f"{g}{k}"] for k in _KB_VALVE]) for g in ("kx", "kff", "kF"))
+        self.require_positive(*[f"{g}_{c}" for g in ("kx", "kff", "kF") for c in _KB_VALVE], allow_zero=True)
+        self._kx, self._kff, self._kF = (np.array([v[f"{g}_{c}"] for c in _KB_VALVE]) for g in ("kx", "kff", "kF"))

@@ -1,7 +1,11 @@
-"""Torque-driven three-link crane of 000_4c348684ef4bc307.txt, Section III:
-king (body 2), inner boom (body 3) and outer boom (body 4) on a mount whose
-motion is an input, with the wrench the mount exerts on the king and the
-crane's articulated inertia at the mount as outputs.
+"""Torque-driven three-link crane of Cibicik & Egeland (2018), Section III:
+king (body 2), inner boom (body 3, the *boom*) and outer boom (body 4, the
+*jib*) on a mount whose motion is an input, with the wrench the mount exerts
+on the king and the crane's articulated inertia at the mount as outputs.
+
+Names (``docs/names.md``): the paper's joint coordinates q4, q5, q6 are the
+ports ``q_slew``, ``q_boom``, ``q_jib``; its Table I symbols l2..l4, d2..d4,
+m2..m4 are ``l_king``/``l_boom``/``l_jib``, ``d_*`` and ``m_*``.
 
 Geometry (eqs. (54)-(56), (60), Table I): Frame 2 (king) turns about z2 at the
 mount by q4; Frame 3 sits at ``[0, 0, l2]`` in Frame 2 with
@@ -27,7 +31,9 @@ from .linalg import solve
 from .screw import Rbar, rot_x, rot_z
 
 _P = Variable
-JOINTS = (4, 5, 6)
+#: the crane's joints, and the paper's number of each coordinate (q4, q5, q6)
+JOINTS = ("slew", "boom", "jib")
+PAPER_INDEX = {"slew": 4, "boom": 5, "jib": 6}
 
 
 class Crane(Block):
@@ -37,43 +43,46 @@ class Crane(Block):
                    "(Cibicik & Egeland 2018); outputs the mount wrench and the "
                    "articulated inertia I_A and bias wrench p_A at the mount.")
     parameters = (
-        _P("l2", "m", 2.0, "King height: mount to inner-boom joint (Table I)"),
-        _P("l3", "m", 2.0, "Inner boom length: joint 5 to joint 6 (Table I)"),
-        _P("l4", "m", 2.0, "Outer boom length, for its inertia only (not in Table I: taken = l3)"),
-        _P("d2", "m", 1.0, "King COG height above the mount (Table I)"),
-        _P("d3", "m", 1.0, "Inner boom COG distance from joint 5 (Table I)"),
-        _P("d4", "m", 1.0, "Outer boom COG distance from joint 6 (Table I)"),
-        _P("m2", "kg", 30.0, "King mass (Table I)"),
-        _P("m3", "kg", 30.0, "Inner boom mass (Table I)"),
-        _P("m4", "kg", 30.0, "Outer boom mass (Table I)"),
+        _P("l_king", "m", 2.0, "King height l2: mount to the boom joint (Table I)"),
+        _P("l_boom", "m", 2.0, "Boom (inner boom) length l3: boom joint to jib joint (Table I)"),
+        _P("l_jib", "m", 2.0, "Jib (outer boom) length l4, for its inertia only (not in Table I: taken = l3)"),
+        _P("d_king", "m", 1.0, "King COG height d2 above the mount (Table I)"),
+        _P("d_boom", "m", 1.0, "Boom COG distance d3 from the boom joint (Table I)"),
+        _P("d_jib", "m", 1.0, "Jib COG distance d4 from the jib joint (Table I)"),
+        _P("m_king", "kg", 30.0, "King mass m2 (Table I)"),
+        _P("m_boom", "kg", 30.0, "Boom (inner boom) mass m3 (Table I)"),
+        _P("m_jib", "kg", 30.0, "Jib (outer boom) mass m4 (Table I)"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
         _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler; smaller is more accurate and slower)"),
-        _P("q4_0", "rad", 0.0, "Initial slew angle"),
-        _P("q5_0", "rad", 0.0, "Initial inner boom angle"),
-        _P("q6_0", "rad", 0.0, "Initial outer boom angle"),
-        _P("u4_0", "rad/s", 0.0, "Initial slew rate"),
-        _P("u5_0", "rad/s", 0.0, "Initial inner boom rate"),
-        _P("u6_0", "rad/s", 0.0, "Initial outer boom rate"),
+        _P("q_slew_0", "rad", 0.0, "Initial slew angle"),
+        _P("q_boom_0", "rad", 0.0, "Initial boom angle"),
+        _P("q_jib_0", "rad", 0.0, "Initial jib angle"),
+        _P("u_slew_0", "rad/s", 0.0, "Initial slew rate"),
+        _P("u_boom_0", "rad/s", 0.0, "Initial boom rate"),
+        _P("u_jib_0", "rad/s", 0.0, "Initial jib rate"),
     )
     inputs = MOUNT_MOTION + tuple(
-        _P(f"tau{j}", "N.m", 0.0, f"Actuator torque of joint {j}") for j in JOINTS)
+        _P(f"tau_{j}", "N.m", 0.0, f"Actuator torque of the {j} joint (on q{PAPER_INDEX[j]})") for j in JOINTS)
     outputs = (
-        tuple(_P(f"q{j}", "rad", 0.0, f"Joint angle q{j}") for j in JOINTS)
-        + tuple(_P(f"u{j}", "rad/s", 0.0, f"Joint rate u{j}") for j in JOINTS)
-        + tuple(_P(f"du{j}", "rad/s2", 0.0, f"Joint acceleration du{j}/dt") for j in JOINTS)
-        + wrench_ports("W1", "Wrench of the vessel on the king at the mount (origin of Frame 2), Frame-1 coordinates")
-        + wrench_ports("W2", "Wrench of the vessel on the king at the mount (origin of Frame 2), Frame-2 coordinates")
+        tuple(_P(f"q_{j}", "rad", 0.0, f"{j.capitalize()} angle (q{PAPER_INDEX[j]} of Cibicik & Egeland 2018)")
+              for j in JOINTS)
+        + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j.capitalize()} rate (u{PAPER_INDEX[j]})") for j in JOINTS)
+        + tuple(_P(f"du_{j}", "rad/s2", 0.0, f"{j.capitalize()} acceleration") for j in JOINTS)
+        + wrench_ports("W_mount", "Wrench of the vessel on the king at the mount (origin of Frame 2), "
+                                  "mount (vessel, Frame-1) axes")
+        + wrench_ports("W_king", "Wrench of the vessel on the king at the mount (origin of Frame 2), "
+                                 "king (Frame-2) axes")
         + MOUNT_INERTIA
     )
-    states = (tuple(_P(f"q{j}", "rad", 0.0, f"angle q{j}") for j in JOINTS)
-              + tuple(_P(f"u{j}", "rad/s", 0.0, f"rate u{j}") for j in JOINTS))
+    states = (tuple(_P(f"q_{j}", "rad", 0.0, f"{j} angle") for j in JOINTS)
+              + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j} rate") for j in JOINTS))
 
     def setup(self):
         p = self.p
         self.require_positive("h_max")
         self.max_step = p.h_max
-        self.require_positive("l2", "l3", "l4", "m2", "m3", "m4")
-        self.require_positive("d2", "d3", "d4", allow_zero=True)
+        self.require_positive("l_king", "l_boom", "l_jib", "m_king", "m_boom", "m_jib")
+        self.require_positive("d_king", "d_boom", "d_jib", allow_zero=True)
         if p.g < 0:
             raise ParameterError(f"Crane parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
         self.chain = crane_chain(p)
@@ -82,7 +91,7 @@ class Crane(Block):
 
     def initial_state(self):
         p = self.p
-        return np.array([p.q4_0, p.q5_0, p.q6_0, p.u4_0, p.u5_0, p.u6_0])
+        return np.array([p.q_slew_0, p.q_boom_0, p.q_jib_0, p.u_slew_0, p.u_boom_0, p.u_jib_0])
 
     def _dynamics(self, x, inp):
         """Kane's equations split into base rows (b) and joint rows (j):
@@ -118,13 +127,14 @@ class Crane(Block):
 
 
 def crane_chain(p) -> Chain:
-    """The king/inner boom/outer boom chain of eqs. (54)-(56) and (73) from a
-    parameter namespace with l2..l4, d2..d4, m2..m4 [m, kg]."""
+    """The king/boom/jib chain of eqs. (54)-(56) and (73) from a parameter
+    namespace with the lengths ``l_*`` [m], COG distances ``d_*`` [m] and
+    masses ``m_*`` [kg] of king, boom and jib."""
     return Chain(
         joints=[Joint(),
-                Joint(offset=[0.0, 0.0, p.l2], rotation=rot_z(np.pi / 2) @ rot_x(np.pi / 2)),
-                Joint(offset=[p.l3, 0.0, 0.0])],
-        bodies=[Body(p.m2, [0.0, 0.0, p.d2], np.diag([1.0, 1.0, 0.1]) * p.m2 * p.l2**2 / 12),
-                Body(p.m3, [p.d3, 0.0, 0.0], np.diag([0.0, 1.0, 1.0]) * p.m3 * p.l3**2 / 12),
-                Body(p.m4, [p.d4, 0.0, 0.0], np.diag([0.0, 1.0, 1.0]) * p.m4 * p.l4**2 / 12)],
+                Joint(offset=[0.0, 0.0, p.l_king], rotation=rot_z(np.pi / 2) @ rot_x(np.pi / 2)),
+                Joint(offset=[p.l_boom, 0.0, 0.0])],
+        bodies=[Body(p.m_king, [0.0, 0.0, p.d_king], np.diag([1.0, 1.0, 0.1]) * p.m_king * p.l_king**2 / 12),
+                Body(p.m_boom, [p.d_boom, 0.0, 0.0], np.diag([0.0, 1.0, 1.0]) * p.m_boom * p.l_boom**2 / 12),
+                Body(p.m_jib, [p.d_jib, 0.0, 0.0], np.diag([0.0, 1.0, 1.0]) * p.m_jib * p.l_jib**2 / 12)],
     )

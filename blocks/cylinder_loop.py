@@ -1,5 +1,5 @@
 """Closed-loop kinematics of a joint driven by a cylinder, the two-link unit
-of Fig. 2 of 001_687b1d2940b0d3a9.txt (Section 3.1): Link k turns about the
+of Fig. 2 of Cibicik & Egeland (2019) (Section 3.1): Link k turns about the
 x axis of Joint k, a cylinder pinned to Link k-1 at B and to Link k at P_k
 sets the angle through its length ``l_c = l_b + q`` (barrel length plus
 piston extension).
@@ -112,8 +112,3 @@ class CylinderLoop:
         tip = B + rot_x(beta) @ np.array([0.0, 0.0, self.l_b + q])
         return B, P, tip
 
-
-def table1_loops() -> tuple[CylinderLoop, CylinderLoop]:
-    """The inner (k = 2) and outer (k = 3) cylinders of Table 1 of 001."""
-    return (CylinderLoop(2.3, 1.0, 2.5, 0.5, 2.5, "inner cylinder (joint 2)"),
-            CylinderLoop(2.3, 0.4, 2.5, 0.4, 2.0, "outer cylinder (joint 3)"))

@@ -1,5 +1,5 @@
 """Hydraulic cylinder: the actuator of the knuckle boom crane of
-001_687b1d2940b0d3a9.txt (Section 4.2: an axial force on the piston and the
+Cibicik & Egeland (2019) (Section 4.2: an axial force on the piston and the
 opposite force on the barrel), either as an ideal force actuator, as in the
 paper, or as a valve-controlled hydraulic cylinder.
 

@@ -1,5 +1,5 @@
 """Kane's equations for a serial chain on a moving base, with twists and
-projection matrices (000_4c348684ef4bc307.txt, eqs. (17)-(38)), and joint
+projection matrices (Cibicik & Egeland (2018), eqs. (17)-(38)), and joint
 constraint wrenches by auxiliary generalized speeds (eqs. (39)-(50)).
 
 Conventions

@@ -1,4 +1,4 @@
-"""Knuckle boom crane of 001_687b1d2940b0d3a9.txt, Section 5: king (Body 1),
+"""Knuckle boom crane of Cibicik & Egeland (2019), Section 5: king (Body 1),
 inner boom (2), outer boom (3), and the barrel and piston of each of the
 two cylinders (b2, p2, b3, p3), seven bodies with three generalized
 coordinates: the slew angle q1 and the piston extensions q2, q3 (eq. 57).
@@ -11,7 +11,7 @@ loop kinematics of eqs. (29)-(30) (``blocks/cylinder_loop.py``), and their
 rates ``dtheta/dt = G(q) u`` by eqs. (37), (40).  With the projection
 matrices of the tree ``P_theta`` (eqs. 58-65), those of the crane are
 ``P_k = P_theta,k G~`` (``G~ = blockdiag(I_6, G)``, the six base speeds
-first, as for the crane of paper 000), and Kane's equations (43)-(46)
+first, as for the crane of Cibicik & Egeland (2018)), and Kane's equations (43)-(46)
 become ``G~^T M_theta G~ du/dt = G~^T (tau_theta - C_theta nu_theta -
 M_theta dG~/dt nu) + [T1, F2, F3]``.  The piston forces act along the
 prismatic joints between barrel and piston (eq. 68), the slewing torque on
@@ -24,10 +24,10 @@ installed (``blocks/knuckle_boom_kernels.py``: the same equations by a
 recursion over the tree, tested against the numpy code here, which is the
 reference and the fallback).
 
-The base is the mount, as for the crane of paper 000: fixed (default
+The base is the mount, as for the crane of Cibicik & Egeland (2018): fixed (default
 inputs) or moving with the mount motion as input, with the wrench of the
 mount on the king and the articulated inertia and bias wrench at the mount
-as outputs (``docs/interfaces/mount.md``).  In paper 001's numbering the
+as outputs (``docs/interfaces/mount.md``).  In Cibicik & Egeland's (2019) numbering the
 king is Frame 1; the port names follow the mount interface, where Frame 1
 is the vessel's: ``W1_*`` is in mount (base) coordinates, ``W2_*`` in king
 coordinates.
@@ -35,6 +35,7 @@ coordinates.
 from __future__ import annotations
 
 import warnings
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
@@ -52,30 +53,69 @@ from .screw import Rbar, cross_rows
 
 _P = Variable
 
-#: Table 1 and Table 2 of 001 (lengths m, masses kg)
+#: The crane's coordinates (the paper's q1, q2, q3: slew angle [rad], boom and
+#: jib cylinder extensions [m]) and the actuation on each
+COORDINATES = ("slew", "boom_cyl", "jib_cyl")
+PAPER_INDEX = {"slew": 1, "boom_cyl": 2, "jib_cyl": 3}
+ACTUATION = ("tau_slew", "F_boom_cyl", "F_jib_cyl")
+
+#: Table 1 (lengths, m) and Table 2 (masses, kg) of Cibicik & Egeland (2019):
+#: parameter name -> (the paper's symbol, value).  King, boom and jib are the
+#: paper's Links 1, 2, 3 (king, inner boom, outer boom); the boom cylinder
+#: drives Joint 2 (barrel b2, piston p2), the jib cylinder Joint 3 (b3, p3).
 _TABLE = {
-    "l1": 6.0, "l2": 7.5, "l3": 5.0, "l_b2": 2.3, "l_p2": 2.0, "l_b3": 2.3, "l_p3": 2.0,
-    "d1": 3.0, "d2": 3.7, "d3": 2.5, "d_b2": 1.2, "d_p2": 1.2, "d_b3": 1.2, "d_p3": 1.2,
-    "e_b2": 2.5, "e_p2": 2.5, "e_b3": 2.5, "e_p3": 2.0, "a_b2": 1.0, "a_p2": 0.5, "a_b3": 0.4, "a_p3": 0.4,
-    "m1": 10e3, "m2": 10e3, "m3": 10e3, "m_b2": 2e3, "m_p2": 1e3, "m_b3": 2e3, "m_p3": 1e3,
+    "l_king": ("l1", 6.0), "l_boom": ("l2", 7.5), "l_jib": ("l3", 5.0),
+    "l_boom_cyl_barrel": ("l_b2", 2.3), "l_boom_cyl_piston": ("l_p2", 2.0),
+    "l_jib_cyl_barrel": ("l_b3", 2.3), "l_jib_cyl_piston": ("l_p3", 2.0),
+    "d_king": ("d1", 3.0), "d_boom": ("d2", 3.7), "d_jib": ("d3", 2.5),
+    "d_boom_cyl_barrel": ("d_b2", 1.2), "d_boom_cyl_piston": ("d_p2", 1.2),
+    "d_jib_cyl_barrel": ("d_b3", 1.2), "d_jib_cyl_piston": ("d_p3", 1.2),
+    "e_boom_cyl_barrel": ("e_b2", 2.5), "e_boom_cyl_piston": ("e_p2", 2.5),
+    "e_jib_cyl_barrel": ("e_b3", 2.5), "e_jib_cyl_piston": ("e_p3", 2.0),
+    "a_boom_cyl_barrel": ("a_b2", 1.0), "a_boom_cyl_piston": ("a_p2", 0.5),
+    "a_jib_cyl_barrel": ("a_b3", 0.4), "a_jib_cyl_piston": ("a_p3", 0.4),
+    "m_king": ("m1", 10e3), "m_boom": ("m2", 10e3), "m_jib": ("m3", 10e3),
+    "m_boom_cyl_barrel": ("m_b2", 2e3), "m_boom_cyl_piston": ("m_p2", 1e3),
+    "m_jib_cyl_barrel": ("m_b3", 2e3), "m_jib_cyl_piston": ("m_p3", 1e3),
 }
-_WHAT = {"l": "length", "d": "COG distance", "e": "offset", "a": "offset", "m": "mass"}
+_WHAT = {"l": "length", "d": "COG distance", "e": "pin offset along the link", "a": "pin offset across the link",
+         "m": "mass"}
 
 
 def _parameter(name):
+    symbol, value = _TABLE[name]
     unit = "kg" if name[0] == "m" else "m"
     table = "Table 2" if name[0] == "m" else "Table 1"
-    return _P(name, unit, _TABLE[name], f"{_WHAT[name[0]].capitalize()} {name} ({table} of 001)")
+    part = name[2:].replace("_cyl_", " cylinder ").replace("_", " ")
+    return _P(name, unit, value, f"{part.capitalize()} {_WHAT[name[0]]} {symbol} "
+                                 f"({table} of Cibicik & Egeland 2019)")
 
 
-def _support_ports(k):
-    """Loads of cylinder k on its two supports (eqs. 51-55), cylinder frame bk."""
-    where = {2: ("king", "inner boom"), 3: ("inner boom", "outer boom")}[k]
-    out = tuple(_P(f"B{k}_f{c}", "N", 0.0, f"Force of cylinder {k} on its barrel support ({where[0]}), "
-                                             f"cylinder frame b{k}, {c}") for c in "xyz")
-    out += (_P(f"B{k}_nz", "N.m", 0.0, f"Torsion of cylinder {k} on its barrel support, about its axis"),)
-    out += tuple(_P(f"P{k}_f{c}", "N", 0.0, f"Force of cylinder {k} on its piston support ({where[1]}), "
-                                              f"cylinder frame b{k}, {c}") for c in "xyz")
+def paper_symbols(values: dict) -> SimpleNamespace:
+    """The geometry and masses of ``values`` (parameter name -> value) under
+    the paper's symbols (``l1``, ``e_b2``, ``m_p3`` ...), the names the
+    formulas of Cibicik & Egeland (2019) use."""
+    return SimpleNamespace(**{symbol: values[name] for name, (symbol, _) in _TABLE.items()})
+
+
+def cylinder_loops(s=None) -> tuple[CylinderLoop, CylinderLoop]:
+    """The loops of the boom cylinder (Joint 2) and the jib cylinder (Joint 3)
+    from the geometry ``s`` under the paper's symbols (default: Table 1)."""
+    s = s or paper_symbols({name: value for name, (_, value) in _TABLE.items()})
+    return (CylinderLoop(s.l_b2, s.a_b2, s.e_b2, s.a_p2, s.e_p2, "boom cylinder (joint 2)"),
+            CylinderLoop(s.l_b3, s.a_b3, s.e_b3, s.a_p3, s.e_p3, "jib cylinder (joint 3)"))
+
+
+def _support_ports(cyl):
+    """Loads of a cylinder on its two supports (eqs. 51-55), cylinder frame."""
+    k = {"boom_cyl": 2, "jib_cyl": 3}[cyl]
+    where = {2: ("king", "boom"), 3: ("boom", "jib")}[k]
+    name = cyl.replace("_cyl", " cylinder")
+    out = tuple(_P(f"{cyl}_B_f{c}", "N", 0.0, f"Force of the {name} on its barrel support B ({where[0]}), "
+                                                f"cylinder frame b{k}, {c}") for c in "xyz")
+    out += (_P(f"{cyl}_B_nz", "N.m", 0.0, f"Torsion of the {name} on its barrel support B, about its axis"),)
+    out += tuple(_P(f"{cyl}_P_f{c}", "N", 0.0, f"Force of the {name} on its piston support P{k} ({where[1]}), "
+                                                 f"cylinder frame b{k}, {c}") for c in "xyz")
     return out
 
 
@@ -85,61 +125,71 @@ class KnuckleBoomCrane(Block):
     description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
                    "piston forces in; mount wrench, articulated inertia and bias wrench out.")
     parameters = tuple(_parameter(n) for n in _TABLE) + (
-        _P("stroke2", "m", 1.8, "Stroke of the inner cylinder: q2 runs from 0 to it (at most l_p2)"),
-        _P("stroke3", "m", 1.8, "Stroke of the outer cylinder: q3 runs from 0 to it (at most l_p3)"),
+        _P("stroke_boom_cyl", "m", 1.8, "Stroke of the boom cylinder: q_boom_cyl runs from 0 to it "
+                                        "(at most l_boom_cyl_piston)"),
+        _P("stroke_jib_cyl", "m", 1.8, "Stroke of the jib cylinder: q_jib_cyl runs from 0 to it "
+                                       "(at most l_jib_cyl_piston)"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
         _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler)"),
-        _P("q1_0", "rad", 0.0, "Initial slew angle"),
-        _P("q2_0", "m", 0.6, "Initial extension of the inner cylinder"),
-        _P("q3_0", "m", 0.6, "Initial extension of the outer cylinder"),
-        _P("u1_0", "rad/s", 0.0, "Initial slew rate"),
-        _P("u2_0", "m/s", 0.0, "Initial extension rate of the inner cylinder"),
-        _P("u3_0", "m/s", 0.0, "Initial extension rate of the outer cylinder"),
+        _P("q_slew_0", "rad", 0.0, "Initial slew angle"),
+        _P("q_boom_cyl_0", "m", 0.6, "Initial extension of the boom cylinder"),
+        _P("q_jib_cyl_0", "m", 0.6, "Initial extension of the jib cylinder"),
+        _P("u_slew_0", "rad/s", 0.0, "Initial slew rate"),
+        _P("u_boom_cyl_0", "m/s", 0.0, "Initial extension rate of the boom cylinder"),
+        _P("u_jib_cyl_0", "m/s", 0.0, "Initial extension rate of the jib cylinder"),
     )
     inputs = MOUNT_MOTION + (
-        _P("T1", "N.m", 0.0, "Slewing torque on the king (eq. 67)"),
-        _P("F2", "N", 0.0, "Force of the inner cylinder, positive extending (eq. 68)"),
-        _P("F3", "N", 0.0, "Force of the outer cylinder, positive extending (eq. 68)"),
+        _P("tau_slew", "N.m", 0.0, "Slewing torque on the king (T1 of eq. 67)"),
+        _P("F_boom_cyl", "N", 0.0, "Force of the boom cylinder, positive extending (F2 of eq. 68)"),
+        _P("F_jib_cyl", "N", 0.0, "Force of the jib cylinder, positive extending (F3 of eq. 68)"),
     )
     outputs = (
-        (_P("q1", "rad", 0.0, "Slew angle"), _P("q2", "m", 0.0, "Inner piston extension"),
-         _P("q3", "m", 0.0, "Outer piston extension"),
-         _P("u1", "rad/s", 0.0, "Slew rate"), _P("u2", "m/s", 0.0, "Inner piston speed"),
-         _P("u3", "m/s", 0.0, "Outer piston speed"),
-         _P("du1", "rad/s2", 0.0, "Slew acceleration"), _P("du2", "m/s2", 0.0, "Inner piston acceleration"),
-         _P("du3", "m/s2", 0.0, "Outer piston acceleration"),
-         _P("T1_hold", "N.m", 0.0, "Slewing torque that holds the crane still against gravity at this pose"),
-         _P("F2_hold", "N", 0.0, "Inner cylinder force that holds the crane still against gravity at this pose"),
-         _P("F3_hold", "N", 0.0, "Outer cylinder force that holds the crane still against gravity at this pose"))
-        + wrench_ports("W1", "Wrench of the mount on the king (Joint 1), mount coordinates")
-        + wrench_ports("W2", "Wrench of the mount on the king (Joint 1), king coordinates")
+        (_P("q_slew", "rad", 0.0, "Slew angle (q1 of Cibicik & Egeland 2019)"),
+         _P("q_boom_cyl", "m", 0.0, "Boom cylinder extension (q2)"),
+         _P("q_jib_cyl", "m", 0.0, "Jib cylinder extension (q3)"),
+         _P("u_slew", "rad/s", 0.0, "Slew rate"), _P("u_boom_cyl", "m/s", 0.0, "Boom cylinder extension rate"),
+         _P("u_jib_cyl", "m/s", 0.0, "Jib cylinder extension rate"),
+         _P("du_slew", "rad/s2", 0.0, "Slew acceleration"),
+         _P("du_boom_cyl", "m/s2", 0.0, "Boom cylinder extension acceleration"),
+         _P("du_jib_cyl", "m/s2", 0.0, "Jib cylinder extension acceleration"),
+         _P("tau_slew_hold", "N.m", 0.0, "Slewing torque that holds the crane still against gravity at this pose"),
+         _P("F_boom_cyl_hold", "N", 0.0, "Boom cylinder force that holds the crane still against gravity "
+                                         "at this pose"),
+         _P("F_jib_cyl_hold", "N", 0.0, "Jib cylinder force that holds the crane still against gravity "
+                                        "at this pose"))
+        + wrench_ports("W_mount", "Wrench of the mount on the king at the slew joint (Joint 1), mount axes")
+        + wrench_ports("W_king", "Wrench of the mount on the king at the slew joint (Joint 1), king axes")
         + MOUNT_INERTIA
-        + wrench_ports("J2", "Reaction wrench of the king on the inner boom in Joint 2, Frame 2 (eq. 71)")
-        + wrench_ports("J3", "Reaction wrench of the inner boom on the outer boom in Joint 3, Frame 3 (eq. 73)")
-        + _support_ports(2) + _support_ports(3)
+        + wrench_ports("W_boom", "Reaction wrench of the king on the boom in the boom joint (Joint 2), "
+                                 "boom frame (Frame 2, eq. 71)")
+        + wrench_ports("W_jib", "Reaction wrench of the boom on the jib in the jib joint (Joint 3), "
+                                "jib frame (Frame 3, eq. 73)")
+        + _support_ports("boom_cyl") + _support_ports("jib_cyl")
     )
-    states = tuple(_P(n, u, 0.0, n) for n, u in (("q1", "rad"), ("q2", "m"), ("q3", "m"),
-                                                 ("u1", "rad/s"), ("u2", "m/s"), ("u3", "m/s")))
+    states = tuple(_P(f"{q}_{c}", u, 0.0, f"{q}_{c}") for q in ("q", "u")
+                   for c, u in zip(COORDINATES, ("rad", "m", "m") if q == "q" else ("rad/s", "m/s", "m/s")))
 
     def setup(self):
         p = self.p
         self.require_positive(*_TABLE, "h_max")
         self.max_step = p.h_max
-        self.loops = (CylinderLoop(p.l_b2, p.a_b2, p.e_b2, p.a_p2, p.e_p2, "inner cylinder (joint 2)"),
-                      CylinderLoop(p.l_b3, p.a_b3, p.e_b3, p.a_p3, p.e_p3, "outer cylinder (joint 3)"))
-        for k, loop, q0 in ((2, self.loops[0], p.q2_0), (3, self.loops[1], p.q3_0)):
-            stroke, l_p = self.values[f"stroke{k}"], self.values[f"l_p{k}"]
+        #: the geometry and masses under the paper's symbols, for the formulas
+        self.sym = s = paper_symbols(self.values)
+        self.loops = cylinder_loops(s)
+        for c, loop in zip(("boom_cyl", "jib_cyl"), self.loops):
+            stroke, l_p, q0 = (self.values[n] for n in (f"stroke_{c}", f"l_{c}_piston", f"q_{c}_0"))
             if not 0 < stroke <= l_p:
-                raise ParameterError(f"KnuckleBoomCrane parameter stroke{k} = {stroke:g} m is invalid: the piston "
-                                     f"would leave its cylinder; it must be positive and at most l_p{k} = {l_p:g} m")
+                raise ParameterError(f"KnuckleBoomCrane parameter stroke_{c} = {stroke:g} m is invalid: the piston "
+                                     f"would leave its cylinder; it must be positive and at most "
+                                     f"l_{c}_piston = {l_p:g} m")
             lo, hi = loop.extension_range()
             if lo >= 0 or hi <= stroke:
                 raise ParameterError(f"KnuckleBoomCrane: the {loop.name} cannot close its loop over the whole "
                                      f"stroke 0..{stroke:g} m (it closes for extensions in ({lo:g}, {hi:g}) m)")
             if not 0 <= q0 <= stroke:
-                raise ParameterError(f"KnuckleBoomCrane parameter q{k}_0 = {q0:g} m is outside the stroke "
+                raise ParameterError(f"KnuckleBoomCrane parameter q_{c}_0 = {q0:g} m is outside the stroke "
                                      f"0..{stroke:g} m")
-        self.chain = knuckle_boom_tree(p)
+        self.chain = knuckle_boom_tree(s)
         bodies = self.chain.bodies
         # reactions(): points of the rows in their bodies' frames (the piston
         # pin's distance along the barrel is set per call), and the rows
@@ -180,7 +230,7 @@ class KnuckleBoomCrane(Block):
 
     def initial_state(self):
         p = self.p
-        return np.array([p.q1_0, p.q2_0, p.q3_0, p.u1_0, p.u2_0, p.u3_0])
+        return np.array([p.q_slew_0, p.q_boom_cyl_0, p.q_jib_cyl_0, p.u_slew_0, p.u_boom_cyl_0, p.u_jib_cyl_0])
 
     def joint_map(self, x):
         """``theta``, ``G`` (7 x 3) and ``dG/dt u`` (7) at state ``x``
@@ -259,7 +309,7 @@ class KnuckleBoomCrane(Block):
         R10 = inp[:9].reshape(3, 3)
         return -(Gt.T @ gravity_forces(self.chain, kin, R10.T @ self._g0))[6:]
 
-    # -- reaction wrenches, Section 4 of 001 -----------------------------------
+    # -- reaction wrenches, Section 4 of Cibicik & Egeland (2019) -----------------------------------
     def total_wrenches(self, x, inp, du, dynamics=None):
         """Kinematics and the total wrench ``W_t = W_e - W_in`` (eq. 49) of every
         body at its COG, body coordinates ``[n; f]``: gravity, the slewing
@@ -362,7 +412,9 @@ _ROWS = [0, 1, 2, 3, 3, 5, 5]
 
 def knuckle_boom_tree(p) -> Chain:
     """The seven bodies as a tree on the mount, joint coordinates
-    ``(q1, alpha2, alpha3, beta2, q2, beta3, q3)``; inertias of eq. (66)."""
+    ``(q1, alpha2, alpha3, beta2, q2, beta3, q3)``; inertias of eq. (66).
+    ``p`` holds the geometry and masses under the paper's symbols
+    (:func:`paper_symbols`)."""
     x, z = [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]
 
     def slender(m, l, com):

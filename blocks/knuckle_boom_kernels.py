@@ -5,7 +5,7 @@ the outputs and the reaction wrenches of
 
 The numpy code of ``knuckle_boom.py`` and ``kane.py`` is the reference: it
 follows the papers' matrices (projection matrices ``P_k`` and their
-derivatives, eqs. (29)-(38) of 000 and (41)-(46), (58)-(65) of 001) and the
+derivatives, eqs. (29)-(38) of Cibicik & Egeland (2018) and (41)-(46), (58)-(65) of Cibicik & Egeland 2019) and the
 tests compare this module with it at random states.  Here the same Kane's
 equations are formed in another way, one pass over the tree carrying for
 each body, referenced to its COG in its own frame,
@@ -20,7 +20,7 @@ joint k, ``s_k`` its screw, ``ad`` the twist cross product)
 ``Jo_k = X_k Jo_parent + s_k G~_k``, ``to_k = X_k to_parent + s_k dtheta_k``,
 ``ao_k = X_k ao_parent - ad(s_k dtheta_k) X_k to_parent + s_k (dG/dt u)_k``.
 Then ``M = sum J_k^T D_k J_k`` and
-``f = sum J_k^T (W_g,k - D_k a_k - W_k D_k t_k)`` (eqs. (43)-(46) of 001).
+``f = sum J_k^T (W_g,k - D_k a_k - W_k D_k t_k)`` (eqs. (43)-(46) of Cibicik & Egeland 2019).
 
 This module imports only math and numpy, so that it runs (slowly) without
 numba and ``blocks/jit.py`` can load it from a copy outside the package; it
@@ -32,12 +32,12 @@ import math
 
 import numpy as np
 
-# -- the cylinder loop of Fig. 2 of 001 (blocks/cylinder_loop.py) -------------
+# -- the cylinder loop of Fig. 2 of Cibicik & Egeland (2019) (blocks/cylinder_loop.py) -------------
 
 
 def loop_angles(q, l_b, a_b, e_b, a_p, e_p):
     """``(alpha, beta)`` [rad] for the piston extension ``q`` [m], eqs. (29)
-    and (30) of 001; NaN where the loop cannot close."""
+    and (30) of Cibicik & Egeland (2019); NaN where the loop cannot close."""
     lc, b1, b2 = l_b + q, math.hypot(a_b, e_b), math.hypot(a_p, e_p)
     c_alpha = (lc * lc - b1 * b1 - b2 * b2) / (-2.0 * b1 * b2)
     c_beta = (b2 * b2 - b1 * b1 - lc * lc) / (-2.0 * b1 * lc)
@@ -108,7 +108,7 @@ def _matmul3(A, B):
 def _transform(RT, off, t, out):
     """``out = X t``: twist ``t`` of the parent's origin (parent coordinates)
     carried to the origin of a frame at ``off`` turned by ``RT^T``,
-    ``X t = [RT w; RT (v + w x off)]`` (eq. (23) of 000)."""
+    ``X t = [RT w; RT (v + w x off)]`` (eq. (23) of Cibicik & Egeland 2018)."""
     w0, w1, w2 = t[0], t[1], t[2]
     v0 = t[3] + w1 * off[2] - w2 * off[1]
     v1 = t[4] + w2 * off[0] - w0 * off[2]
@@ -120,7 +120,7 @@ def _transform(RT, off, t, out):
 
 def _to_cog(com, t, out):
     """``out = U t``: the reference of twist ``t`` moved from a body's origin
-    to its COG (eq. (20) of 000)."""
+    to its COG (eq. (20) of Cibicik & Egeland 2018)."""
     out[0], out[1], out[2] = t[0], t[1], t[2]
     out[3] = t[3] + t[1] * com[2] - t[2] * com[1]
     out[4] = t[4] + t[2] * com[0] - t[0] * com[2]
@@ -294,7 +294,7 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
     accelerations, holding actuation, mount wrench in mount and king
     coordinates, articulated inertia and bias wrench (``interface.mount_split``),
     reactions in Joints 2 and 3 and the cylinders' support loads
-    (``KnuckleBoomCrane.reactions``: eqs. (51)-(56) of 001)."""
+    (``KnuckleBoomCrane.reactions``: eqs. (51)-(56) of Cibicik & Egeland 2019)."""
     M, f, hold, tb, tb_dot, R, p, J, W = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute,
                                                 screws, com, mass, inertia)
     # mount split: W1 = I_A [dw; a] + p_A

@@ -1,4 +1,4 @@
-"""Spatial (screw) algebra in the notation of 000_4c348684ef4bc307.txt.
+"""Spatial (screw) algebra in the notation of Cibicik & Egeland (2018).
 
 Twists are ``t = [omega; v]`` (angular velocity first, then the velocity of the
 reference point), wrenches are in the papers' "flipped" order ``w = [n; f]``
@@ -17,7 +17,7 @@ __all__ = [
 
 #: Interchange matrix: ``Pi @ [n; f] = [f; n]``.  It turns the flipped wrench
 #: order into the standard one and relates the wrench and twist transforms,
-#: ``Ubar(p) = Pi @ U(p) @ Pi`` (remark below eq. (46) of 000).
+#: ``Ubar(p) = Pi @ U(p) @ Pi`` (remark below eq. (46) of Cibicik & Egeland 2018).
 Pi = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 def quintic_ramp(t: float, t0: float, T: float, q0: float, q1: float):
     """Set-point moving from ``q0`` to ``q1`` during ``[t0, t0 + T]`` with the
-    quintic 10-15-6 profile (eq. (22) of 003_0562b1d9e591ba51.txt), zero
+    quintic 10-15-6 profile (eq. (22) of Jarzębowska, Urbaś & Augustynek (2018)), zero
     velocity and acceleration at both ends.  Returns ``(q, dq/dt, d2q/dt2)``
     in the units of ``q0`` per s^0, s^-1, s^-2.  ``T <= 0`` gives a step at
     ``t0``."""

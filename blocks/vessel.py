@@ -1,5 +1,6 @@
-"""Vessel of 000_4c348684ef4bc307.txt, Section III: a rigid body turning about
-a fixed point (the origin of Frame 0) in roll q1, pitch q2 and yaw q3 with
+"""Vessel of Cibicik & Egeland (2018), Section III: a rigid body turning about
+a fixed point (the origin of Frame 0) in roll, pitch and yaw (the paper's
+q1, q2, q3; ports ``q_roll``, ``q_pitch``, ``q_yaw``) with
 ``R_1^0 = Rz(q3) Ry(q2) Rx(q1)`` (eq. (53)), held by cubic rotational springs
 ``T_i = -k_i q_i^3`` (Section III-D), optional linear damping, and loaded at
 the mount by the crane standing on it.
@@ -11,12 +12,13 @@ Assumptions the paper leaves open, fixed here:
 * The vessel's own weight does not act by default (``gravity_on = false``):
   buoyancy balances it and the springs are the net restoring model.  With a
   COG above the rotation point the weight alone would capsize the vessel.
-* Table I gives the vessel mass m1 = 1.2 t and eq. (73) the inertia
-  ``m1 l1^2 / 12`` about each axis; the block takes radii of gyration
-  (default ``l1 / sqrt(12)``) so the inertia scales with the mass.
+* Table I gives the vessel mass m1 = 1.2 t (parameter ``m``) and eq. (73)
+  the inertia ``m1 l1^2 / 12`` about each axis; the block takes radii of
+  gyration (default ``l1 / sqrt(12)``) so the inertia scales with the mass.
 * d1 = 2.5 m of Table I is taken as the height of the vessel COG above the
-  rotation point (the figure with the geometry is lost); l1 = 5 m is the
-  height of the mount above it (``p_21^1 = [0, 0, -l1]``, eq. (60)).
+  rotation point (the figure with the geometry is lost); l1 = 5 m (parameter
+  ``l_mount``) is the height of the mount above it (``p_21^1 = [0, 0, -l1]``,
+  eq. (60)).
 
 Coupling at the mount (``docs/interfaces/mount.md``): the wrench the vessel
 exerts on the crane is ``W = I_A [dw; a] + p_A`` (Frame 1, at the mount),
@@ -39,6 +41,8 @@ from .screw import cross
 
 _P = Variable
 _R = np.sqrt(12.0)
+#: the vessel's coordinates: roll, pitch and yaw are q1, q2, q3 of Cibicik & Egeland (2018)
+_AXES = ((1, "roll"), (2, "pitch"), (3, "yaw"))
 
 
 class Vessel(Block):
@@ -48,72 +52,72 @@ class Vessel(Block):
                    "(Cibicik & Egeland 2018, Section III); crane load at the mount via "
                    "articulated inertia I_A and bias wrench p_A.")
     parameters = (
-        _P("m1", "kg", 1200.0, "Vessel mass (Table I: 1.2 t)"),
-        _P("l1", "m", 5.0, "Height of the mount (crane slewing joint) above the rotation point (Table I)"),
+        _P("m", "kg", 1200.0, "Vessel mass m1 (Table I of Cibicik & Egeland 2018: 1.2 t)"),
+        _P("l_mount", "m", 5.0, "Height l1 of the mount (crane slewing joint) above the rotation point (Table I)"),
         _P("cog_x", "m", 0.0, "Vessel COG in Frame 1, x"),
         _P("cog_y", "m", 0.0, "Vessel COG in Frame 1, y"),
         _P("cog_z", "m", 2.5, "Vessel COG in Frame 1, z (Table I d1)"),
-        _P("r_x", "m", 5.0 / _R, "Radius of gyration about the COG, x1 axis (eq. (73): l1/sqrt(12))"),
-        _P("r_y", "m", 5.0 / _R, "Radius of gyration about the COG, y1 axis (eq. (73): l1/sqrt(12))"),
-        _P("r_z", "m", 5.0 / _R, "Radius of gyration about the COG, z1 axis (eq. (73): l1/sqrt(12))"),
-        _P("k1", "N.m/rad3", 8e7, "Cubic roll spring, T1 = -k1 q1^3"),
-        _P("k2", "N.m/rad3", 8e7, "Cubic pitch spring, T2 = -k2 q2^3"),
-        _P("k3", "N.m/rad3", 8e7, "Cubic yaw spring, T3 = -k3 q3^3"),
-        _P("c1", "N.m.s/rad", 0.0, "Linear roll damping, -c1 u1"),
-        _P("c2", "N.m.s/rad", 0.0, "Linear pitch damping, -c2 u2"),
-        _P("c3", "N.m.s/rad", 0.0, "Linear yaw damping, -c3 u3"),
+        _P("r_x", "m", 5.0 / _R, "Radius of gyration about the COG, x1 axis (eq. (73): l_mount/sqrt(12))"),
+        _P("r_y", "m", 5.0 / _R, "Radius of gyration about the COG, y1 axis (eq. (73): l_mount/sqrt(12))"),
+        _P("r_z", "m", 5.0 / _R, "Radius of gyration about the COG, z1 axis (eq. (73): l_mount/sqrt(12))"),
+        _P("k_roll", "N.m/rad3", 8e7, "Cubic roll spring k1: moment -k1 q1^3 (q1 = q_roll)"),
+        _P("k_pitch", "N.m/rad3", 8e7, "Cubic pitch spring k2: moment -k2 q2^3 (q2 = q_pitch)"),
+        _P("k_yaw", "N.m/rad3", 8e7, "Cubic yaw spring k3: moment -k3 q3^3 (q3 = q_yaw)"),
+        _P("c_roll", "N.m.s/rad", 0.0, "Linear roll damping: moment -c_roll u_roll"),
+        _P("c_pitch", "N.m.s/rad", 0.0, "Linear pitch damping: moment -c_pitch u_pitch"),
+        _P("c_yaw", "N.m.s/rad", 0.0, "Linear yaw damping: moment -c_yaw u_yaw"),
         _P("gravity_on", "1", False, "Whether the vessel's own weight acts (default no: buoyancy balances it)", "Boolean"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration"),
         _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler; smaller is more accurate and slower)"),
-        _P("q1_0", "rad", 0.0, "Initial roll"),
-        _P("q2_0", "rad", 0.0, "Initial pitch"),
-        _P("q3_0", "rad", 0.0, "Initial yaw"),
-        _P("u1_0", "rad/s", 0.0, "Initial roll rate"),
-        _P("u2_0", "rad/s", 0.0, "Initial pitch rate"),
-        _P("u3_0", "rad/s", 0.0, "Initial yaw rate"),
+        _P("q_roll_0", "rad", 0.0, "Initial roll"),
+        _P("q_pitch_0", "rad", 0.0, "Initial pitch"),
+        _P("q_yaw_0", "rad", 0.0, "Initial yaw"),
+        _P("u_roll_0", "rad/s", 0.0, "Initial roll rate"),
+        _P("u_pitch_0", "rad/s", 0.0, "Initial pitch rate"),
+        _P("u_yaw_0", "rad/s", 0.0, "Initial yaw rate"),
     )
     inputs = MOUNT_INERTIA
     outputs = (
-        tuple(_P(f"q{i}", "rad", 0.0, f"Vessel {n} angle q{i}") for i, n in ((1, "roll"), (2, "pitch"), (3, "yaw")))
-        + tuple(_P(f"u{i}", "rad/s", 0.0, f"Vessel {n} rate u{i} = dq{i}/dt") for i, n in ((1, "roll"), (2, "pitch"), (3, "yaw")))
-        + tuple(_P(f"du{i}", "rad/s2", 0.0, f"Vessel {n} acceleration du{i}/dt") for i, n in ((1, "roll"), (2, "pitch"), (3, "yaw")))
+        tuple(_P(f"q_{n}", "rad", 0.0, f"Vessel {n} angle (q{i} of Cibicik & Egeland 2018)") for i, n in _AXES)
+        + tuple(_P(f"u_{n}", "rad/s", 0.0, f"Vessel {n} rate d(q_{n})/dt (u{i})") for i, n in _AXES)
+        + tuple(_P(f"du_{n}", "rad/s2", 0.0, f"Vessel {n} acceleration d(u_{n})/dt") for i, n in _AXES)
         + MOUNT_MOTION
     )
     states = (
-        tuple(_P(f"q{i}", "rad", 0.0, f"angle q{i}") for i in (1, 2, 3))
-        + tuple(_P(f"u{i}", "rad/s", 0.0, f"rate u{i}") for i in (1, 2, 3))
+        tuple(_P(f"q_{n}", "rad", 0.0, f"{n} angle") for _, n in _AXES)
+        + tuple(_P(f"u_{n}", "rad/s", 0.0, f"{n} rate") for _, n in _AXES)
     )
 
     def setup(self):
         p = self.p
         self.require_positive("h_max")
         self.max_step = p.h_max
-        self.require_positive("m1", "l1", "r_x", "r_y", "r_z")
-        self.require_positive("k1", "k2", "k3", "c1", "c2", "c3", allow_zero=True)
+        self.require_positive("m", "l_mount", "r_x", "r_y", "r_z")
+        self.require_positive("k_roll", "k_pitch", "k_yaw", "c_roll", "c_pitch", "c_yaw", allow_zero=True)
         if p.g < 0:
             raise ParameterError(f"Vessel parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
-        inertia = p.m1 * np.diag([p.r_x**2, p.r_y**2, p.r_z**2])
+        inertia = p.m * np.diag([p.r_x**2, p.r_y**2, p.r_z**2])
         # R_1^0 = Rz(q3) Ry(q2) Rx(q1): a gimbal of yaw, pitch and roll joints
         # with two massless bodies; the chain coordinates are (q3, q2, q1).
         # The block steps in closed form (_state_terms); the chain is the
         # same vessel in the multibody machinery, its reference in the tests.
         self.chain = Chain(
             joints=[Joint(axis=[0, 0, 1]), Joint(axis=[0, 1, 0]), Joint(axis=[1, 0, 0])],
-            bodies=[Body(0.0), Body(0.0), Body(p.m1, [p.cog_x, p.cog_y, p.cog_z], inertia)],
-            markers=[Marker(2, [0.0, 0.0, p.l1])],
+            bodies=[Body(0.0), Body(0.0), Body(p.m, [p.cog_x, p.cog_y, p.cog_z], inertia)],
+            markers=[Marker(2, [0.0, 0.0, p.l_mount])],
         )
-        self.k = np.array([p.k1, p.k2, p.k3])
-        self.c = np.array([p.c1, p.c2, p.c3])
+        self.k = np.array([p.k_roll, p.k_pitch, p.k_yaw])
+        self.c = np.array([p.c_roll, p.c_pitch, p.c_yaw])
         self.g0 = np.array([0.0, 0.0, -p.g if p.gravity_on else 0.0])
         self._com = np.array([p.cog_x, p.cog_y, p.cog_z])
-        self._r_m = np.array([0.0, 0.0, p.l1])
-        self._m_g = p.m1 * self.g0  # weight in Frame 0; @ R gives it in Frame 1
-        self._I_O = inertia + p.m1 * (self._com @ self._com * np.eye(3) - np.outer(self._com, self._com))
+        self._r_m = np.array([0.0, 0.0, p.l_mount])
+        self._m_g = p.m * self.g0  # weight in Frame 0; @ R gives it in Frame 1
+        self._I_O = inertia + p.m * (self._com @ self._com * np.eye(3) - np.outer(self._com, self._com))
         self._cache_key = None
 
     def initial_state(self):
         p = self.p
-        return np.array([p.q1_0, p.q2_0, p.q3_0, p.u1_0, p.u2_0, p.u3_0])
+        return np.array([p.q_roll_0, p.q_pitch_0, p.q_yaw_0, p.u_roll_0, p.u_pitch_0, p.u_yaw_0])
 
     def _state_terms(self, x):
         """Everything that depends on the state only, cached: the outputs at the
@@ -146,7 +150,7 @@ class Vessel(Block):
             n_O = cross(self._com, self._m_g @ R) - cross(w, I_O @ w) - I_O @ dw_bias
             M = E.T @ I_O @ E
             tau = E.T @ n_O - self.k * x[:3] ** 3 - self.c * x[3:]
-            l1 = self.p.l1
+            l1 = self.p.l_mount
             J = np.empty((6, 3))  # [dw; a] = J du + bias_acc, a = dw x r_m + ...
             J[:3] = E
             J[3] = l1 * E[1]

@@ -36,10 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
     r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd)")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
-    r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system's, inertia)")
-    r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system's, jacobi)")
+    r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system file's; inertia if it names none)")
+    r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's, gauss-seidel in every example; "
+                        "jacobi if the file names none)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
-                   help="inputs held over a step: last sample or mid-step estimate (default: the system's, none)")
+                   help="inputs held over a step: last sample or mid-step estimate (default: the system "
+                        "file's; none if it names none)")
     r.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a parameter (repeatable)")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")

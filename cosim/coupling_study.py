@@ -33,7 +33,7 @@ VESSELS = {"Table I vessel (1200 kg)": 1200.0, "light vessel (120 kg)": 120.0}
 VARIANTS = (("inertia", "gauss-seidel", "none"), ("inertia", "jacobi", "none"),
             ("inertia", "jacobi", "midpoint"), ("explicit", "gauss-seidel", "none"))
 COMPARE_EVERY = 0.02
-WRENCH = [f"crane.W1_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
+WRENCH = [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 
 
 def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:

@@ -5,6 +5,7 @@ of every port), so the reference can not drift from the FMUs.
 """
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from .blocks import BLOCKS
@@ -89,7 +90,10 @@ def _table(title, variables, with_default):
 def fmus_markdown() -> str:
     lines = [_INTRO.format(names=", ".join(f"`{n}.fmu`" for n in BLOCKS)).rstrip(), ""]
     for name, cls in BLOCKS.items():
-        doc = (cls.__module__ and __import__(cls.__module__, fromlist=["_"]).__doc__ or "").strip()
+        # a block class that documents itself (two blocks share one module)
+        # has its own notes; otherwise the module's docstring is the model's
+        doc = (cls.__dict__.get("__doc__") or __import__(cls.__module__, fromlist=["_"]).__doc__ or "")
+        doc = inspect.cleandoc(doc)
         lines += [f"## {name}.fmu", "", cls.description, "", "<details><summary>Model notes</summary>", "",
                   doc, "", "</details>", ""]
         lines += _table("Parameters", cls.parameters, True)
@@ -108,18 +112,18 @@ def write_docs(root) -> Path:
 
 def draw_cylinder_loops(path) -> Path:
     """``docs/knuckle_boom_geometry.png``: the two cylinder loops of Table 1 of
-    paper 001 in the y-z plane of Frame k-1, retracted and extended, with the
+    Cibicik & Egeland (2019) in the y-z plane of Frame k-1, retracted and extended, with the
     pins and offsets as :mod:`crane_cosim.blocks.cylinder_loop` places them."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from .blocks.cylinder_loop import table1_loops
+    from .blocks.knuckle_boom import cylinder_loops
     from .blocks.screw import rot_x
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 7.0))
-    for ax, loop, link_len in zip(axes, table1_loops(), (7.5, 5.0)):
+    for ax, loop, link_len in zip(axes, cylinder_loops(), (7.5, 5.0)):
         for q, style in ((0.0, "-"), (1.8, "--")):
             alpha, beta = loop.angles(q)
             B, P, _ = loop.pins(q)
@@ -145,7 +149,7 @@ def draw_cylinder_loops(path) -> Path:
         ax.set_aspect("equal")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
-    fig.suptitle("Cylinder loops of the knuckle boom crane (Table 1 of 001); rotations about x")
+    fig.suptitle("Cylinder loops of the knuckle boom crane (Table 1 of Cibicik & Egeland 2019); rotations about x")
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=110)

@@ -3,7 +3,7 @@
 
 >>> from crane_cosim.scenarios import crane_on_vessel
 >>> df = run_libcosim(crane_on_vessel(stop_time=5.0))
->>> df[["time", "crane.W1_fz"]]
+>>> df[["time", "crane.W_mount_fz"]]
 
 libcosim's fixed-step algorithm steps all components in parallel from the
 same communication point and then passes every output on, inputs held over

@@ -121,7 +121,7 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
                 instances.append(inst)
                 inst.initialize(system.start_time, comp.parameters)
                 inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
-            log.open(columns)
+            log.open(columns, [variables[n][v].unit for n in order for v in outputs[n]])
             _exchange_initial(instances, route_map, log.t)
             _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
             log.record(log.t, np.concatenate([c.y for c in instances]))

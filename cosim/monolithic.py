@@ -57,6 +57,7 @@ class Composite:
         sizes = [len(b.states) for b in self.blocks]
         self.slices = np.split(np.arange(sum(sizes)), np.cumsum(sizes)[:-1])
         self.columns = [f"{n}.{v}" for n, b in zip(self.names, self.blocks) for v in b.output_names()]
+        self.units = [v.unit for b in self.blocks for v in b.outputs]
         self.max_passes = 2 * len(self.blocks) + 2
 
     def initial_state(self) -> np.ndarray:
@@ -112,7 +113,7 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
                 "step": system.step}
     x = model.initial_state()
     with RunLog(system, out_dir, settings, progress) as log:
-        log.open(model.columns)
+        log.open(model.columns, model.units)
         log.record(system.start_time, model.outputs(system.start_time, x))
         log.started()
         i = 1

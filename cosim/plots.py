@@ -1,9 +1,20 @@
-"""PNG plots of a run, like Fig. 7 of 000_4c348684ef4bc307.txt: vessel
-angles, crane joints, and the interface forces and moments in Frame 1 and
-Frame 2.  Columns are found by name (``*.q1``, ``*.W1_fx`` ...), so any
-system with those outputs gets the same plots."""
+"""PNG plots of a run, like Fig. 7 of Cibicik & Egeland (2018): vessel
+motion, crane coordinates with their set-points, the wrench at the mount in
+mount and king axes, the joint reactions, the actuation and the hydraulic
+cylinders.
+
+Columns are found by variable name, whatever the component is called
+(``*.q_roll``, ``*.W_mount_fx`` ...; ``docs/names.md``), so any system with
+those outputs gets the same plots; a figure whose defining quantity the run
+does not have is not drawn.  Values are shown in the units engineers read:
+forces in N, kN or MN and moments in N·m, kN·m or MN·m (whichever keeps the
+numbers between 1 and 1000), pressures in bar, angles in degrees.  The SI
+unit of each column comes from the run's ``summary.json``.
+"""
 from __future__ import annotations
 
+import json
+import math
 import re
 from pathlib import Path
 
@@ -13,32 +24,65 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .results import read_results  # noqa: E402
+from .results import SUMMARY_FILE, read_results  # noqa: E402
+
+#: SI unit -> the display units to choose from, (label, size of one in SI)
+DISPLAY_UNITS = {
+    "N": [("N", 1.0), ("kN", 1e3), ("MN", 1e6)],
+    "N.m": [("N·m", 1.0), ("kN·m", 1e3), ("MN·m", 1e6)],
+    "Pa": [("bar", 1e5)],
+    "rad": [("deg", math.pi / 180)],
+    "rad/s": [("deg/s", math.pi / 180)],
+    "rad/s2": [("deg/s²", math.pi / 180)],
+}
+
+
+def display_unit(si_unit: str, peak: float) -> tuple[str, float]:
+    """The display unit of a quantity in ``si_unit`` whose largest magnitude
+    is ``peak``: the largest unit in which the peak is at least 1, and its
+    size in SI units.  A unit not in :data:`DISPLAY_UNITS` is kept as it is."""
+    choices = DISPLAY_UNITS.get(si_unit, [(si_unit or "1", 1.0)])
+    label, size = choices[0]
+    for lab, sz in choices[1:]:
+        if peak >= sz:
+            label, size = lab, sz
+    return label, size
+
+
+# (file stem, title, the variable that must be there, [axes: variable pattern, ...])
+# Patterns match the variable part of ``component.variable``; set-points
+# (``<variable>_ref``) are drawn dashed beside their variable.
+_PANELS = [
+    ("vessel_motion", "Vessel roll, pitch and yaw", r"q_roll", [r"q_(roll|pitch|yaw)"]),
+    ("crane_joints", "Crane joints", r"q_boom", [r"q_(slew|boom|jib)"]),
+    ("crane_coordinates", "Crane coordinates: slew angle and cylinder extensions", r"q_boom_cyl",
+     [r"q_slew", r"q_(boom|jib)_cyl"]),
+    ("crane_speeds", "Crane speeds: slew rate and cylinder extension rates", r"u_boom_cyl",
+     [r"u_slew", r"u_(boom|jib)_cyl"]),
+    ("interface_mount", "Wrench of the vessel on the king at the mount, mount (deck) axes", r"W_mount_fz",
+     [r"W_mount_f[xyz]", r"W_mount_n[xyz]"]),
+    ("interface_king", "Wrench of the vessel on the king at the mount, king axes", r"W_king_fz",
+     [r"W_king_f[xyz]", r"W_king_n[xyz]"]),
+    ("boom_joint", "Reaction of the king on the boom in the boom joint, boom frame", r"W_boom_fz",
+     [r"W_boom_f[xyz]", r"W_boom_n[xyz]"]),
+    ("jib_joint", "Reaction of the boom on the jib in the jib joint, jib frame", r"W_jib_fz",
+     [r"W_jib_f[xyz]", r"W_jib_n[xyz]"]),
+    ("actuation", "Actuation demands", r"(tau_(slew|boom|jib)|F_(boom|jib)_cyl)",
+     [r"tau_(slew|boom|jib)", r"F_(boom|jib)_cyl"]),
+    ("cylinders", "Hydraulic cylinders", r"p_A", [r"F", r"p_[AB]", r"valve_\w+"]),
+]
 
 
 def _columns(df, pattern):
-    rx = re.compile(pattern)
+    rx = re.compile(r"[^.]+\." + pattern)
     return [c for c in df.columns if rx.fullmatch(c)]
 
 
-_PANELS = [
-    ("vessel_angles", "Vessel angles", [(r"vessel\.q[123]", "angle [rad]")]),
-    ("crane_joints", "Crane joints", [(r"crane\.q[456]", "angle [rad]"), (r"controller\.q[456]_ref", None)]),
-    ("crane_coordinates", "Crane coordinates: slew [rad], piston extensions [m]",
-     [(r"crane\.q[123]", "q"), (r"controller\.q[123]_ref", None)]),
-    ("crane_speeds", "Crane generalized speeds [rad/s, m/s]", [(r"crane\.u[123]", "u")]),
-    ("interface_frame1", "Wrench of the mount on the king (Joint 1), mount frame",
-     [(r"crane\.W1_f[xyz]", "force [N]"), (r"crane\.W1_n[xyz]", "moment [N m]")]),
-    ("interface_frame2", "Wrench of the mount on the king (Joint 1), king frame",
-     [(r"crane\.W2_f[xyz]", "force [N]"), (r"crane\.W2_n[xyz]", "moment [N m]")]),
-    ("joint2_reactions", "Reaction in Joint 2, Frame 2", [(r"crane\.J2_f[xyz]", "force [N]"),
-                                                          (r"crane\.J2_n[xyz]", "moment [N m]")]),
-    ("joint3_reactions", "Reaction in Joint 3, Frame 3", [(r"crane\.J3_f[xyz]", "force [N]"),
-                                                          (r"crane\.J3_n[xyz]", "moment [N m]")]),
-    ("actuation", "Actuation demands", [(r"controller\.T1", "torque [N m]"), (r"controller\.F[23]", "force [N]")]),
-    ("cylinders", "Hydraulic cylinders", [(r"cylinder[23]\.F", "force [N]"), (r"cylinder[23]\.p_[AB]", "pressure [Pa]"),
-                                          (r"controller\.valve[23]", "valve command [1]")]),
-]
+def _units(out_dir: Path) -> dict:
+    try:
+        return json.loads((out_dir / SUMMARY_FILE).read_text()).get("units", {})
+    except (OSError, ValueError):
+        return {}
 
 
 def plot_run(out_dir) -> list[Path]:
@@ -47,26 +91,28 @@ def plot_run(out_dir) -> list[Path]:
     # a run stopped by a diverging model ends in huge or infinite values:
     # plot what is finite
     df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
+    units = _units(out_dir)
     plot_dir = out_dir / "plots"
     plot_dir.mkdir(exist_ok=True)
     written = []
-    for stem, title, rows in _PANELS:
-        groups = [(cols, label) for pat, label in rows if (cols := _columns(df, pat))]
-        if not groups:
+    for stem, title, needs, rows in _PANELS:
+        if not _columns(df, needs):
             continue
-        if len(rows) == 2 and rows[1][1] is None:  # set-points drawn dashed on the same axes
-            axes_groups = [(groups[0][0], groups[0][1], groups[1][0] if len(groups) > 1 else [])]
-        else:
-            axes_groups = [(cols, label, []) for cols, label in groups]
-        fig, axes = plt.subplots(len(axes_groups), 1, figsize=(8, 3.2 * len(axes_groups)), sharex=True,
-                                 squeeze=False)
-        for ax, (cols, label, dashed) in zip(axes[:, 0], axes_groups):
+        groups = [cols for pattern in rows if (cols := _columns(df, pattern))]
+        fig, axes = plt.subplots(len(groups), 1, figsize=(8, 3.2 * len(groups)), sharex=True, squeeze=False)
+        for ax, cols in zip(axes[:, 0], groups):
+            # the set-point of a variable, from whichever component outputs it
+            refs = {c: next((r for r in df.columns if r.endswith("." + c.split(".", 1)[1] + "_ref")), None)
+                    for c in cols}
+            shown = cols + [r for r in refs.values() if r]
+            values = np.abs(df[shown].to_numpy())
+            peak = float(np.nanmax(values)) if np.isfinite(values).any() else 0.0
+            label, size = display_unit(units.get(cols[0], ""), peak)
             for c in cols:
-                line, = ax.plot(df["time"], df[c], label=c)
-                ref = [d for d in dashed if d.startswith(c.split(".")[1] + "_ref") or d.endswith("." + c.split(".")[1] + "_ref")]
-                for d in ref:
-                    ax.plot(df["time"], df[d], "--", color=line.get_color(), label=d)
-            ax.set_ylabel(label)
+                line, = ax.plot(df["time"], df[c] / size, label=c)
+                if refs[c]:
+                    ax.plot(df["time"], df[refs[c]] / size, "--", color=line.get_color(), label=refs[c])
+            ax.set_ylabel(f"[{label}]")
             ax.grid(True, alpha=0.3)
             ax.legend(loc="best", fontsize=8, ncol=2)
         axes[-1, 0].set_xlabel("time [s]")

@@ -28,7 +28,7 @@ class RunResult:
 class RunLog:
     """Context manager around one run.
 
-    ``open(columns)`` creates ``results.csv``; ``record(t, values)`` appends a
+    ``open(columns, units)`` creates ``results.csv``; ``record(t, values)`` appends a
     row and sets the time reached; ``started()`` starts the wall clock (after
     set-up); ``advanced(dt)`` moves the progress bar.  On leaving: a
     ``KeyboardInterrupt`` marks the run interrupted and propagates; a
@@ -54,8 +54,12 @@ class RunLog:
         self.result = None
         self._wall0 = time.perf_counter()
 
-    def open(self, columns) -> None:
+    def open(self, columns, units) -> None:
+        """Create ``results.csv`` with ``columns``; ``units`` (one per column,
+        SI, FMI notation) go to ``summary.json`` under ``"units"``, with
+        ``"time": "s"``, so that a script can read them."""
         self.columns = list(columns)
+        self.summary["units"] = {"time": "s", **dict(zip(self.columns, units))}
         self.writer = ResultWriter(self.out_dir, self.columns)
 
     def record(self, t: float, values) -> None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from .blocks.controller import Controller
+from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
 from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION
 from .system import System
 
 
 def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
                     vessel_mass: float | None = None) -> System:
-    """Paper 000: the Table I crane on the Table I vessel, PD-controlled
+    """The crane of Cibicik & Egeland (2018), Table I, on their Table I vessel, PD-controlled
     through a 20 s hoisting sequence (raise, slew 90 deg, lower).  The vessel
     is coupled through the crane's articulated inertia (``docs/interfaces/mount.md``).
 
@@ -23,13 +24,14 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     input is updated) and is stable to smaller steps only
     (``docs/coupling-error.md``).
 
-    ``vessel_mass`` [kg] overrides m1 (e.g. 120 kg for the light-vessel case).
+    ``vessel_mass`` [kg] overrides the vessel's mass ``m`` (e.g. 120 kg for the
+    light-vessel case).
     FMU sources are ``<fmu_dir>/<Model>.fmu`` relative to ``base_dir``
     (default: the current folder).
     """
     s = System("CraneOnVessel", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
                base_dir=Path(base_dir) if base_dir else Path.cwd())
-    vessel_params = {} if vessel_mass is None else {"m1": vessel_mass}
+    vessel_params = {} if vessel_mass is None else {"m": vessel_mass}
     s.add_component("vessel", f"{fmu_dir}/Vessel.fmu", **vessel_params)
     s.add_component("crane", f"{fmu_dir}/Crane.fmu")
     s.add_component("controller", f"{fmu_dir}/Controller.fmu")
@@ -40,13 +42,13 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     for v in Controller.inputs:
         s.connect(f"crane.{v.name}", f"controller.{v.name}")
     for v in Controller.outputs:
-        if v.name.startswith("tau"):
+        if v.name.startswith("tau_"):
             s.connect(f"controller.{v.name}", f"crane.{v.name}")
     return s
 
 
 def knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3) -> System:
-    """Paper 001: the knuckle boom crane of Tables 1-2 on a fixed base,
+    """The knuckle boom crane of Cibicik & Egeland (2019), Tables 1-2, on a fixed base,
     ideal actuators, PD control with gravity compensation: it holds its
     start pose for 1 s, then raises, slews 90 deg and lowers (20 s)."""
     s = System("KnuckleBoom", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
@@ -54,44 +56,51 @@ def knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     s.add_component("crane", f"{fmu_dir}/KnuckleBoomCrane.fmu")
     s.add_component("controller", f"{fmu_dir}/KnuckleBoomController.fmu")
     _measurements_to_controller(s)
-    for name in ("T1", "F2", "F3"):  # force demands: ideal actuators
+    for name in KB_ACTUATION:  # force demands: ideal actuators
         s.connect(f"controller.{name}", f"crane.{name}")
     return s
 
 
 def _measurements_to_controller(s: System) -> None:
     """The knuckle boom crane's coordinates, speeds and holding forces to the
-    controller's inputs of the same names (the cylinder forces come from the
-    cylinders)."""
+    controller's inputs of the same names (the measured cylinder forces come
+    from the cylinders)."""
     from .blocks.controller import KnuckleBoomController
     for v in KnuckleBoomController.inputs:
         if not v.name.endswith("_meas"):
             s.connect(f"crane.{v.name}", f"controller.{v.name}")
 
 
-#: Paper 000's vessel scaled to carry the 36 t knuckle boom crane: lengths x3
+#: The vessel of Cibicik & Egeland (2018) scaled to carry the 36 t knuckle boom crane: lengths x3
 #: (2 m crane links -> 6 m king), mass x400 (the vessel-to-crane mass ratio of
 #: Table I, 1.2 t : 90 kg, kept), and the cubic springs x1400, the ratio of
 #: the cranes' overturning moments at their raised poses (1.4 MN m : 1.0 kN m),
 #: so the crane heels the vessel by the same static angle (about 1.3 deg).
-SCALED_VESSEL = {"m1": 480e3, "l1": 15.0, "cog_z": 7.5, "r_x": 15.0 / 12**0.5, "r_y": 15.0 / 12**0.5,
-                 "r_z": 15.0 / 12**0.5, "k1": 1.12e11, "k2": 1.12e11, "k3": 1.12e11}
+SCALED_VESSEL = {"m": 480e3, "l_mount": 15.0, "cog_z": 7.5, "r_x": 15.0 / 12**0.5, "r_y": 15.0 / 12**0.5,
+                 "r_z": 15.0 / 12**0.5, "k_roll": 1.12e11, "k_pitch": 1.12e11, "k_yaw": 1.12e11}
 
-#: Cylinders of the offshore knuckle boom crane (HydraulicCylinder parameters):
-#: the inner one holds up to about 0.8 MN, the outer one 0.2 MN at 250 bar
-#: supply with margin for the dynamics.
-CYLINDERS = {2: {"bore": 0.32, "rod": 0.20, "V_A0": 5e-3, "V_B0": 5e-3, "Q_nom": 0.02},
-             3: {"bore": 0.18, "rod": 0.10, "V_A0": 2e-3, "V_B0": 2e-3, "Q_nom": 0.005}}
+#: Cylinders of the offshore knuckle boom crane (HydraulicCylinder parameters),
+#: by the crane coordinate each drives: the boom cylinder holds up to about
+#: 0.8 MN, the jib cylinder 0.2 MN at 250 bar supply with margin for the
+#: dynamics.
+CYLINDERS = {"boom_cyl": {"bore": 0.32, "rod": 0.20, "V_A0": 5e-3, "V_B0": 5e-3, "Q_nom": 0.02},
+             "jib_cyl": {"bore": 0.18, "rod": 0.10, "V_A0": 2e-3, "V_B0": 2e-3, "Q_nom": 0.005}}
+#: The system's component of each cylinder
+CYLINDER_COMPONENTS = {"boom_cyl": "boom_cylinder", "jib_cyl": "jib_cylinder"}
 P_B_HOLD = 1e6  # Pa: rod-side pressure at the start; the piston side holds the load
 
 
 def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
                           on_vessel: bool = True) -> System:
-    """Paper 001's knuckle boom crane with hydraulic cylinders on paper 000's
-    vessel, scaled to carry it (:data:`SCALED_VESSEL`), and the hoisting
-    sequence of ``examples/knuckle_boom``.  Components: vessel, crane, one
-    HydraulicCylinder per cylinder (piston position and speed from the crane,
-    force back) and the controller (valve commands, force feedback).
+    """The knuckle boom crane of Cibicik & Egeland (2019) with hydraulic
+    cylinders on the vessel of Cibicik & Egeland (2018), scaled to carry it
+    (:data:`SCALED_VESSEL`), and the hoisting sequence of
+    ``examples/knuckle_boom``.  Components: vessel, crane, one
+    HydraulicCylinder per cylinder (``boom_cylinder``, ``jib_cylinder``:
+    piston position and speed from the crane, force back) and the controller
+    (valve commands with force feedback; its force demands also reach the
+    cylinders, which use them when set to ideal actuators with
+    ``hydraulic = false``).
 
     Gauss-Seidel in the order vessel, crane, cylinders, controller.  The
     cylinders start with the chamber pressures that hold the crane at its
@@ -106,25 +115,26 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     s.add_component("crane", f"{fmu_dir}/KnuckleBoomCrane.fmu")
     crane = KnuckleBoomCrane()
     hold = crane.holding(crane.initial_state(), crane.default_inputs())
-    for k, F in zip((2, 3), hold[1:]):
-        geometry = HydraulicCylinder(**CYLINDERS[k])
+    for c, F in zip(CYLINDERS, hold[1:]):
+        geometry = HydraulicCylinder(**CYLINDERS[c])
         p_A0 = (F + P_B_HOLD * geometry.A_B) / geometry.A_A
-        s.add_component(f"cylinder{k}", f"{fmu_dir}/HydraulicCylinder.fmu", **CYLINDERS[k],
-                        stroke=crane.values[f"stroke{k}"], p_A0=p_A0, p_B0=P_B_HOLD)
+        s.add_component(CYLINDER_COMPONENTS[c], f"{fmu_dir}/HydraulicCylinder.fmu", **CYLINDERS[c],
+                        stroke=crane.values[f"stroke_{c}"], p_A0=p_A0, p_B0=P_B_HOLD)
     s.add_component("controller", f"{fmu_dir}/KnuckleBoomController.fmu")
     if on_vessel:
         for v in MOUNT_MOTION:
             s.connect(f"vessel.{v.name}", f"crane.{v.name}")
         for v in MOUNT_INERTIA:
             s.connect(f"crane.{v.name}", f"vessel.{v.name}")
-    for k in (2, 3):
-        s.connect(f"crane.q{k}", f"cylinder{k}.x")
-        s.connect(f"crane.u{k}", f"cylinder{k}.v")
-        s.connect(f"cylinder{k}.F", f"crane.F{k}")
-        s.connect(f"cylinder{k}.F", f"controller.F{k}_meas")
-        s.connect(f"controller.valve{k}", f"cylinder{k}.valve")
+    for c, name in CYLINDER_COMPONENTS.items():
+        s.connect(f"crane.q_{c}", f"{name}.x")
+        s.connect(f"crane.u_{c}", f"{name}.v")
+        s.connect(f"{name}.F", f"crane.F_{c}")
+        s.connect(f"{name}.F", f"controller.F_{c}_meas")
+        s.connect(f"controller.valve_{c}", f"{name}.valve")
+        s.connect(f"controller.F_{c}", f"{name}.F_demand")
     _measurements_to_controller(s)
-    s.connect("controller.T1", "crane.T1")
+    s.connect("controller.tau_slew", "crane.tau_slew")
     return s
 
 

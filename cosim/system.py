@@ -2,7 +2,7 @@
 connections, the experiment, and a small builder API.
 
 >>> s = System("CraneOnVessel", stop_time=20.0, step=1e-3)
->>> s.add_component("vessel", "fmus/Vessel.fmu", m1=1200.0)
+>>> s.add_component("vessel", "fmus/Vessel.fmu", m=1200.0)
 >>> s.add_component("crane", "fmus/Crane.fmu")
 >>> s.connect("vessel.mount_w_x", "crane.mount_w_x")
 
@@ -113,7 +113,7 @@ def coupled_connections(system: System) -> list:
     ``inertia``: as written.  ``explicit``: the plain exchange of wrench and
     motion; the articulated inertia ``I_A_*`` is not passed (those inputs keep
     their start value, zero) and every ``p_A_<c>`` input is fed instead from
-    the ``W1_<c>`` output of the same component, the wrench itself
+    the ``W_mount_<c>`` output of the same component, the wrench itself
     (``docs/interfaces/mount.md``).
     """
     if system.coupling == "inertia":
@@ -123,6 +123,6 @@ def coupled_connections(system: System) -> list:
         if c.end_connector.startswith("I_A_"):
             continue
         if c.end_connector.startswith("p_A_") and c.start_connector.startswith("p_A_"):
-            c = Connection(c.start_element, "W1_" + c.start_connector[4:], c.end_element, c.end_connector)
+            c = Connection(c.start_element, "W_mount_" + c.start_connector[4:], c.end_element, c.end_connector)
         out.append(c)
     return out

@@ -16,11 +16,11 @@ project.  The tests:
    and prismatic joints with random geometry and inertia), the crane chain
    and the vessel's gimbal chain with the reference, at random states and
    random base motion;
-3. compare the ``Crane`` block's mount wrench outputs ``W1_*``/``W2_*`` with
+3. compare the ``Crane`` block's mount wrench outputs ``W_mount_*``/``W_king_*`` with
    the reference, and check that its ``du*`` outputs solve the joint rows of
    the dynamics (the reference moment about each joint axis is the applied
    torque), also by solving Newton-Euler alone for the joint accelerations;
-4. check the articulated-inertia outputs: ``W1 = I_A [dw; a] + p_A``, and W1
+4. check the articulated-inertia outputs: ``W_mount = I_A [dw; a] + p_A``, and W_mount
    is affine in the mount acceleration with slope exactly ``I_A``.
 
 Tolerances.  The comparisons with the reference are between two
@@ -48,7 +48,7 @@ from scipy.spatial.transform import Rotation
 
 from crane_cosim.blocks import kane
 from crane_cosim.blocks.block import sym6_unpack
-from crane_cosim.blocks.crane import Crane, crane_chain
+from crane_cosim.blocks.crane import JOINTS, Crane, crane_chain
 from crane_cosim.blocks.vessel import Vessel
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -93,9 +93,9 @@ def random_chain(seed):
 
 def random_crane_params(rng):
     l2, l3, l4 = rng.uniform(1.0, 4.0, 3)
-    return dict(l2=l2, l3=l3, l4=l4, d2=rng.uniform(0, l2), d3=rng.uniform(0, l3),
-                d4=rng.uniform(0, l4), m2=rng.uniform(5, 100), m3=rng.uniform(5, 100),
-                m4=rng.uniform(5, 100), g=G)
+    return dict(l_king=l2, l_boom=l3, l_jib=l4, d_king=rng.uniform(0, l2), d_boom=rng.uniform(0, l3),
+                d_jib=rng.uniform(0, l4), m_king=rng.uniform(5, 100), m_boom=rng.uniform(5, 100),
+                m_jib=rng.uniform(5, 100), g=G)
 
 
 def random_state(rng, n):
@@ -284,30 +284,30 @@ def crane_case(seed):
     names = Crane.input_names()  # the layout assumed above and in the index slices below
     assert names[:9] == [f"mount_R_{i}{j}" for i in (1, 2, 3) for j in (1, 2, 3)]
     assert names[12:15] == ["mount_dw_x", "mount_dw_y", "mount_dw_z"]
-    assert names[18:] == ["mount_a_x", "mount_a_y", "mount_a_z", "tau4", "tau5", "tau6"]
+    assert names[18:] == ["mount_a_x", "mount_a_y", "mount_a_z", "tau_slew", "tau_boom", "tau_jib"]
     g_base = R10.T @ np.array([0.0, 0.0, -block.p.g])
     return block, x, inp, R10, w, dw, v, a, tau, g_base
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_crane_block_matches_newton_euler(seed):
-    """``W2`` (Frame 2 = king) is the Newton-Euler wrench of joint 0 (the slew
-    joint at the mount) computed with the block's own ``du``, and ``W1`` is the
+    """``W_king`` (Frame 2 = king) is the Newton-Euler wrench of joint 0 (the
+    slew joint at the mount) computed with the block's own ``du``, and ``W_mount`` is the
     same wrench in Frame 1 (base) coordinates; the moment of each joint's
     reference wrench about its axis equals the input torque, i.e. the block's
     ``du`` solves the joint rows of the equations of motion."""
     block, x, inp, R10, w, dw, v, a, tau, g_base = crane_case(seed)
     y = block.output(0.0, x, inp)
     q, u = x[:3], x[3:]
-    assert np.array_equal(port(y, "q", "456"), q) and np.array_equal(port(y, "u", "456"), u)
-    du = port(y, "du", "456")
+    assert np.array_equal(port(y, "q_", JOINTS), q) and np.array_equal(port(y, "u_", JOINTS), u)
+    du = port(y, "du_", JOINTS)
     chain = block.chain
     L = lever_arm(chain, q)
 
     ref_joint = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base)
     ref_base = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base, frame="base")
-    assert_wrench_close(port(y, "W2_", _W), ref_joint[0], L, "W2 (king frame)")
-    assert_wrench_close(port(y, "W1_", _W), ref_base[0], L, "W1 (vessel frame)")
+    assert_wrench_close(port(y, "W_king_", _W), ref_joint[0], L, "W_king (king frame)")
+    assert_wrench_close(port(y, "W_mount_", _W), ref_base[0], L, "W_mount (vessel frame)")
 
     # Joint rows: moment about each (revolute) joint axis = actuator torque.
     s_n, _ = scales(ref_joint, L)
@@ -341,7 +341,7 @@ def test_crane_du_matches_newton_euler_solution(seed):
     B = np.column_stack([axis_moments(e) - t0 for e in np.eye(3)])
     assert np.linalg.cond(B) < 1e3
     du_ref = np.linalg.solve(B, tau - t0)
-    du = port(y, "du", "456")
+    du = port(y, "du_", JOINTS)
     assert np.allclose(du, du_ref, rtol=0, atol=1e-8 * np.abs(du_ref).max()), (du, du_ref)
     # derivatives() must agree with the output (same equations, other code path).
     xdot = block.derivatives(0.0, x, inp)
@@ -353,13 +353,13 @@ def test_crane_du_matches_newton_euler_solution(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_crane_articulated_inertia(seed):
-    """``W1 = I_A [dw; a] + p_A`` at the operating point, and changing the
+    """``W_mount = I_A [dw; a] + p_A`` at the operating point, and changing the
     mount acceleration inputs ``(dw, a)`` by ``delta`` (all else fixed,
-    including the torques) changes ``W1`` by exactly ``I_A delta``: the crane's
+    including the torques) changes ``W_mount`` by exactly ``I_A delta``: the crane's
     joints re-accelerate, and ``I_A`` must account for that.  ``I_A`` is the
     Schur complement of the mass matrix: symmetric positive semidefinite,
     singular exactly along the free slew axis.  The affine check subtracts two wrenches of
-    the size of W1, so it is relative to the largest wrench involved."""
+    the size of W_mount, so it is relative to the largest wrench involved."""
     block, x, inp, *_ = crane_case(seed)
     rng = np.random.default_rng(2000 + seed)
     L = lever_arm(block.chain, x[:3])
@@ -369,7 +369,7 @@ def test_crane_articulated_inertia(seed):
 
     def terms(inp):
         y = block.output(0.0, x, inp)
-        return port(y, "W1_", _W), sym6_unpack(y[i_IA]), port(y, "p_A_", _W)
+        return port(y, "W_mount_", _W), sym6_unpack(y[i_IA]), port(y, "p_A_", _W)
 
     W1, I_A, p_A = terms(inp)
     acc = inp[np.r_[12:15, 18:21]]  # [dw; a]

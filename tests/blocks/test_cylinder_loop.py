@@ -1,13 +1,14 @@
-"""Closed-loop kinematics of a cylinder-driven joint, eqs. (29)-(40) of 001
+"""Closed-loop kinematics of a cylinder-driven joint, eqs. (29)-(40) of Cibicik & Egeland (2019)
 (issue 3, item 1 and the second test of item 5)."""
 import numpy as np
 import pytest
 
 from crane_cosim.blocks.block import ParameterError
-from crane_cosim.blocks.cylinder_loop import CylinderLoop, table1_loops
+from crane_cosim.blocks.cylinder_loop import CylinderLoop
+from crane_cosim.blocks.knuckle_boom import cylinder_loops
 
 
-@pytest.mark.parametrize("loop", table1_loops(), ids=["inner", "outer"])
+@pytest.mark.parametrize("loop", cylinder_loops(), ids=["boom", "jib"])
 def test_loop_closes(loop):
     """Eqs. (29)-(30) put the end of the cylinder (barrel pin + (l_b + q) z_bk)
     on the piston pin of the link, to 1e-12 m, over the whole stroke."""
@@ -17,7 +18,7 @@ def test_loop_closes(loop):
         assert np.linalg.norm(P - B) == pytest.approx(loop.l_b + q, abs=1e-12)
 
 
-@pytest.mark.parametrize("loop", table1_loops(), ids=["inner", "outer"])
+@pytest.mark.parametrize("loop", cylinder_loops(), ids=["boom", "jib"])
 def test_rates_are_derivatives_of_the_angles(loop):
     """Eqs. (37) and (40) equal central differences of eqs. (29) and (30)
     (h = 1e-6 m: truncation ~1e-12, round-off ~1e-10 rad/s per m/s)."""
@@ -31,21 +32,21 @@ def test_rates_are_derivatives_of_the_angles(loop):
 
 
 def test_extension_raises_the_boom():
-    """Extending the inner cylinder turns the boom up: alpha increases (the
+    """Extending the boom cylinder turns the boom up: alpha increases (the
     rate of eq. (37) is positive) over the stroke."""
-    inner, _ = table1_loops()
+    inner, _ = cylinder_loops()
     alphas = [inner.angles(q)[0] for q in np.linspace(0, 1.8, 10)]
     assert np.all(np.diff(alphas) > 0)
 
 
 def test_a_loop_that_cannot_close_is_named():
-    loop = CylinderLoop(2.3, 1.0, 2.5, 0.5, 2.5, "inner cylinder (joint 2)")
-    with pytest.raises(ParameterError, match=r"inner cylinder \(joint 2\): a piston extension of 3.5 m makes "
+    loop = CylinderLoop(2.3, 1.0, 2.5, 0.5, 2.5, "boom cylinder (joint 2)")
+    with pytest.raises(ParameterError, match=r"boom cylinder \(joint 2\): a piston extension of 3.5 m makes "
                                              r"the pin distance 5.8 m, outside"):
         loop.angles(3.5)
 
 
-@pytest.mark.parametrize("loop", table1_loops(), ids=["inner", "outer"])
+@pytest.mark.parametrize("loop", cylinder_loops(), ids=["boom", "jib"])
 def test_gain_rates_are_derivatives_of_the_gains(loop):
     h = 1e-6
     for q in np.linspace(0.05, 1.75, 12):

@@ -1,4 +1,4 @@
-"""Kane's equations with projection matrices (000, eqs. (29)-(38)): identities,
+"""Kane's equations with projection matrices (Cibicik & Egeland 2018, eqs. (29)-(38)): identities,
 energy and statics (validation ladder steps 1-3)."""
 import numpy as np
 import pytest
@@ -80,7 +80,7 @@ def test_energy_is_conserved_without_damping_or_control():
     """Free crane on a fixed mount under gravity: T + V constant (ladder step 2).
     The integrator runs at rtol 1e-11, so the drift bound 1e-8 of the energy
     scale (m g l ~ 2 kJ) tests the equations, not the integrator."""
-    crane = Crane(q5_0=0.3, q6_0=-0.5, u4_0=0.8)
+    crane = Crane(q_boom_0=0.3, q_jib_0=-0.5, u_slew_0=0.8)
     u_in = crane.default_inputs()  # identity orientation, no mount motion, zero torques
     g0 = np.array([0.0, 0.0, -G])
 
@@ -106,10 +106,10 @@ def test_statics_horizontal_booms():
     hold = -gravity_forces(crane.chain, kin, [0, 0, -G])[6:]  # torques that hold the booms
     u_in[21:24] = hold
     y = dict(zip(crane.output_names(), crane.output(0.0, crane.initial_state(), u_in)))
-    assert np.allclose([y["du4"], y["du5"], y["du6"]], 0, atol=1e-12)
-    assert y["W2_fz"] == pytest.approx(882.9, abs=1e-9)
-    assert y["W2_nx"] == pytest.approx(1177.2, abs=1e-9)
-    for c in ("W2_fx", "W2_fy", "W2_ny", "W2_nz"):
+    assert np.allclose([y["du_slew"], y["du_boom"], y["du_jib"]], 0, atol=1e-12)
+    assert y["W_king_fz"] == pytest.approx(882.9, abs=1e-9)
+    assert y["W_king_nx"] == pytest.approx(1177.2, abs=1e-9)
+    for c in ("W_king_fx", "W_king_fy", "W_king_ny", "W_king_nz"):
         assert abs(y[c]) < 1e-9
     # the holding torque of joint 5 is the same moment, of joint 6 m4 g d4
     assert hold[1] == pytest.approx(1177.2, abs=1e-9)

@@ -1,4 +1,4 @@
-"""Knuckle boom crane of paper 001 (issue 3): loop closure in the tree,
+"""Knuckle boom crane of Cibicik & Egeland (2019): loop closure in the tree,
 statics against hand calculations and virtual work, energy."""
 import numpy as np
 import pytest
@@ -15,8 +15,9 @@ OUT = {n: i for i, n in enumerate(KnuckleBoomCrane.output_names())}
 
 def cog_positions(c, q):
     """COG of every body in Frame 0, from the geometry alone (loop angles and
-    elementary rotations, not the block's kinematics)."""
-    p = c.p
+    elementary rotations, not the block's kinematics), keyed by the paper's
+    mass symbols."""
+    p = c.sym
     (a2, b2), (a3, b3) = c.loops[0].angles(q[1]), c.loops[1].angles(q[2])
     Rz, R2, R3 = rot_z(q[0]), rot_x(a2), rot_x(a2) @ rot_x(a3)
     J2 = np.array([0, 0, p.l1])
@@ -33,7 +34,7 @@ def cog_positions(c, q):
 
 
 def potential(c, q):
-    return sum(c.values[m] * G * r[2] for m, r in cog_positions(c, q).items())
+    return sum(getattr(c.sym, m) * G * r[2] for m, r in cog_positions(c, q).items())
 
 
 def test_the_pistons_stay_on_their_pins():
@@ -45,7 +46,7 @@ def test_the_pistons_stay_on_their_pins():
         x = np.array([rng.uniform(-3, 3), rng.uniform(0, 1.8), rng.uniform(0, 1.8), *rng.normal(size=3)])
         theta, Gm, _ = c.joint_map(x)
         kin = kinematics(c.chain, theta, Gm @ x[3:])
-        for piston, boom, (a_p, e_p) in ((4, 1, (c.p.a_p2, c.p.e_p2)), (6, 2, (c.p.a_p3, c.p.e_p3))):
+        for piston, boom, (a_p, e_p) in ((4, 1, (c.sym.a_p2, c.sym.e_p2)), (6, 2, (c.sym.a_p3, c.sym.e_p3))):
             pin = kin.p[boom] + kin.R[boom] @ [0, a_p, e_p]
             assert np.linalg.norm(kin.p[piston] - pin) < 1e-12
             # velocities of the two points, base coordinates
@@ -61,20 +62,20 @@ def test_statics_weight_moments_and_virtual_work(q):
     moment of the weights about the mount; the cylinder forces are the
     derivatives of the potential energy with respect to the piston
     extensions (virtual work), the slewing torque is zero."""
-    c = KnuckleBoomCrane(q1_0=q[0], q2_0=q[1], q3_0=q[2])
+    c = KnuckleBoomCrane(q_slew_0=q[0], q_boom_cyl_0=q[1], q_jib_cyl_0=q[2])
     x = c.initial_state()
     u = c.default_inputs()
     free = c.derivatives(0.0, x, u)[3:]  # accelerations with no actuation
     hold = -c._dynamics(x, u).f[6:]
     u[21:24] = hold
     y = c.output(0.0, x, u)
-    assert np.allclose(y[OUT["du1"]:OUT["du3"] + 1], 0, atol=1e-9) and np.abs(free).max() > 0.1
+    assert np.allclose(y[OUT["du_slew"]:OUT["du_jib_cyl"] + 1], 0, atol=1e-9) and np.abs(free).max() > 0.1
     # the *_hold outputs (the controller's gravity compensation) are these forces
-    assert np.allclose(y[OUT["T1_hold"]:OUT["F3_hold"] + 1], hold, rtol=1e-12, atol=1e-6)
-    W = y[OUT["W1_nx"]:OUT["W1_fz"] + 1]
+    assert np.allclose(y[OUT["tau_slew_hold"]:OUT["F_jib_cyl_hold"] + 1], hold, rtol=1e-12, atol=1e-6)
+    W = y[OUT["W_mount_nx"]:OUT["W_mount_fz"] + 1]
     assert W[5] == pytest.approx(36e3 * G, rel=1e-12)
     assert np.allclose(W[3:5], 0, atol=1e-6)
-    moment = sum(np.cross(r, [0, 0, c.values[m] * G]) for m, r in cog_positions(c, q).items())
+    moment = sum(np.cross(r, [0, 0, getattr(c.sym, m) * G]) for m, r in cog_positions(c, q).items())
     assert np.allclose(W[:3], moment, atol=1e-8 * 36e3 * G * 10)
     h = 1e-6
     for k in (1, 2):
@@ -89,7 +90,7 @@ def test_energy_is_conserved_without_actuation():
     """No cylinder forces, no slewing torque, fixed base: kinetic energy of the
     seven bodies plus their potential energy stays constant while the booms
     fold (over 0.4 s, inside the stroke)."""
-    c = KnuckleBoomCrane(q2_0=1.2, q3_0=1.0, u1_0=0.3)
+    c = KnuckleBoomCrane(q_boom_cyl_0=1.2, q_jib_cyl_0=1.0, u_slew_0=0.3)
     u_in = c.default_inputs()
 
     def energy(x):
@@ -101,21 +102,22 @@ def test_energy_is_conserved_without_actuation():
                     rtol=1e-11, atol=1e-12, dense_output=True)
     E = [energy(sol.sol(t)) for t in np.linspace(0, 0.4, 9)]
     assert np.ptp(E) < 1e-8 * 36e3 * G * 10
-    assert np.ptp(sol.y[2]) > 0.05  # the outer cylinder moves a good way
+    assert np.ptp(sol.y[2]) > 0.05  # the jib cylinder moves a good way
 
 
 def test_mass_matrix_is_symmetric_positive_definite():
-    c = KnuckleBoomCrane(q2_0=0.9, q3_0=1.4)
+    c = KnuckleBoomCrane(q_boom_cyl_0=0.9, q_jib_cyl_0=1.4)
     _, _, _, _, M = c._state_terms(np.array([0.3, 0.9, 1.4, 0.1, 0.2, -0.1]))
     assert np.allclose(M, M.T, atol=1e-6)
     assert np.linalg.eigvalsh(M[6:, 6:]).min() > 0
 
 
 @pytest.mark.parametrize("params,fragment", [
-    ({"q2_0": 3.0}, "q2_0 = 3 m is outside the stroke 0..1.8 m"),
-    ({"stroke3": 2.5}, "stroke3 = 2.5 m is invalid: the piston would leave its cylinder"),
-    ({"e_p2": 0.3, "a_p2": 0.1}, r"the inner cylinder \(joint 2\) cannot close its loop over the whole stroke"),
-    ({"m_b2": -1.0}, "m_b2 = -1 kg is invalid: it must be positive"),
+    ({"q_boom_cyl_0": 3.0}, "q_boom_cyl_0 = 3 m is outside the stroke 0..1.8 m"),
+    ({"stroke_jib_cyl": 2.5}, "stroke_jib_cyl = 2.5 m is invalid: the piston would leave its cylinder"),
+    ({"e_boom_cyl_piston": 0.3, "a_boom_cyl_piston": 0.1},
+     r"the boom cylinder \(joint 2\) cannot close its loop over the whole stroke"),
+    ({"m_boom_cyl_barrel": -1.0}, "m_boom_cyl_barrel = -1 kg is invalid: it must be positive"),
 ])
 def test_bad_geometry_is_named(params, fragment):
     with pytest.raises(ParameterError, match=fragment):
@@ -141,7 +143,7 @@ def test_mount_wrench_is_joint_1_reaction_plus_slewing_torque():
         x, u, du = _random_dynamic_state(c, rng, moving)
         y = c.output(0.0, x, u)
         J1 = c.reactions(x, u, du)["J1"]
-        W2 = y[OUT["W2_nx"]:OUT["W2_fz"] + 1]
+        W2 = y[OUT["W_king_nx"]:OUT["W_king_fz"] + 1]
         assert np.allclose(J1 + [0, 0, u[21], 0, 0, 0], W2, atol=1e-9 * np.abs(W2).max())
 
 
@@ -174,10 +176,11 @@ def test_joint_reactions_by_a_second_computation():
             assert np.allclose(r[name], second, atol=1e-9 * np.abs(second).max()), name
 
 
-def test_no_moment_about_the_pin_axis_in_joints_2_and_3():
-    """Joints 2 and 3 are passive pins about x: the reaction has no moment
-    about x throughout a dynamic run (the paper's observation, Section 6)."""
-    c = KnuckleBoomCrane(q2_0=0.5, q3_0=0.7, u1_0=0.2)
+def test_no_moment_about_the_pin_axis_in_the_boom_and_jib_joints():
+    """The boom and jib joints (Joints 2 and 3) are passive pins about x: the
+    reaction has no moment about x throughout a dynamic run (the paper's
+    observation, Section 6)."""
+    c = KnuckleBoomCrane(q_boom_cyl_0=0.5, q_jib_cyl_0=0.7, u_slew_0=0.2)
     u = c.default_inputs()
     x = c.initial_state()
     f = c._dynamics(x, u).f
@@ -188,8 +191,8 @@ def test_no_moment_about_the_pin_axis_in_joints_2_and_3():
         t = k * 1e-3
         u[21:24] = hold + [5e3 * np.sin(3 * t), 2e5 * np.sin(5 * t), -1e5 * np.cos(4 * t)]
         y = c.output(t, x, u)
-        worst = max(worst, abs(y[OUT["J2_nx"]]), abs(y[OUT["J3_nx"]]))
-        scale = max(scale, np.abs(y[OUT["J2_ny"]:OUT["J2_nz"] + 1]).max(), abs(y[OUT["J2_fz"]]))
+        worst = max(worst, abs(y[OUT["W_boom_nx"]]), abs(y[OUT["W_jib_nx"]]))
+        scale = max(scale, np.abs(y[OUT["W_boom_ny"]:OUT["W_boom_nz"] + 1]).max(), abs(y[OUT["W_boom_fz"]]))
         x = c.advance(t, x, u, 1e-3)
     assert worst < 1e-9 * scale
     assert np.abs(x[:3] - x0[:3]).max() > 1e-3  # the crane did move
@@ -199,15 +202,16 @@ def test_massless_cylinders_are_two_force_members():
     """Without cylinder masses the support loads are purely axial: F on the
     piston support, -F on the barrel support (eqs. 53-55 with zero wrenches
     of the cylinder bodies but for the actuation)."""
-    c = KnuckleBoomCrane(m_b2=1e-9, m_p2=1e-9, m_b3=1e-9, m_p3=1e-9)
+    c = KnuckleBoomCrane(m_boom_cyl_barrel=1e-9, m_boom_cyl_piston=1e-9, m_jib_cyl_barrel=1e-9,
+                         m_jib_cyl_piston=1e-9)
     x = np.array([0.4, 0.9, 1.2, 0.0, 0.0, 0.0])
     u = c.default_inputs()
     u[22:24] = [8e5, 3e5]
     y = c.output(0.0, x, u)
-    for k, F in ((2, 8e5), (3, 3e5)):
-        assert y[OUT[f"P{k}_fz"]] == pytest.approx(F, rel=1e-9)
-        assert y[OUT[f"B{k}_fz"]] == pytest.approx(-F, rel=1e-9)
-        for comp in (f"P{k}_fx", f"P{k}_fy", f"B{k}_fx", f"B{k}_fy", f"B{k}_nz"):
+    for c, F in (("boom_cyl", 8e5), ("jib_cyl", 3e5)):
+        assert y[OUT[f"{c}_P_fz"]] == pytest.approx(F, rel=1e-9)
+        assert y[OUT[f"{c}_B_fz"]] == pytest.approx(-F, rel=1e-9)
+        for comp in (f"{c}_P_fx", f"{c}_P_fy", f"{c}_B_fx", f"{c}_B_fy", f"{c}_B_nz"):
             assert abs(y[OUT[comp]]) < 1e-6
 
 
@@ -216,16 +220,17 @@ def test_controller_valve_commands():
     the cylinder force beyond the holding force, clipped to [-1, 1]; force
     demands: gravity compensation plus PD."""
     from crane_cosim.blocks.controller import KnuckleBoomController
-    k = KnuckleBoomController(kx2=30.0, kx3=20.0, kff2=3.0, kff3=2.0, kF2=1e-6, kF3=2e-6)
+    k = KnuckleBoomController(kx_boom_cyl=30.0, kx_jib_cyl=20.0, kff_boom_cyl=3.0, kff_jib_cyl=2.0,
+                              kF_boom_cyl=1e-6, kF_jib_cyl=2e-6)
     out = {n: i for i, n in enumerate(KnuckleBoomController.output_names())}
     q_ref, u_ref = k.reference(2.0)
     hold, meas = np.array([5e5, 6e4]), np.array([5.1e5, 5e4])
     inp = np.r_[0.0, q_ref[1] - 0.01, q_ref[2] + 0.002, 0.0, 0.0, 0.0, 1e3, hold, meas]
     y = k.output(2.0, None, inp)
-    assert y[out["valve2"]] == pytest.approx(min(1.0, 30.0 * 0.01 + 3.0 * u_ref[1] - 1e-6 * 1e4))
-    assert y[out["valve3"]] == pytest.approx(max(-1.0, min(1.0, -20.0 * 0.002 + 2.0 * u_ref[2] + 2e-6 * 1e4)))
-    assert y[out["F2"]] == pytest.approx(5e5 + 6e6 * 0.01 + 2.5e6 * u_ref[1])
+    assert y[out["valve_boom_cyl"]] == pytest.approx(min(1.0, 30.0 * 0.01 + 3.0 * u_ref[1] - 1e-6 * 1e4))
+    assert y[out["valve_jib_cyl"]] == pytest.approx(max(-1.0, min(1.0, -20.0 * 0.002 + 2.0 * u_ref[2] + 2e-6 * 1e4)))
+    assert y[out["F_boom_cyl"]] == pytest.approx(5e5 + 6e6 * 0.01 + 2.5e6 * u_ref[1])
     at_rest = k.output(0.5, None, np.r_[0.0, k.reference(0.5)[0][1:], 0.0, 0.0, 0.0, 0.0, hold, hold])
-    assert at_rest[out["valve2"]] == 0.0 and at_rest[out["valve3"]] == 0.0  # holding: no correction
+    assert at_rest[out["valve_boom_cyl"]] == 0.0 and at_rest[out["valve_jib_cyl"]] == 0.0  # holding: no correction
     far = k.output(2.0, None, inp - np.r_[0, 1.0, 1.0, np.zeros(8)])
-    assert far[out["valve2"]] == 1.0 and far[out["valve3"]] == 1.0
+    assert far[out["valve_boom_cyl"]] == 1.0 and far[out["valve_jib_cyl"]] == 1.0

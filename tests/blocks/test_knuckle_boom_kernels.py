@@ -65,9 +65,9 @@ def test_compiled_accelerations_equal_the_numpy_reference(moving_base):
 def test_a_loop_that_cannot_close_is_named_on_the_compiled_path():
     compiled, _ = _pair()
     x = np.array([0.0, 4.0, 0.6, 0.0, 0.0, 0.0])
-    with pytest.raises(ParameterError, match="inner cylinder"):
+    with pytest.raises(ParameterError, match="boom cylinder"):
         compiled.output(0.0, x, compiled.default_inputs())
-    with pytest.raises(ParameterError, match="inner cylinder"):
+    with pytest.raises(ParameterError, match="boom cylinder"):
         compiled.derivatives(0.0, x, compiled.default_inputs())
 
 

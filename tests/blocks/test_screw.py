@@ -1,4 +1,4 @@
-"""Screw identities of 000_4c348684ef4bc307.txt, eqs. (6)-(28) and (46)."""
+"""Screw identities of Cibicik & Egeland (2018), eqs. (6)-(28) and (46)."""
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation

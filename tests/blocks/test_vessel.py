@@ -42,7 +42,7 @@ def test_inertia_coupling_equals_adding_the_load_to_the_mass_matrix(rng):
     """With W = I_A a + p_A the vessel's accelerations solve (M + J^T I_A J) du = ...;
     check that the returned accelerations make the mount wrench consistent:
     the spring/inertia balance holds with W evaluated at the returned mount acceleration."""
-    v = Vessel(k1=0.0, k2=0.0, k3=0.0)
+    v = Vessel(k_roll=0.0, k_pitch=0.0, k_yaw=0.0)
     A = rng.normal(size=(6, 6))
     I_A = A @ A.T
     p_A = rng.normal(size=6) * 100
@@ -53,11 +53,11 @@ def test_inertia_coupling_equals_adding_the_load_to_the_mass_matrix(rng):
     W = I_A @ acc + p_A
     # Same vessel, explicit coupling with that wrench: identical accelerations.
     y2 = dict(zip(v.output_names(), v.output(0.0, x, np.concatenate([np.zeros(21), W]))))
-    for name in ("du1", "du2", "du3"):
+    for name in ("du_roll", "du_pitch", "du_yaw"):
         assert y2[name] == pytest.approx(y[name], rel=1e-10, abs=1e-12)
 
 
-@pytest.mark.parametrize("name,value", [("m1", -1.0), ("l1", 0.0), ("r_x", -0.1), ("k2", -5.0)])
+@pytest.mark.parametrize("name,value", [("m", -1.0), ("l_mount", 0.0), ("r_x", -0.1), ("k_pitch", -5.0)])
 def test_bad_parameters_name_the_parameter(name, value):
     with pytest.raises(ParameterError, match=rf"Vessel parameter {name} = .* is invalid"):
         Vessel(**{name: value})
@@ -67,11 +67,11 @@ def test_bad_parameters_name_the_parameter(name, value):
 def test_closed_form_equals_kanes_equations_of_the_chain(rng, gravity_on):
     """The block's closed-form terms (mass matrix, applied forces less velocity
     terms, mount Jacobian, twist and acceleration bias) equal those of Kane's
-    equations for the same vessel as a gimbal chain (eqs. (19)-(37) of 000,
+    equations for the same vessel as a gimbal chain (eqs. (19)-(37) of Cibicik & Egeland (2018),
     chain order q3, q2, q1), at random states, COG off the axes."""
     from crane_cosim.blocks.kane import applied_forces, kinematics, mass_matrix
     from crane_cosim.blocks.screw import cross
-    v = Vessel(cog_x=0.4, cog_y=-0.3, cog_z=2.0, r_x=1.1, r_y=1.9, r_z=2.3, c1=1e3, c2=2e3, c3=3e3,
+    v = Vessel(cog_x=0.4, cog_y=-0.3, cog_z=2.0, r_x=1.1, r_y=1.9, r_z=2.3, c_roll=1e3, c_pitch=2e3, c_yaw=3e3,
                gravity_on=gravity_on)
     for _ in range(5):
         x = np.concatenate([rng.normal(scale=0.4, size=3), rng.normal(size=3)])
@@ -87,6 +87,6 @@ def test_closed_form_equals_kanes_equations_of_the_chain(rng, gravity_on):
         assert np.allclose(R, kin.marker_R[0], atol=1e-14)
         assert np.allclose(M, M_ref, atol=1e-12 * scale)
         assert np.allclose(tau, tau_ref, atol=1e-12 * max(scale, np.abs(tau_ref).max()))
-        assert np.allclose(J, J_ref, atol=1e-13 * v.p.l1)
+        assert np.allclose(J, J_ref, atol=1e-13 * v.p.l_mount)
         assert np.allclose(t_m, t_ref, atol=1e-13)
         assert np.allclose(bias, bias_ref, atol=1e-12)

@@ -91,14 +91,14 @@ def test_corrupt_fmu(capsys, system_file, tmp_path, entries, message):
 
 
 @pytest.mark.parametrize("start,end,fragment", [
-    ("nobody.q1", "crane.tau4", "the system has no component named 'nobody'"),
-    ("vessel.q9", "crane.tau4", "component vessel has no variable 'q9'"),
-    ("vessel.q1", "crane.q4", "crane.q4 is an output, not an input (two outputs are connected)"),
-    ("vessel.q1", "crane.tau4", "joins mismatched units: rad to N.m"),
+    ("nobody.q_roll", "crane.tau_slew", "the system has no component named 'nobody'"),
+    ("vessel.q9", "crane.tau_slew", "component vessel has no variable 'q9'"),
+    ("vessel.q_roll", "crane.q_slew", "crane.q_slew is an output, not an input (two outputs are connected)"),
+    ("vessel.q_roll", "crane.tau_slew", "joins mismatched units: rad to N.m"),
 ])
 def test_bad_connections(capsys, system_file, start, end, fragment):
     def edit(s):
-        s.connections = [c for c in s.connections if c.end_connector != "tau4"]
+        s.connections = [c for c in s.connections if c.end_connector != "tau_slew"]
         s.connect(start, end)
     code, err = run_cli(capsys, system_file(edit))
     assert code == 2
@@ -106,15 +106,15 @@ def test_bad_connections(capsys, system_file, start, end, fragment):
 
 
 def test_input_driven_twice(capsys, system_file):
-    code, err = run_cli(capsys, system_file(lambda s: s.connect("controller.tau5", "crane.tau4")))
+    code, err = run_cli(capsys, system_file(lambda s: s.connect("controller.tau_boom", "crane.tau_slew")))
     assert code == 2
-    assert_one_sentence(err, "input crane.tau4 is driven by two connections")
+    assert_one_sentence(err, "input crane.tau_slew is driven by two connections")
 
 
 @pytest.mark.parametrize("setting,fragment", [
-    ("crane.m2=-1", "Crane parameter m2 = -1 kg is invalid: it must be positive"),
-    ("crane.l3=-2", "Crane parameter l3 = -2 m is invalid: it must be positive"),
-    ("vessel.m1=0", "Vessel parameter m1 = 0 kg is invalid: it must be positive"),
+    ("crane.m_king=-1", "Crane parameter m_king = -1 kg is invalid: it must be positive"),
+    ("crane.l_boom=-2", "Crane parameter l_boom = -2 m is invalid: it must be positive"),
+    ("vessel.m=0", "Vessel parameter m = 0 kg is invalid: it must be positive"),
 ])
 @pytest.mark.parametrize("mode", [[], ["--monolithic"]])
 def test_negative_mass_or_length(capsys, system_file, setting, fragment, mode):
@@ -125,9 +125,9 @@ def test_negative_mass_or_length(capsys, system_file, setting, fragment, mode):
 
 @pytest.mark.parametrize("setting,fragment", [
     ("crane.nothing=1", "component crane (Crane.fmu) has no variable 'nothing'"),
-    ("nobody.m1=1", "has no component named 'nobody'"),
-    ("crane.m2=heavy", "'heavy' is not a number"),
-    ("crane.m2", "is not of the form component.variable=value"),
+    ("nobody.m=1", "has no component named 'nobody'"),
+    ("crane.m_king=heavy", "'heavy' is not a number"),
+    ("crane.m_king", "is not of the form component.variable=value"),
 ])
 def test_bad_set_options(capsys, system_file, setting, fragment):
     code, err = run_cli(capsys, system_file(), "--set", setting)
@@ -156,7 +156,7 @@ def test_non_finite_output_stops_and_keeps_results(capsys, system_file, tmp_path
     code = main(["run", str(system_file(vessel_mass=120.0)), "--coupling", "explicit", "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 1
-    assert (out / "plots" / "interface_frame1.png").exists()  # plots of what was computed
+    assert (out / "plots" / "interface_mount.png").exists()  # plots of what was computed
     assert_one_sentence(err, "for its output", "at t = 0.0", f"are in {out}")
     assert re.search(r"component (vessel|crane) returned (nan|inf|-inf) for its output \w+ at t = ", err), err
     df = pd.read_csv(out / "results.csv")
@@ -183,20 +183,20 @@ def test_interrupt_keeps_results(system_file, tmp_path):
 
 
 @pytest.mark.parametrize("setting,fragment", [
-    ("cylinder2.beta=-1", "component cylinder2 (HydraulicCylinder.fmu) failed to initialize: HydraulicCylinder "
-                          "(cylinder2): cannot initialize: HydraulicCylinder parameter beta = -1 Pa is invalid: "
+    ("boom_cylinder.beta=-1", "component boom_cylinder (HydraulicCylinder.fmu) failed to initialize: "
+                              "HydraulicCylinder (boom_cylinder): cannot initialize: HydraulicCylinder parameter beta = -1 Pa is invalid: "
                           "it must be positive"),
-    ("cylinder3.bore=0", "HydraulicCylinder parameter bore = 0 m is invalid: it must be positive"),
-    ("cylinder2.rod=0.4", "HydraulicCylinder parameter rod = 0.4 m is invalid: it must be smaller than the bore"),
-    ("crane.stroke2=5", "KnuckleBoomCrane parameter stroke2 = 5 m is invalid: the piston would leave its cylinder"),
-    ("crane.q3_0=2", "KnuckleBoomCrane parameter q3_0 = 2 m is outside the stroke 0..1.8 m"),
-    ("crane.l_b2=10", "the inner cylinder (joint 2) cannot close its loop over the whole stroke 0..1.8 m"),
-    ("cylinder2.stroke=0.5", "component cylinder2 (HydraulicCylinder.fmu) failed to compute its outputs at t = 0 s"),
+    ("jib_cylinder.bore=0", "HydraulicCylinder parameter bore = 0 m is invalid: it must be positive"),
+    ("boom_cylinder.rod=0.4", "HydraulicCylinder parameter rod = 0.4 m is invalid: it must be smaller than the bore"),
+    ("crane.stroke_boom_cyl=5", "KnuckleBoomCrane parameter stroke_boom_cyl = 5 m is invalid: the piston would leave its cylinder"),
+    ("crane.q_jib_cyl_0=2", "KnuckleBoomCrane parameter q_jib_cyl_0 = 2 m is outside the stroke 0..1.8 m"),
+    ("crane.l_boom_cyl_barrel=10", "the boom cylinder (joint 2) cannot close its loop over the whole stroke 0..1.8 m"),
+    ("boom_cylinder.stroke=0.5", "component boom_cylinder (HydraulicCylinder.fmu) failed to compute its outputs at t = 0 s"),
 ])
 @pytest.mark.parametrize("mode", [[], ["--monolithic"]])
 def test_bad_hydraulic_crane_input(capsys, tmp_path, fmu_dir, setting, fragment, mode):
-    """Item 7 of issue 3: the knuckle boom crane with hydraulic cylinders on
-    the vessel, given a geometry or hydraulics it cannot take."""
+    """The knuckle boom crane with hydraulic cylinders on the vessel, given a
+    geometry or hydraulics it cannot take."""
     from crane_cosim.scenarios import offshore_knuckle_boom
     ssd = write_ssd(offshore_knuckle_boom(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.01),
                     tmp_path / "system.ssd")
@@ -217,7 +217,7 @@ def test_demo_runs_the_offshore_knuckle_boom(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "OffshoreKnuckleBoom.ssd" in out and (tmp_path / "OffshoreKnuckleBoom.ssd").is_file()
     df = pd.read_csv(tmp_path / "results" / "results.csv")
-    assert len(df) == 51 and "crane.W1_fz" in df.columns and "cylinder2.p_A" in df.columns
+    assert len(df) == 51 and "crane.W_mount_fz" in df.columns and "boom_cylinder.p_A" in df.columns
     assert "cylinders.png" in {p.name for p in (tmp_path / "results" / "plots").iterdir()}
 
 
@@ -234,13 +234,13 @@ def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
     assert code == 0
     assert f"results in {out}" in capsys.readouterr().out
     df = pd.read_csv(out / "results.csv")
-    assert df.columns[0] == "time" and "crane.W1_fz" in df.columns and "vessel.q1" in df.columns
+    assert df.columns[0] == "time" and "crane.W_mount_fz" in df.columns and "vessel.q_roll" in df.columns
     assert len(df) == 501
     summary = json.loads((out / "summary.json").read_text())
     assert summary["status"] == "completed" and summary["real_time_factor"] > 0
     assert {"numpy", "fmpy", "pythonfmu", "python"} <= set(summary["versions"])
     assert sorted(p.name for p in (out / "plots").iterdir()) == [
-        "crane_joints.png", "interface_frame1.png", "interface_frame2.png", "vessel_angles.png"]
+        "actuation.png", "crane_joints.png", "interface_king.png", "interface_mount.png", "vessel_motion.png"]
 
 
 def test_bench_json_records(capsys):

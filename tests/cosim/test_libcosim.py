@@ -34,10 +34,10 @@ from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.ssp import SSC, SSD, write_ssd
 from crane_cosim.results import relative_rms
 
-WRENCH = [f"crane.W{f}_{c}" for f in (1, 2) for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
+WRENCH = [f"crane.W_{f}_{c}" for f in ("mount", "king") for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 4.0
 STEP = 1e-3
-EARLY_SLEW = {"controller.q4_move1_start": 0.5, "controller.q4_move1_duration": 3.0}
+EARLY_SLEW = {"controller.q_slew_move1_start": 0.5, "controller.q_slew_move1_duration": 3.0}
 
 
 def _table(err: dict) -> str:
@@ -78,7 +78,7 @@ def test_records_every_output_at_every_communication_point(libcosim_run, jacobi_
     assert np.isfinite(libcosim_run.to_numpy()).all()
     # the slew parameters reached the controller through libcosim, so every
     # wrench component is loaded (not round-off around zero)
-    assert libcosim_run["controller.q4_ref"].iloc[-1] > 1.0
+    assert libcosim_run["controller.q_slew_ref"].iloc[-1] > 1.0
     for c in WRENCH:
         assert np.abs(libcosim_run[c]).max() > 10.0, c
 
@@ -137,7 +137,7 @@ def test_libcosim_takes_the_step_size_from_our_ssd(ssd_copy):
     observer = CosimObserver.create_time_series()
     execution.add_observer(observer)
     crane = execution.slave_index_from_instance_name("crane")
-    vr = next(v.reference for v in execution.slave_variables(crane) if v.name == b"W1_fz")
+    vr = next(v.reference for v in execution.slave_variables(crane) if v.name == b"W_mount_fz")
     assert observer.start_time_series(crane, vr, CosimVariableType.REAL)
     assert execution.step(3)
     times, steps, _ = observer.time_series_real_samples(crane, vr, from_step=1, sample_count=3)

@@ -1,5 +1,5 @@
 """The composed blocks against an independent model of the same physics:
-paper 000's system as one 6-joint chain (validation ladder steps 2 and 4)."""
+Cibicik & Egeland's (2018) system as one 6-joint chain (validation ladder steps 2 and 4)."""
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
@@ -15,7 +15,7 @@ G = 9.81
 
 
 def paper_chain(m1=1200.0, with_vessel_mass=True):
-    """Vessel + crane of 000, Section III, as one serial chain on the fixed
+    """Vessel + crane of Cibicik & Egeland (2018), Section III, as one serial chain on the fixed
     Frame 0: yaw, pitch, roll (massless gimbal bodies), vessel, king, booms."""
     r2 = 25.0 / 12
     l2 = l3 = l4 = 2.0
@@ -75,10 +75,10 @@ def test_coupled_energy_is_conserved():
     only does if the inertia coupling transmits the exact interface wrench."""
     system = crane_on_vessel()
     ctrl = system.component("controller")
-    for j in (4, 5, 6):
-        ctrl.parameters[f"kP{j}"] = 0.0
-        ctrl.parameters[f"kD{j}"] = 0.0
-    system.component("crane").parameters.update(q5_0=0.4, q6_0=-0.6, u4_0=0.5)
+    for j in ("slew", "boom", "jib"):
+        ctrl.parameters[f"kP_{j}"] = 0.0
+        ctrl.parameters[f"kD_{j}"] = 0.0
+    system.component("crane").parameters.update(q_boom_0=0.4, q_jib_0=-0.6, u_slew_0=0.5)
     model = Composite(system)
     chain = paper_chain()
 

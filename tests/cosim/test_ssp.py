@@ -21,7 +21,7 @@ def test_round_trip(tmp_path):
     r = read_ssd(path)
     assert [c.name for c in r.components] == [c.name for c in s.components]
     assert [c.source for c in r.components] == [c.source for c in s.components]
-    assert r.component("vessel").parameters == {"m1": 120.0, "gravity_on": True}
+    assert r.component("vessel").parameters == {"m": 120.0, "gravity_on": True}
     assert r.connections == s.connections
     assert (r.start_time, r.stop_time, r.step, r.algorithm, r.coupling) == (0.0, 7.5, 2e-3, "gauss-seidel", "explicit")
     assert r.base_dir == tmp_path
@@ -32,7 +32,7 @@ def test_round_trip(tmp_path):
 def test_connectors_carry_units(tmp_path):
     path = write_ssd(crane_on_vessel(base_dir=tmp_path), tmp_path / "s.ssd")
     root = ET.parse(path).getroot()
-    conn = root.find(f".//{{{SSD}}}Component[@name='crane']/{{{SSD}}}Connectors/{{{SSD}}}Connector[@name='W1_fz']")
+    conn = root.find(f".//{{{SSD}}}Component[@name='crane']/{{{SSD}}}Connectors/{{{SSD}}}Connector[@name='W_mount_fz']")
     assert conn.get("kind") == "output"
     assert next(iter(conn)).get("unit") == "N"
     units = {u.get("name") for u in root.find(f"{{{SSD}}}Units")}

@@ -119,10 +119,10 @@ def test_fmus_side_by_side_in_a_process_that_imports_the_project(fmu_dir, tmp_pa
             slaves.append((model, i) + _slave(fmu_dir / f"{model}.fmu", f"{model}{i}", tmp_path))
     for model, i, s, vr, outs in slaves:
         if model == "Crane":
-            s.setReal([vr["tau5"]], [1000.0 * (i + 1)])
+            s.setReal([vr["tau_boom"]], [1000.0 * (i + 1)])
         for k in range(20):
             s.doStep(k * 1e-3, 1e-3)
-    crane = [(i, s.getReal([vr["u5"]])[0]) for model, i, s, vr, _ in slaves if model == "Crane"]
+    crane = [(i, s.getReal([vr["u_boom"]])[0]) for model, i, s, vr, _ in slaves if model == "Crane"]
     assert crane[0][1] != crane[1][1]  # different torques, different motion: no shared state
     for _, _, s, _, _ in slaves:
         s.terminate()
@@ -153,7 +153,7 @@ def test_the_binarys_interpreter_state_is_released_before_exit(fmu_dir, tmp_path
     second.enterInitializationMode()
     second.exitInitializationMode()
     for s in (first, second):
-        s.setReal([vr["q5"]], [0.3])
+        s.setReal([vr["q_boom"]], [0.3])
         for k in range(5):
             s.doStep(k * 1e-3, 1e-3)
     y1, y2 = first.getReal(outs), second.getReal(outs)
@@ -277,6 +277,6 @@ def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):
     """fmpy alone says only that the call failed; the FMU logger gives the reason."""
     inst = FMUInstance("crane", fmu_dir / "Crane.fmu", tmp_path)
     with pytest.raises(CraneCosimError, match=r"component crane \(Crane.fmu\) failed to initialize: "
-                                              r"Crane \(crane\): cannot initialize: Crane parameter m2 = -3 kg"):
-        inst.initialize(0.0, {"m2": -3.0})
+                                              r"Crane \(crane\): cannot initialize: Crane parameter m_king = -3 kg"):
+        inst.initialize(0.0, {"m_king": -3.0})
     inst.free()
