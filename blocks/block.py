@@ -9,6 +9,7 @@ declaration; nothing else lists a block's ports.
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -32,13 +33,17 @@ class Variable:
     ``name``: FMI variable name; ``unit``: one of :data:`blocks.units.UNITS`;
     ``start``: start value (the default of a parameter); ``description``:
     one line for the modelDescription and the docs; ``type``: ``"Real"`` or
-    ``"Boolean"``."""
+    ``"Boolean"``; ``tunable``: a parameter whose change between two
+    communication steps the block honours (gains, set-points, damping);
+    the others (geometry, masses, initial values) are fixed once the model
+    is initialized."""
 
     name: str
     unit: str
     start: float
     description: str
     type: str = "Real"
+    tunable: bool = False
 
 
 def vector(prefix: str, unit: str, description: str, components="xyz", start=None):
@@ -83,6 +88,19 @@ class Block:
     internal integration step of :meth:`advance`; ``stiff`` says the
     block's own dynamics are stiff (the monolithic reference then integrates
     with an implicit method).
+
+    ``feedthrough`` declares which inputs each output depends on directly
+    (at the same instant, without going through the state): pairs
+    ``(output pattern, input groups)``, shell-style patterns, the first
+    pair whose output pattern matches an output wins; an output no pair
+    matches depends on every input.  An input group is a pattern or a tuple
+    of patterns (say, all of a crane's actuators: which of them moves an
+    output may depend on the geometry, that one of them does not).  Hosts read it from the FMU's
+    ``ModelStructure`` (:meth:`output_dependencies`); a test holds every
+    block's declaration to finite differences of :meth:`output`.
+
+    ``default_stop_time`` and ``default_step`` [s] are the FMU's
+    ``DefaultExperiment``: the run the block is checked at.
     """
 
     model_name: ClassVar[str]
@@ -94,6 +112,9 @@ class Block:
     max_step: ClassVar[float] = 1e-3
     method: ClassVar[str] = "rk4"
     stiff: ClassVar[bool] = False
+    feedthrough: ClassVar[tuple] = ()
+    default_stop_time: ClassVar[float] = 20.0
+    default_step: ClassVar[float] = 1e-3
 
     def __init__(self, **params):
         known = {p.name: p for p in self.parameters}
@@ -121,6 +142,28 @@ class Block:
     @classmethod
     def default_inputs(cls) -> np.ndarray:
         return np.array([v.start for v in cls.inputs], dtype=float)
+
+    @classmethod
+    def output_dependencies(cls) -> dict[str, list[str]]:
+        """For every output, the inputs it depends on directly, in input
+        order (from :attr:`feedthrough`).  Raises ``ValueError`` for a
+        pattern that matches no port, a declaration that cannot be meant."""
+        inputs = cls.input_names()
+        rules = []
+        for out_pattern, groups in cls.feedthrough:
+            if not any(fnmatch.fnmatchcase(o, out_pattern) for o in cls.output_names()):
+                raise ValueError(f"{cls.model_name}: feedthrough pattern {out_pattern!r} matches no output")
+            patterns = [p for g in groups for p in ((g,) if isinstance(g, str) else g)]
+            for p in patterns:
+                if not any(fnmatch.fnmatchcase(i, p) for i in inputs):
+                    raise ValueError(f"{cls.model_name}: feedthrough pattern {p!r} matches no input")
+            rules.append((out_pattern, patterns))
+        deps = {}
+        for name in cls.output_names():
+            rule = next((ps for pat, ps in rules if fnmatch.fnmatchcase(name, pat)), None)
+            deps[name] = list(inputs) if rule is None else [
+                i for i in inputs if any(fnmatch.fnmatchcase(i, p) for p in rule)]
+        return deps
 
     def require_positive(self, *names: str, allow_zero: bool = False) -> None:
         """Raise :class:`ParameterError` unless each parameter is > 0 (>= 0)."""

@@ -39,15 +39,17 @@ def schedule_parameters(joints, units, gains, schedule, gain_units):
     out = []
     for j in joints:
         (kP, kD), (uP, uD) = gains[j], gain_units[j]
-        out += [_P(f"kP_{j}", uP, kP, f"Proportional gain of q_{j}"),
-                _P(f"kD_{j}", uD, kD, f"Derivative gain of q_{j}")]
+        out += [_P(f"kP_{j}", uP, kP, f"Proportional gain of q_{j}", tunable=True),
+                _P(f"kD_{j}", uD, kD, f"Derivative gain of q_{j}", tunable=True)]
     for j in joints:
         start, moves = schedule[j]
-        out.append(_P(f"q_{j}_ref0", units[j], start, f"Set-point of q_{j} before its first move"))
+        out.append(_P(f"q_{j}_ref0", units[j], start, f"Set-point of q_{j} before its first move", tunable=True))
         for m, (t0, T, target) in enumerate(moves, 1):
-            out += [_P(f"q_{j}_move{m}_start", "s", t0, f"Start time of move {m} of q_{j}"),
-                    _P(f"q_{j}_move{m}_duration", "s", T, f"Duration of move {m} of q_{j} (< 0: unused)"),
-                    _P(f"q_{j}_move{m}_target", units[j], target, f"Set-point of q_{j} after move {m}")]
+            out += [_P(f"q_{j}_move{m}_start", "s", t0, f"Start time of move {m} of q_{j}", tunable=True),
+                    _P(f"q_{j}_move{m}_duration", "s", T, f"Duration of move {m} of q_{j} (< 0: unused)",
+                       tunable=True),
+                    _P(f"q_{j}_move{m}_target", units[j], target, f"Set-point of q_{j} after move {m}",
+                       tunable=True)]
     return tuple(out)
 
 
@@ -111,6 +113,9 @@ class Controller(ScheduledPD):
               + tuple(_P(f"u_{j}", "rad/s", 0.0, f"Measured {j} rate") for j in JOINTS))
     outputs = (tuple(_P(f"tau_{j}", "N.m", 0.0, f"Torque demand of the {j} joint") for j in JOINTS)
                + tuple(_P(f"q_{j}_ref", "rad", 0.0, f"Set-point of q_{j}") for j in JOINTS))
+    # each torque from its own joint's angle and rate; the set-points are
+    # functions of time alone
+    feedthrough = (("q_*_ref", ()),) + tuple((f"tau_{j}", (f"q_{j}", f"u_{j}")) for j in JOINTS)
     states = ()
 
     def output(self, t, x, u):
@@ -174,9 +179,10 @@ class KnuckleBoomController(ScheduledPD):
     joints = KB_COORDINATES
     parameters = schedule_parameters(KB_COORDINATES, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS) + tuple(
         v for c, (kx, kff, kF) in _KB_VALVE.items() for v in (
-            _P(f"kx_{c}", "1/m", kx, f"Valve command of the {_CYL[c]} per metre of position error"),
-            _P(f"kff_{c}", "s/m", kff, f"Valve command of the {_CYL[c]} per m/s of set-point speed"),
-            _P(f"kF_{c}", "1/N", kF, f"Valve command of the {_CYL[c]} per newton of force beyond the holding force")))
+            _P(f"kx_{c}", "1/m", kx, f"Valve command of the {_CYL[c]} per metre of position error", tunable=True),
+            _P(f"kff_{c}", "s/m", kff, f"Valve command of the {_CYL[c]} per m/s of set-point speed", tunable=True),
+            _P(f"kF_{c}", "1/N", kF, f"Valve command of the {_CYL[c]} per newton of force beyond the holding force",
+               tunable=True)))
     inputs = (tuple(_P(f"q_{j}", _KB_UNITS[j], 0.0, f"Measured q_{j} (q{KB_PAPER_INDEX[j]} of Cibicik & Egeland 2019)")
                     for j in KB_COORDINATES)
               + tuple(_P(f"u_{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of q_{j}") for j in KB_COORDINATES)
@@ -187,6 +193,12 @@ class KnuckleBoomController(ScheduledPD):
     outputs = (tuple(_P(a, _ACT_UNIT[a[0]], 0.0, f"Demand {a}") for a in KB_ACTUATION)
                + tuple(_P(f"q_{j}_ref", _KB_UNITS[j], 0.0, f"Set-point of q_{j}") for j in KB_COORDINATES)
                + tuple(_P(f"valve_{c}", "1", 0.0, f"Valve command of the {_CYL[c]}, -1..1") for c in _KB_VALVE))
+    # each demand from its own coordinate, rate and holding actuation; each
+    # valve from its cylinder's position error and force (the speed
+    # feed-forward is the set-point's); the set-points are functions of time
+    feedthrough = ((("q_*_ref", ()),)
+                   + tuple((a, (f"q_{j}", f"u_{j}", f"{a}_hold")) for a, j in zip(KB_ACTUATION, KB_COORDINATES))
+                   + tuple((f"valve_{c}", (f"q_{c}", f"F_{c}_meas", f"F_{c}_hold")) for c in _KB_VALVE))
     states = ()
 
     def output(self, t, x, u):

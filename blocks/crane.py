@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
-from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
-                        wrench_ports)
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough, mount_motion_from_inputs,
+                        mount_split, wrench_ports)
 from .kane import Body, Chain, Joint, applied_forces, kinematics, mass_matrix, with_base_twist
 from .linalg import solve
 from .screw import Rbar, rot_x, rot_z
@@ -74,6 +74,7 @@ class Crane(Block):
                                  "king (Frame-2) axes")
         + MOUNT_INERTIA
     )
+    feedthrough = crane_feedthrough(("tau_*",))
     states = (tuple(_P(f"q_{j}", "rad", 0.0, f"{j} angle") for j in JOINTS)
               + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j} rate") for j in JOINTS))
 

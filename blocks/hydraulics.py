@@ -59,8 +59,8 @@ class HydraulicCylinder(Block):
         _P("V_A0", "m3", 5e-3, "Dead volume of chamber A (piston side) at x = 0, hoses included"),
         _P("V_B0", "m3", 5e-3, "Dead volume of chamber B (rod side) at x = stroke, hoses included"),
         _P("beta", "Pa", 1.2e9, "Effective bulk modulus of the oil"),
-        _P("p_S", "Pa", 25e6, "Supply pressure (absolute)"),
-        _P("p_T", "Pa", 1e5, "Tank pressure (absolute)"),
+        _P("p_S", "Pa", 25e6, "Supply pressure (absolute)", tunable=True),
+        _P("p_T", "Pa", 1e5, "Tank pressure (absolute)", tunable=True),
         _P("p_vap", "Pa", 5e3, "Vapour pressure: the lowest a chamber pressure can go"),
         _P("Q_nom", "m3/s", 0.01, "Valve nominal flow per edge at full opening and dp_nom (600 l/min)"),
         _P("dp_nom", "Pa", 3.5e6, "Pressure drop per edge at which Q_nom is rated (35 bar)"),
@@ -91,6 +91,10 @@ class HydraulicCylinder(Block):
         _P("P_loss", "W", 0.0, "Power lost in the valve orifices and the internal leakage"),
     )
     states = (_P("p_A", "Pa", 1e5, "pressure in chamber A"), _P("p_B", "Pa", 1e5, "pressure in chamber B"))
+    # the pressures are the state; the flows and powers follow from them and
+    # the valve; the force adds the end stops (piston position and speed) and,
+    # for the ideal actuator, is the demand itself
+    feedthrough = (("F", ("F_demand", "x", "v")), ("p_*", ()), ("Q_*", ("valve",)), ("P_*", ("valve",)))
 
     def setup(self):
         p = self.p

@@ -44,6 +44,34 @@ MOUNT_INERTIA = (
 )
 
 
+#: The third row of R_1^0: the direction of gravity in the mount's axes, the
+#: only part of the mount's orientation a crane's dynamics see.
+GRAVITY_DIRECTION = "mount_R_3?"
+
+
+def crane_feedthrough(actuation: tuple, extra: tuple = ()) -> tuple:
+    """The direct feedthrough (``Block.feedthrough``) of a crane on the mount
+    whose joint and actuator inputs match ``actuation`` (patterns, one group:
+    which actuator moves which output depends on the geometry), with the
+    crane's own rules ``extra`` first.
+
+    The joint coordinates and rates are the state's, and so is ``I_A``
+    (the crane's mass matrix).  The slewing joint turns freely about the
+    mount's z axis, so the moment about it that the mount passes (and
+    ``p_A_nz``, ``I_A``'s slewing row being zero) is the slewing torque
+    alone.  ``p_A`` holds gravity, the velocity terms of the mount's
+    rotation and the actuation, not the mount's accelerations.  The rest
+    (accelerations, wrenches, reactions) depend on gravity's direction and
+    on the mount's angular velocity and accelerations: never on the mount
+    point's velocity (Galilean invariance) nor on the first two rows of
+    R_1^0."""
+    return ((("q_*", ()), ("u_*", ()), ("I_A_*", ()))
+            + tuple((n, ("tau_slew",)) for n in ("W_mount_nz", "W_king_nz", "p_A_nz"))
+            + tuple(extra)
+            + (("p_A_*", (GRAVITY_DIRECTION, "mount_w_*", tuple(actuation))),
+               ("*", (GRAVITY_DIRECTION, "mount_w_*", "mount_dw_*", "mount_a_*", tuple(actuation)))))
+
+
 def wrench_ports(prefix: str, what: str):
     """Six wrench components ``prefix_nx ... prefix_fz`` (N.m, then N)."""
     return tuple(Variable(f"{prefix}_{c}", "N.m" if c[0] == "n" else "N", 0.0,

@@ -42,8 +42,8 @@ import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
-from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, mount_motion_from_inputs, mount_split,
-                        wrench_ports)
+from .interface import (GRAVITY_DIRECTION, MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough,
+                        mount_motion_from_inputs, mount_split, wrench_ports)
 from .jit import load_kernels
 from .kane import (Body, Chain, Joint, acceleration_wrenches, gravity_forces, gravity_wrenches,
                    inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist)
@@ -166,6 +166,12 @@ class KnuckleBoomCrane(Block):
                                 "jib frame (Frame 3, eq. 73)")
         + _support_ports("boom_cyl") + _support_ports("jib_cyl")
     )
+    # The holding actuation sees gravity's direction only.  Always zero: the
+    # moment about the pin axis of the boom and jib joints, and the torsion
+    # on the barrel supports, the cylinders being slender bodies with no
+    # inertia about their own axis (eq. 66).
+    feedthrough = crane_feedthrough(("tau_slew", "F_boom_cyl", "F_jib_cyl"), extra=(
+        ("*_hold", (GRAVITY_DIRECTION,)), ("W_boom_nx", ()), ("W_jib_nx", ()), ("*_cyl_B_nz", ())))
     states = tuple(_P(f"{q}_{c}", u, 0.0, f"{q}_{c}") for q in ("q", "u")
                    for c, u in zip(COORDINATES, ("rad", "m", "m") if q == "q" else ("rad/s", "m/s", "m/s")))
 

@@ -63,9 +63,9 @@ class Vessel(Block):
         _P("k_roll", "N.m/rad3", 8e7, "Cubic roll spring k1: moment -k1 q1^3 (q1 = q_roll)"),
         _P("k_pitch", "N.m/rad3", 8e7, "Cubic pitch spring k2: moment -k2 q2^3 (q2 = q_pitch)"),
         _P("k_yaw", "N.m/rad3", 8e7, "Cubic yaw spring k3: moment -k3 q3^3 (q3 = q_yaw)"),
-        _P("c_roll", "N.m.s/rad", 0.0, "Linear roll damping: moment -c_roll u_roll"),
-        _P("c_pitch", "N.m.s/rad", 0.0, "Linear pitch damping: moment -c_pitch u_pitch"),
-        _P("c_yaw", "N.m.s/rad", 0.0, "Linear yaw damping: moment -c_yaw u_yaw"),
+        _P("c_roll", "N.m.s/rad", 0.0, "Linear roll damping: moment -c_roll u_roll", tunable=True),
+        _P("c_pitch", "N.m.s/rad", 0.0, "Linear pitch damping: moment -c_pitch u_pitch", tunable=True),
+        _P("c_yaw", "N.m.s/rad", 0.0, "Linear yaw damping: moment -c_yaw u_yaw", tunable=True),
         _P("gravity_on", "1", False, "Whether the vessel's own weight acts (default no: buoyancy balances it)", "Boolean"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration"),
         _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler; smaller is more accurate and slower)"),
@@ -83,6 +83,13 @@ class Vessel(Block):
         + tuple(_P(f"du_{n}", "rad/s2", 0.0, f"Vessel {n} acceleration d(u_{n})/dt") for i, n in _AXES)
         + MOUNT_MOTION
     )
+    # The angles, rates and the mount's pose and velocity are the state's; the
+    # accelerations solve the equations of motion with the crane's I_A, p_A.
+    # The mount sits on the vertical through the rotation point, so a
+    # vertical force there has no moment about it (p_A_fz and I_A_66 do not
+    # act) and its vertical acceleration is centripetal, the state's.
+    feedthrough = (tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_a_z"))
+                   + (("*", ("I_A_[1-5]?", "p_A_n?", "p_A_f[xy]")),))
     states = (
         tuple(_P(f"q_{n}", "rad", 0.0, f"{n} angle") for _, n in _AXES)
         + tuple(_P(f"u_{n}", "rad/s", 0.0, f"{n} rate") for _, n in _AXES)

@@ -77,14 +77,42 @@ Units follow the FMI convention (`N.m`, `m/s2`); frames and signs are in
 """
 
 
-def _table(title, variables, with_default):
-    head = "| name | unit | " + ("default | " if with_default else "") + "description |"
-    rule = "|---|---|" + ("---|" if with_default else "") + "---|"
+def _table(title, variables, with_default, extra=None):
+    """A markdown table of ``variables``; ``extra``: (column title, function
+    of a variable giving its cell)."""
+    head = "| name | unit | " + ("default | " if with_default else "") + (f"{extra[0]} | " if extra else "") \
+        + "description |"
+    rule = "|---|---|" + ("---|" if with_default else "") + ("---|" if extra else "") + "---|"
     rows = []
     for v in variables:
         start = ("true" if v.start else "false") if v.type == "Boolean" else f"{v.start:g}"
-        rows.append(f"| `{v.name}` | {v.unit} | " + (f"{start} | " if with_default else "") + f"{v.description} |")
+        rows.append(f"| `{v.name}` | {v.unit} | " + (f"{start} | " if with_default else "")
+                    + (f"{extra[1](v)} | " if extra else "") + f"{v.description} |")
     return [f"#### {title}", "", head, rule, *rows, ""]
+
+
+def _depends_on(cls):
+    deps = cls.output_dependencies()
+    every = set(cls.input_names())
+
+    def cell(v):
+        d = deps[v.name]
+        if not d:
+            return "—"
+        if set(d) == every:
+            return "all inputs"
+        if len(d) > len(every) / 2:
+            return "all inputs but " + ", ".join(f"`{n}`" for n in cls.input_names() if n not in d)
+        # whole families of inputs (mount_w_x, _y, _z) as one entry, mount_w_*
+        groups = {}
+        for name in cls.input_names():
+            groups.setdefault(name.rsplit("_", 1)[0], []).append(name)
+        shown = []
+        for prefix, names in groups.items():
+            chosen = [n for n in names if n in d]
+            shown += [f"{prefix}_*"] if len(names) > 1 and chosen == names else chosen
+        return ", ".join(f"`{n}`" for n in shown)
+    return "direct dependence on inputs", cell
 
 
 def fmus_markdown() -> str:
@@ -96,9 +124,10 @@ def fmus_markdown() -> str:
         doc = inspect.cleandoc(doc)
         lines += [f"## {name}.fmu", "", cls.description, "", "<details><summary>Model notes</summary>", "",
                   doc, "", "</details>", ""]
-        lines += _table("Parameters", cls.parameters, True)
+        lines += _table("Parameters", cls.parameters, True,
+                        ("changes", lambda v: "tunable" if v.tunable else "fixed"))
         lines += _table("Inputs", cls.inputs, True)
-        lines += _table("Outputs", cls.outputs, False)
+        lines += _table("Outputs", cls.outputs, False, _depends_on(cls))
     return "\n".join(lines).rstrip() + "\n"
 
 

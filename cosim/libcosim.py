@@ -172,8 +172,13 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
 
     # Read with the C function itself: libcosimpy 0.0.6's
     # time_series_real_samples drops one sample whenever step 0 is read.
+    # libcosimpy sets this function's argument types to arrays of the size of
+    # its own last call: set ours.
     get_samples = _internal.libcosimc().cosim_observer_slave_get_real_samples
     get_samples.restype = ctypes.c_int64
+    get_samples.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_int64, ctypes.c_size_t,
+                            ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int64),
+                            ctypes.POINTER(ctypes.c_int64)]
     values, steps, times = (ctypes.c_double * n)(), (ctypes.c_int64 * n)(), (ctypes.c_int64 * n)()
     columns, time = {}, None
     for ref, i, vr in recorded:

@@ -9,6 +9,15 @@ and initialization).  The full internal state (continuous states, inputs,
 parameters, time) is saved and restored by the FMU state hooks, which
 pythonfmu by default limits to registered variables.
 
+The model exists from ``fmi2EnterInitializationMode`` on, made with the
+parameters set so far: hosts (libcosim, ecos) settle their initial values in
+initialization mode, and read there the outputs of the initial state with
+the inputs they have set.  A parameter set during initialization remakes it
+from its initial state.  After initialization only tunable parameters
+(``Variable.tunable``: gains, set-points, damping) may change: the block is
+remade with the new value and keeps its state, so the next step honours it;
+a value the block refuses is logged and the old one kept.
+
 No FMI method raises.  pythonfmu 0.7 turns a Python exception into
 fmi2Fatal and, in a Python host, leaves the interpreter's GIL state
 unbalanced, so the host crashes later.  Failures are logged through the FMU
@@ -31,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability
+from pythonfmu.default_experiment import DefaultExperiment
 from pythonfmu.enums import Fmi2Initial, Fmi2Status
 from pythonfmu.variables import Boolean, Real
 
@@ -93,6 +103,8 @@ def slave_class(block_cls):
     class BlockSlave(Fmi2Slave):
         author = "crane-cosim"
         description = block_cls.description
+        default_experiment = DefaultExperiment(start_time=0.0, stop_time=block_cls.default_stop_time,
+                                               step_size=block_cls.default_step)
 
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
@@ -100,12 +112,16 @@ def slave_class(block_cls):
             self.modelName = block_cls.model_name
             self.description = block_cls.description
             self._params = {p.name: p.start for p in block_cls.parameters}
+            self._tunable = {p.name for p in block_cls.parameters if p.tunable}
             self._u = block_cls.default_inputs()
             self._y = np.array([v.start for v in block_cls.outputs], dtype=float)
             self._x = np.zeros(0)
             self._t = 0.0
             self._block = None
-            self._init_error = "exitInitializationMode was not called"
+            self._mode = "instantiated"  # "initialization", then "stepping"
+            self._built_from = None  # the parameters self._block was made with
+            self._init_error = "fmi2EnterInitializationMode was not called"
+            self._logged_error = None
             self._dirty = True
             self._output_index = {}
             self._input_index = {}
@@ -130,11 +146,12 @@ def slave_class(block_cls):
             name = p.name
             self._where.append(("p", name))
             kind = Boolean if p.type == "Boolean" else Real
+            variability = Fmi2Variability.tunable if p.tunable else Fmi2Variability.fixed
             self.register_variable(kind(
-                name, causality=Fmi2Causality.parameter, variability=Fmi2Variability.fixed,
+                name, causality=Fmi2Causality.parameter, variability=variability,
                 description=p.description, start=p.start,
                 getter=lambda: self._params[name],
-                setter=lambda val: self._params.__setitem__(name, val)))
+                setter=lambda val: self._set_parameter(name, val)))
 
         # -- helpers ---------------------------------------------------------
         def _fail(self, what: str, exc: BaseException):
@@ -149,30 +166,79 @@ def slave_class(block_cls):
             self._u[i] = val
             self._dirty = True
 
+        def _set_parameter(self, name, val):
+            """Parameters are free until the end of initialization; then only
+            the tunable ones, whose change the next step honours (the block is
+            remade with the new value, the state kept), and only to a value
+            the block accepts."""
+            if self._mode == "stepping":
+                if name not in self._tunable:
+                    self.log(f"{block_cls.model_name} ({self.instance_name}): parameter {name} is fixed once "
+                             f"the model is initialized; the new value {val!r} is ignored", Fmi2Status.error)
+                    return
+                params = dict(self._params, **{name: val})
+                try:
+                    block = block_cls(**params)
+                except Exception as exc:
+                    self._fail(f"parameter {name} = {val:g} is refused; {name} keeps {self._params[name]:g}", exc)
+                    return
+                self._params, self._block, self._built_from = params, block, params
+            else:
+                self._params[name] = val
+            self._dirty = True
+
+        def _model(self):
+            """The block made with the present parameters (from initialization
+            mode on), or None if they are not acceptable; a new block before
+            the end of initialization restarts from its initial state."""
+            if self._mode == "instantiated":
+                return None
+            if self._built_from != self._params:
+                self._built_from = dict(self._params)
+                try:
+                    self._block = block_cls(**self._params)
+                    self._x = self._block.initial_state()
+                    self._init_error = None
+                except Exception as exc:
+                    self._block = None
+                    self._init_error = str(exc)
+                    if self._logged_error != self._init_error:
+                        self._logged_error = self._init_error
+                        self._fail("cannot initialize", exc)
+                self._dirty = True
+            return self._block
+
         def _outputs(self):
-            if self._dirty and self._block is not None:
+            block = self._model() if self._mode != "stepping" else self._block
+            if self._dirty and block is not None:
                 try:
                     with np.errstate(all="ignore"):
-                        self._y = self._block.output(self._t, self._x, self._u)
+                        self._y = block.output(self._t, self._x, self._u)
                 except Exception as exc:
                     self._fail(f"outputs at t = {self._t:g} s failed", exc)
                     self._y = np.full(len(block_cls.outputs), np.nan)
                 self._dirty = False
+            elif block is None and self._mode != "instantiated":
+                self._y = np.full(len(block_cls.outputs), np.nan)  # the cause is logged
             return self._y
 
         # -- FMI calls ---------------------------------------------------------
         def setup_experiment(self, start_time, stop_time, tolerance):
             self._t = float(start_time)
 
+        def enter_initialization_mode(self):
+            # From here on the outputs are the model's, with the parameters and
+            # inputs set so far: hosts settle their initial values now.
+            self._mode = "initialization"
+            self._model()
+
         def exit_initialization_mode(self):
-            try:
-                self._block = block_cls(**self._params)
-                self._x = self._block.initial_state()
-                self._init_error = None
-            except Exception as exc:
-                self._block = None
-                self._init_error = str(exc)
-                self._fail("cannot initialize", exc)
+            self._model()
+            if self._block is None:
+                # the verdict of initialization: logged even if said before
+                self.log(f"{block_cls.model_name} ({self.instance_name}): cannot initialize: {self._init_error}",
+                         Fmi2Status.error)
+            self._mode = "stepping"
             self._dirty = True
 
         def do_step(self, current_time, step_size):
@@ -237,24 +303,27 @@ def slave_class(block_cls):
                     self._u[i] = val
                     self._dirty = True
                 elif where == "p":
-                    self._params[i] = val
+                    self._set_parameter(i, val)
                 else:
                     self.log(f"{block_cls.model_name} ({self.instance_name}): output "
                              f"{block_cls.outputs[i].name} cannot be set; ignored", Fmi2Status.error)
 
         # -- FMU state: everything, not only the registered variables ----------
         def _get_fmu_state(self):
-            return {"x": self._x.tolist(), "u": self._u.tolist(), "t": self._t,
-                    "params": dict(self._params), "initialized": self._block is not None}
+            return {"x": self._x.tolist(), "u": self._u.tolist(), "t": self._t, "mode": self._mode,
+                    "params": dict(self._params)}
 
         def _set_fmu_state(self, state):
             try:
-                self._params = dict(state["params"])
+                params = dict(state["params"])
+                if self._block is None or params != self._built_from:
+                    self._block = block_cls(**params) if state["mode"] != "instantiated" else None
+                    self._built_from = params if self._block is not None else None
+                self._params = params
+                self._mode = state["mode"]
                 self._x = np.array(state["x"], dtype=float)
                 self._u = np.array(state["u"], dtype=float)
                 self._t = float(state["t"])
-                if state["initialized"] and self._block is None:
-                    self._block = block_cls(**self._params)
             except Exception as exc:
                 self._fail("cannot restore the FMU state", exc)
             self._dirty = True

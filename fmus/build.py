@@ -5,9 +5,15 @@ package name unique to their source (``crane_cosim_fmu_<hash>``), so FMUs of
 different versions can run side by side in one process, with or without this
 project installed: all Python FMUs in a process share one ``sys.modules``.
 
-pythonfmu (0.7) leaves the modelDescription incomplete: no units and no
-``ModelStructure/InitialUnknowns``.  Both are added here, from the same block
-declaration, so that ``fmpy.validation.validate_fmu`` reports no problem.
+pythonfmu (0.7) leaves the modelDescription incomplete: no units, outputs
+without their dependencies (so a host must assume every output depends on
+every input) and no ``ModelStructure/InitialUnknowns``.  All three are added
+here from the same block declaration (units, ``Block.feedthrough``).
+
+The same sources build the same FMU, byte for byte: the GUID is derived from
+the model's name and the hash of its sources (not drawn at random), the
+modelDescription carries no build time, and the archive's entries are
+sorted with fixed time stamps and permissions.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ import importlib
 import shutil
 import sys
 import tempfile
+import uuid
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -126,25 +133,50 @@ def build_fmu(model: str, out_dir: Path) -> Path:
     return dest
 
 
+#: namespace of the FMUs' GUIDs (uuid5 of the model name and source hash)
+GUID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://crane-cosim.org/fmu")
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry
+
+
+def guid(model: str, digest: str) -> str:
+    """The GUID of the FMU of ``model`` built from sources with hash ``digest``:
+    the same sources, the same GUID."""
+    return "{" + str(uuid.uuid5(GUID_NAMESPACE, f"{model}/{digest}")) + "}"
+
+
 def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
-    """Copy the FMU, adding units, InitialUnknowns and the source hash."""
+    """Copy the FMU, adding units, the model structure, the source hash and a
+    stable GUID, into an archive that depends on its content only."""
     with zipfile.ZipFile(src) as zin:
         md = ET.fromstring(zin.read("modelDescription.xml"))
         _add_units(md, block_cls)
-        _add_initial_unknowns(md)
+        _add_model_structure(md, block_cls)
         md.set("generationTool", f"crane-cosim ({md.get('generationTool')})")
         md.set("version", digest)
+        md.set("guid", guid(block_cls.model_name, digest))
+        md.attrib.pop("generationDateAndTime", None)
         ET.indent(md)
-        tmp = dest.with_suffix(".fmu.part")
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
-            for item in zin.infolist():
-                if item.filename == "modelDescription.xml":
-                    continue
-                zout.writestr(item, zin.read(item.filename))
-            zout.writestr("modelDescription.xml",
-                          b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(md, encoding="utf-8"))
-            zout.writestr(f"resources/{FMU_SOURCE_FILE}", digest + "\n")
+        files = {item.filename: zin.read(item.filename) for item in zin.infolist()
+                 if not item.is_dir() and "__pycache__" not in item.filename}
+    files["modelDescription.xml"] = b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(md, encoding="utf-8")
+    files[f"resources/{FMU_SOURCE_FILE}"] = (digest + "\n").encode()
+    tmp = dest.with_suffix(".fmu.part")
+    write_reproducible_zip(tmp, files)
     tmp.replace(dest)
+
+
+def write_reproducible_zip(path: Path, files: dict) -> None:
+    """Write ``files`` (archive name -> bytes) to the zip ``path`` so that the
+    same files give the same bytes: sorted entries, a fixed time stamp,
+    fixed permissions (executable for shared libraries), deflated."""
+    with zipfile.ZipFile(path, "w") as z:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so that the permissions below are read
+            executable = name.startswith("binaries/")
+            info.external_attr = (0o100755 if executable else 0o100644) << 16
+            z.writestr(info, files[name])
 
 
 def _add_units(md: ET.Element, block_cls) -> None:
@@ -164,14 +196,30 @@ def _add_units(md: ET.Element, block_cls) -> None:
             real.set("unit", units[sv.get("name")])
 
 
-def _add_initial_unknowns(md: ET.Element) -> None:
+def _add_model_structure(md: ET.Element, block_cls) -> None:
+    """Each output's direct dependencies on inputs (``Block.feedthrough``), and
+    the InitialUnknowns: the outputs, which in initialization mode depend on
+    the same inputs and may depend on any parameter (not declared finer)."""
+    index = {sv.get("name"): k for k, sv in enumerate(md.find("ModelVariables"), start=1)}
+    parameters = sorted(index[p.name] for p in block_cls.parameters)
     structure = md.find("ModelStructure")
     outputs = structure.find("Outputs")
     if outputs is None:
         return
+    deps = block_cls.output_dependencies()
+    by_index = {k: name for name, k in index.items()}
     initial = ET.SubElement(structure, "InitialUnknowns")
     for unknown in outputs:
-        ET.SubElement(initial, "Unknown", index=unknown.get("index"))
+        name = by_index[int(unknown.get("index"))]
+        inputs = sorted(index[i] for i in deps[name])
+        _set_dependencies(unknown, inputs)
+        _set_dependencies(ET.SubElement(initial, "Unknown", index=unknown.get("index")),
+                          sorted(inputs + parameters))
+
+
+def _set_dependencies(unknown: ET.Element, indices: list) -> None:
+    unknown.set("dependencies", " ".join(map(str, indices)))
+    unknown.set("dependenciesKind", " ".join(["dependent"] * len(indices)))
 
 
 def build_all(out_dir: Path, models=None, only_stale: bool = False) -> list[Path]:

@@ -44,7 +44,8 @@ def test_model_description_is_complete(fmu_dir, model):
         d = declared[sv.get("name")]
         assert sv.get("description") == d.description
         assert sv.get("causality") in ("parameter", "input", "output")
-        assert sv.get("variability") in ("fixed", "continuous")
+        expected = ("tunable" if d.tunable else "fixed") if sv.get("causality") == "parameter" else "continuous"
+        assert sv.get("variability") == expected, sv.get("name")
         typ = sv.find(d.type)
         assert typ is not None
         if d.type == "Real":
@@ -54,6 +55,53 @@ def test_model_description_is_complete(fmu_dir, model):
     outputs = [u.get("index") for u in md.find("ModelStructure/Outputs")]
     initial = [u.get("index") for u in md.find("ModelStructure/InitialUnknowns")]
     assert outputs == initial and len(outputs) == len(block.outputs)
+    experiment = md.find("DefaultExperiment")
+    assert (float(experiment.get("startTime")), float(experiment.get("stopTime")), float(experiment.get("stepSize"))) \
+        == (0.0, block.default_stop_time, block.default_step)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_model_structure_declares_each_outputs_true_dependencies(fmu_dir, model):
+    """FMI 2.0 (section 2.2.8): each output lists the inputs it depends on
+    directly (indices of ScalarVariables, ascending, one dependenciesKind
+    each); those are the block's declared feedthrough, which
+    tests/blocks/test_feedthrough.py holds to finite differences.  In
+    initialization mode (InitialUnknowns) the outputs depend on the same
+    inputs and on the parameters, whose values are known then."""
+    with zipfile.ZipFile(fmu_dir / f"{model}.fmu") as z:
+        md = ET.fromstring(z.read("modelDescription.xml"))
+    block = BLOCKS[model]
+    variables = list(md.find("ModelVariables"))
+    causality = {k: sv.get("causality") for k, sv in enumerate(variables, start=1)}
+    name = {k: sv.get("name") for k, sv in enumerate(variables, start=1)}
+    declared = block.output_dependencies()
+    parameters = {p.name for p in block.parameters}
+    for section, knowns in (("Outputs", {"input"}), ("InitialUnknowns", {"input", "parameter"})):
+        unknowns = list(md.find(f"ModelStructure/{section}"))
+        indices = [int(u.get("index")) for u in unknowns]
+        assert indices == sorted(indices) and {causality[k] for k in indices} == {"output"}
+        for u in unknowns:
+            deps = [int(k) for k in u.get("dependencies").split()]
+            kinds = u.get("dependenciesKind").split()
+            assert deps == sorted(set(deps)) and len(kinds) == len(deps) and set(kinds) <= {"dependent"}
+            assert {causality[k] for k in deps} <= knowns
+            out = name[int(u.get("index"))]
+            assert [name[k] for k in deps if causality[k] == "input"] == declared[out], out
+            if section == "InitialUnknowns":
+                assert {name[k] for k in deps if causality[k] == "parameter"} == parameters
+    # not a dense declaration: some outputs depend on no input at all
+    assert any(not d for d in declared.values()), model
+
+
+def test_the_same_sources_build_the_same_fmu(tmp_path):
+    """Byte for byte, with a GUID derived from the model and its sources."""
+    from crane_cosim.fmus.build import build_fmu, guid, source_hash
+    first = build_fmu("Controller", tmp_path / "a").read_bytes()
+    second = build_fmu("Controller", tmp_path / "b").read_bytes()
+    assert first == second
+    md = read_model_description(str(tmp_path / "a" / "Controller.fmu"))
+    assert md.guid == guid("Controller", source_hash()) != guid("Vessel", source_hash())
+    assert md.generationDateAndTime is None
 
 
 def _slave(path, name, tmp_path):

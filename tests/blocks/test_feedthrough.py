@@ -1,0 +1,129 @@
+"""Every block's declared direct feedthrough (``Block.feedthrough``, written
+to the FMU's ModelStructure) against finite differences of its outputs.
+
+Sound: an output that changes when an input changes, at a random state and
+inputs, must declare that input.  Tight: every input group an output
+declares must be needed, some input it matches changes that output at some
+sample.  Inputs are moved by 1e-3 of their size; a change counts above 1e-9
+of the largest output of the same unit (round-off through cancelling terms,
+such as the mount point's velocity in a crane, stays near 1e-15).
+"""
+import fnmatch
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.block import sym6_pack
+
+SAMPLES = 8
+
+
+def _mount(rng, u, scale=1.0):
+    u[:9] = Rotation.random(random_state=rng.integers(1 << 30)).as_matrix().ravel()
+    u[9:21] = rng.normal(size=12) * scale
+
+
+def _vessel(rng, block):
+    A = rng.normal(size=(6, 6))
+    u = np.concatenate([sym6_pack(A @ A.T), rng.normal(size=6) * 100])
+    return 0.0, np.concatenate([rng.normal(scale=0.2, size=3), rng.normal(size=3)]), u
+
+
+def _crane(rng, block):
+    u = block.default_inputs()
+    _mount(rng, u)
+    u[21:24] = rng.normal(size=3) * 300
+    return 0.0, rng.normal(size=6), u
+
+
+def _knuckle_boom(rng, block):
+    u = block.default_inputs()
+    _mount(rng, u, 0.3)
+    u[21:24] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5]
+    x = np.array([rng.uniform(-3, 3), rng.uniform(0.2, 1.6), rng.uniform(0.2, 1.6), *rng.normal(size=3) * 0.3])
+    return 0.0, x, u
+
+
+def _controller(rng, block):
+    return rng.uniform(0, 20), None, rng.normal(size=6) * 0.5
+
+
+def _knuckle_boom_controller(rng, block):
+    # near the set-points and the holding forces, where no valve saturates
+    t = rng.uniform(0, 20)
+    q_ref, u_ref = block.reference(t)
+    hold = np.array([rng.normal() * 1e4, 5e5, 1e5]) * rng.uniform(0.5, 1.5)
+    meas = hold[1:] + rng.normal(size=2) * 1e4
+    return t, None, np.concatenate([q_ref + rng.normal(size=3) * 1e-3, u_ref + rng.normal(size=3) * 1e-2,
+                                    hold, meas])
+
+
+def _cylinder(rng, block):
+    # half the pistons inside the stroke, half up to 2 mm beyond one end,
+    # where the end stops act
+    x = rng.choice([rng.uniform(0, block.p.stroke), -rng.uniform(0, 2e-3), block.p.stroke + rng.uniform(0, 2e-3)],
+                   p=[0.5, 0.25, 0.25])
+    u = np.array([rng.uniform(-0.9, 0.9), rng.normal() * 1e5, x, rng.normal() * 0.1])
+    return 0.0, rng.uniform(1e6, 2e7, size=2), u
+
+
+CASES = {  # block -> (parameter sets, sampler)
+    "Vessel": ([{}, {"cog_x": 0.4, "cog_y": -0.3, "gravity_on": True}], _vessel),
+    "Crane": ([{}], _crane),
+    "Controller": ([{}], _controller),
+    "HydraulicCylinder": ([{}, {"hydraulic": False}], _cylinder),
+    "KnuckleBoomCrane": ([{}], _knuckle_boom),
+    "KnuckleBoomController": ([{}], _knuckle_boom_controller),
+}
+
+
+def detected_dependencies(name, rng):
+    """Boolean matrix (outputs x inputs): the output moved when the input did,
+    at some sample."""
+    cls = BLOCKS[name]
+    units = np.array([v.unit for v in cls.outputs])
+    found = np.zeros((len(cls.outputs), len(cls.inputs)), bool)
+    for params in CASES[name][0]:
+        block = cls(**params)
+        for _ in range(SAMPLES):
+            t, x, u = CASES[name][1](rng, block)
+            y0 = block.output(t, x, u)
+            scale = np.array([np.abs(y0[units == unit]).max() for unit in units]) + 1e-300
+            for j in range(len(u)):
+                up = u.copy()
+                up[j] += 1e-3 * max(1.0, abs(u[j]))
+                found[:, j] |= np.abs(block.output(t, x, up) - y0) > 1e-9 * scale
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_declared_feedthrough_is_sound_and_tight(name, rng):
+    cls = BLOCKS[name]
+    outputs, inputs = cls.output_names(), cls.input_names()
+    found = detected_dependencies(name, rng)
+    declared = cls.output_dependencies()
+    undeclared = [(o, i) for k, o in enumerate(outputs) for j, i in enumerate(inputs)
+                  if found[k, j] and i not in declared[o]]
+    assert not undeclared, f"{name}: outputs that depend on inputs they do not declare: {undeclared[:10]}"
+    # every declared pattern is needed by each output that declares it
+    rules = {o: next((ins for pat, ins in cls.feedthrough if fnmatch.fnmatchcase(o, pat)), None)
+             for o in outputs}
+    unneeded = []
+    for k, o in enumerate(outputs):
+        for group in rules[o] if rules[o] is not None else inputs:
+            patterns = (group,) if isinstance(group, str) else group
+            if not any(found[k, j] for j, i in enumerate(inputs) if any(fnmatch.fnmatchcase(i, p) for p in patterns)):
+                unneeded.append((o, group))
+    assert not unneeded, f"{name}: declared dependencies no sample needs: {unneeded[:10]}"
+
+
+def test_a_pattern_that_matches_no_port_is_refused():
+    from crane_cosim.blocks.controller import Controller
+
+    class Typo(Controller):
+        feedthrough = (("tau_slew", ("q_slwe",)),)
+
+    with pytest.raises(ValueError, match="feedthrough pattern 'q_slwe' matches no input"):
+        Typo.output_dependencies()

@@ -1,0 +1,159 @@
+"""What a strict FMI host may rely on: the model's outputs from
+fmi2EnterInitializationMode on, parameters and inputs set during
+initialization taken into account, tunable parameters honoured between
+steps and fixed ones refused, state that round-trips with the parameters."""
+import numpy as np
+import pytest
+
+from crane_cosim.blocks import BLOCKS
+from crane_cosim.fmu import FMUInstance
+
+
+def _open(fmu_dir, tmp_path, model, name="c"):
+    inst = FMUInstance(name, fmu_dir / f"{model}.fmu", tmp_path)
+    inst._slave.setupExperiment(startTime=0.0)
+    return inst
+
+
+def _vr(inst, names):
+    return [inst.variable(n).valueReference for n in names]
+
+
+def _outputs(inst, model):
+    return np.array(inst._slave.getReal(_vr(inst, BLOCKS[model].output_names())))
+
+
+def _set(inst, values: dict):
+    inst._slave.setReal(_vr(inst, list(values)), [float(v) for v in values.values()])
+
+
+# Non-default parameters and inputs per block, so that the initial outputs
+# are not the declared start values (zeros): they must come from the model.
+CASES = {
+    "Vessel": ({"q_roll_0": 0.05, "u_pitch_0": -0.1}, {"p_A_nx": 2e3, "I_A_11": 50.0}),
+    "Crane": ({"q_boom_0": 0.4, "m_jib": 45.0}, {"tau_boom": 500.0, "mount_R_11": 1.0}),
+    "Controller": ({"kP_slew": 3e4}, {"q_slew": 0.2, "u_boom": 0.1}),
+    "HydraulicCylinder": ({"p_A0": 8e6, "p_B0": 2e6}, {"valve": 0.3, "x": 0.6, "v": 0.01}),
+    "KnuckleBoomCrane": ({"q_boom_cyl_0": 0.9}, {"F_boom_cyl": 7e5, "F_jib_cyl": 2e5}),
+    "KnuckleBoomController": ({"kx_boom_cyl": 12.0}, {"q_boom_cyl": 0.61, "F_boom_cyl_meas": 4e5}),
+}
+
+
+@pytest.mark.parametrize("model", sorted(CASES))
+@pytest.mark.parametrize("when", ["before", "during"])
+def test_outputs_are_the_models_in_initialization_mode(fmu_dir, tmp_path, model, when):
+    """Parameters set before or during initialization mode (ecos sets them
+    during), and inputs set in it, give the outputs of the block made with
+    those parameters, at its initial state, with those inputs: what libcosim
+    and ecos read to settle the initial values of a system."""
+    params, inputs = CASES[model]
+    inst = _open(fmu_dir, tmp_path, model)
+    if when == "before":
+        _set(inst, params)
+    inst._slave.enterInitializationMode()
+    if when == "during":
+        _outputs(inst, model)  # read once with the defaults: the model is remade on the change
+        _set(inst, params)
+    _set(inst, inputs)
+    y = _outputs(inst, model)
+    block = BLOCKS[model](**params)
+    u = block.default_inputs()
+    for name, value in inputs.items():
+        u[block.input_names().index(name)] = value
+    expected = block.output(0.0, block.initial_state(), u)
+    np.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-9 * np.abs(expected).max())
+    assert np.abs(y).max() > 0 and not inst.errors
+    inst._slave.exitInitializationMode()
+    np.testing.assert_allclose(_outputs(inst, model), expected, rtol=1e-12, atol=1e-9 * np.abs(expected).max())
+    inst.free()
+
+
+def test_the_knuckle_boom_crane_holds_its_weight_from_initialization(fmu_dir, tmp_path):
+    """In initialization mode the crane gives the actuation that holds it
+    (what the controller feeds back); with it as input, the mount carries
+    the crane's weight, 36 t g, and nothing accelerates: a host that settles
+    initial values there starts from the right interface wrench."""
+    inst = _open(fmu_dir, tmp_path, "KnuckleBoomCrane")
+    inst._slave.enterInitializationMode()
+    hold = inst._slave.getReal(_vr(inst, ["tau_slew_hold", "F_boom_cyl_hold", "F_jib_cyl_hold"]))
+    assert hold[1] > 1e5 and hold[2] > 1e4
+    _set(inst, dict(zip(("tau_slew", "F_boom_cyl", "F_jib_cyl"), hold)))
+    fz, *du = inst._slave.getReal(_vr(inst, ["W_mount_fz", "du_slew", "du_boom_cyl", "du_jib_cyl"]))
+    assert fz == pytest.approx(36e3 * 9.81, rel=1e-12)
+    assert np.abs(du).max() < 1e-9
+    inst.free()
+
+
+def test_a_bad_parameter_is_named_in_initialization_mode(fmu_dir, tmp_path):
+    inst = _open(fmu_dir, tmp_path, "Crane")
+    _set(inst, {"m_king": -3.0})
+    inst._slave.enterInitializationMode()
+    assert np.isnan(_outputs(inst, "Crane")).all()
+    assert any("Crane parameter m_king = -3 kg is invalid" in m for m in inst.errors)
+    inst.free()
+
+
+def _run(inst, model, t, steps, h=1e-3):
+    for k in range(steps):
+        inst._slave.doStep(t + k * h, h)
+    return t + steps * h, _outputs(inst, model)
+
+
+def test_a_tunable_parameter_is_honoured_between_steps(fmu_dir, tmp_path):
+    """A gain changed mid-run: the next outputs are those of the controller
+    with the new gain (the set-point schedule, a function of time, goes on)."""
+    inst = _open(fmu_dir, tmp_path, "Controller")
+    inst._slave.enterInitializationMode()
+    inst._slave.exitInitializationMode()
+    _set(inst, {"q_slew": 0.1, "u_slew": 0.05})
+    t, before = _run(inst, "Controller", 0.0, 7000)  # into the slew move (6-12 s)
+    _set(inst, {"kP_slew": 5e4, "q_slew_move1_target": 1.0})
+    after = _outputs(inst, "Controller")
+    block = BLOCKS["Controller"](kP_slew=5e4, q_slew_move1_target=1.0)
+    u = np.zeros(6)
+    u[0], u[3] = 0.1, 0.05
+    np.testing.assert_allclose(after, block.output(t, None, u), rtol=1e-12)
+    assert after[0] != before[0]
+    assert not inst.errors
+    inst.free()
+
+
+def test_a_fixed_parameter_cannot_change_after_initialization(fmu_dir, tmp_path):
+    inst = _open(fmu_dir, tmp_path, "Crane")
+    inst._slave.enterInitializationMode()
+    inst._slave.exitInitializationMode()
+    _, y0 = _run(inst, "Crane", 0.0, 10)
+    _set(inst, {"m_jib": 60.0})
+    assert any("parameter m_jib is fixed once the model is initialized" in m for m in inst.errors)
+    assert inst._slave.getReal(_vr(inst, ["m_jib"]))[0] == 30.0
+    inst.free()
+
+
+def test_a_tunable_value_the_block_refuses_keeps_the_old_one(fmu_dir, tmp_path):
+    inst = _open(fmu_dir, tmp_path, "Vessel")
+    inst._slave.enterInitializationMode()
+    inst._slave.exitInitializationMode()
+    _set(inst, {"c_roll": -5.0})
+    assert any("parameter c_roll = -5 is refused; c_roll keeps 0" in m for m in inst.errors)
+    assert inst._slave.getReal(_vr(inst, ["c_roll"]))[0] == 0.0
+    inst.free()
+
+
+def test_state_round_trips_with_the_tunable_parameters(fmu_dir, tmp_path):
+    """Save, retune, step; restore, step: the restored run is the untuned one."""
+    inst = _open(fmu_dir, tmp_path, "Vessel")
+    inst._slave.enterInitializationMode()
+    inst._slave.exitInitializationMode()
+    _set(inst, {"p_A_nx": 5e3})
+    t, _ = _run(inst, "Vessel", 0.0, 20)
+    state = inst._slave.getFMUstate()
+    _, plain = _run(inst, "Vessel", t, 50)
+    inst._slave.setFMUstate(state)
+    _set(inst, {"c_roll": 1e6})
+    _, damped = _run(inst, "Vessel", t, 50)
+    inst._slave.setFMUstate(state)
+    assert inst._slave.getReal(_vr(inst, ["c_roll"]))[0] == 0.0
+    _, again = _run(inst, "Vessel", t, 50)
+    inst._slave.freeFMUstate(state)
+    assert np.array_equal(again, plain) and not np.array_equal(damped, plain)
+    inst.free()
