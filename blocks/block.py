@@ -176,9 +176,19 @@ class Block:
                     f"{self.model_name} parameter {name} = {value:g} {units[name]} "
                     f"is invalid: it must be {need}")
 
+    @classmethod
+    def check_parameters(cls, **params) -> None:
+        """Raise :class:`ParameterError` for parameters the block cannot take
+        (the checks of :meth:`setup`, without running anything)."""
+        cls(**params)
+
     # -- the model -------------------------------------------------------------
     def setup(self) -> None:
         """Check parameters and precompute constants (called by ``__init__``)."""
+
+    def prepare(self) -> None:
+        """Make ready what running needs and costs time, such as compiled
+        code: the FMU calls it at initialization (default: nothing)."""
 
     def initial_state(self) -> np.ndarray:
         return np.zeros(len(self.states))

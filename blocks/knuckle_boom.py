@@ -213,8 +213,10 @@ class KnuckleBoomCrane(Block):
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
         self._loop_geometry = np.array([loop.geometry for loop in self.loops])
-        # the compiled twin of derivatives() and output() (None without numba)
-        self.kernels = load_kernels("knuckle_boom_kernels")
+        # the compiled twin of derivatives() and output(), loaded by prepare()
+        # (None without numba)
+        self.kernels = None
+        self._prepared = False
         ch = self.chain
         self._kernel_args = (self._loop_geometry, p.g,
                              np.array(ch.parents, dtype=np.int64), ch._R0, ch._Kb, ch._K2b, ch._off0, ch._slide,
@@ -222,9 +224,17 @@ class KnuckleBoomCrane(Block):
                              np.ascontiguousarray(ch._D[:, :3, :3]))
         self._reaction_args = (np.array(_ROWS, dtype=np.int64), self._row_points, self._carried_by,
                                self._d_b, self._d_p)
-        # numba compiles at the first call (about 35 s on a new machine, then
-        # from its cache): here, at initialization, rather than in the first
-        # step of a run.  A numba that cannot compile leaves the numpy code.
+
+    def prepare(self, numba: bool = True):
+        """Load the compiled kernels and compile them (at the first call of
+        each: about 35 s on a new machine, then from numba's cache): the FMU
+        does it at initialization rather than in the first step of a run;
+        otherwise the first evaluation does.  A numba that cannot compile
+        leaves the numpy code, with a warning; ``numba=False`` chooses it."""
+        if self._prepared:
+            return
+        self._prepared = True
+        self.kernels = load_kernels("knuckle_boom_kernels") if numba else None
         x0, u0 = self.initial_state(), self.default_inputs()
         try:
             self._compiled("outputs", x0, u0, *self._reaction_args)
@@ -281,6 +291,8 @@ class KnuckleBoomCrane(Block):
         numba and where the numpy code must answer instead: a result that is
         not finite (a loop that cannot close, which the numpy code names) or
         inputs numba's solver refuses (NaN, a singular mass matrix)."""
+        if not self._prepared:
+            self.prepare()
         if self.kernels is None:
             return None
         try:

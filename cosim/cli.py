@@ -3,6 +3,8 @@
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel]
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
+                           [--replace component=model.fmu ...]
+    crane-cosim check SYSTEM [--set ...] [--replace ...]
     crane-cosim build-fmus [--out DIR]
     crane-cosim demo [--out DIR]
     crane-cosim bench [--json] [--stop-time T] [--scenario NAME]
@@ -44,7 +46,18 @@ def _parser() -> argparse.ArgumentParser:
                         "file's; none if it names none)")
     r.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a parameter (repeatable)")
+    r.add_argument("--replace", action="append", default=[], metavar="COMPONENT=FMU",
+                   help="swap a component for another FMU with the same ports (repeatable; every connection "
+                        "and parameter is checked against it first)")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+
+    c = sub.add_parser("check", help="check a system (files, connections, units, parameters) without running it")
+    c.add_argument("system", help=".ssd file, or a folder holding one")
+    c.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
+                   help="set a parameter (repeatable)")
+    c.add_argument("--replace", action="append", default=[], metavar="COMPONENT=FMU",
+                   help="swap a component for another FMU (repeatable)")
+    c.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling to check (default: the system file's)")
 
     b = sub.add_parser("build-fmus", help="build the project's FMUs")
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
@@ -81,26 +94,63 @@ def _parse_set(items):
     return out
 
 
+def _parse_replace(items):
+    out = []
+    for item in items:
+        name, eq, path = item.partition("=")
+        if not eq or not name.strip() or not path.strip():
+            raise CraneCosimError(f"--replace {item!r} is not of the form component=path/to/model.fmu")
+        out.append((name.strip(), Path(path.strip()).resolve()))
+    return out
+
+
+def _load_system(args, strict_replace: bool = True):
+    """The system named on the command line with the options that change it
+    (experiment, coupling, algorithm, --set, --replace).  ``strict_replace``:
+    a swapped component that does not fit is an error at once (else
+    ``check`` reports it with the rest)."""
+    from .ssp import read_ssd
+
+    system = read_ssd(args.system)
+    for attr in ("stop_time", "step", "coupling", "algorithm", "extrapolation"):
+        value = getattr(args, attr, None)
+        if value is not None:
+            setattr(system, attr, value)
+    for target, value in _parse_set(args.set):
+        system.set_parameter(target, value)
+    for name, path in _parse_replace(args.replace):
+        if strict_replace:
+            system.replace(name, path)
+        else:
+            system.component(name).source = str(path)
+    return system
+
+
+def cmd_check(args) -> int:
+    from .check import check_system
+    system = _load_system(args, strict_replace=False)
+    problems, notes = check_system(system)
+    for note in notes:
+        print(f"note: {note}")
+    if problems:
+        for p in problems:
+            print(f"crane-cosim: error: {p}", file=sys.stderr)
+        print(f"crane-cosim: {system.name} does not fit together ({len(problems)} problem"
+              f"{'s' if len(problems) > 1 else ''})", file=sys.stderr)
+        return 2
+    print(f"{system.name}: {len(system.components)} components, {len(system.connections)} connections: "
+          f"files, connections, units and parameters check out")
+    return 0
+
+
 def cmd_run(args) -> int:
     from .master import run_cosim
     from .monolithic import run_monolithic
     from .plots import plot_run
-    from .ssp import find_ssd, read_ssd
+    from .ssp import find_ssd
 
-    system = read_ssd(args.system)
+    system = _load_system(args)
     ssd = find_ssd(args.system)
-    if args.stop_time is not None:
-        system.stop_time = args.stop_time
-    if args.step is not None:
-        system.step = args.step
-    if args.coupling:
-        system.coupling = args.coupling
-    if args.algorithm:
-        system.algorithm = args.algorithm
-    if args.extrapolation:
-        system.extrapolation = args.extrapolation
-    for target, value in _parse_set(args.set):
-        system.set_parameter(target, value)
     out = args.out or ssd.parent / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
     runner = run_monolithic if args.monolithic else run_cosim
     try:
@@ -157,7 +207,7 @@ def cmd_bench(args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"run": cmd_run, "build-fmus": cmd_build, "demo": cmd_demo, "bench": cmd_bench}
+    commands = {"run": cmd_run, "check": cmd_check, "build-fmus": cmd_build, "demo": cmd_demo, "bench": cmd_bench}
     try:
         return commands[args.command](args)
     except SimulationError as exc:

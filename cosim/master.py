@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .check import require_fit
 from .errors import CraneCosimError
 from .fmu import FMUInstance, describe_variables
 from .runlog import RunLog, RunResult
@@ -98,6 +99,7 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
     results computed so far and a summary with the reason.
     """
     system.check_settings()
+    require_fit(system)
     out_dir = Path(out_dir)
     prepare_fmus(system)
     variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}

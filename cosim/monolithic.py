@@ -16,6 +16,7 @@ from scipy.integrate import solve_ivp
 
 from .blocks import BLOCKS
 from .blocks.block import ParameterError
+from .check import require_fit
 from .errors import CraneCosimError
 from .fmu import describe_variables, our_model_name
 from .master import steps_of
@@ -102,6 +103,7 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     Radau (:data:`RTOL_STIFF`) when a block declares itself stiff (the
     hydraulic cylinder: its oil columns are springs of 1e8 N/m)."""
     system.check_settings()
+    require_fit(system)
     out_dir = Path(out_dir)
     model = Composite(system)
     stiff = any(b.stiff for b in model.blocks)

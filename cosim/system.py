@@ -75,6 +75,15 @@ class System:
         raise CraneCosimError(f"system {self.name!r} has no component named {name!r} "
                               f"(components: {', '.join(c.name for c in self.components)})")
 
+    def replace(self, name: str, source) -> Component:
+        """Swap component ``name`` for the FMU ``source`` (relative to
+        ``base_dir`` unless absolute), keeping its connections and
+        parameters.  Raises :class:`CraneCosimError` naming every connection
+        or parameter the new FMU cannot take (name, causality, unit), and
+        leaves the system as it was (``docs/swapping.md``)."""
+        from .check import replace_component
+        return replace_component(self, name, source)
+
     def source_path(self, comp: Component) -> Path:
         p = Path(comp.source)
         return p if p.is_absolute() else (Path(self.base_dir) / p)

@@ -17,41 +17,83 @@ class Route:
     dst_index: np.ndarray
 
 
-def resolve(system, connections, variables: dict) -> dict:
-    """Check ``connections`` and return, per component name, the ordered list
-    of its connected inputs and their sources ``(component, output)``.
-
-    ``variables`` maps component name to ``{variable name: VariableInfo}``.
-    Raises :class:`CraneCosimError` naming the connection for an unknown
-    component or variable, an end that is not an output/input (two outputs
-    connected), an input driven twice, or mismatched units.
-    """
-    driven = {}
+def connection_problems(connections, variables: dict) -> list[str]:
+    """Every problem of ``connections``, one sentence each, naming the
+    connection: an unknown component or variable, an end that is not an
+    output/input (two outputs connected), an input driven twice, units that
+    both ends declare and that differ (an end that declares none, as many
+    FMUs from other tools, is taken at its word: :func:`undeclared_units`
+    lists those).  ``variables`` maps component name to ``{variable name:
+    VariableInfo}``."""
+    problems, driven = [], {}
     for c in connections:
+        ends_ok = True
         for comp, var, role in ((c.start_element, c.start_connector, "output"),
                                 (c.end_element, c.end_connector, "input")):
             if comp not in variables:
-                raise CraneCosimError(f"connection {c}: the system has no component named {comp!r}")
+                problems.append(f"connection {c}: the system has no component named {comp!r}")
+                ends_ok = False
+                continue
             info = variables[comp].get(var)
             if info is None:
-                raise CraneCosimError(f"connection {c}: component {comp} has no variable {var!r}")
-            if info.causality != role:
+                problems.append(f"connection {c}: component {comp} has no variable {var!r}")
+                ends_ok = False
+            elif info.causality != role:
                 extra = " (two outputs are connected)" if role == "input" and info.causality == "output" else ""
-                raise CraneCosimError(f"connection {c}: {comp}.{var} is {'an' if info.causality[0] in 'aeiou' else 'a'} "
-                                      f"{info.causality}, not {'an' if role == 'input' else 'an'} {role}{extra}")
+                problems.append(f"connection {c}: {comp}.{var} is {'an' if info.causality[0] in 'aeiou' else 'a'} "
+                                f"{info.causality}, not an {role}{extra}")
+                ends_ok = False
+        if not ends_ok:
+            continue
         src = variables[c.start_element][c.start_connector]
         dst = variables[c.end_element][c.end_connector]
-        if (src.unit or "1") != (dst.unit or "1"):
-            raise CraneCosimError(f"connection {c} joins mismatched units: {src.unit or '1'} to {dst.unit or '1'}")
+        if src.unit and dst.unit and src.unit != dst.unit:
+            problems.append(f"connection {c} joins mismatched units: {src.unit} to {dst.unit}")
         key = (c.end_element, c.end_connector)
         if key in driven:
-            raise CraneCosimError(f"input {c.end_element}.{c.end_connector} is driven by two connections: "
-                                  f"{driven[key]} and {c}")
-        driven[key] = c
+            problems.append(f"input {c.end_element}.{c.end_connector} is driven by two connections: "
+                            f"{driven[key]} and {c}")
+        else:
+            driven[key] = c
+    return problems
+
+
+def undeclared_units(connections, variables: dict) -> list[str]:
+    """The connections with one end that declares a unit and one that does
+    not, one sentence each (notes, not problems)."""
+    notes = []
+    for c in connections:
+        try:
+            src = variables[c.start_element][c.start_connector]
+            dst = variables[c.end_element][c.end_connector]
+        except KeyError:
+            continue
+        if bool(src.unit) != bool(dst.unit):
+            known, unknown = (src, dst) if src.unit else (dst, src)
+            where = c.end_element if unknown is dst else c.start_element
+            notes.append(f"connection {c}: {where}.{unknown.name} declares no unit; taken to be {known.unit}")
+    return notes
+
+
+def resolve(system, connections, variables: dict) -> dict:
+    """Check ``connections`` and return, per component name, the ordered list
+    of its connected inputs and their sources ``(component, output)``.
+    Raises :class:`CraneCosimError` with every problem
+    (:func:`connection_problems`)."""
+    problems = connection_problems(connections, variables)
+    if problems:
+        raise CraneCosimError(joined(problems))
     wiring = {name: [] for name in variables}
-    for (comp, var), c in driven.items():
-        wiring[comp].append((var, c.start_element, c.start_connector))
+    for c in connections:
+        wiring[c.end_element].append((c.end_connector, c.start_element, c.start_connector))
     return wiring
+
+
+def joined(problems: list[str]) -> str:
+    """One problem as its sentence; several as a count and one per line."""
+    if len(problems) == 1:
+        return problems[0]
+    return f"{len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems)
 
 
 def routes(wiring: dict, order: list[str], outputs: dict[str, list[str]]) -> dict:

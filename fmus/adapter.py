@@ -179,6 +179,7 @@ def slave_class(block_cls):
                 params = dict(self._params, **{name: val})
                 try:
                     block = block_cls(**params)
+                    block.prepare()
                 except Exception as exc:
                     self._fail(f"parameter {name} = {val:g} is refused; {name} keeps {self._params[name]:g}", exc)
                     return
@@ -197,6 +198,7 @@ def slave_class(block_cls):
                 self._built_from = dict(self._params)
                 try:
                     self._block = block_cls(**self._params)
+                    self._block.prepare()
                     self._x = self._block.initial_state()
                     self._init_error = None
                 except Exception as exc:
@@ -318,6 +320,8 @@ def slave_class(block_cls):
                 params = dict(state["params"])
                 if self._block is None or params != self._built_from:
                     self._block = block_cls(**params) if state["mode"] != "instantiated" else None
+                    if self._block is not None:
+                        self._block.prepare()
                     self._built_from = params if self._block is not None else None
                 self._params = params
                 self._mode = state["mode"]

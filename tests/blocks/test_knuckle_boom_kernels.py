@@ -12,8 +12,9 @@ pytest.importorskip("numba")
 
 def _pair(**params):
     compiled, reference = KnuckleBoomCrane(**params), KnuckleBoomCrane(**params)
-    assert compiled.kernels is not None
-    reference.kernels = None
+    compiled.prepare()
+    reference.prepare(numba=False)
+    assert compiled.kernels is not None and reference.kernels is None
     return compiled, reference
 
 
@@ -84,8 +85,8 @@ def test_without_numba_the_block_runs_its_numpy_code(monkeypatch):
     monkeypatch.setenv("CRANE_COSIM_NUMBA", "0")
     assert jit.load_kernels("knuckle_boom_kernels") is None
     c = KnuckleBoomCrane()
-    assert c.kernels is None
     y = c.output(0.0, c.initial_state(), c.default_inputs())
+    assert c.kernels is None
     assert np.isfinite(y).all()
 
 
@@ -101,7 +102,8 @@ def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch):
 
     broken = types.SimpleNamespace(outputs=fails, accelerations=fails)
     monkeypatch.setattr(knuckle_boom, "load_kernels", lambda name: broken)
+    c = KnuckleBoomCrane()
     with pytest.warns(UserWarning, match="no LLVM here"):
-        c = KnuckleBoomCrane()
+        c.prepare()
     assert c.kernels is None
     assert np.isfinite(c.output(0.0, c.initial_state(), c.default_inputs())).all()
