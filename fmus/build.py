@@ -8,9 +8,15 @@ project installed: all Python FMUs in a process share one ``sys.modules``.
 pythonfmu (0.7) leaves the modelDescription incomplete: no units and no
 ``ModelStructure/InitialUnknowns``.  Both are added here, from the same block
 declaration, so that ``fmpy.validation.validate_fmu`` reports no problem.
+
+The Linux binary ``binaries/linux64/<model>.so`` is this project's shim
+(``native.py``), with pythonfmu's binary beside it, so that the FMU runs in
+C hosts and exits cleanly everywhere; without a C compiler it stays
+pythonfmu's binary, with a warning.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib
 import shutil
@@ -22,6 +28,7 @@ from pathlib import Path
 
 from ..blocks import BLOCKS
 from ..blocks.units import BASE_UNITS, base_unit_exponents
+from . import native
 
 __all__ = ["build_fmu", "build_all", "source_hash", "fmu_is_current", "FMU_SOURCE_FILE"]
 
@@ -32,7 +39,8 @@ FMU_SOURCE_FILE = "crane_cosim_source.txt"
 
 
 def _source_files() -> list[Path]:
-    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / "adapter.py", HERE / "build.py"]
+    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / "adapter.py", HERE / "build.py", HERE / "native.py",
+                                              native.SHIM_SOURCE]
 
 
 def source_hash() -> str:
@@ -46,11 +54,18 @@ def source_hash() -> str:
     return h.hexdigest()[:12]
 
 
+def _source_record(digest: str) -> str:
+    """The text of ``resources/crane_cosim_source.txt``: the source hash, and
+    which Linux binary the FMU carries (for which Python)."""
+    return f"{digest}\n{native.binary_record()}\n"
+
+
 def fmu_is_current(path: Path) -> bool:
-    """Whether ``path`` is an FMU built by this project from the current sources."""
+    """Whether ``path`` is an FMU built by this project from the current
+    sources, with the binary a build here and now would give it."""
     try:
         with zipfile.ZipFile(path) as z:
-            return z.read(f"resources/{FMU_SOURCE_FILE}").decode().strip() == source_hash()
+            return z.read(f"resources/{FMU_SOURCE_FILE}").decode() == _source_record(source_hash())
     except (OSError, KeyError, zipfile.BadZipFile):
         return False
 
@@ -127,7 +142,9 @@ def build_fmu(model: str, out_dir: Path) -> Path:
 
 
 def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
-    """Copy the FMU, adding units, InitialUnknowns and the source hash."""
+    """Copy the FMU, adding units, InitialUnknowns and the source hash, and
+    putting the shim in front of pythonfmu's Linux binary."""
+    shim = native.fmu_binary()  # before the modelDescription: a failed compile leaves no FMU
     with zipfile.ZipFile(src) as zin:
         md = ET.fromstring(zin.read("modelDescription.xml"))
         _add_units(md, block_cls)
@@ -135,15 +152,23 @@ def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
         md.set("generationTool", f"crane-cosim ({md.get('generationTool')})")
         md.set("version", digest)
         ET.indent(md)
+        linux_binary = f"binaries/linux64/{md.find('CoSimulation').get('modelIdentifier')}.so"
         tmp = dest.with_suffix(".fmu.part")
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
             for item in zin.infolist():
                 if item.filename == "modelDescription.xml":
                     continue
-                zout.writestr(item, zin.read(item.filename))
+                data = zin.read(item.filename)
+                if item.filename == linux_binary and shim is not None:
+                    # pythonfmu's binary under the name the shim loads it by
+                    beside = copy.copy(item)
+                    beside.filename = f"binaries/linux64/{native.PYTHONFMU_BINARY}"
+                    zout.writestr(beside, data)
+                    data = shim
+                zout.writestr(item, data)
             zout.writestr("modelDescription.xml",
                           b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(md, encoding="utf-8"))
-            zout.writestr(f"resources/{FMU_SOURCE_FILE}", digest + "\n")
+            zout.writestr(f"resources/{FMU_SOURCE_FILE}", _source_record(digest))
     tmp.replace(dest)
 
 
