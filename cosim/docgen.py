@@ -23,10 +23,14 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
 ## Using the FMUs in other tools
 
 * The FMU's binary runs Python **in the host process**.  In a Python host
-  (FMPy, libcosimpy) it uses the host's interpreter: install numpy and scipy
-  (and numba) there.  In a C/C++ host (OMSimulator, the libcosim command line, Simulink,
-  Dymola) preload the matching `libpython3.X.so` (`LD_PRELOAD`) and point
-  `PYTHONPATH` at a site-packages holding numpy and scipy (and numba).
+  (FMPy, libcosimpy, this project's master) it uses the host's
+  interpreter, which needs numpy and scipy (and numba) installed; use the
+  Python minor version that built the FMU (3.11 for an FMU built with
+  Python 3.11), the one it is tested with.  A C/C++ host
+  (OMSimulator, OSP libcosim and ecos, Simulink, Dymola, a C program of
+  your own) needs nothing preloaded on Linux: the FMU starts the Python
+  that built it ([next section](#running-the-fmus-in-a-c-host); tested
+  with a plain C program and with libcosim's C library).
 * numba compiles the crane's code the first time an FMU runs on a machine
   (about 35 s, in `fmi2ExitInitializationMode`) and keeps
   the machine code in `~/.cache/crane-cosim` (`%LOCALAPPDATA%\\crane-cosim`
@@ -47,6 +51,73 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
   parameter value is named at initialization, a non-finite state at the step
   where it appears); the FMUs never raise into the host.
 
+## Running the FMUs in a C host
+
+`crane-cosim build-fmus` compiles the FMUs' Linux binary,
+`fmus/native/fmi2_shim.c`, with the machine's C compiler (`$CC`, else the
+first of `cc`, `gcc`, `clang`; a second or so) against the building
+Python's headers, and puts it in each FMU as
+`binaries/linux64/<model>.so`, with pythonfmu's own binary beside it as
+`binaries/linux64/libpythonfmu-export.so`.  The same source, compiler
+and Python give a byte-identical binary.  It forwards every FMI 2.0
+co-simulation call to pythonfmu's binary unchanged and adds:
+
+* **Python without `LD_PRELOAD`.**  pythonfmu's binary leaves the Python
+  C API to the host, so on its own it loads only where Python is already
+  loaded with global symbols.  When the host has no Python, the FMU's
+  binary loads the building Python's libpython (its path is recorded at
+  build time; if that file is gone, the library's soname, which the
+  dynamic loader searches in `LD_LIBRARY_PATH` and the system's folders)
+  with global symbols, for pythonfmu's binary and the extension modules
+  of numpy and scipy.
+* **The building environment.**  In a C host the FMU starts Python itself,
+  as the building interpreter (`sys.executable` at build time: a venv's
+  `bin/python` gives that venv's `sys.prefix` and site-packages, and so
+  its numpy, scipy and numba).  `PYTHONPATH` and `PYTHONHOME` still apply;
+  `CRANE_COSIM_PYTHON=/path/to/bin/python` starts another interpreter's
+  environment instead.  Python runs in UTF-8 mode with unbuffered
+  `sys.stdout` and `sys.stderr`, and leaves the host's locale and signal
+  handlers as they were (Ctrl-C still stops the host).  If Python cannot
+  start (no libpython, a wrong `PYTHONHOME`, a missing package), the
+  FMU's `fmi2Instantiate` says why in one sentence through the host's FMU
+  logger and returns NULL.
+* **A clean exit** (see below).
+
+Python is started when the host loads the FMU's binary: the dynamic
+loader runs one library's start-up code at a time, so two FMUs loaded by
+two host threads cannot both start it; the FMUs of one process share it,
+as in a Python host.  It is never finalized in a C host: finalization
+would run Python code (atexit functions, module teardown, waiting for
+threads, numpy's and numba's cleanup) inside the host's exit, where host
+threads may still run or hold the interpreter lock; the process ends
+anyway.  Python's `atexit` functions therefore do not run in a C host;
+nothing printed is lost (the output is unbuffered).
+
+What a machine needs to run these FMUs:
+
+* **C host:** Linux on x86-64 with a C library (glibc) at least as new as
+  the building machine's, the building Python's minor version (3.11 for
+  FMUs built with Python 3.11) as a shared library (`libpython3.11.so`),
+  and numpy and scipy (numba optional) in that interpreter's environment.
+  Each FMU records what it was built for in
+  `resources/crane_cosim_source.txt`, for example
+  `linux64 binary: crane-cosim shim for Python 3.11 at /home/me/venv/bin/python (/usr/lib/libpython3.11.so.1.0)`.
+* **Python host:** the building Python's minor version, with numpy and
+  scipy (numba optional).
+* **On another machine** where that Python is not at the recorded paths:
+  set `CRANE_COSIM_PYTHON` to the `bin/python` of an environment with
+  numpy and scipy, and, if its `libpython3.11.so.1.0` is not where the
+  building machine had it, add its folder to `LD_LIBRARY_PATH`.  Or run
+  `crane-cosim build-fmus` on that machine.
+
+Without a C compiler (or Python's C headers, or a shared libpython, or on
+another system than Linux) `build-fmus` says so in one warning and keeps
+pythonfmu's binary: Python hosts run the FMUs as before, but a C host must
+preload libpython (`LD_PRELOAD=/path/to/libpython3.11.so.1.0`), point
+`PYTHONPATH` at a site-packages with numpy and scipy, and may abort at
+exit (below).  The Windows binary (`binaries/win64`) is pythonfmu's own
+in every build; only the Linux binary is this project's.
+
 Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
 
 * The FMU's loader releases a reference to the entry module's dict that it
@@ -59,15 +130,25 @@ Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
   takes the missing reference back at the C level on each such run, so the
   count stays exact (`tests/fmus/test_fmus.py` compares it with the
   references the garbage collector finds).
-* At process exit the binary frees its global interpreter-state pointer
-  and then, from the library's destructor (`finalizePythonInterpreter`),
-  decrements a count inside the freed block.  Whether that aborts the
-  process ("corrupted double-linked list", after all results are written)
-  depends on the heap's layout: one FMU aborted in five runs out of six,
-  others never (valgrind shows the write every time).  In a Python host
-  these FMUs reset that pointer themselves from Python's exit handlers,
-  while it is valid (`fmus/adapter.py`), and the later calls find it null.
-  A C host that started Python through the FMU is left as it is.
+* At process exit the binary destroys its global interpreter-state pointer
+  (a `std::shared_ptr`, by a C++ static destructor) and then, from the
+  library's destructor function (`finalizePythonInterpreter`), assigns to
+  it again, inside the freed memory.  valgrind shows that access at the
+  exit of a C host that runs pythonfmu's binary alone, and the damaged
+  heap can abort the process, after all results are written ("corrupted
+  double-linked list", "free(): corrupted unsorted chunks"); how often
+  depends on what the heap holds.
+  These FMUs' Linux binary resets the pointer from a C `atexit` handler
+  registered after pythonfmu's binary is loaded: exit handlers run in
+  reverse order of registration, so the reset comes first, while the
+  pointer is valid, and both later calls find it null.  It also pins both
+  libraries in memory, so a host that unloads the FMU (`dlclose`) does not
+  run that teardown early.  `tests/fmus/test_c_host.py` runs the
+  Controller FMU in 20 fresh C-host processes and 20 fresh Python-host
+  processes (50 and 50 with `pytest -m slow`): none aborts, and valgrind
+  finds no invalid read, write or free in a C host's run.  An FMU built
+  without a C compiler resets the pointer from Python's exit handlers
+  instead (`fmus/adapter.py`), which covers Python hosts only.
 * A Python exception in an FMU call is turned into fmi2Fatal and leaves the
   host interpreter's GIL state unbalanced; these FMUs therefore never raise
   (see above).

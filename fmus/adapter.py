@@ -34,7 +34,6 @@ import atexit
 import ctypes
 import os
 import sys
-import threading
 import traceback
 from pathlib import Path
 
@@ -50,7 +49,8 @@ _RELEASE_REGISTERED: set[str] = set()
 
 
 def release_interpreter_state_at_exit(resources) -> None:
-    """Work around a use-after-free at process exit in pythonfmu 0.7's binary.
+    """Work around a use-after-free at process exit in pythonfmu 0.7's binary,
+    for an FMU that carries that binary alone (built without a C compiler).
 
     The binary keeps a global ``std::shared_ptr<PyState>``; at exit the C++
     runtime destroys it (freeing its control block without clearing the
@@ -59,42 +59,54 @@ def release_interpreter_state_at_exit(resources) -> None:
     inside freed memory.  Depending on what the heap holds there, the process
     aborts after all its work is done ("corrupted double-linked list") or
     worse.  Resetting the pointer ourselves while it is valid, from Python's
-    own exit handlers, leaves both later calls a null pointer to ignore; the
-    instances still alive hold their own references.
+    own exit handlers, leaves both later calls a null pointer to ignore.  In
+    a Python host the state object holds nothing an instance uses (its
+    thread ended at once, finding Python running), and an instance created
+    after the reset makes a new one.
 
-    Done only in a Python host: in a C host the binary started Python
-    itself, on a thread of its own, and finalizes it from that global's
-    destructor."""
+    Not needed with the project's shim in front of the binary
+    (``fmus/native.py``): it resets the pointer from a C exit handler, in
+    every host.  Not done in a C host without the shim: there the binary
+    started Python itself, on a thread of its own, and finalizes it from
+    that global's destructor."""
     if not _python_host() or not resources:
         return
     folder, suffix = _BINARIES.get(sys.platform, (None, None))
     if folder is None:
         return
-    for lib in (Path(resources).parent / "binaries" / folder).glob(f"*{suffix}"):
-        path = str(lib.resolve())
+    libs = [str(lib.resolve()) for lib in (Path(resources).parent / "binaries" / folder).glob(f"*{suffix}")]
+    if any(_loaded_symbol(path, "crane_cosim_fmi2_shim") for path in libs):
+        return
+    for path in libs:
         if path not in _RELEASE_REGISTERED:
             _RELEASE_REGISTERED.add(path)
             atexit.register(_release_interpreter_state, path)
 
 
+def _loaded_symbol(path: str, name: str):
+    """Symbol ``name`` of the library at ``path`` if that library is loaded
+    in this process (the FMU folder may be gone), else None."""
+    try:
+        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
+        return getattr(lib, name)
+    except (OSError, AttributeError):
+        return None
+
+
 def _python_host() -> bool:
-    """Whether the host process started Python (not an FMU's binary): then
-    Python's main thread is the process's main thread (on Linux its thread id
-    is the process id; elsewhere, the FMU is called from it)."""
-    main = threading.main_thread()
-    if sys.platform.startswith("linux"):
-        return main.native_id == os.getpid()
-    return threading.current_thread() is main
+    """Whether the host process is a Python program (fmpy, libcosimpy, ...
+    run by ``python``), not a C host in which an FMU's binary started an
+    embedded interpreter: that one has no command line (``sys.orig_argv``
+    is empty).  Which thread imported ``threading`` first tells nothing:
+    in a C host that is the host's thread or pythonfmu's, depending on what
+    the interpreter's ``site`` imports."""
+    return bool(getattr(sys, "orig_argv", None))
 
 
 def _release_interpreter_state(path: str) -> None:
-    try:
-        # only a library that is still loaded (the FMU folder may be gone)
-        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
-        finalize = lib.finalizePythonInterpreter
-    except (OSError, AttributeError):
-        return
-    finalize()
+    finalize = _loaded_symbol(path, "finalizePythonInterpreter")
+    if finalize is not None:
+        finalize()
 
 
 def slave_class(block_cls):

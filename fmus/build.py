@@ -14,6 +14,11 @@ The same sources build the same FMU, byte for byte: the GUID is derived from
 the model's name and the hash of its sources (not drawn at random), the
 modelDescription carries no build time, and the archive's entries are
 sorted with fixed time stamps and permissions.
+
+The Linux binary ``binaries/linux64/<model>.so`` is this project's shim
+(``native.py``), with pythonfmu's binary beside it, so that the FMU runs in
+C hosts and exits cleanly everywhere; without a C compiler it stays
+pythonfmu's binary, with a warning.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from pathlib import Path
 
 from ..blocks import BLOCKS
 from ..blocks.units import BASE_UNITS, base_unit_exponents
+from . import native
 
 __all__ = ["build_fmu", "build_all", "source_hash", "fmu_is_current", "FMU_SOURCE_FILE"]
 
@@ -39,7 +45,8 @@ FMU_SOURCE_FILE = "crane_cosim_source.txt"
 
 
 def _source_files() -> list[Path]:
-    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / "adapter.py", HERE / "build.py"]
+    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / "adapter.py", HERE / "build.py", HERE / "native.py",
+                                              native.SHIM_SOURCE]
 
 
 def source_hash() -> str:
@@ -53,11 +60,18 @@ def source_hash() -> str:
     return h.hexdigest()[:12]
 
 
+def _source_record(digest: str) -> str:
+    """The text of ``resources/crane_cosim_source.txt``: the source hash, and
+    which Linux binary the FMU carries (for which Python)."""
+    return f"{digest}\n{native.binary_record()}\n"
+
+
 def fmu_is_current(path: Path) -> bool:
-    """Whether ``path`` is an FMU built by this project from the current sources."""
+    """Whether ``path`` is an FMU built by this project from the current
+    sources, with the binary a build here and now would give it."""
     try:
         with zipfile.ZipFile(path) as z:
-            return z.read(f"resources/{FMU_SOURCE_FILE}").decode().strip() == source_hash()
+            return z.read(f"resources/{FMU_SOURCE_FILE}").decode() == _source_record(source_hash())
     except (OSError, KeyError, zipfile.BadZipFile):
         return False
 
@@ -145,8 +159,10 @@ def guid(model: str, digest: str) -> str:
 
 
 def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
-    """Copy the FMU, adding units, the model structure, the source hash and a
-    stable GUID, into an archive that depends on its content only."""
+    """Copy the FMU, adding units, the model structure, the source record and
+    a stable GUID, and putting the shim in front of pythonfmu's Linux binary,
+    into an archive that depends on its content only."""
+    shim = native.fmu_binary()  # before the modelDescription: a failed compile leaves no FMU
     with zipfile.ZipFile(src) as zin:
         md = ET.fromstring(zin.read("modelDescription.xml"))
         _add_units(md, block_cls)
@@ -156,10 +172,15 @@ def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
         md.set("guid", guid(block_cls.model_name, digest))
         md.attrib.pop("generationDateAndTime", None)
         ET.indent(md)
+        linux_binary = f"binaries/linux64/{md.find('CoSimulation').get('modelIdentifier')}.so"
         files = {item.filename: zin.read(item.filename) for item in zin.infolist()
                  if not item.is_dir() and "__pycache__" not in item.filename}
+    if shim is not None:
+        # pythonfmu's binary under the name the shim loads it by
+        files[f"binaries/linux64/{native.PYTHONFMU_BINARY}"] = files[linux_binary]
+        files[linux_binary] = shim
     files["modelDescription.xml"] = b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(md, encoding="utf-8")
-    files[f"resources/{FMU_SOURCE_FILE}"] = (digest + "\n").encode()
+    files[f"resources/{FMU_SOURCE_FILE}"] = _source_record(digest).encode()
     tmp = dest.with_suffix(".fmu.part")
     write_reproducible_zip(tmp, files)
     tmp.replace(dest)

@@ -178,22 +178,33 @@ def test_fmus_side_by_side_in_a_process_that_imports_the_project(fmu_dir, tmp_pa
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checked where the binary's fault was seen")
-def test_the_binarys_interpreter_state_is_released_before_exit(fmu_dir, tmp_path):
+def test_the_binarys_interpreter_state_is_released_before_exit(fmu_dir, plain_fmu_dir, tmp_path):
     """pythonfmu 0.7's binary writes into freed memory at process exit unless
     its global interpreter-state pointer was reset before (docs/fmus.md).
-    An FMU instantiated in this Python host registers that reset for its own
-    binary, and an instance keeps working after it (it holds its own
-    reference), so the reset is safe whenever Python's exit runs it."""
+    With the project's shim in front of it, the shim resets it from a C exit
+    handler and the adapter registers nothing.  An FMU that carries
+    pythonfmu's binary alone (built without a C compiler), instantiated in
+    this Python host, registers that reset for its own binary from Python's
+    exit handlers; an instance keeps working after it (in a Python host the
+    state object holds nothing it uses), so the reset is safe whenever
+    Python's exit runs it."""
     from crane_cosim.fmus.build import source_hash
-    first, vr, outs = _slave(fmu_dir / "Controller.fmu", "c", tmp_path)
-    adapter = sys.modules[f"crane_cosim_fmu_{source_hash()}.adapter"]
+    adapter_name = f"crane_cosim_fmu_{source_hash()}.adapter"
+    shimmed, _, _ = _slave(fmu_dir / "Controller.fmu", "s", tmp_path)
+    folder = tmp_path / "s" / "binaries" / "linux64"
+    assert not {str(p.resolve()) for p in folder.glob("*.so")} & sys.modules[adapter_name]._RELEASE_REGISTERED
+    shimmed.terminate()
+    shimmed.freeInstance()
+
+    first, vr, outs = _slave(plain_fmu_dir / "Controller.fmu", "c", tmp_path)
+    adapter = sys.modules[adapter_name]
     binary = str((tmp_path / "c" / "binaries" / "linux64" / "Controller.so").resolve())
     assert binary in adapter._RELEASE_REGISTERED
     adapter._release_interpreter_state(binary)
     adapter._release_interpreter_state(binary)  # the second finds it null
     # an instance made before the reset and one made after it (a new state
     # object) step alike
-    md = read_model_description(str(fmu_dir / "Controller.fmu"))
+    md = read_model_description(str(plain_fmu_dir / "Controller.fmu"))
     second = FMU2Slave(guid=md.guid, unzipDirectory=str(tmp_path / "c"),
                        modelIdentifier=md.coSimulation.modelIdentifier, instanceName="c2")
     second.instantiate()
