@@ -59,11 +59,14 @@ VALGRIND_SUPPRESSIONS = """\
 #: Settings of the runs compared with fmpy: parameters and inputs (set in
 #: initialization mode), and outputs read after the last step.
 CASES = {
-    "Controller": ({"q5_move1_start": 0.05, "q5_move1_duration": 0.1, "q6_move1_start": 0.05,
-                    "q6_move1_duration": 0.3, "kP6": 2.5e4, "q4": 0.02, "q5": 0.1, "u5": 0.2, "q6": -0.05},
-                   ["tau4", "tau5", "tau6", "q5_ref", "q6_ref"]),
-    "KnuckleBoomCrane": ({"q2_0": 0.7, "T1": 5e3, "F2": 1.2e6, "F3": 4e5, "mount_dw_x": 0.1},
-                         ["q1", "q2", "q3", "u2", "du3", "W1_fz", "W1_nx", "J2_fy", "p_A_fz", "I_A_44"]),
+    "Controller": ({"q_boom_move1_start": 0.05, "q_boom_move1_duration": 0.1, "q_jib_move1_start": 0.05,
+                    "q_jib_move1_duration": 0.3, "kP_jib": 2.5e4, "q_slew": 0.02, "q_boom": 0.1, "u_boom": 0.2,
+                    "q_jib": -0.05},
+                   ["tau_slew", "tau_boom", "tau_jib", "q_boom_ref", "q_jib_ref"]),
+    "KnuckleBoomCrane": ({"q_boom_cyl_0": 0.7, "tau_slew": 5e3, "F_boom_cyl": 1.2e6, "F_jib_cyl": 4e5,
+                          "mount_dw_x": 0.1},
+                         ["q_slew", "q_boom_cyl", "q_jib_cyl", "u_boom_cyl", "du_jib_cyl", "W_mount_fz",
+                          "W_mount_nx", "W_boom_fy", "p_A_fz", "I_A_44"]),
 }
 
 
@@ -233,7 +236,7 @@ def test_python_that_cannot_start_is_reported_in_one_sentence(fmu_dir, unzipped,
     """PYTHONHOME is honoured: a wrong one stops Python's start, which the
     FMU reports through the logger of fmi2Instantiate (status fatal)."""
     folder = unzipped(fmu_dir / "Controller.fmu")
-    proc = _run_c(c_master, folder, {}, ["tau5"], env=_host_env(PYTHONHOME=tmp_path / "nowhere"))
+    proc = _run_c(c_master, folder, {}, ["tau_boom"], env=_host_env(PYTHONHOME=tmp_path / "nowhere"))
     assert proc.returncode == 2
     assert "status 4 logStatusFatal] crane-cosim FMU: Python could not start (initialization: " in proc.stderr
     assert "c_master: fmi2Instantiate failed" in proc.stderr
@@ -320,7 +323,7 @@ def _valgrind(c_master, folder, tmp_path, env):
     # for the whole run (all of its ~0.1 GB of frees), so that an access to
     # one freed early is seen even after Python's finalization has churned
     # the heap (with memcheck's default 20 MB it is seen in some runs only).
-    return _run_c(c_master, folder, {"q5_move1_start": 0.05}, ["tau5"], steps=20, env=env,
+    return _run_c(c_master, folder, {"q_boom_move1_start": 0.05}, ["tau_boom"], steps=20, env=env,
                   wrapper=("valgrind", "--error-exitcode=99", "--undef-value-errors=no",
                            "--freelist-vol=1000000000", f"--suppressions={supp}"))
 
