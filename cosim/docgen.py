@@ -28,7 +28,8 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
   Dymola) preload the matching `libpython3.X.so` (`LD_PRELOAD`) and point
   `PYTHONPATH` at a site-packages holding numpy and scipy (and numba).
 * numba compiles the crane's code the first time an FMU runs on a machine
-  (about 35 s, in `fmi2ExitInitializationMode`) and keeps
+  (about a minute, in `fmi2ExitInitializationMode`; `crane-cosim
+  build-fmus` does it beforehand) and keeps
   the machine code in `~/.cache/crane-cosim` (`%LOCALAPPDATA%\\crane-cosim`
   on Windows; `CRANE_COSIM_CACHE_DIR` overrides it); later runs load it in
   a fraction of a second.  `CRANE_COSIM_NUMBA=0` runs the numpy code instead
