@@ -18,9 +18,18 @@ from a copy at a path that depends on its content only:
 the same kernel source then shares one compiled copy; a changed source gets
 a new folder.  If the cache folder cannot be written, the copy goes to a
 temporary folder and is compiled afresh in every process.
+
+For telling the user what happens during those seconds:
+:func:`kernels_compiled` says whether the cache already holds machine code
+of every function of a kernel module for this machine, Python and numba
+(so that loading takes about a second), :func:`kernel_functions` names the
+functions, and :func:`compile_events` reports each function as numba
+starts and finishes compiling it (callees first, as numba compiles them).
 """
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -29,7 +38,7 @@ import tempfile
 import types
 from pathlib import Path
 
-__all__ = ["load_kernels", "cache_dir"]
+__all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events"]
 
 # Read at import: the package may be imported from an FMU's temporary folder
 # that is gone by the time a later instance asks for the kernels (all FMUs of
@@ -67,22 +76,24 @@ def _stable_copy(name: str, text: bytes, digest: str) -> Path:
         return target
 
 
-def load_kernels(name: str) -> types.ModuleType | None:
-    """The kernel module ``blocks/<name>.py`` with its functions compiled by
-    numba, or ``None`` without numba (see the module docstring).  One module
-    object per source content and process."""
+def _numba():
+    """numba, or ``None`` when it is not installed or switched off."""
     if os.environ.get("CRANE_COSIM_NUMBA", "1").strip() == "0":
         return None
     try:
         import numba
     except ImportError:
         return None
-    text = _SOURCES[name]
-    digest = hashlib.sha256(text).hexdigest()[:16]
-    module_name = f"crane_cosim_{name}_{digest}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    path = _stable_copy(name, text, digest)
+    return numba
+
+
+def _module_name(name: str) -> str:
+    return f"crane_cosim_{name}_{hashlib.sha256(_SOURCES[name]).hexdigest()[:16]}"
+
+
+def _exec_compiled(module_name: str, path: Path, numba) -> types.ModuleType:
+    """The module at ``path`` with every function it defines wrapped by
+    ``numba.njit(cache=True)`` (nothing is compiled yet)."""
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -92,5 +103,96 @@ def load_kernels(name: str) -> types.ModuleType | None:
     for attr, value in list(vars(module).items()):
         if isinstance(value, types.FunctionType) and value.__module__ == module_name:
             setattr(module, attr, numba.njit(cache=True)(value))
+    return module
+
+
+def load_kernels(name: str) -> types.ModuleType | None:
+    """The kernel module ``blocks/<name>.py`` with its functions compiled by
+    numba, or ``None`` without numba (see the module docstring).  One module
+    object per source content and process."""
+    numba = _numba()
+    if numba is None:
+        return None
+    text = _SOURCES[name]
+    digest = hashlib.sha256(text).hexdigest()[:16]
+    module_name = _module_name(name)
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    path = _stable_copy(name, text, digest)
+    module = _exec_compiled(module_name, path, numba)
     sys.modules[module_name] = module
     return module
+
+
+def kernel_functions(name: str) -> list[str]:
+    """Names of the functions of the kernel module ``blocks/<name>.py``, in
+    source order: the functions numba compiles (read from the source, nothing
+    is imported)."""
+    return [node.name for node in ast.parse(_SOURCES[name]).body if isinstance(node, ast.FunctionDef)]
+
+
+def kernels_compiled(name: str) -> bool:
+    """Whether loading the kernel module ``blocks/<name>.py`` finds machine
+    code of every one of its functions in the cache (:func:`cache_dir`) for
+    this machine, Python and numba, so that nothing is compiled.  ``True``
+    without numba (nothing will be compiled).
+
+    Asks numba's cache index of each function whether an entry with this
+    machine's key is there and fresh (numba's own test when it loads; its
+    ``_cache`` attributes are internal, so a numba that lays them out
+    otherwise falls back to "an index file exists for every function").
+    Takes a fraction of a second: the module is executed, nothing compiled."""
+    numba = _numba()
+    if numba is None:
+        return True
+    text = _SOURCES[name]
+    digest = hashlib.sha256(text).hexdigest()[:16]
+    path = cache_dir() / f"kernels-{digest}" / f"{name}.py"
+    if not path.is_file() or path.read_bytes() != text:
+        return False
+    # a module name of its own: the check must not stand in for load_kernels
+    module = _exec_compiled(f"{_module_name(name)}_check", path, numba)
+    for fn in kernel_functions(name):
+        dispatcher = getattr(module, fn)
+        try:
+            cache = dispatcher._cache
+            codegen = dispatcher.targetctx.codegen()
+            index = cache._cache_file._load_index()
+            if not any(cache._index_key(key[0], codegen) == key for key in index):
+                return False
+        except AttributeError:
+            if not list((path.parent / "__pycache__").glob(f"{name}.{fn}-*.nbi")):
+                return False
+    return True
+
+
+@contextlib.contextmanager
+def compile_events(name: str, callback):
+    """While active, ``callback(event, function)`` is called as numba starts
+    (``event == "start"``) and finishes (``"end"``) compiling each function
+    of the kernel module ``blocks/<name>.py`` (``function``: its name).
+    A function loaded from the cache reports nothing.  numba compiles a
+    function's callees while compiling it, so their events nest in its
+    own."""
+    numba = _numba()
+    if numba is None:
+        yield
+        return
+    from numba.core import event
+
+    prefix = _module_name(name)
+
+    class _Listener(event.Listener):
+        def _report(self, kind, ev):
+            fn = ev.data["dispatcher"].py_func
+            if fn.__module__ == prefix:
+                callback(kind, fn.__name__)
+
+        def on_start(self, ev):
+            self._report("start", ev)
+
+        def on_end(self, ev):
+            self._report("end", ev)
+
+    with event.install_listener("numba:compile", _Listener()):
+        yield

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import json
 import platform
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+from .errors import CraneCosimError
 from .fmu import describe_variables
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
@@ -78,38 +80,84 @@ def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
     return elapsed / steps * 1e6
 
 
-def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None) -> list[dict]:
+#: the communication step of every benchmark run [s]
+STEP = 1e-3
+
+
+def check_bench_settings(stop_time: float, repeat: int) -> None:
+    """One sentence for settings the benchmark cannot run with."""
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        raise CraneCosimError(f"--repeat must be a whole number of at least 1, got {repeat!r}")
+    if not stop_time > 0:
+        raise CraneCosimError(f"--stop-time must be positive, got {stop_time:g} s")
+    if stop_time < STEP:
+        raise CraneCosimError(f"--stop-time {stop_time:g} s is shorter than the benchmark's step of {STEP:g} s")
+
+
+def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None, on_record=None) -> list[dict]:
     """Benchmark records of the ``scenarios`` (names in
     :data:`scenarios.SCENARIOS`, default all).  The co-simulation and the bare
     fmpy loop alternate ``repeat`` times and the fastest of each counts (the
     machine's speed drifts); the monolithic run, slower and not the target,
-    runs once."""
+    runs once.  ``on_record(record)`` is called as each record is complete."""
+    check_bench_settings(stop_time, repeat)
     records = []
+
+    def add(record):
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
         work = Path(work or tmp)
         for name in scenarios or SCENARIOS:
-            system = SCENARIOS[name](base_dir=work / name, stop_time=stop_time, step=1e-3)
+            system = SCENARIOS[name](base_dir=work / name, stop_time=stop_time, step=STEP)
             prepare_fmus(system)
             mono = run_monolithic(system, work / name / "monolithic", progress=False)
-            records.append({"scenario": name, "mode": "monolithic", "step": system.step,
-                            "rtf": mono.real_time_factor, "master_overhead_us": None,
-                            "wall_time_s": mono.wall_time})
+            add({"scenario": name, "mode": "monolithic", "step": system.step,
+                 "rtf": mono.real_time_factor, "master_overhead_us": None,
+                 "wall_time_s": mono.wall_time})
             co_runs, bare = [], []
             for _ in range(repeat):
                 co_runs.append(run_cosim(system, work / name / "cosim", progress=False))
                 bare.append(bare_fmpy_us_per_step(system, work / name / "cosim" / "results.csv", work / name))
             co = min(co_runs, key=lambda r: r.wall_time)
-            records.append({"scenario": name, "mode": "cosim", "step": system.step,
-                            "rtf": co.real_time_factor,
-                            "master_overhead_us": (co.wall_time - co.fmi_call_time) / co.steps * 1e6,
-                            "wall_time_s": co.wall_time, "master_us_per_step": co.wall_time / co.steps * 1e6,
-                            "fmi_calls_us_per_step": co.fmi_call_time / co.steps * 1e6,
-                            "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm})
+            add({"scenario": name, "mode": "cosim", "step": system.step,
+                 "rtf": co.real_time_factor,
+                 "master_overhead_us": (co.wall_time - co.fmi_call_time) / co.steps * 1e6,
+                 "wall_time_s": co.wall_time, "master_us_per_step": co.wall_time / co.steps * 1e6,
+                 "fmi_calls_us_per_step": co.fmi_call_time / co.steps * 1e6,
+                 "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm})
     return records
 
 
 def main(args) -> int:
-    records = run_bench(args.stop_time, args.out, args.repeat, args.scenario)
+    """The ``bench`` command: records as a table or JSON on stdout, progress
+    (a line per scenario and mode as it completes) on stderr."""
+    from .warmup import models_of, warm_up
+
+    from .runlog import check_folder
+
+    check_bench_settings(args.stop_time, args.repeat)
+    if args.out is not None:
+        check_folder(args.out, "--out")
+    names = args.scenario or list(SCENARIOS)
+    total = 2 * len(names)
+    print(f"bench: {len(names)} scenario(s), monolithic once and co-simulation {args.repeat} time(s) each, "
+          f"{args.stop_time:g} s simulated per run ...", file=sys.stderr, flush=True)
+    # the blocks' kernels compiled now, with a word, rather than silently
+    # in the set-up of the first run (in an empty folder: models by name)
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
+        warm_up(set().union(*(models_of(SCENARIOS[n](base_dir=Path(tmp))) for n in names)))
+    t0 = time.perf_counter()
+    done = []
+
+    def report(r):
+        done.append(r)
+        print(f"bench: [{len(done)}/{total}] {r['scenario']} {r['mode']}: real-time factor {r['rtf']:.2f} "
+              f"({time.perf_counter() - t0:.0f} s so far)", file=sys.stderr, flush=True)
+
+    records = run_bench(args.stop_time, args.out, args.repeat, args.scenario, on_record=report)
     if args.json:
         print(json.dumps(records, indent=2))
         return 0

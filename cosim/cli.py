@@ -4,22 +4,25 @@
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel]
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
+                           [--record component.variable ...] [--record-every N] [--force]
     crane-cosim check SYSTEM [--set ...] [--replace ...]
-    crane-cosim build-fmus [--out DIR]
-    crane-cosim demo [--out DIR]
-    crane-cosim bench [--json] [--stop-time T] [--scenario NAME]
+    crane-cosim build-fmus [--out DIR] [--no-compile]
+    crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
+    crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME]
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
-exit status (2: bad input, 1: the run failed, 130: interrupted); results
-computed before a failure stay on disk.
+exit status (2: bad input, 1: the run failed, 130: interrupted by Ctrl-C,
+143: terminated by SIGTERM); results computed before a failure or a stop
+stay on disk.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
-from .errors import CraneCosimError, SimulationError
+from .errors import CraneCosimError, SimulationError, Terminated
 from .scenarios import SCENARIOS
 from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS
 
@@ -50,6 +53,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="swap a component for another FMU with the same ports (repeatable; every connection "
                         "and parameter is checked against it first)")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    r.add_argument("--record", action="append", metavar="COMPONENT.VARIABLE",
+                   help="write only the outputs matching this pattern, shell wildcards allowed, e.g. "
+                        "'crane.W_mount_*' (repeatable; default: all outputs)")
+    r.add_argument("--record-every", type=int, metavar="N",
+                   help="write every N-th communication point (and the last; default: every one)")
+    r.add_argument("--force", action="store_true",
+                   help="run even if results.csv would exceed 200 MB")
 
     c = sub.add_parser("check", help="check a system (files, connections, units, parameters) without running it")
     c.add_argument("system", help=".ssd file, or a folder holding one")
@@ -61,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build-fmus", help="build the project's FMUs")
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
+    b.add_argument("--no-compile", action="store_true",
+                   help="do not compile the knuckle boom crane's numba kernels now (else done once per machine)")
 
     d = sub.add_parser("demo", help="build the FMUs and run the richest example")
     d.add_argument("--out", type=Path, default=Path("crane-cosim-demo"), help="output folder (default: crane-cosim-demo)")
@@ -147,14 +159,22 @@ def cmd_run(args) -> int:
     from .master import run_cosim
     from .monolithic import run_monolithic
     from .plots import plot_run
+    from .recording import SIZE_LIMIT
+    from .runlog import check_folder
     from .ssp import find_ssd
 
+    if args.out is not None:
+        check_folder(args.out, "--out")
     system = _load_system(args)
     ssd = find_ssd(args.system)
+    if args.record is not None:
+        system.record = args.record
+    if args.record_every is not None:
+        system.record_every = args.record_every
     out = args.out or ssd.parent / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
     runner = run_monolithic if args.monolithic else run_cosim
     try:
-        result = runner(system, out)
+        result = runner(system, out, size_limit=None if args.force else SIZE_LIMIT)
     finally:
         if not args.no_plots and (Path(out) / "results.csv").exists():
             try:
@@ -168,26 +188,44 @@ def cmd_run(args) -> int:
 
 def cmd_build(args) -> int:
     from .fmus.build import build_all
-    for path in build_all(args.out):
+    from .runlog import check_folder
+    from .warmup import warm_up
+
+    check_folder(args.out, "--out")
+    paths = build_all(args.out)
+    for path in paths:
         print(path)
+    if not args.no_compile:  # else the first run of the crane compiles
+        warm_up({Path(p).stem for p in paths})
     return 0
 
 
 def cmd_demo(args) -> int:
     from .master import run_cosim
     from .plots import plot_run
+    from .runlog import check_folder
     from .ssp import write_ssd
     from .fmus.build import build_all
+    from .warmup import models_of, warm_up
 
     out = Path(args.out)
-    print(f"building FMUs in {out / 'fmus'} ...")
-    build_all(out / "fmus", only_stale=True)
+    # everything the user typed is checked before the minutes of building
+    # and compiling
     system = SCENARIOS[args.scenario](base_dir=out)
     if args.stop_time is not None:
         system.stop_time = args.stop_time
+        if system.start_time < args.stop_time < system.start_time + system.step:  # the demo has no --step
+            raise CraneCosimError(f"--stop-time {args.stop_time:g} s is shorter than the example's step of "
+                                  f"{system.step:g} s")
     system.check_settings()
+    for folder in (out, out / "fmus", out / "results"):
+        check_folder(folder, "--out" if folder == out else "the demo's folder")
+    print(f"building FMUs in {out / 'fmus'} ...", flush=True)
+    build_all(out / "fmus", only_stale=True)
+    warm_up(models_of(system))
     ssd = write_ssd(system, out / f"{system.name}.ssd")
-    print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...")
+    print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...",
+          flush=True)
     result = run_cosim(system, out / "results")
     plots = plot_run(out / "results")
     print(f"simulated {system.stop_time:g} s in {result.wall_time:.2f} s (real-time factor "
@@ -205,17 +243,40 @@ def cmd_bench(args) -> int:
     return bench_main(args)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as one line, without the source line Python would show."""
+    print(f"crane-cosim: warning: {message}", file=sys.stderr)
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
 def main(argv=None) -> int:
+    import signal
+    import threading
+
     args = _parser().parse_args(argv)
     commands = {"run": cmd_run, "check": cmd_check, "build-fmus": cmd_build, "demo": cmd_demo, "bench": cmd_bench}
+    # SIGTERM (kill, a batch system's time limit) ends the command like
+    # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
+    # (a run defers it to the end of a step, cosim/master.py)
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return commands[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return commands[args.command](args)
     except SimulationError as exc:
         print(f"crane-cosim: error: {exc}", file=sys.stderr)
         return 1
     except CraneCosimError as exc:
         print(f"crane-cosim: error: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("crane-cosim: terminated (SIGTERM); the results computed so far are on disk", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("crane-cosim: interrupted; the results computed so far are on disk", file=sys.stderr)
         return 130
@@ -225,6 +286,9 @@ def main(argv=None) -> int:
         print(f"crane-cosim: internal error: {type(exc).__name__}: {exc} (rerun with --debug for details)",
               file=sys.stderr)
         return 3
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
 
 
 if __name__ == "__main__":

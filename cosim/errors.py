@@ -8,3 +8,9 @@ class CraneCosimError(Exception):
 
 class SimulationError(CraneCosimError):
     """A run that stopped before its stop time; the results so far are on disk."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A run stopped by SIGTERM (``kill``, a batch system's time limit).  A
+    kind of ``KeyboardInterrupt``, so that whatever cleans up after Ctrl-C
+    cleans up after it too."""

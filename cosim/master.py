@@ -21,7 +21,8 @@ that jumps is overshot by half the jump for one step
 Before the first step the outputs are exchanged until they stop changing
 (at most one pass more than there are components), which settles direct
 feedthrough at the start time.  All outputs of every component are recorded
-at every communication point.
+at every communication point, or those and the points ``record`` and
+``record_every`` choose (``cosim/recording.py``).
 """
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ from pathlib import Path
 import numpy as np
 
 from .check import require_fit
-from .errors import CraneCosimError
+from .errors import CraneCosimError, Terminated
 from .fmu import FMUInstance, describe_variables
-from .runlog import RunLog, RunResult
+from .recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
+from .runlog import RunLog, RunResult, check_folder
 from .system import System, coupled_connections
 from .wiring import resolve, routes
 
@@ -66,41 +68,95 @@ def steps_of(system: System) -> int:
 
 
 class _DeferredInterrupt:
-    """Ctrl-C during a run: note it and stop between two steps.
+    """Ctrl-C (SIGINT) or SIGTERM during a run: note it and stop between two
+    steps.
 
     The FMUs' Python code runs in this interpreter; a KeyboardInterrupt raised
-    inside it would turn into an FMU failure (fatal in pythonfmu), so SIGINT
-    is only recorded while the run loop is active."""
+    inside it would turn into an FMU failure (fatal in pythonfmu), so the
+    signals are only recorded while the FMUs are in use; :meth:`stop` then
+    raises ``KeyboardInterrupt``, or :class:`Terminated` for SIGTERM (which
+    would otherwise end the process at once, leaving no summary)."""
 
     def __enter__(self):
         import signal
         import threading
-        self.requested = False
-        self._old = None
+        self.signal = None
+        self._old = {}
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._note)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._note)
         return self
 
     def _note(self, signum, frame):
-        self.requested = True
+        import signal
+        if self.signal is None or signum == signal.SIGTERM:  # terminate outranks interrupt
+            self.signal = signum
+
+    @property
+    def requested(self) -> bool:
+        return self.signal is not None
+
+    def stop(self):
+        import signal
+        raise Terminated() if self.signal == signal.SIGTERM else KeyboardInterrupt()
+
+    def __exit__(self, *exc):
+        import signal
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        return False
+
+
+class _TerminateRaises:
+    """SIGTERM raises :class:`Terminated` at once while active (code without
+    FMUs, where an exception may come at any moment: the monolithic run),
+    so that the results so far and the summary are written."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self._old = None
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise Terminated()
 
     def __exit__(self, *exc):
         import signal
         if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+            signal.signal(signal.SIGTERM, self._old)
         return False
 
 
-def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
+def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, record_every: int | None = None,
+              size_limit: float | None = SIZE_LIMIT) -> RunResult:
     """Co-simulate ``system`` and write results to ``out_dir``.
+
+    ``record`` (``component.variable`` patterns with shell wildcards) and
+    ``record_every`` choose the columns and communication points written
+    (default: the system's ``record`` and ``record_every``, all of them);
+    ``size_limit`` [bytes] refuses a run whose results.csv would be larger
+    (``None``: no limit; ``cosim/recording.py``).  With ``progress``, a bar
+    on stderr, and a word there while numba compiles a block's kernels for
+    the first time on this machine (``cosim/warmup.py``).
 
     Raises :class:`CraneCosimError` for bad input (before anything runs) and
     :class:`SimulationError` for a failure during the run, after writing the
-    results computed so far and a summary with the reason.
+    results computed so far and a summary with the reason.  SIGINT (Ctrl-C)
+    and SIGTERM stop the run between two steps with ``KeyboardInterrupt``
+    and :class:`errors.Terminated`, the results so far and the summary on
+    disk.
     """
+    record = system.record if record is None else record
+    record_every = system.record_every if record_every is None else record_every
     system.check_settings()
     require_fit(system)
+    check_every(record_every)
     out_dir = Path(out_dir)
+    check_folder(out_dir)
     prepare_fmus(system)
     variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}
     connections = coupled_connections(system)
@@ -109,39 +165,58 @@ def run_cosim(system: System, out_dir, progress: bool = True) -> RunResult:
     outputs = {n: [v.name for v in variables[n].values() if v.causality == "output"] for n in order}
     route_map = routes(wiring, order, outputs)
     columns = [f"{n}.{v}" for n in order for v in outputs[n]]
+    units = [variables[n][v].unit for n in order for v in outputs[n]]
+    chosen = select_columns(columns, record)
+    n_steps = steps_of(system)
+    check_size(rows_of(n_steps, record_every), len(chosen) + 1, size_limit)
+    if progress:
+        from .warmup import models_of, warm_up
+        warm_up(models_of(system))
+    # all columns: the concatenated outputs as they are; else a fancy index
+    pick = None if len(chosen) == len(columns) else np.asarray(chosen)
+
+    def values():
+        y = np.concatenate([c.y for c in instances])
+        return y if pick is None else y[pick]
 
     settings = {"mode": "cosim", "algorithm": system.algorithm, "coupling": system.coupling,
-                "extrapolation": system.extrapolation, "step": system.step}
+                "extrapolation": system.extrapolation, "step": system.step,
+                "record": None if record is None else list(record), "record_every": record_every}
     instances: list[FMUInstance] = []
-    n_steps = steps_of(system)
     step = _jacobi_step if system.algorithm == "jacobi" else _gauss_seidel_step
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
-            RunLog(system, out_dir, settings, progress) as log:
+            RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
         try:
             for comp in system.components:
                 inst = FMUInstance(comp.name, system.source_path(comp), Path(tmp))
                 instances.append(inst)
                 inst.initialize(system.start_time, comp.parameters)
                 inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
-            log.open(columns, [variables[n][v].unit for n in order for v in outputs[n]])
+            log.open([columns[i] for i in chosen], [units[i] for i in chosen])
             _exchange_initial(instances, route_map, log.t)
             _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
-            log.record(log.t, np.concatenate([c.y for c in instances]))
+            log.record(log.t, values())
+            if interrupt.requested:
+                interrupt.stop()
             log.started()
             for inst in instances:
                 inst.fmi_time = 0.0
-            with _DeferredInterrupt() as interrupt:
-                for k in range(1, n_steps + 1):
-                    t_next = min(system.start_time + k * system.step, system.stop_time)
-                    step(instances, route_map, log.t, t_next - log.t)
-                    log.steps = k
-                    log.record(t_next, np.concatenate([c.y for c in instances]))
-                    if k % 200 == 0:
-                        if interrupt.requested:
-                            raise KeyboardInterrupt
-                        log.advanced(200 * system.step)
-                if interrupt.requested:
-                    raise KeyboardInterrupt
+            for k in range(1, n_steps + 1):
+                t_next = min(system.start_time + k * system.step, system.stop_time)
+                step(instances, route_map, log.t, t_next - log.t)
+                log.steps = k
+                if recorded(k, n_steps, record_every):
+                    log.record(t_next, values())
+                else:
+                    log.t = t_next
+                if k % 200 == 0:
+                    if interrupt.requested:
+                        if not recorded(k, n_steps, record_every):
+                            log.record(t_next, values())  # the point the run stopped at
+                        interrupt.stop()
+                    log.advanced(200 * system.step)
+            if interrupt.requested:
+                interrupt.stop()
         finally:
             log.summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in instances)
             for inst in instances:

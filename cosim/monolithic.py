@@ -5,7 +5,9 @@ Each component must be an FMU of this project, so its block can run
 in-process.  The connections are those of the inertia coupling (the explicit
 exchange would be an algebraic loop here; the coupled accelerations are
 exact in one ODE).  Outputs are recorded at the same communication points
-as the co-simulation, under the same names.
+as the co-simulation, under the same names (and the same subset, with
+``record`` and ``record_every``: the integrator's steps do not depend on
+which points are written, so the values are those of the full run).
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from .blocks.block import ParameterError
 from .check import require_fit
 from .errors import CraneCosimError
 from .fmu import describe_variables, our_model_name
-from .master import steps_of
-from .runlog import RunLog, RunResult
+from .master import _TerminateRaises, steps_of
+from .recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
+from .runlog import RunLog, RunResult, check_folder
 from .system import System
 from .wiring import resolve, routes
 
@@ -30,17 +33,26 @@ ATOL = 1e-9
 RTOL_STIFF = 1e-7
 
 
+def block_models(system: System) -> list[str]:
+    """The block behind each component, in order; a component that is not
+    one of this project's FMUs is an error naming it."""
+    models = []
+    for comp in system.components:
+        model = our_model_name(system.source_path(comp))
+        if model is None:
+            raise CraneCosimError(f"the monolithic run needs this project's own FMUs; component "
+                                  f"{comp.name} ({comp.source}) is not one")
+        models.append(model)
+    return models
+
+
 class Composite:
     """Blocks joined by connections into ``dx/dt = f(t, x)``, outputs ``y(t, x)``."""
 
     def __init__(self, system: System):
         self.names = [c.name for c in system.components]
         self.blocks = []
-        for comp in system.components:
-            model = our_model_name(system.source_path(comp))
-            if model is None:
-                raise CraneCosimError(f"the monolithic run needs this project's own FMUs; component "
-                                      f"{comp.name} ({comp.source}) is not one")
+        for comp, model in zip(system.components, block_models(system)):
             try:
                 self.blocks.append(BLOCKS[model](**comp.parameters))
             except ParameterError as exc:
@@ -95,45 +107,77 @@ class Composite:
 
 
 def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float | None = None,
-                   atol: float = ATOL, chunk: float = 0.5) -> RunResult:
+                   atol: float = ATOL, chunk: float = 0.5, *, record=None, record_every: int | None = None,
+                   size_limit: float | None = SIZE_LIMIT) -> RunResult:
     """Integrate the composite ODE of ``system`` and record outputs at the
     co-simulation's communication points; results are written chunk by chunk.
 
     The integrator is scipy's DOP853 (``rtol`` default :data:`RTOL`), or
     Radau (:data:`RTOL_STIFF`) when a block declares itself stiff (the
-    hydraulic cylinder: its oil columns are springs of 1e8 N/m)."""
+    hydraulic cylinder: its oil columns are springs of 1e8 N/m).
+    ``record``, ``record_every``, ``size_limit`` and ``progress`` as for
+    :func:`master.run_cosim`.  SIGTERM stops the run with
+    :class:`errors.Terminated`, Ctrl-C with ``KeyboardInterrupt``, the
+    results so far and the summary on disk."""
+    record = system.record if record is None else record
+    record_every = system.record_every if record_every is None else record_every
     system.check_settings()
     require_fit(system)
+    check_every(record_every)
     out_dir = Path(out_dir)
+    check_folder(out_dir)
+    models = block_models(system)
+    columns = [f"{c.name}.{v}" for c, m in zip(system.components, models) for v in BLOCKS[m].output_names()]
+    chosen = select_columns(columns, record)
+    n_steps = steps_of(system)
+    check_size(rows_of(n_steps, record_every), len(chosen) + 1, size_limit)
+    if progress:
+        from .warmup import warm_up
+        warm_up(set(models))
     model = Composite(system)
+    pick = None if len(chosen) == len(columns) else np.asarray(chosen)
     stiff = any(b.stiff for b in model.blocks)
     method = "Radau" if stiff else "DOP853"
     rtol = rtol if rtol is not None else (RTOL_STIFF if stiff else RTOL)
-    n_steps = steps_of(system)
     grid = np.minimum(system.start_time + system.step * np.arange(n_steps + 1), system.stop_time)
     settings = {"mode": "monolithic", "integrator": f"scipy {method}", "rtol": rtol, "atol": atol,
-                "step": system.step}
+                "step": system.step, "record": None if record is None else list(record),
+                "record_every": record_every}
     x = model.initial_state()
-    with RunLog(system, out_dir, settings, progress) as log:
-        log.open(model.columns, model.units)
-        log.record(system.start_time, model.outputs(system.start_time, x))
+    with RunLog(system, out_dir, settings, progress) as log, _TerminateRaises():
+        log.open([model.columns[i] for i in chosen], [model.units[i] for i in chosen])
+        y = model.outputs(system.start_time, x)
+        log.record(system.start_time, y if pick is None else y[pick])
         log.started()
-        i = 1
-        while i <= n_steps:
-            j = min(n_steps, i + max(1, int(round(chunk / system.step))) - 1)
-            t_eval = grid[i:j + 1]
-            sol = solve_ivp(model.derivatives, (log.t, t_eval[-1]), x, method=method, t_eval=t_eval,
-                            rtol=rtol, atol=atol)
-            if not sol.success:
-                raise CraneCosimError(f"the integrator failed after t = {log.t:g} s: {sol.message}")
-            for tk, xk in zip(sol.t, sol.y.T):
-                y = model.outputs(tk, xk)
-                if not np.isfinite(y).all():
-                    bad = model.columns[int(np.flatnonzero(~np.isfinite(y))[0])]
-                    raise CraneCosimError(f"output {bad} is not finite at t = {tk:g} s")
-                log.record(tk, y)
-            x = sol.y[:, -1]
-            log.steps = j
-            log.advanced(t_eval[-1] - t_eval[0] + system.step)
-            i = j + 1
+        last = None  # the last point reached and not written: (t, y)
+        try:
+            i = 1
+            while i <= n_steps:
+                j = min(n_steps, i + max(1, int(round(chunk / system.step))) - 1)
+                # the points written in this chunk and its end (the state to go
+                # on from); the chunks, and so the integrator's steps, are those
+                # of the full run
+                ks = [k for k in range(i, j + 1) if recorded(k, n_steps, record_every) or k == j]
+                sol = solve_ivp(model.derivatives, (log.t, grid[j]), x, method=method, t_eval=grid[ks],
+                                rtol=rtol, atol=atol)
+                if not sol.success:
+                    raise CraneCosimError(f"the integrator failed after t = {log.t:g} s: {sol.message}")
+                for k, tk, xk in zip(ks, sol.t, sol.y.T):
+                    y = model.outputs(tk, xk)
+                    if not np.isfinite(y).all():
+                        bad = model.columns[int(np.flatnonzero(~np.isfinite(y))[0])]
+                        raise CraneCosimError(f"output {bad} is not finite at t = {tk:g} s")
+                    if recorded(k, n_steps, record_every):
+                        log.record(tk, y if pick is None else y[pick])
+                        last = None
+                    else:
+                        log.t, last = tk, (tk, y)
+                x = sol.y[:, -1]
+                log.steps = j
+                log.advanced(grid[j] - grid[i] + system.step)
+                i = j + 1
+        except KeyboardInterrupt:  # and Terminated: the point the run stopped at
+            if last is not None:
+                log.record(last[0], last[1] if pick is None else last[1][pick])
+            raise
     return log.result

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import CraneCosimError
+from .recording import check_every
 
 ALGORITHMS = ("jacobi", "gauss-seidel")
 COUPLINGS = ("inertia", "explicit")
@@ -52,6 +53,12 @@ class System:
     coupling: str = "inertia"
     extrapolation: str = "none"
     base_dir: Path = field(default_factory=Path.cwd)
+    #: what a run writes to results.csv: the outputs matching these
+    #: ``component.variable`` patterns (shell wildcards; ``None``: all), at
+    #: every ``record_every``-th communication point and the last one
+    #: (``cosim/recording.py``).  Not stored in the ``.ssd`` file.
+    record: list | None = None
+    record_every: int = 1
 
     # -- builder -------------------------------------------------------------
     def add_component(self, name: str, source, **parameters) -> Component:
@@ -100,6 +107,15 @@ class System:
         if not self.stop_time > self.start_time:
             raise CraneCosimError(f"the stop time {self.stop_time:g} s is not after the start time "
                                   f"{self.start_time:g} s")
+        length = self.stop_time - self.start_time
+        # a step beyond the run would be cut to the run's length while the
+        # results and summary said otherwise; 1e-9 relative: a step written
+        # as the run's length in decimal must pass
+        if self.step > length * (1 + 1e-9):
+            raise CraneCosimError(f"the step {self.step:g} s is longer than the run ({length:g} s, from "
+                                  f"{self.start_time:g} s to {self.stop_time:g} s); choose a step of at most "
+                                  f"{length:g} s or a later stop time")
+        check_every(self.record_every)
         if self.algorithm not in ALGORITHMS:
             raise CraneCosimError(f"unknown algorithm {self.algorithm!r}; use one of {', '.join(ALGORITHMS)}")
         if self.coupling not in COUPLINGS:

@@ -31,3 +31,65 @@ def test_an_unwritable_cache_folder_falls_back_to_a_temporary_copy(monkeypatch, 
 
 def test_one_compiled_module_per_source():
     assert jit.load_kernels("knuckle_boom_kernels") is jit.load_kernels("knuckle_boom_kernels")
+
+
+# -- telling the user about compilation (kernels_compiled, compile_events) ----------------------------
+
+_TINY = b"""import numpy as np
+
+
+def _double(x):
+    return 2.0 * x
+
+
+def twice_sum(a):
+    return _double(np.sum(a))
+"""
+
+
+@pytest.fixture
+def tiny_kernels(monkeypatch, tmp_path):
+    """A kernel module that numba compiles in a fraction of a second, in an
+    empty cache folder: the machinery of the crane's kernels, fast."""
+    monkeypatch.setitem(jit._SOURCES, "tiny_kernels", _TINY)
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path / "cache"))
+    yield "tiny_kernels"
+    for name in [n for n in jit.sys.modules if n.startswith("crane_cosim_tiny_kernels_")]:
+        del jit.sys.modules[name]
+
+
+def test_kernel_functions_are_those_numba_compiles(tiny_kernels):
+    assert jit.kernel_functions(tiny_kernels) == ["_double", "twice_sum"]
+    module = jit.load_kernels("knuckle_boom_kernels")
+    compiled = sorted(n for n, v in vars(module).items() if hasattr(v, "py_func"))
+    assert sorted(jit.kernel_functions("knuckle_boom_kernels")) == compiled
+
+
+def test_compiling_reports_each_function_and_fills_the_cache(tiny_kernels):
+    import numpy as np
+    assert not jit.kernels_compiled(tiny_kernels)  # an empty cache folder
+    events = []
+    module = jit.load_kernels(tiny_kernels)
+    with jit.compile_events(tiny_kernels, lambda kind, fn: events.append((kind, fn))):
+        assert module.twice_sum(np.ones(3)) == 6.0
+    # numba compiles the callee while compiling its caller: nested events
+    assert events == [("start", "twice_sum"), ("start", "_double"), ("end", "_double"), ("end", "twice_sum")]
+    assert jit.kernels_compiled(tiny_kernels)
+
+
+def test_a_function_left_uncompiled_is_not_compiled(tiny_kernels):
+    """Only _double compiled (called on its own): the module is not."""
+    jit.load_kernels(tiny_kernels)._double(1.0)
+    assert not jit.kernels_compiled(tiny_kernels)
+
+
+def test_the_crane_kernels_are_compiled_once_the_crane_ran():
+    from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
+    KnuckleBoomCrane()  # compiles into the user's cache, or loads from it
+    assert jit.kernels_compiled("knuckle_boom_kernels")
+
+
+def test_without_numba_nothing_is_to_compile(monkeypatch, tmp_path):
+    monkeypatch.setenv("CRANE_COSIM_NUMBA", "0")
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+    assert jit.kernels_compiled("knuckle_boom_kernels")

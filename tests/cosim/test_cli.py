@@ -9,6 +9,7 @@ import sys
 import time
 import zipfile
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -247,9 +248,17 @@ def test_bench_json_records(capsys):
     for every scenario or those asked for."""
     from crane_cosim.scenarios import SCENARIOS
     assert main(["bench", "--json", "--stop-time", "0.05", "--repeat", "1"]) == 0
-    records = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    records = json.loads(captured.out)  # stdout holds the JSON only
     assert [(r["scenario"], r["mode"]) for r in records] == [
         (s, m) for s in SCENARIOS for m in ("monolithic", "cosim")]
+    # progress on stderr: what will run, then a line per scenario and mode
+    progress = [l for l in captured.err.splitlines() if l.startswith("bench: ")]
+    assert progress[0].startswith("bench: 3 scenario(s), monolithic once and co-simulation 1 time(s) each, "
+                                  "0.05 s simulated per run")
+    assert [re.match(r"bench: \[(\d)/6\] (\w+) (\w+): real-time factor [\d.]+ \(\d+ s so far\)$", l).groups()
+            for l in progress[1:]] == [(str(i + 1), s, m) for i, (s, m) in enumerate(
+                (s, m) for s in SCENARIOS for m in ("monolithic", "cosim"))]
     assert main(["bench", "--json", "--stop-time", "0.05", "--repeat", "1", "--scenario", "knuckle_boom",
                  "--scenario", "crane_on_vessel"]) == 0
     records = json.loads(capsys.readouterr().out)
@@ -263,3 +272,217 @@ def test_bench_json_records(capsys):
         assert 0 < cosim["master_overhead_us"] < cosim["master_us_per_step"]
         assert cosim["fmi_calls_us_per_step"] + cosim["master_overhead_us"] == pytest.approx(
             cosim["master_us_per_step"])
+
+
+
+# -- bad input a new user met in a trial -----------------------------------------------------------
+
+def _demo(capsys, *args):
+    code = main(["demo", *map(str, args)])
+    return code, capsys.readouterr().err
+
+
+def _build(capsys, *args):
+    code = main(["build-fmus", *map(str, args)])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["run", "run --monolithic", "build-fmus", "demo"])
+def test_out_is_an_existing_file(capsys, system_file, tmp_path, command):
+    afile = tmp_path / "afile"
+    afile.write_text("results of last week")
+    args = {"run": ["run", system_file(), "--no-plots"], "run --monolithic": ["run", system_file(), "--monolithic"],
+            "build-fmus": ["build-fmus"], "demo": ["demo"]}[command]
+    code = main([*map(str, args), "--out", str(afile)])
+    assert code == 2
+    assert_one_sentence(capsys.readouterr().err, f"--out {afile} is an existing file, not a folder")
+    assert afile.read_text() == "results of last week"
+
+
+@pytest.mark.parametrize("command", ["run", "run --monolithic", "build-fmus", "demo"])
+def test_out_cannot_be_created(capsys, system_file, tmp_path, command):
+    """A folder under a regular file (permissions would not stop root)."""
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "sub"
+    args = {"run": ["run", system_file(), "--no-plots"], "run --monolithic": ["run", system_file(), "--monolithic"],
+            "build-fmus": ["build-fmus"], "demo": ["demo"]}[command]
+    code = main([*map(str, args), "--out", str(out)])
+    assert code == 2
+    assert_one_sentence(capsys.readouterr().err, f"--out {out} cannot be created: {tmp_path / 'afile'} is a file, "
+                                                 f"not a folder")
+
+
+def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch, system_file, tmp_path):
+    """The folder passes the check and is then blocked (another program, a
+    full disk ...): still one sentence, naming the folder."""
+    from crane_cosim import runlog
+    out = tmp_path / "out"
+    monkeypatch.setattr(runlog, "check_folder", lambda *a, **k: None)
+    monkeypatch.setattr("crane_cosim.master.check_folder", lambda *a, **k: None)
+    (tmp_path / "out").write_text("")
+    code, err = run_cli(capsys, system_file(stop_time=0.01), "--out", out)
+    assert code == 2
+    assert_one_sentence(err, f"the results folder {out} cannot be written")
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--repeat", "0"], "--repeat must be a whole number of at least 1, got 0"),
+    (["--repeat", "-2"], "--repeat must be a whole number of at least 1, got -2"),
+    (["--stop-time", "0"], "--stop-time must be positive, got 0 s"),
+    (["--stop-time", "-1"], "--stop-time must be positive, got -1 s"),
+    (["--stop-time", "0.0005"], "--stop-time 0.0005 s is shorter than the benchmark's step of 0.001 s"),
+])
+def test_bad_bench_settings(capsys, args, fragment):
+    t0 = time.perf_counter()
+    assert main(["bench", "--json", *args]) == 2
+    captured = capsys.readouterr()
+    assert_one_sentence(captured.err, fragment)
+    assert captured.out == "" and time.perf_counter() - t0 < 5  # before any benchmark runs
+
+
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_step_longer_than_the_run(capsys, system_file, tmp_path, mode):
+    """``--stop-time 1 --step 5`` once ran one 1 s step and recorded "step 5"."""
+    code, err = run_cli(capsys, system_file(), "--stop-time", "1", "--step", "5", "--out", tmp_path / "out", *mode)
+    assert code == 2
+    assert_one_sentence(err, "the step 5 s is longer than the run (1 s, from 0 s to 1 s); choose a step of at "
+                             "most 1 s or a later stop time")
+    assert not (tmp_path / "out").exists()
+    # a step of exactly the run's length is a run of one step
+    code, err = run_cli(capsys, system_file(), "--stop-time", "0.01", "--step", "0.01", "--out", tmp_path / "one",
+                        *mode)
+    assert code == 0, err
+    assert list(pd.read_csv(tmp_path / "one" / "results.csv")["time"]) == [0.0, 0.01]
+
+
+@pytest.mark.parametrize("stop,fragment", [
+    ("-1", "the stop time -1 s is not after the start time 0 s"),
+    ("0", "the stop time 0 s is not after the start time 0 s"),
+    ("0.0005", "--stop-time 0.0005 s is shorter than the example's step of 0.001 s"),
+])
+def test_demo_checks_stop_time_before_building(capsys, tmp_path, stop, fragment):
+    t0 = time.perf_counter()
+    code, err = _demo(capsys, "--out", tmp_path / "demo", "--stop-time", stop)
+    assert code == 2
+    assert_one_sentence(err, fragment)
+    assert not (tmp_path / "demo").exists()  # nothing built
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_file, tmp_path, mode):
+    """At a step so small results.csv would grow to gigabytes, the run is
+    refused before it starts, with the estimate and the options that help."""
+    code, err = run_cli(capsys, system_file(stop_time=1.0), "--step", "1e-6", "--out", tmp_path / "huge", *mode)
+    assert code == 2
+    assert_one_sentence(err, "results.csv would take about 1.3 GB (1000001 rows of 85 columns), more than the "
+                             "limit of 200 MB: record every N-th point (--record-every N) or fewer variables "
+                             "(--record 'component.variable'), take a longer --step, or write it all with --force")
+    assert not (tmp_path / "huge").exists()
+    # the options that shrink it: 1000001 rows / 1000 x 85 columns
+    code, err = run_cli(capsys, system_file(stop_time=0.001), "--step", "1e-6", "--record-every", "100",
+                        "--out", tmp_path / "thin", *mode)
+    assert code == 0, err
+    assert len(pd.read_csv(tmp_path / "thin" / "results.csv")) == 11
+    # --force: with a limit lowered to the size of a short run
+    from crane_cosim import recording
+    monkeypatch.setattr(recording, "SIZE_LIMIT", 1e4)
+    code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path / "small", *mode)
+    assert code == 2 and "more than the limit of 0.0 MB" in err
+    code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path / "small", "--force", *mode)
+    assert code == 0, err
+    assert len(pd.read_csv(tmp_path / "small" / "results.csv")) == 51
+
+
+def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
+    from crane_cosim import recording
+    monkeypatch.setattr(recording, "SIZE_WARNING", 1e4)
+    code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path)
+    assert code == 0
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert lines == ["crane-cosim: warning: results.csv will take about 0.1 MB (51 rows of 85 columns); "
+                     "--record-every N and --record 'component.variable' write less"]
+
+
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_record_options(capsys, system_file, tmp_path, mode):
+    """``--record`` and ``--record-every``: the columns and rows asked for; a
+    figure whose columns are not recorded is not drawn."""
+    out = tmp_path / "out"
+    code = main(["run", str(system_file(stop_time=0.1)), "--out", str(out), "--record", "crane.W_mount_*",
+                 "--record", "*.q_roll", "--record-every", "30", *mode])
+    assert code == 0, capsys.readouterr().err
+    df = pd.read_csv(out / "results.csv")
+    assert list(df.columns) == ["time", "vessel.q_roll"] + [f"crane.W_mount_{c}" for c in
+                                                           ("nx", "ny", "nz", "fx", "fy", "fz")]
+    assert np.allclose(df["time"], [0.0, 0.03, 0.06, 0.09, 0.1])
+    assert sorted(p.name for p in (out / "plots").iterdir()) == ["interface_mount.png", "vessel_motion.png"]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--record", "crane.nothing*"], "the --record pattern 'crane.nothing*' matches no output of the system"),
+    (["--record", "boat.q_roll"], "the --record pattern 'boat.q_roll' names no component of the system"),
+    (["--record-every", "0"], "--record-every must be a whole number of at least 1, got 0"),
+])
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_bad_record_options(capsys, system_file, tmp_path, args, fragment, mode):
+    code, err = run_cli(capsys, system_file(), "--out", tmp_path / "out", *args, *mode)
+    assert code == 2
+    assert_one_sentence(err, fragment)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_terminate_keeps_results(system_file, tmp_path, mode):
+    """SIGTERM (kill, a batch system's time limit): exit 143, results so far
+    on disk, down to the point the run stopped at even when recording every
+    7th, their plots, and a summary saying terminated and when."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file()), "--out", str(out),
+                             "--record-every", "7", *mode], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not ((out / "results.csv").exists() and (out / "results.csv").stat().st_size > 20000):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines()[-1] == "crane-cosim: terminated (SIGTERM); the results computed so far are on disk"
+    assert "Traceback" not in err
+    df = pd.read_csv(out / "results.csv")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "terminated"
+    assert summary["error"] == f"terminated by SIGTERM at t = {summary['end_time']:g} s"
+    assert 0 < summary["end_time"] < 20 and df["time"].iloc[-1] == pytest.approx(summary["end_time"], abs=1e-12)
+    assert len(df) == summary["rows"] > 10
+    assert (out / "plots" / "interface_mount.png").is_file()
+
+
+# -- what a new user meets first: compiling the crane ----------------------------------------------
+
+COMPILE_MESSAGE = "compiling the knuckle boom crane with numba (about a minute, once per machine; kept in "
+
+
+def test_first_demo_says_it_compiles(capsys, monkeypatch, tmp_path):
+    """A cold cache (the check answers "not compiled"): the demo says so
+    between building and running, on stderr."""
+    from crane_cosim.blocks import jit
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    assert main(["demo", "--out", str(tmp_path), "--stop-time", "0.01"]) == 0
+    err = capsys.readouterr().err
+    assert err.count(COMPILE_MESSAGE) == 2  # by the demo, then (the check still says cold) by the run
+
+
+@pytest.mark.parametrize("args,told", [([], True), (["--no-compile"], False)])
+def test_build_fmus_compiles_unless_asked_not_to(capsys, monkeypatch, tmp_path, args, told):
+    from crane_cosim.blocks import jit
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    code, err = _build(capsys, "--out", tmp_path, *args)
+    assert code == 0
+    assert (COMPILE_MESSAGE in err) == told
+
+
+def test_a_warm_cache_says_nothing(capsys, tmp_path):
+    from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
+    KnuckleBoomCrane()  # the cache is warm now, whatever it was
+    code, err = _build(capsys, "--out", tmp_path)
+    assert code == 0 and "compil" not in err
