@@ -56,7 +56,7 @@ def warm_up(models, stream=None) -> list[str]:
               file=stream, flush=True)
         t0 = time.perf_counter()
         with _KernelProgress(kernels, stream) as progress, jit.compile_events(kernels, progress.event):
-            BLOCKS[model]()  # its setup compiles the kernels (blocks/knuckle_boom.py)
+            BLOCKS[model]().prepare()  # compiles the kernels (blocks/knuckle_boom.py)
         print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
     return todo
 

@@ -57,7 +57,7 @@ def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
 
     class Tiny:
-        def __init__(self):
+        def prepare(self):
             assert jit.load_kernels("tiny_kernels").quad(1.0) == 4.0
 
     monkeypatch.setitem(warmup.COMPILED_BLOCKS, "Tiny", ("tiny_kernels", "the tiny block", "a moment"))
