@@ -48,10 +48,12 @@ def source_hash() -> str:
 
 def fmu_is_current(path: Path) -> bool:
     """Whether ``path`` is an FMU built by this project from the current sources."""
-    try:
-        with zipfile.ZipFile(path) as z:
-            return z.read(f"resources/{FMU_SOURCE_FILE}").decode().strip() == source_hash()
-    except (OSError, KeyError, zipfile.BadZipFile):
+    from ..archive import read_member
+    from ..errors import CraneCosimError
+    try:  # the file may be anyone's: read through the archive checks, a few bytes at most
+        recorded = read_member(path, f"resources/{FMU_SOURCE_FILE}", "FMU", max_size=1024)
+        return recorded.decode().strip() == source_hash()
+    except (CraneCosimError, UnicodeDecodeError):
         return False
 
 

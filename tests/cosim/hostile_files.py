@@ -25,20 +25,31 @@ BILLION_LAUGHS = """<?xml version="1.0"?>
 """
 
 
-def billion_laughs(root_xml: str) -> str:
-    """``root_xml`` (one element, as text) that uses ``&lol9;``."""
-    return BILLION_LAUGHS + root_xml.replace("</", "&lol9;</", 1)
+def _body(xml: str) -> str:
+    """The document without its XML declaration."""
+    xml = xml.lstrip()
+    return xml.split("?>", 1)[1].lstrip() if xml.startswith("<?xml") else xml
 
 
-def external_entity(root_xml: str, url: str, root: str) -> str:
-    """``root_xml`` that pulls ``url`` in through an external entity."""
-    return (f'<?xml version="1.0"?>\n<!DOCTYPE {root} [ <!ENTITY x SYSTEM "{url}"> ]>\n'
-            + root_xml.replace("</", "&x;</", 1))
+def _root(xml: str) -> str:
+    body = _body(xml)
+    return body[1:].split(None, 1)[0].split(">")[0].split("/")[0]
 
 
-def external_dtd(root_xml: str, url: str, root: str) -> str:
-    """``root_xml`` whose document type is fetched from ``url``."""
-    return f'<?xml version="1.0"?>\n<!DOCTYPE {root} SYSTEM "{url}">\n' + root_xml
+def billion_laughs(xml: str) -> str:
+    """The document ``xml`` using ``&lol9;`` (10^9 "lol" once expanded)."""
+    return BILLION_LAUGHS + _body(xml).replace("</", "&lol9;</", 1)
+
+
+def external_entity(xml: str, url: str) -> str:
+    """The document ``xml`` pulling ``url`` in through an external entity."""
+    return (f'<?xml version="1.0"?>\n<!DOCTYPE {_root(xml)} [ <!ENTITY x SYSTEM "{url}"> ]>\n'
+            + _body(xml).replace("</", "&x;</", 1))
+
+
+def external_dtd(xml: str, url: str) -> str:
+    """The document ``xml`` whose document type is fetched from ``url``."""
+    return f'<?xml version="1.0"?>\n<!DOCTYPE {_root(xml)} SYSTEM "{url}">\n' + _body(xml)
 
 
 @contextlib.contextmanager

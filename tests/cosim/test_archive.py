@@ -210,10 +210,10 @@ def test_external_references_are_not_fetched(tmp_path, make):
     secret.write_text("SECRET")
     for url in (secret.as_uri(), "file:///etc/passwd"):
         with pytest.raises(CraneCosimError, match="is refused so that no entity is expanded and nothing is fetched"):
-            parse_xml(make("<a>x</a>", url, "a").encode(), "parameter file p.ssv")
+            parse_xml(make("<a>x</a>", url).encode(), "parameter file p.ssv")
     with listening_server() as (url, connections):
         with pytest.raises(CraneCosimError, match="holds a document type declaration"):
-            parse_xml(make("<a>x</a>", url, "a").encode(), "parameter file p.ssv")
+            parse_xml(make("<a>x</a>", url).encode(), "parameter file p.ssv")
         assert connections() == 0
 
 

@@ -77,7 +77,7 @@ def test_file_that_is_not_an_fmu(capsys, system_file, tmp_path):
 
 
 @pytest.mark.parametrize("entries,message", [
-    ({"modelDescription.xml": "<fmiModelDescription fmiVersion='2.0'><Model"}, "Broken.fmu cannot be read"),
+    ({"modelDescription.xml": "<fmiModelDescription fmiVersion='2.0'><Model"}, "Broken.fmu is not valid XML"),
     ({"readme.txt": "hello"}, "Broken.fmu is not an FMU (it has no modelDescription.xml)"),
 ])
 def test_corrupt_fmu(capsys, system_file, tmp_path, entries, message):
@@ -264,3 +264,77 @@ def test_bench_json_records(capsys):
         assert 0 < cosim["master_overhead_us"] < cosim["master_us_per_step"]
         assert cosim["fmi_calls_us_per_step"] + cosim["master_overhead_us"] == pytest.approx(
             cosim["master_us_per_step"])
+
+
+# -- files from strangers: one sentence, exit 2, nothing expanded, fetched or written outside ----------
+
+def _hostile_crane(fmu_dir, tmp_path, name, data, fmu_name="Evil.fmu"):
+    from hostile_files import replace_member
+    return replace_member(fmu_dir / "Crane.fmu", tmp_path / fmu_name, name, data)
+
+
+def _model_description(fmu_dir):
+    return zipfile.ZipFile(fmu_dir / "Crane.fmu").read("modelDescription.xml").decode()
+
+
+@pytest.mark.parametrize("attack", ["billion_laughs", "external_entity", "external_dtd", "passwd"])
+def test_hostile_model_description(capsys, system_file, tmp_path, fmu_dir, attack):
+    import hostile_files as h
+    md = _model_description(fmu_dir)
+    with h.listening_server() as (url, connections):
+        text = {"billion_laughs": lambda: h.billion_laughs(md),
+                "external_entity": lambda: h.external_entity(md, url),
+                "external_dtd": lambda: h.external_dtd(md, url),
+                "passwd": lambda: h.external_entity(md, "file:///etc/passwd")}[attack]()
+        evil = _hostile_crane(fmu_dir, tmp_path, "modelDescription.xml", text)
+        code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
+        assert connections() == 0
+    assert code == 2
+    assert_one_sentence(err, f"the modelDescription.xml of FMU {evil} holds a document type declaration",
+                        "refused so that no entity is expanded and nothing is fetched")
+
+
+@pytest.mark.parametrize("entry,fragment", [
+    ("../../evil.txt", "whose path climbs out of its folder with '..'"),
+    ("/tmp/crane_cosim_evil.txt", "whose path is absolute"),
+])
+def test_fmu_that_writes_outside_its_folder(capsys, system_file, tmp_path, fmu_dir, entry, fragment):
+    from hostile_files import tree
+    evil = _hostile_crane(fmu_dir, tmp_path, entry, "owned")
+    ssd = system_file(_replace_source("crane", evil))
+    before = tree(tmp_path)
+    code, err = run_cli(capsys, ssd)
+    assert code == 2
+    assert_one_sentence(err, f"FMU {evil} holds the entry {entry!r}, {fragment}")
+    assert tree(tmp_path) == before
+    assert not (tmp_path.parent / "evil.txt").exists() and not os.path.exists("/tmp/crane_cosim_evil.txt")
+
+
+def test_fmu_zip_bomb(capsys, system_file, tmp_path, fmu_dir):
+    evil = _hostile_crane(fmu_dir, tmp_path, "resources/zeros.bin", bytes(8 << 20))
+    code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
+    assert code == 2
+    assert_one_sentence(err, f"FMU {evil} holds the entry 'resources/zeros.bin' compressed",
+                        "beyond the limit of 1000:1 that guards against zip bombs")
+
+
+def test_fmu_beyond_a_limit_raised_or_lowered_by_the_environment(capsys, system_file, tmp_path, fmu_dir,
+                                                                 monkeypatch):
+    ssd = system_file()
+    monkeypatch.setenv("CRANE_COSIM_MAX_UNPACKED", "100KiB")
+    code, err = run_cli(capsys, ssd, "--stop-time", "0.01")
+    assert code == 2
+    assert_one_sentence(err, "FMU", "Vessel.fmu unpacks to", "more than the limit of 100 KiB",
+                        "CRANE_COSIM_MAX_UNPACKED")
+    monkeypatch.setenv("CRANE_COSIM_MAX_UNPACKED", "1GiB")
+    code, err = run_cli(capsys, ssd, "--stop-time", "0.01", "--out", str(tmp_path / "out"))
+    assert code == 0, err
+
+
+def test_fmu_with_a_model_identifier_that_is_a_path(capsys, system_file, tmp_path, fmu_dir):
+    md = _model_description(fmu_dir)
+    evil = _hostile_crane(fmu_dir, tmp_path, "modelDescription.xml",
+                          md.replace('modelIdentifier="Crane"', 'modelIdentifier="../../../tmp/evil"'))
+    code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
+    assert code == 2
+    assert_one_sentence(err, f"FMU {evil} declares the model identifier '../../../tmp/evil', which is not a C name")
