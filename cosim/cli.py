@@ -3,6 +3,7 @@
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel]
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
+    crane-cosim export SYSTEM OUT.ssp [--force]
     crane-cosim build-fmus [--out DIR]
     crane-cosim demo [--out DIR]
     crane-cosim bench [--json] [--stop-time T] [--scenario NAME]
@@ -30,11 +31,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     sub = p.add_subparsers(dest="command", required=True)
 
-    r = sub.add_parser("run", help="run a system (.ssd file or folder holding one)")
-    r.add_argument("system", help=".ssd file, or a folder holding one")
+    r = sub.add_parser("run", help="run a system (.ssd file, folder holding one, or .ssp archive)")
+    r.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
     r.add_argument("--stop-time", type=float, help="stop time [s] (default: the system's)")
     r.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
-    r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd)")
+    r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd or .ssp)")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system file's; inertia if it names none)")
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's, gauss-seidel in every example; "
@@ -45,6 +46,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a parameter (repeatable)")
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+
+    e = sub.add_parser("export", help="write a system as an SSP archive (.ssp) for other tools")
+    e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
+    e.add_argument("out", type=Path, help="the .ssp file to write")
+    e.add_argument("--force", action="store_true", help="replace OUT if it exists")
 
     b = sub.add_parser("build-fmus", help="build the project's FMUs")
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
@@ -82,13 +88,18 @@ def _parse_set(items):
 
 
 def cmd_run(args) -> int:
+    from .ssp import open_system
+
+    # an .ssp archive is extracted into a temporary folder that lives for the run
+    with open_system(args.system) as opened:
+        return _run(args, opened.system, opened.folder)
+
+
+def _run(args, system, folder: Path) -> int:
     from .master import run_cosim
     from .monolithic import run_monolithic
     from .plots import plot_run
-    from .ssp import find_ssd, read_ssd
 
-    system = read_ssd(args.system)
-    ssd = find_ssd(args.system)
     if args.stop_time is not None:
         system.stop_time = args.stop_time
     if args.step is not None:
@@ -101,7 +112,7 @@ def cmd_run(args) -> int:
         system.extrapolation = args.extrapolation
     for target, value in _parse_set(args.set):
         system.set_parameter(target, value)
-    out = args.out or ssd.parent / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
     runner = run_monolithic if args.monolithic else run_cosim
     try:
         result = runner(system, out)
@@ -113,6 +124,20 @@ def cmd_run(args) -> int:
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .ssp import open_system, write_ssp
+
+    out = Path(args.out)
+    if out.is_dir():
+        raise CraneCosimError(f"{out} is a folder; name the .ssp file to write")
+    if out.exists() and not args.force:
+        raise CraneCosimError(f"{out} already exists; pass --force to replace it")
+    with open_system(args.system) as opened:
+        write_ssp(opened.system, out)
+    print(f"{opened.system.name}: wrote {out}")
     return 0
 
 
@@ -157,7 +182,7 @@ def cmd_bench(args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"run": cmd_run, "build-fmus": cmd_build, "demo": cmd_demo, "bench": cmd_bench}
+    commands = {"run": cmd_run, "export": cmd_export, "build-fmus": cmd_build, "demo": cmd_demo, "bench": cmd_bench}
     try:
         return commands[args.command](args)
     except SimulationError as exc:

@@ -338,3 +338,85 @@ def test_fmu_with_a_model_identifier_that_is_a_path(capsys, system_file, tmp_pat
     code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
     assert code == 2
     assert_one_sentence(err, f"FMU {evil} declares the model identifier '../../../tmp/evil', which is not a C name")
+
+
+# -- export and .ssp archives ---------------------------------------------------------------------
+
+def test_export_then_run_the_archive_gives_the_same_numbers(capsys, system_file, tmp_path):
+    """``run`` of the exported .ssp equals ``run`` of the .ssd: same FMUs,
+    parameters, connections and experiment; results go next to the archive."""
+    ssd = system_file(stop_time=0.2, edit=lambda s: [s.set_parameter(k, v) for k, v in
+                                                     {"vessel.q_roll_0": 0.02, "crane.m_jib": 60.0}.items()])
+    ssp = tmp_path / "shared" / "CraneOnVessel.ssp"
+    assert main(["export", str(ssd), str(ssp)]) == 0
+    assert f"CraneOnVessel: wrote {ssp}" in capsys.readouterr().out
+    assert main(["run", str(ssd), "--no-plots", "--out", str(tmp_path / "from_ssd")]) == 0
+    assert main(["run", str(ssp), "--no-plots"]) == 0
+    assert f"results in {ssp.parent / 'results' / 'CraneOnVessel'}" in capsys.readouterr().out
+    a = pd.read_csv(tmp_path / "from_ssd" / "results.csv")
+    b = pd.read_csv(ssp.parent / "results" / "CraneOnVessel" / "results.csv")
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert a["vessel.q_roll"].iloc[0] == 0.02
+
+
+def test_export_accepts_an_archive_and_refuses_to_overwrite(capsys, system_file, tmp_path):
+    ssp = tmp_path / "a.ssp"
+    assert main(["export", str(system_file()), str(ssp)]) == 0
+    again = tmp_path / "b.ssp"
+    assert main(["export", str(ssp), str(again)]) == 0  # an archive in, the same archive out
+    assert again.read_bytes() == ssp.read_bytes()
+    capsys.readouterr()
+    assert main(["export", str(ssp), str(again)]) == 2
+    assert_one_sentence(capsys.readouterr().err, f"{again} already exists; pass --force to replace it")
+    assert main(["export", str(ssp), str(again), "--force"]) == 0
+
+
+@pytest.mark.parametrize("out,fragment", [
+    ("blocker/sub/x.ssp", "the folder {tmp}/blocker/sub for x.ssp cannot be created"),
+    (".", "{out} is a folder; name the .ssp file to write"),
+])
+def test_export_to_a_place_that_cannot_hold_it(capsys, system_file, tmp_path, out, fragment):
+    (tmp_path / "blocker").write_text("a file where a folder should be")
+    out = tmp_path / out
+    code = main(["export", str(system_file()), str(out)])
+    assert code == 2
+    assert_one_sentence(capsys.readouterr().err, fragment.format(tmp=tmp_path, out=out))
+
+
+def test_hostile_archive_is_refused_before_anything_is_written(capsys, system_file, tmp_path):
+    from hostile_files import replace_member, tree
+    good = tmp_path / "good.ssp"
+    assert main(["export", str(system_file()), str(good)]) == 0
+    capsys.readouterr()
+    for entry in ("../../evil.txt", "/tmp/crane_cosim_evil.txt"):
+        evil = replace_member(good, tmp_path / "evil.ssp", entry, "owned")
+        before = tree(tmp_path)
+        code, err = run_cli(capsys, evil)
+        assert code == 2
+        assert_one_sentence(err, f"SSP archive {evil} holds the entry {entry!r}")
+        assert tree(tmp_path) == before and not os.path.exists("/tmp/crane_cosim_evil.txt")
+
+
+@pytest.mark.parametrize("where", ["ssd", "ssv"])
+def test_hostile_xml_in_an_archive(capsys, system_file, tmp_path, where):
+    import hostile_files as h
+    good = tmp_path / "good.ssp"
+    assert main(["export", str(system_file(edit=lambda s: s.set_parameter("vessel.q_roll_0", 0.01))), str(good)]) == 0
+    name = "SystemStructure.ssd" if where == "ssd" else "resources/vessel.ssv"
+    with h.listening_server() as (url, connections):
+        text = h.external_entity(zipfile.ZipFile(good).read(name).decode(), url)
+        evil = h.replace_member(good, tmp_path / "evil.ssp", name, text)
+        code, err = run_cli(capsys, evil)
+        assert connections() == 0
+    assert code == 2
+    what = f"system file {evil}/{name}" if where == "ssd" else f"parameter file {evil}/{name} of component vessel"
+    assert_one_sentence(err, f"{what} holds a document type declaration", "nothing is fetched")
+
+
+def test_hostile_xml_in_a_plain_ssd(capsys, system_file, tmp_path):
+    import hostile_files as h
+    ssd = system_file()
+    ssd.write_text(h.billion_laughs(ssd.read_text()))
+    code, err = run_cli(capsys, ssd)
+    assert code == 2
+    assert_one_sentence(err, f"system file {ssd} holds a document type declaration")
