@@ -3,7 +3,7 @@
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel]
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
-    crane-cosim export SYSTEM OUT.ssp [--force]
+    crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR]
     crane-cosim demo [--out DIR]
     crane-cosim bench [--json] [--stop-time T] [--scenario NAME]
@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
     e.add_argument("out", type=Path, help="the .ssp file to write")
     e.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    e.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
+                   help="set a parameter in the archive (repeatable)")
 
     b = sub.add_parser("build-fmus", help="build the project's FMUs")
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
@@ -136,6 +138,8 @@ def cmd_export(args) -> int:
     if out.exists() and not args.force:
         raise CraneCosimError(f"{out} already exists; pass --force to replace it")
     with open_system(args.system) as opened:
+        for target, value in _parse_set(args.set):
+            opened.system.set_parameter(target, value)
         write_ssp(opened.system, out)
     print(f"{opened.system.name}: wrote {out}")
     return 0

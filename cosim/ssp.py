@@ -218,6 +218,13 @@ def _ssp_entries(system: System) -> dict:
         sources[comp.name] = fmu_names[key]
     variables = _variables(system)
     for comp in system.components:
+        for name in comp.parameters:  # an archive others open must name only what its FMUs have
+            v = variables[comp.name].get(name)
+            if v is None:
+                raise CraneCosimError(f"component {comp.name} ({system.source_path(comp).name}) has no "
+                                      f"variable {name!r}")
+            if v.causality != "parameter":
+                raise CraneCosimError(f"{comp.name}.{name} is {v.causality}, not a parameter that can be set")
         if comp.parameters:
             name = "resources/" + _file_name(comp.name, ".ssv", taken)
             ssv_sources[comp.name] = name

@@ -368,7 +368,12 @@ def test_export_accepts_an_archive_and_refuses_to_overwrite(capsys, system_file,
     capsys.readouterr()
     assert main(["export", str(ssp), str(again)]) == 2
     assert_one_sentence(capsys.readouterr().err, f"{again} already exists; pass --force to replace it")
-    assert main(["export", str(ssp), str(again), "--force"]) == 0
+    assert main(["export", str(ssp), str(again), "--force", "--set", "crane.m_jib=60"]) == 0
+    from crane_cosim.ssp import open_system
+    with open_system(again) as opened:
+        assert opened.system.component("crane").parameters == {"m_jib": 60.0}
+    assert main(["export", str(ssp), str(again), "--force", "--set", "crane.nothing=1"]) == 2
+    assert_one_sentence(capsys.readouterr().err, "component crane (Crane.fmu) has no variable 'nothing'")
 
 
 @pytest.mark.parametrize("out,fragment", [

@@ -138,3 +138,22 @@ def test_run_ecos_bad_input_is_one_sentence(fmu_dir, monkeypatch):
     monkeypatch.setitem(sys.modules, "ecospy", None)
     with pytest.raises(CraneCosimError, match="needs the Python packages ecospy and tbb.*pip install ecospy tbb"):
         run_ecos(s)
+
+
+def test_ecos_needs_system_structure_at_the_root(tmp_path, exported):
+    """Why our archives hold SystemStructure.ssd: ecos reads no other name."""
+    import zipfile
+    folder = tmp_path / "renamed"
+    zipfile.ZipFile(exported).extractall(folder)
+    (folder / "SystemStructure.ssd").rename(folder / "CraneOnVessel.ssd")
+    with pytest.raises(Exception, match="SystemStructure.ssd"):
+        ecospy.EcosSimulation(ssp_path=str(folder), step_size=STEP)
+
+
+def test_hostile_archive_never_reaches_ecos(tmp_path, exported):
+    from hostile_files import replace_member, tree
+    evil = replace_member(exported, tmp_path / "evil.ssp", "../../evil.txt", "owned")
+    before = tree(tmp_path)
+    with pytest.raises(CraneCosimError, match=f"SSP archive {evil} holds the entry '../../evil.txt'"):
+        run_ecos(evil)
+    assert tree(tmp_path) == before

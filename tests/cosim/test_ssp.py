@@ -314,3 +314,29 @@ def test_write_ssp_refuses_a_missing_fmu_and_an_uncreatable_folder(tmp_path, fmu
     with pytest.raises(CraneCosimError, match="Nowhere.fmu does not exist"):
         write_ssp(s, tmp_path / "s.ssp")
     assert not (tmp_path / "s.ssp").exists()
+
+
+def test_a_shared_fmu_is_written_once(tmp_path, fmu_dir):
+    import zipfile
+    from crane_cosim.scenarios import offshore_knuckle_boom
+    from crane_cosim.ssp import open_system, write_ssp
+    s = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
+    path = write_ssp(s, tmp_path / "okb.ssp")
+    fmus = [n for n in zipfile.ZipFile(path).namelist() if n.endswith(".fmu")]
+    assert len(fmus) == len(set(fmus)) and fmus.count("resources/HydraulicCylinder.fmu") == 1
+    with open_system(path) as opened:
+        assert [c.source for c in opened.system.components if "cylinder" in c.name] == [
+            "resources/HydraulicCylinder.fmu"] * 2
+        assert [c.parameters for c in opened.system.components] == [c.parameters for c in s.components]
+
+
+def test_open_system_takes_limits(tmp_path, fmu_dir):
+    from crane_cosim.archive import Limits
+    from crane_cosim.ssp import open_system, write_ssp
+    path = write_ssp(_changed_system(fmu_dir), tmp_path / "s.ssp")
+    with pytest.raises(CraneCosimError, match=f"SSP archive {path} unpacks to 2.3. MiB, more than the limit of 1 MiB"):
+        with open_system(path, limits=Limits(max_unpacked=1 << 20)):
+            pass
+    with pytest.raises(CraneCosimError, match=f"system file {path}/SystemStructure.ssd is larger than the limit of 1 KiB"):
+        with open_system(path, limits=Limits(max_xml=1024)):
+            pass
