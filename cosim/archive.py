@@ -159,7 +159,8 @@ def _open(path: Path, what: str, lim: Limits) -> tuple[zipfile.ZipFile, list[zip
             if why:
                 raise CraneCosimError(f"{what} {path} holds the entry {name!r}, whose path {why}; it is "
                                       f"refused so that nothing is written outside its folder")
-            key = name.rstrip("/")
+            # the path it is extracted to: "a/./b", "a//b" and "a/b/" are "a/b"
+            key = "/".join(p for p in name.split("/") if p not in ("", "."))
             if key in seen:
                 raise CraneCosimError(f"{what} {path} holds the entry {key!r} twice")
             seen.add(key)

@@ -165,6 +165,7 @@ def test_limits_from_the_environment(tmp_path, monkeypatch):
 @pytest.mark.parametrize("entries,fragment", [
     ([("a.txt", "1"), ("a.txt", "2")], "holds the entry 'a.txt' twice"),
     ([("/", "")], "whose path is empty"),
+    ([("a/b.txt", "1"), ("a/./b.txt", "2")], "holds the entry 'a/b.txt' twice"),
 ])
 def test_names_twice_or_empty(tmp_path, entries, fragment):
     import warnings

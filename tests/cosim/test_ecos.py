@@ -82,9 +82,11 @@ def _ecos_archive(path, parameter_set, refs, n_steps):
     return first, last
 
 
-def test_ecos_applies_every_parameter_of_our_archive(exported, ours):
+def test_ecos_applies_every_parameter_of_our_archive(exported, ours, tmp_path):
     """ecos opens the exported .ssp and, given the shared set name, applies
-    each component's parameters; without it, none."""
+    each component's parameters; without it, none.  It leaves its unpacked
+    copy of the archive behind in the temporary folder (run_ecos gives it a
+    folder instead)."""
     refs = list(CHANGED) + WRENCH + ["vessel.q_roll", "controller.q_slew_ref"]
     first, last = _ecos_archive(exported, PARAMETER_SET, refs, round(STOP / STEP))
     assert {r: first[r] for r in CHANGED} == CHANGED
@@ -94,6 +96,13 @@ def test_ecos_applies_every_parameter_of_our_archive(exported, ours):
         assert last[c] == pytest.approx(ours[c].iloc[-1], abs=0.01 * np.abs(ours[c]).max()), c
     first, _ = _ecos_archive(exported, None, list(CHANGED), 1)
     assert first == DEFAULTS
+    left = sorted(p.name for p in (tmp_path / "ecos_tmp").iterdir())
+    assert len(left) == 2 and all(n.startswith("ecos_ssp_") for n in left), left
+
+
+def test_run_ecos_leaves_nothing_behind(tmp_path, fmu_dir):
+    run_ecos(_system(fmu_dir, stop_time=0.01), outputs=["crane.W_mount_fz"])
+    assert list((tmp_path / "ecos_tmp").iterdir()) == []
 
 
 def test_run_ecos_matches_our_master(ecos_run, ours):
