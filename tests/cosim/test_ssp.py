@@ -261,6 +261,9 @@ def test_write_ssp_then_read_round_trip(tmp_path, fmu_dir):
     s = _changed_system(fmu_dir, stop_time=7.5, step=2e-3)
     s.algorithm, s.coupling, s.extrapolation = "gauss-seidel", "explicit", "midpoint"
     path = write_ssp(s, tmp_path / "s.ssp")
+    with pytest.raises(CraneCosimError, match="s.ssp is an SSP archive, not a .ssd file; open it with "
+                                              "crane_cosim.ssp.open_system"):
+        read_ssd(path)
     with open_system(path) as opened:
         r = opened.system
         assert opened.archive == path and opened.folder == tmp_path
