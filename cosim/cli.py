@@ -6,6 +6,7 @@
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
     crane-cosim check SYSTEM [--set ...] [--replace ...]
+    crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR] [--no-compile]
     crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
     crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME]
@@ -35,11 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     sub = p.add_subparsers(dest="command", required=True)
 
-    r = sub.add_parser("run", help="run a system (.ssd file or folder holding one)")
-    r.add_argument("system", help=".ssd file, or a folder holding one")
+    r = sub.add_parser("run", help="run a system (.ssd file, folder holding one, or .ssp archive)")
+    r.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
     r.add_argument("--stop-time", type=float, help="stop time [s] (default: the system's)")
     r.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
-    r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd)")
+    r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd or .ssp)")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system file's; inertia if it names none)")
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's, gauss-seidel in every example; "
@@ -62,12 +63,19 @@ def _parser() -> argparse.ArgumentParser:
                    help="run even if results.csv would exceed 200 MB")
 
     c = sub.add_parser("check", help="check a system (files, connections, units, parameters) without running it")
-    c.add_argument("system", help=".ssd file, or a folder holding one")
+    c.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
     c.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a parameter (repeatable)")
     c.add_argument("--replace", action="append", default=[], metavar="COMPONENT=FMU",
                    help="swap a component for another FMU (repeatable)")
     c.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling to check (default: the system file's)")
+
+    e = sub.add_parser("export", help="write a system as an SSP archive (.ssp) for other tools")
+    e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
+    e.add_argument("out", type=Path, help="the .ssp file to write")
+    e.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    e.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
+                   help="set a parameter in the archive (repeatable)")
 
     b = sub.add_parser("build-fmus", help="build the project's FMUs")
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
@@ -116,21 +124,18 @@ def _parse_replace(items):
     return out
 
 
-def _load_system(args, strict_replace: bool = True):
-    """The system named on the command line with the options that change it
+def _apply_options(args, system, strict_replace: bool = True):
+    """``system`` changed by the command-line options that change it
     (experiment, coupling, algorithm, --set, --replace).  ``strict_replace``:
     a swapped component that does not fit is an error at once (else
     ``check`` reports it with the rest)."""
-    from .ssp import read_ssd
-
-    system = read_ssd(args.system)
     for attr in ("stop_time", "step", "coupling", "algorithm", "extrapolation"):
         value = getattr(args, attr, None)
         if value is not None:
             setattr(system, attr, value)
     for target, value in _parse_set(args.set):
         system.set_parameter(target, value)
-    for name, path in _parse_replace(args.replace):
+    for name, path in _parse_replace(getattr(args, "replace", [])):
         if strict_replace:
             system.replace(name, path)
         else:
@@ -140,8 +145,11 @@ def _load_system(args, strict_replace: bool = True):
 
 def cmd_check(args) -> int:
     from .check import check_system
-    system = _load_system(args, strict_replace=False)
-    problems, notes = check_system(system)
+    from .ssp import open_system
+
+    with open_system(args.system) as opened:
+        system = _apply_options(args, opened.system, strict_replace=False)
+        problems, notes = check_system(system)
     for note in notes:
         print(f"note: {note}")
     if problems:
@@ -156,22 +164,28 @@ def cmd_check(args) -> int:
 
 
 def cmd_run(args) -> int:
+    from .runlog import check_folder
+    from .ssp import open_system
+
+    if args.out is not None:
+        check_folder(args.out, "--out")
+    # an .ssp archive is extracted into a temporary folder that lives for the run
+    with open_system(args.system) as opened:
+        return _run(args, opened.system, opened.folder)
+
+
+def _run(args, system, folder: Path) -> int:
     from .master import run_cosim
     from .monolithic import run_monolithic
     from .plots import plot_run
     from .recording import SIZE_LIMIT
-    from .runlog import check_folder
-    from .ssp import find_ssd
 
-    if args.out is not None:
-        check_folder(args.out, "--out")
-    system = _load_system(args)
-    ssd = find_ssd(args.system)
+    _apply_options(args, system)
     if args.record is not None:
         system.record = args.record
     if args.record_every is not None:
         system.record_every = args.record_every
-    out = args.out or ssd.parent / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
     runner = run_monolithic if args.monolithic else run_cosim
     try:
         result = runner(system, out, size_limit=None if args.force else SIZE_LIMIT)
@@ -183,6 +197,22 @@ def cmd_run(args) -> int:
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .ssp import open_system, write_ssp
+
+    out = Path(args.out)
+    if out.is_dir():
+        raise CraneCosimError(f"{out} is a folder; name the .ssp file to write")
+    if out.exists() and not args.force:
+        raise CraneCosimError(f"{out} already exists; pass --force to replace it")
+    with open_system(args.system) as opened:
+        for target, value in _parse_set(args.set):
+            opened.system.set_parameter(target, value)
+        write_ssp(opened.system, out)
+    print(f"{opened.system.name}: wrote {out}")
     return 0
 
 
@@ -257,7 +287,8 @@ def main(argv=None) -> int:
     import threading
 
     args = _parser().parse_args(argv)
-    commands = {"run": cmd_run, "check": cmd_check, "build-fmus": cmd_build, "demo": cmd_demo, "bench": cmd_bench}
+    commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
+                "demo": cmd_demo, "bench": cmd_bench}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, cosim/master.py)

@@ -4,6 +4,8 @@ allocation-free calls for the master's hot loop."""
 from __future__ import annotations
 
 import ctypes
+import io
+import re
 import zipfile
 from time import perf_counter
 from dataclasses import dataclass
@@ -11,10 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .archive import check_archive, parse_xml, read_member, safe_extract
 from .errors import CraneCosimError
 from .blocks import BLOCKS
 
-__all__ = ["VariableInfo", "describe_variables", "FMUInstance", "our_model_name"]
+__all__ = ["VariableInfo", "describe_variables", "check_fmu", "FMUInstance", "our_model_name"]
 
 
 @dataclass(frozen=True)
@@ -36,24 +39,47 @@ def _block_variables(block_cls) -> dict:
     return out
 
 
+def _fmpy_input(model_description: bytes):
+    """A zip archive in memory holding only ``model_description``: fmpy
+    parses with lxml, which our XML check does not govern, so it is handed
+    nothing but bytes that check accepted."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("modelDescription.xml", model_description)
+    buf.seek(0)
+    return buf
+
+
 def _read_model_description(path: Path):
+    """The checked modelDescription of the FMU at ``path`` (fmpy's object)."""
     from fmpy import read_model_description
     if not path.is_file():
         raise CraneCosimError(f"FMU file {path} does not exist")
     if not zipfile.is_zipfile(path):
         raise CraneCosimError(f"file {path} is not an FMU (it is not a zip archive)")
+    # the whole archive is checked here, before the FMU is described or run
+    if "modelDescription.xml" not in {i.filename for i in check_archive(path, "FMU")}:
+        raise CraneCosimError(f"file {path} is not an FMU (it has no modelDescription.xml)")
+    data = read_member(path, "modelDescription.xml", "FMU")
+    parse_xml(data, f"the modelDescription.xml of FMU {path}")
     try:
-        with zipfile.ZipFile(path) as z:
-            if "modelDescription.xml" not in z.namelist():
-                raise CraneCosimError(f"file {path} is not an FMU (it has no modelDescription.xml)")
-        md = read_model_description(str(path), validate=False)
-    except CraneCosimError:
-        raise
+        md = read_model_description(_fmpy_input(data), validate=False)
     except Exception as exc:
         raise CraneCosimError(f"FMU {path} cannot be read: {str(exc).splitlines()[0]}") from None
     if md.fmiVersion != "2.0" or md.coSimulation is None:
         raise CraneCosimError(f"FMU {path} is not an FMI 2.0 co-simulation FMU")
+    identifier = md.coSimulation.modelIdentifier or ""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", identifier):
+        # it names the shared library to load: binaries/<platform>/<modelIdentifier>.so
+        raise CraneCosimError(f"FMU {path} declares the model identifier {identifier!r}, which is not a C name "
+                              f"as FMI 2.0 requires (it names the library to load)")
     return md
+
+
+def check_fmu(path) -> None:
+    """Refuse, with one sentence, an FMU that is unsafe to open (see
+    :mod:`crane_cosim.archive`) or not an FMI 2.0 co-simulation FMU."""
+    _read_model_description(Path(path))
 
 
 def describe_variables(path) -> dict:
@@ -90,7 +116,6 @@ class FMUInstance:
     """
 
     def __init__(self, name: str, path: Path, unzip_root: Path):
-        from fmpy import extract
         from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
                                fmi2CallbackFunctions, fmi2CallbackLoggerTYPE)
         from fmpy import calloc, free
@@ -101,10 +126,7 @@ class FMUInstance:
         self.variables = {v.name: v for v in self.md.modelVariables}
         self.messages: list[str] = []
         self.errors: list[str] = []  # messages logged with status error or fatal
-        try:
-            unzip_dir = extract(str(self.path), unzipdir=str(Path(unzip_root) / name))
-        except Exception as exc:
-            raise CraneCosimError(f"FMU {self.path} of component {name} cannot be extracted: {exc}") from None
+        unzip_dir = str(safe_extract(self.path, Path(unzip_root) / name, "FMU"))
         self._slave = FMU2Slave(guid=self.md.guid, unzipDirectory=unzip_dir,
                                 modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=name)
 
@@ -160,6 +182,12 @@ class FMUInstance:
                 raise CraneCosimError(f"{self.name}.{name} is {v.causality}, not a parameter that can be set")
             if v.type == "Boolean":
                 self._call(f"set parameter {name}", self._slave.setBoolean, [v.valueReference], [bool(value)])
+            elif v.type == "Integer":
+                if float(value) != int(value):
+                    raise CraneCosimError(f"{self.name}.{name} is an Integer parameter; {value!r} is not a whole number")
+                self._call(f"set parameter {name}", self._slave.setInteger, [v.valueReference], [int(value)])
+            elif v.type != "Real":
+                raise CraneCosimError(f"{self.name}.{name} is a {v.type} parameter, which crane-cosim cannot set")
             else:
                 self._call(f"set parameter {name}", self._slave.setReal, [v.valueReference], [float(value)])
         self._call("enter initialization", self._slave.enterInitializationMode)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 
 from .errors import CraneCosimError
-from .fmu import describe_variables
+from .fmu import check_fmu, describe_variables
 from .system import System, coupled_connections
 from .wiring import resolve
 
@@ -53,8 +53,12 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     ``system`` is a :class:`~crane_cosim.system.System` (components,
     parameters and :func:`~crane_cosim.system.coupled_connections` are passed
     to libcosim one by one; it must start at t = 0), or the path of a ``.ssd``
-    file, which libcosim then loads with its own SSP loader (our reader is
-    used only for the step size, the stop time and the names).  Either way
+    file, a folder holding one or an ``.ssp`` archive, which libcosim then
+    loads with its own SSP loader (our reader is used only for the step
+    size, the stop time and the names).  An archive is checked and
+    extracted by :func:`~crane_cosim.ssp.open_system` and libcosim reads the
+    extracted files, so what it loads is what was checked; every FMU is
+    checked (:func:`~crane_cosim.fmu.check_fmu`) before libcosim opens it.  Either way
     the run makes ``ceil((stop - start) / step)`` full steps of the system's
     step size (our master shortens the last one to end at the stop time).
     ``log_level`` sets libcosim's console log level for the process.
@@ -62,16 +66,20 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     Raises :class:`CraneCosimError` if libcosimpy is missing, or libcosim
     rejects an FMU, a variable, a connection or a step.
     """
+    if isinstance(system, System):
+        return _run_libcosim(system, None, outputs, log_level)
+    from .ssp import open_system
+    with open_system(system) as opened:  # an archive's files live until the run ends
+        return _run_libcosim(opened.system, opened.ssd, outputs, log_level)
+
+
+def _run_libcosim(system: System, ssd, outputs, log_level: str):
     import numpy as np
     import pandas as pd
     from .master import prepare_fmus, steps_of
-    from .ssp import find_ssd, read_ssd
 
     CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal = _libcosimpy()
-    ssd = None
-    if not isinstance(system, System):
-        ssd = find_ssd(system)
-        system = read_ssd(ssd)
+    if ssd is not None:
         if system.coupling != "inertia":
             raise CraneCosimError(f"system file {ssd} asks for the {system.coupling!r} coupling, which "
                                   f"libcosim's SSP loader cannot apply (it connects the file as written)")
@@ -87,6 +95,8 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
         raise CraneCosimError(f"unknown log level {log_level!r}; use one of {', '.join(_LOG_LEVELS)}")
     CosimLogging.log_output_level(CosimLogging.CosimLogLevel[log_level.upper()])
     prepare_fmus(system)
+    for comp in system.components:  # libcosim opens them with its own unzip and XML parser
+        check_fmu(system.source_path(comp))
 
     def fail(what: str):
         return CraneCosimError(f"libcosim {what}: {_internal.get_last_error_message() or 'no message'}")
@@ -172,9 +182,9 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
 
     # Read with the C function itself: libcosimpy 0.0.6's
     # time_series_real_samples drops one sample whenever step 0 is read.
-    # libcosimpy sets this function's argument types to arrays of the size of
-    # its own last call: set ours.
-    get_samples = _internal.libcosimc().cosim_observer_slave_get_real_samples
+    # Indexing gives a function object of our own: the attribute is shared with
+    # libcosimpy, whose calls fix its argtypes to one array length.
+    get_samples = _internal.libcosimc()["cosim_observer_slave_get_real_samples"]
     get_samples.restype = ctypes.c_int64
     get_samples.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_int64, ctypes.c_size_t,
                             ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int64),

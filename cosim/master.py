@@ -45,8 +45,8 @@ def prepare_fmus(system: System) -> None:
     """Build the project's own FMUs that a system uses when they are missing
     or were built from other sources (never touches a foreign FMU)."""
     from .blocks import BLOCKS
+    from .archive import check_archive
     from .fmus.build import FMU_SOURCE_FILE, build_fmu, fmu_is_current
-    import zipfile
 
     for comp in system.components:
         path = system.source_path(comp)
@@ -54,10 +54,9 @@ def prepare_fmus(system: System) -> None:
             continue
         if path.exists():
             try:
-                with zipfile.ZipFile(path) as z:
-                    ours = f"resources/{FMU_SOURCE_FILE}" in z.namelist()
-            except (zipfile.BadZipFile, OSError):
-                ours = False
+                ours = f"resources/{FMU_SOURCE_FILE}" in {i.filename for i in check_archive(path, "FMU")}
+            except CraneCosimError:
+                ours = False  # not ours; refused with its reason when it is read
             if not ours or fmu_is_current(path):
                 continue
         build_fmu(path.stem, path.parent)

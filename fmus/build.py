@@ -69,10 +69,12 @@ def _source_record(digest: str) -> str:
 def fmu_is_current(path: Path) -> bool:
     """Whether ``path`` is an FMU built by this project from the current
     sources, with the binary a build here and now would give it."""
-    try:
-        with zipfile.ZipFile(path) as z:
-            return z.read(f"resources/{FMU_SOURCE_FILE}").decode() == _source_record(source_hash())
-    except (OSError, KeyError, zipfile.BadZipFile):
+    from ..archive import read_member
+    from ..errors import CraneCosimError
+    try:  # the file may be anyone's: read through the archive checks, a few bytes at most
+        recorded = read_member(path, f"resources/{FMU_SOURCE_FILE}", "FMU", max_size=4096)
+        return recorded.decode() == _source_record(source_hash())
+    except (CraneCosimError, UnicodeDecodeError):
         return False
 
 

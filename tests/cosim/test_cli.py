@@ -78,7 +78,7 @@ def test_file_that_is_not_an_fmu(capsys, system_file, tmp_path):
 
 
 @pytest.mark.parametrize("entries,message", [
-    ({"modelDescription.xml": "<fmiModelDescription fmiVersion='2.0'><Model"}, "Broken.fmu cannot be read"),
+    ({"modelDescription.xml": "<fmiModelDescription fmiVersion='2.0'><Model"}, "Broken.fmu is not valid XML"),
     ({"readme.txt": "hello"}, "Broken.fmu is not an FMU (it has no modelDescription.xml)"),
 ])
 def test_corrupt_fmu(capsys, system_file, tmp_path, entries, message):
@@ -486,3 +486,164 @@ def test_a_warm_cache_says_nothing(capsys, tmp_path):
     KnuckleBoomCrane()  # the cache is warm now, whatever it was
     code, err = _build(capsys, "--out", tmp_path)
     assert code == 0 and "compil" not in err
+
+
+# -- files from strangers: one sentence, exit 2, nothing expanded, fetched or written outside ----------
+
+def _hostile_crane(fmu_dir, tmp_path, name, data, fmu_name="Evil.fmu"):
+    from hostile_files import replace_member
+    return replace_member(fmu_dir / "Crane.fmu", tmp_path / fmu_name, name, data)
+
+
+def _model_description(fmu_dir):
+    return zipfile.ZipFile(fmu_dir / "Crane.fmu").read("modelDescription.xml").decode()
+
+
+@pytest.mark.parametrize("attack", ["billion_laughs", "external_entity", "external_dtd", "passwd"])
+def test_hostile_model_description(capsys, system_file, tmp_path, fmu_dir, attack):
+    import hostile_files as h
+    md = _model_description(fmu_dir)
+    with h.listening_server() as (url, connections):
+        text = {"billion_laughs": lambda: h.billion_laughs(md),
+                "external_entity": lambda: h.external_entity(md, url),
+                "external_dtd": lambda: h.external_dtd(md, url),
+                "passwd": lambda: h.external_entity(md, "file:///etc/passwd")}[attack]()
+        evil = _hostile_crane(fmu_dir, tmp_path, "modelDescription.xml", text)
+        code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
+        assert connections() == 0
+    assert code == 2
+    assert_one_sentence(err, f"the modelDescription.xml of FMU {evil} holds a document type declaration",
+                        "refused so that no entity is expanded and nothing is fetched")
+
+
+@pytest.mark.parametrize("entry,fragment", [
+    ("../../evil.txt", "whose path climbs out of its folder with '..'"),
+    ("/tmp/crane_cosim_evil.txt", "whose path is absolute"),
+])
+def test_fmu_that_writes_outside_its_folder(capsys, system_file, tmp_path, fmu_dir, entry, fragment):
+    from hostile_files import tree
+    evil = _hostile_crane(fmu_dir, tmp_path, entry, "owned")
+    ssd = system_file(_replace_source("crane", evil))
+    before = tree(tmp_path)
+    code, err = run_cli(capsys, ssd)
+    assert code == 2
+    assert_one_sentence(err, f"FMU {evil} holds the entry {entry!r}, {fragment}")
+    assert tree(tmp_path) == before
+    assert not (tmp_path.parent / "evil.txt").exists() and not os.path.exists("/tmp/crane_cosim_evil.txt")
+
+
+def test_fmu_zip_bomb(capsys, system_file, tmp_path, fmu_dir):
+    evil = _hostile_crane(fmu_dir, tmp_path, "resources/zeros.bin", bytes(8 << 20))
+    code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
+    assert code == 2
+    assert_one_sentence(err, f"FMU {evil} holds the entry 'resources/zeros.bin' compressed",
+                        "beyond the limit of 1000:1 that guards against zip bombs")
+
+
+def test_fmu_beyond_a_limit_raised_or_lowered_by_the_environment(capsys, system_file, tmp_path, fmu_dir,
+                                                                 monkeypatch):
+    ssd = system_file()
+    monkeypatch.setenv("CRANE_COSIM_MAX_UNPACKED", "100KiB")
+    code, err = run_cli(capsys, ssd, "--stop-time", "0.01")
+    assert code == 2
+    assert_one_sentence(err, "FMU", "Vessel.fmu unpacks to", "more than the limit of 100 KiB",
+                        "CRANE_COSIM_MAX_UNPACKED")
+    monkeypatch.setenv("CRANE_COSIM_MAX_UNPACKED", "1GiB")
+    code, err = run_cli(capsys, ssd, "--stop-time", "0.01", "--out", str(tmp_path / "out"))
+    assert code == 0, err
+
+
+def test_fmu_with_a_model_identifier_that_is_a_path(capsys, system_file, tmp_path, fmu_dir):
+    md = _model_description(fmu_dir)
+    evil = _hostile_crane(fmu_dir, tmp_path, "modelDescription.xml",
+                          md.replace('modelIdentifier="Crane"', 'modelIdentifier="../../../tmp/evil"'))
+    code, err = run_cli(capsys, system_file(_replace_source("crane", evil)))
+    assert code == 2
+    assert_one_sentence(err, f"FMU {evil} declares the model identifier '../../../tmp/evil', which is not a C name")
+
+
+# -- export and .ssp archives ---------------------------------------------------------------------
+
+def test_export_then_run_the_archive_gives_the_same_numbers(capsys, system_file, tmp_path):
+    """``run`` of the exported .ssp equals ``run`` of the .ssd: same FMUs,
+    parameters, connections and experiment; results go next to the archive."""
+    ssd = system_file(stop_time=0.2, edit=lambda s: [s.set_parameter(k, v) for k, v in
+                                                     {"vessel.q_roll_0": 0.02, "crane.m_jib": 60.0}.items()])
+    ssp = tmp_path / "shared" / "CraneOnVessel.ssp"
+    assert main(["export", str(ssd), str(ssp)]) == 0
+    assert f"CraneOnVessel: wrote {ssp}" in capsys.readouterr().out
+    assert main(["run", str(ssd), "--no-plots", "--out", str(tmp_path / "from_ssd")]) == 0
+    assert main(["run", str(ssp), "--no-plots"]) == 0
+    assert f"results in {ssp.parent / 'results' / 'CraneOnVessel'}" in capsys.readouterr().out
+    a = pd.read_csv(tmp_path / "from_ssd" / "results.csv")
+    b = pd.read_csv(ssp.parent / "results" / "CraneOnVessel" / "results.csv")
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert a["vessel.q_roll"].iloc[0] == 0.02
+
+
+def test_export_accepts_an_archive_and_refuses_to_overwrite(capsys, system_file, tmp_path):
+    ssp = tmp_path / "a.ssp"
+    assert main(["export", str(system_file()), str(ssp)]) == 0
+    again = tmp_path / "b.ssp"
+    assert main(["export", str(ssp), str(again)]) == 0  # an archive in, the same archive out
+    assert again.read_bytes() == ssp.read_bytes()
+    capsys.readouterr()
+    assert main(["export", str(ssp), str(again)]) == 2
+    assert_one_sentence(capsys.readouterr().err, f"{again} already exists; pass --force to replace it")
+    assert main(["export", str(ssp), str(again), "--force", "--set", "crane.m_jib=60"]) == 0
+    from crane_cosim.ssp import open_system
+    with open_system(again) as opened:
+        assert opened.system.component("crane").parameters == {"m_jib": 60.0}
+    assert main(["export", str(ssp), str(again), "--force", "--set", "crane.nothing=1"]) == 2
+    assert_one_sentence(capsys.readouterr().err, "component crane (Crane.fmu) has no variable 'nothing'")
+
+
+@pytest.mark.parametrize("out,fragment", [
+    ("blocker/sub/x.ssp", "the folder {tmp}/blocker/sub for x.ssp cannot be created"),
+    (".", "{out} is a folder; name the .ssp file to write"),
+])
+def test_export_to_a_place_that_cannot_hold_it(capsys, system_file, tmp_path, out, fragment):
+    (tmp_path / "blocker").write_text("a file where a folder should be")
+    out = tmp_path / out
+    code = main(["export", str(system_file()), str(out)])
+    assert code == 2
+    assert_one_sentence(capsys.readouterr().err, fragment.format(tmp=tmp_path, out=out))
+
+
+def test_hostile_archive_is_refused_before_anything_is_written(capsys, system_file, tmp_path):
+    from hostile_files import replace_member, tree
+    good = tmp_path / "good.ssp"
+    assert main(["export", str(system_file()), str(good)]) == 0
+    capsys.readouterr()
+    for entry in ("../../evil.txt", "/tmp/crane_cosim_evil.txt"):
+        evil = replace_member(good, tmp_path / "evil.ssp", entry, "owned")
+        before = tree(tmp_path)
+        code, err = run_cli(capsys, evil)
+        assert code == 2
+        assert_one_sentence(err, f"SSP archive {evil} holds the entry {entry!r}")
+        assert tree(tmp_path) == before and not os.path.exists("/tmp/crane_cosim_evil.txt")
+
+
+@pytest.mark.parametrize("where", ["ssd", "ssv"])
+def test_hostile_xml_in_an_archive(capsys, system_file, tmp_path, where):
+    import hostile_files as h
+    good = tmp_path / "good.ssp"
+    assert main(["export", str(system_file(edit=lambda s: s.set_parameter("vessel.q_roll_0", 0.01))), str(good)]) == 0
+    name = "SystemStructure.ssd" if where == "ssd" else "resources/vessel.ssv"
+    with h.listening_server() as (url, connections):
+        text = h.external_entity(zipfile.ZipFile(good).read(name).decode(), url)
+        evil = h.replace_member(good, tmp_path / "evil.ssp", name, text)
+        code, err = run_cli(capsys, evil)
+        assert connections() == 0
+    assert code == 2
+    what = f"system file {evil}/{name}" if where == "ssd" else f"parameter file {evil}/{name} of component vessel"
+    assert_one_sentence(err, f"{what} holds a document type declaration", "nothing is fetched")
+
+
+def test_hostile_xml_in_a_plain_ssd(capsys, system_file, tmp_path):
+    import hostile_files as h
+    ssd = system_file()
+    ssd.write_text(h.billion_laughs(ssd.read_text()))
+    code, err = run_cli(capsys, ssd)
+    assert code == 2
+    assert_one_sentence(err, f"system file {ssd} holds a document type declaration")

@@ -207,3 +207,118 @@ def test_every_full_example_under_libcosim_equals_our_master(tmp_path, fmu_dir, 
     ssd = write_ssd(system, fmu_dir.parent / f"{system.name}.ssd")
     rms, at_start = _host_comparison(system, run_libcosim(ssd), tmp_path / "ours")
     assert max(rms.values()) <= 1e-9 and max(at_start.values()) <= 1e-10
+
+
+# -- our SSP archive in libcosim -------------------------------------------------------------------
+
+SSP_STOP = 1.0
+# one parameter per component, each visible in the outputs: the slew starts
+# at 0.5 s instead of 6 s, the vessel starts rolled, the jib is twice as heavy
+CHANGED = {"controller.q_slew_move1_start": 0.5, "vessel.q_roll_0": 0.02, "crane.m_jib": 60.0}
+SEEN = ["crane.W_mount_fz", "crane.W_mount_nx", "crane.I_A_11", "vessel.q_roll", "controller.q_slew_ref"]
+
+
+def _changed_system(fmu_dir, stop_time=SSP_STOP, skip=(), **settings):
+    s = _system(fmu_dir, stop_time=stop_time, early_slew=False, **settings)
+    for k, v in CHANGED.items():
+        if k not in skip:
+            s.set_parameter(k, v)
+    return s
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, fmu_dir):
+    from crane_cosim.ssp import write_ssp
+    return write_ssp(_changed_system(fmu_dir), tmp_path_factory.mktemp("export") / "CraneOnVessel.ssp")
+
+
+def _libcosim_archive(path, refs, n_steps):
+    """libcosim's own loader on the archive itself: the recorded time series
+    of ``refs`` at steps 1..n (and the last value of each)."""
+    from libcosimpy.CosimEnums import CosimVariableType
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimObserver import CosimObserver
+
+    execution = CosimExecution.from_ssp_file(str(path), round(STEP * 1e9))
+    observer = CosimObserver.create_time_series(buffer_size=n_steps + 1)
+    execution.add_observer(observer)
+    where = {}
+    for ref in refs:
+        comp, name = ref.split(".", 1)
+        i = execution.slave_index_from_instance_name(comp)
+        vr = next(v.reference for v in execution.slave_variables(i) if v.name.decode() == name)
+        assert observer.start_time_series(i, vr, CosimVariableType.REAL)
+        where[ref] = (i, vr)
+    assert execution.step(n_steps)
+    out = {}
+    for ref, (i, vr) in where.items():
+        _, steps, values = observer.time_series_real_samples(i, vr, from_step=1, sample_count=n_steps)
+        assert list(steps) == list(range(1, n_steps + 1))
+        out[ref] = np.asarray(values)
+    return out
+
+
+def test_libcosim_applies_every_parameter_of_our_archive(tmp_path, fmu_dir, exported):
+    """from_ssp_file on the exported .ssp (libcosim unzips it itself): every
+    component's parameter reaches its FMU, and the run is our master's
+    (Jacobi, inputs held) within the issue's 1 % of peak.
+
+    Not to round-off, as from rest above: started rolled, the system is not
+    in equilibrium at t = 0, and libcosim's exchanges in initialization mode
+    leave the crane's first step other inputs than our master's iteration to
+    a fixed point (measured: RMS / peak 6e-4 for W_mount_nx, 2e-5 for
+    W_mount_fz, 9e-5 for q_roll).  A parameter left unapplied would show at
+    10 % or more: the roll starts at 0 instead of 0.02 rad, the slew
+    set-point stays 0, the crane's articulated inertia about the mount
+    (I_A_11, roll) is more than a sixth smaller."""
+    n = round(SSP_STOP / STEP)
+    got = _libcosim_archive(exported, SEEN + list(CHANGED), n)
+    for ref, value in CHANGED.items():
+        np.testing.assert_array_equal(got[ref], value, err_msg=ref)
+    ours = _master(tmp_path / "ours", _changed_system(fmu_dir, algorithm="jacobi", extrapolation="none"))
+    err = relative_rms(pd.DataFrame({"time": ours["time"][1:], **got}), ours[1:], SEEN)
+    print("\nlibcosim (our archive) vs our master (jacobi, no extrapolation), RMS / peak:", _table(err))
+    assert max(err.values()) <= 0.01, _table(err)
+    # each change shows in the outputs: the roll starts at 0.02 rad, the slew
+    # set-point moves before 1 s, and the heavier jib adds to the inertia
+    assert ours["vessel.q_roll"].iloc[0] == 0.02 and got["vessel.q_roll"][0] == pytest.approx(0.02, abs=1e-4)
+    assert got["controller.q_slew_ref"][-1] > 1e-3
+    light = _master(tmp_path / "light", _changed_system(fmu_dir, stop_time=STEP, skip=("crane.m_jib",),
+                                                        algorithm="jacobi", extrapolation="none"))
+    assert got["crane.I_A_11"][0] > 1.2 * light["crane.I_A_11"].iloc[1]
+
+
+def test_run_libcosim_takes_an_archive(fmu_dir, exported):
+    """run_libcosim(.ssp) checks and extracts the archive and hands libcosim
+    the files it checked: the run of the same system built call by call."""
+    from_ssp = run_libcosim(exported)
+    direct = run_libcosim(_changed_system(fmu_dir))
+    assert list(from_ssp.columns) == list(direct.columns)
+    np.testing.assert_array_equal(from_ssp["time"], direct["time"])
+    for c in direct.columns:
+        scale = max(1.0, float(np.abs(direct[c]).max()))
+        np.testing.assert_allclose(from_ssp[c], direct[c], rtol=0, atol=1e-9 * scale, err_msg=c)
+
+
+def test_libcosim_applies_only_the_first_binding(tmp_path, fmu_dir):
+    """Why we write one binding per component: libcosim applies a
+    component's first ParameterBinding and ignores the others (our reader
+    applies them in order, the later value winning)."""
+    from crane_cosim.ssp import read_ssd
+    s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STEP, step=STEP)
+    s.component("vessel").parameters = {"q_roll_0": 0.01}
+    ssd = write_ssd(s, tmp_path / "two.ssd")
+    text = ssd.read_text()
+    binding = text[text.index("<ssd:ParameterBinding>"):text.index("</ssd:ParameterBinding>") + 23]
+    ssd.write_text(text.replace(binding, binding + binding.replace('value="0.01"', 'value="0.03"')))
+    assert read_ssd(ssd).component("vessel").parameters == {"q_roll_0": 0.03}
+    assert _libcosim_archive(ssd, ["vessel.q_roll_0"], 1)["vessel.q_roll_0"][0] == 0.01
+
+
+def test_hostile_archive_never_reaches_libcosim(tmp_path, exported):
+    from hostile_files import replace_member, tree
+    evil = replace_member(exported, tmp_path / "evil.ssp", "../../evil.txt", "owned")
+    before = tree(tmp_path)
+    with pytest.raises(CraneCosimError, match=f"SSP archive {evil} holds the entry '../../evil.txt'"):
+        run_libcosim(evil)
+    assert tree(tmp_path) == before

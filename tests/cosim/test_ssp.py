@@ -6,7 +6,7 @@ import pytest
 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.scenarios import crane_on_vessel, write_examples
-from crane_cosim.ssp import SSD, read_ssd, write_ssd
+from crane_cosim.ssp import SSC, SSD, read_ssd, write_ssd
 from crane_cosim.system import System
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,3 +80,266 @@ def test_fmu_reference_page_is_current():
     """docs/fmus.md is generated from the block declarations."""
     from crane_cosim.docgen import fmus_markdown
     assert (REPO / "docs" / "fmus.md").read_text() == fmus_markdown()
+
+
+# -- the shared parameter-set name, .ssv files, .ssp archives ------------------------------------
+
+def test_every_inline_parameter_set_has_the_shared_name(tmp_path):
+    """ecos applies only the sets whose name it is given: every set we write
+    carries the one name, so one name applies them all."""
+    from crane_cosim.scenarios import offshore_knuckle_boom
+    from crane_cosim.ssp import PARAMETER_SET, SSV
+    path = write_ssd(offshore_knuckle_boom(base_dir=tmp_path), tmp_path / "s.ssd")
+    root = ET.parse(path).getroot()
+    sets = root.findall(f".//{{{SSV}}}ParameterSet")
+    assert len(sets) == 3 and {s.get("name") for s in sets} == {PARAMETER_SET} == {"initialValues"}
+    for comp in root.iter(f"{{{SSD}}}Component"):
+        assert len(comp.findall(f"{{{SSD}}}ParameterBindings/{{{SSD}}}ParameterBinding")) <= 1
+
+
+# SSP 1.0 inline parameter values; the .ssv body is shared by the file tests below
+SSV_FILE = """<?xml version="1.0" encoding="UTF-8"?>
+<ssv:ParameterSet xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" version="1.0" name="{name}">
+  <ssv:Parameters>{params}</ssv:Parameters>
+</ssv:ParameterSet>
+"""
+SSD_FILE = """<?xml version="1.0" encoding="UTF-8"?>
+<ssd:SystemStructureDescription xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"
+    xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" version="1.0" name="S">
+  <ssd:System name="S">
+    <ssd:Elements>
+      <ssd:Component name="vessel" source="fmus/Vessel.fmu">
+        <ssd:ParameterBindings>{bindings}</ssd:ParameterBindings>
+      </ssd:Component>
+    </ssd:Elements>
+  </ssd:System>
+</ssd:SystemStructureDescription>
+"""
+
+
+def _param(name, kind, value):
+    return f'<ssv:Parameter name="{name}"><ssv:{kind} value="{value}"/></ssv:Parameter>'
+
+
+def test_reads_ssv_files_relative_to_the_ssd(tmp_path):
+    (tmp_path / "params").mkdir()
+    (tmp_path / "params" / "v.ssv").write_text(SSV_FILE.format(
+        name="anything", params=_param("m", "Real", "1300") + _param("gravity_on", "Boolean", "true")
+        + _param("n", "Integer", "3")))
+    (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="params/v.ssv"/>'))
+    params = read_ssd(tmp_path / "s.ssd").component("vessel").parameters
+    assert params == {"m": 1300.0, "gravity_on": True, "n": 3}
+    assert [type(v) for v in params.values()] == [float, bool, int]
+
+
+def test_bindings_apply_in_order_with_their_prefix(tmp_path):
+    (tmp_path / "v.ssv").write_text(SSV_FILE.format(name="a", params=_param("m", "Real", "1")))
+    inline = ('<ssd:ParameterBinding prefix="vessel."><ssd:ParameterValues><ssv:ParameterSet version="1.0" '
+              'name="b"><ssv:Parameters>' + _param("vessel.m", "Real", "2") + _param("crane.m_jib", "Real", "9")
+              + _param("vessel.c_roll", "Real", "5") + '</ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues>'
+              '</ssd:ParameterBinding>')
+    (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="v.ssv"/>' + inline))
+    assert read_ssd(tmp_path / "s.ssd").component("vessel").parameters == {"m": 2.0, "c_roll": 5.0}
+
+
+@pytest.mark.parametrize("ssv,fragment", [
+    (None, "parameter file {ssv} of component vessel does not exist"),
+    ("<ssv:ParameterSet", "parameter file {ssv} of component vessel is not valid XML"),
+    ("<a/>", "parameter file {ssv} of component vessel is not an SSP 1.0 parameter set"),
+    (SSV_FILE.format(name="x", params=_param("m", "Real", "heavy")),
+     "parameter file {ssv} of component vessel: parameter vessel.m has the value 'heavy', which is not a Real"),
+    (SSV_FILE.format(name="x", params='<ssv:Parameter name="s"><ssv:String value="a"/></ssv:Parameter>'),
+     "parameter file {ssv} of component vessel: parameter vessel.s is a String value, which crane-cosim cannot set"),
+])
+def test_bad_ssv_files_are_named(tmp_path, ssv, fragment):
+    path = tmp_path / "v.ssv"
+    if ssv is not None:
+        path.write_text(ssv)
+    (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="v.ssv"/>'))
+    with pytest.raises(CraneCosimError) as exc:
+        read_ssd(tmp_path / "s.ssd")
+    assert str(exc.value).startswith(fragment.format(ssv=path)), str(exc.value)
+
+
+@pytest.mark.parametrize("where", ["ssd", "ssv"])
+@pytest.mark.parametrize("attack", ["billion_laughs", "external_entity", "external_dtd", "passwd"])
+def test_entities_in_ssd_and_ssv_are_refused(tmp_path, where, attack):
+    import hostile_files as h
+    ssv = SSV_FILE.format(name="x", params=_param("m", "Real", "1"))
+    ssd = SSD_FILE.format(bindings='<ssd:ParameterBinding source="v.ssv"/>')
+    with h.listening_server() as (url, connections):
+        make = {"billion_laughs": h.billion_laughs, "external_entity": lambda x: h.external_entity(x, url),
+                "external_dtd": lambda x: h.external_dtd(x, url),
+                "passwd": lambda x: h.external_entity(x, "file:///etc/passwd")}[attack]
+        (tmp_path / "v.ssv").write_text(make(ssv) if where == "ssv" else ssv)
+        (tmp_path / "s.ssd").write_text(make(ssd) if where == "ssd" else ssd)
+        with pytest.raises(CraneCosimError) as exc:
+            read_ssd(tmp_path / "s.ssd")
+        assert connections() == 0
+    what = f"system file {tmp_path / 's.ssd'}" if where == "ssd" else \
+        f"parameter file {tmp_path / 'v.ssv'} of component vessel"
+    assert str(exc.value) == (f"{what} holds a document type declaration (<!DOCTYPE ...>), which FMI and SSP "
+                              f"files never need; it is refused so that no entity is expanded and nothing is fetched")
+
+
+@pytest.mark.parametrize("system_level,fragment", [
+    ('<ssd:ParameterBindings><ssd:ParameterBinding source="v.ssv"/></ssd:ParameterBindings>',
+     "binds parameters to the whole system, which crane-cosim does not read"),
+])
+def test_system_level_bindings_are_refused_not_ignored(tmp_path, system_level, fragment):
+    text = SSD_FILE.format(bindings="").replace("</ssd:Elements>", "</ssd:Elements>" + system_level)
+    (tmp_path / "s.ssd").write_text(text)
+    with pytest.raises(CraneCosimError, match=fragment):
+        read_ssd(tmp_path / "s.ssd")
+
+
+def test_sources_that_are_urls_are_refused(tmp_path):
+    (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="https://x.org/v.ssv"/>'))
+    with pytest.raises(CraneCosimError, match="the parameter source of vessel is the URL 'https://x.org/v.ssv'; "
+                                              "crane-cosim reads local files only and fetches nothing"):
+        read_ssd(tmp_path / "s.ssd")
+
+
+# -- .ssp archives -----------------------------------------------------------------------------
+
+CHANGED = {"controller.q_slew_move1_start": 0.5, "vessel.q_roll_0": 0.02, "crane.m_jib": 60.0}
+
+
+def _changed_system(fmu_dir, **kwargs):
+    s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, **kwargs)
+    for k, v in CHANGED.items():
+        s.set_parameter(k, v)
+    s.component("vessel").parameters["gravity_on"] = True
+    return s
+
+
+def test_write_ssp_layout(tmp_path, fmu_dir):
+    import zipfile
+    from crane_cosim.ssp import PARAMETER_SET, SSV, write_ssp
+    path = write_ssp(_changed_system(fmu_dir), tmp_path / "out" / "CraneOnVessel.ssp")
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        assert names == sorted(names) == [
+            "SystemStructure.ssd", "resources/Controller.fmu", "resources/Crane.fmu", "resources/Vessel.fmu",
+            "resources/controller.ssv", "resources/crane.ssv", "resources/vessel.ssv"]
+        for model in ("Controller", "Crane", "Vessel"):  # FMUs copied as they are
+            assert z.read(f"resources/{model}.fmu") == (fmu_dir / f"{model}.fmu").read_bytes()
+        ssd = ET.fromstring(z.read("SystemStructure.ssd"))
+        vessel = ET.fromstring(z.read("resources/vessel.ssv"))
+    assert ssd.get("version") == "1.0"
+    for comp in ssd.iter(f"{{{SSD}}}Component"):
+        bindings = comp.findall(f"{{{SSD}}}ParameterBindings/{{{SSD}}}ParameterBinding")
+        assert [b.get("source") for b in bindings] == [f"resources/{comp.get('name')}.ssv"]
+        assert not comp.findall(f".//{{{SSV}}}ParameterSet")  # none inline: one binding each
+        assert comp.get("source") == f"resources/{comp.get('name').capitalize()}.fmu"
+    assert vessel.tag == f"{{{SSV}}}ParameterSet" and vessel.get("name") == PARAMETER_SET
+    values = {p.get("name"): next(iter(p)) for p in vessel.iter(f"{{{SSV}}}Parameter")}
+    assert values["q_roll_0"].attrib == {"value": "0.02", "unit": "rad"}
+    assert values["gravity_on"].tag == f"{{{SSV}}}Boolean" and values["gravity_on"].get("value") == "true"
+    assert {u.get("name") for u in vessel.iter(f"{{{SSC}}}Unit")} == {"rad"}
+    exp = ssd.find(f"{{{SSD}}}DefaultExperiment")
+    assert exp.find(f".//{{http://opensimulationplatform.com/SSP/OSPAnnotations}}FixedStepAlgorithm") is not None
+    assert exp.find(f".//{{https://crane-cosim.org/SSP/MasterAnnotations}}Master") is not None
+
+
+def test_write_ssp_is_byte_reproducible(tmp_path, fmu_dir):
+    import os
+    import zipfile
+    from crane_cosim.ssp import write_ssp
+    a = write_ssp(_changed_system(fmu_dir), tmp_path / "a.ssp")
+    for f in fmu_dir.glob("*.fmu"):  # time stamps of the inputs do not count
+        os.utime(f, (1e9, 1e9))
+    b = write_ssp(_changed_system(fmu_dir), tmp_path / "b" / "b.ssp")
+    assert a.read_bytes() == b.read_bytes()
+    with zipfile.ZipFile(a) as z:
+        assert {(i.date_time, i.external_attr >> 16, i.create_system) for i in z.infolist()} == {
+            ((1980, 1, 1, 0, 0, 0), 0o100644, 3)}
+
+
+def test_write_ssp_then_read_round_trip(tmp_path, fmu_dir):
+    from crane_cosim.ssp import open_system, write_ssp
+    s = _changed_system(fmu_dir, stop_time=7.5, step=2e-3)
+    s.algorithm, s.coupling, s.extrapolation = "gauss-seidel", "explicit", "midpoint"
+    path = write_ssp(s, tmp_path / "s.ssp")
+    with pytest.raises(CraneCosimError, match="s.ssp is an SSP archive, not a .ssd file; open it with "
+                                              "crane_cosim.ssp.open_system"):
+        read_ssd(path)
+    with open_system(path) as opened:
+        r = opened.system
+        assert opened.archive == path and opened.folder == tmp_path
+        assert opened.ssd.name == "SystemStructure.ssd" and opened.ssd.is_file()
+        assert [c.name for c in r.components] == [c.name for c in s.components]
+        assert [c.source for c in r.components] == ["resources/Vessel.fmu", "resources/Crane.fmu",
+                                                     "resources/Controller.fmu"]
+        for c in s.components:
+            got = r.component(c.name).parameters
+            assert got == c.parameters
+            assert [type(v) for v in got.values()] == [type(v) for v in c.parameters.values()]
+        assert r.connections == s.connections
+        assert (r.start_time, r.stop_time, r.step, r.algorithm, r.coupling, r.extrapolation) == (
+            0.0, 7.5, 2e-3, "gauss-seidel", "explicit", "midpoint")
+        assert all(r.source_path(c).is_file() for c in r.components)
+        folder = opened.ssd.parent
+    assert not folder.exists()  # the extraction lives as long as the with block
+
+
+def test_hostile_ssp_archives(tmp_path, fmu_dir):
+    import zipfile
+    from hostile_files import make_zip, replace_member, tree
+    from crane_cosim.ssp import open_system, write_ssp
+    good = write_ssp(_changed_system(fmu_dir), tmp_path / "good.ssp")
+    cases = {
+        "slip.ssp": (lambda p: replace_member(good, p, "../../evil.txt", "owned"),
+                     "holds the entry '../../evil.txt', whose path climbs out of its folder"),
+        "nossd.ssp": (lambda p: make_zip(p, {"resources/a.ssv": "<a/>"}),
+                      "has no SystemStructure.ssd at its root"),
+        "outside.ssp": (lambda p: replace_member(good, p, "SystemStructure.ssd", zipfile.ZipFile(good).read(
+            "SystemStructure.ssd").replace(b'source="resources/crane.ssv"', b'source="../crane.ssv"')),
+                        "the parameter source of crane ('../crane.ssv') lies outside its SSP archive"),
+    }
+    for name, (make, fragment) in cases.items():
+        path = make(tmp_path / name)
+        before = tree(tmp_path)
+        with pytest.raises(CraneCosimError) as exc:
+            with open_system(path):
+                pass
+        assert str(path) in str(exc.value) and fragment in str(exc.value), str(exc.value)
+        assert tree(tmp_path) == before and not (tmp_path.parent / "evil.txt").exists()
+
+
+def test_write_ssp_refuses_a_missing_fmu_and_an_uncreatable_folder(tmp_path, fmu_dir):
+    from crane_cosim.ssp import write_ssp
+    s = _changed_system(fmu_dir)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(CraneCosimError, match=f"the folder {tmp_path / 'file' / 'sub'} for s.ssp cannot be created"):
+        write_ssp(s, tmp_path / "file" / "sub" / "s.ssp")
+    s.component("crane").source = str(tmp_path / "Nowhere.fmu")
+    with pytest.raises(CraneCosimError, match="Nowhere.fmu does not exist"):
+        write_ssp(s, tmp_path / "s.ssp")
+    assert not (tmp_path / "s.ssp").exists()
+
+
+def test_a_shared_fmu_is_written_once(tmp_path, fmu_dir):
+    import zipfile
+    from crane_cosim.scenarios import offshore_knuckle_boom
+    from crane_cosim.ssp import open_system, write_ssp
+    s = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
+    path = write_ssp(s, tmp_path / "okb.ssp")
+    fmus = [n for n in zipfile.ZipFile(path).namelist() if n.endswith(".fmu")]
+    assert len(fmus) == len(set(fmus)) and fmus.count("resources/HydraulicCylinder.fmu") == 1
+    with open_system(path) as opened:
+        assert [c.source for c in opened.system.components if "cylinder" in c.name] == [
+            "resources/HydraulicCylinder.fmu"] * 2
+        assert [c.parameters for c in opened.system.components] == [c.parameters for c in s.components]
+
+
+def test_open_system_takes_limits(tmp_path, fmu_dir):
+    from crane_cosim.archive import Limits
+    from crane_cosim.ssp import open_system, write_ssp
+    path = write_ssp(_changed_system(fmu_dir), tmp_path / "s.ssp")
+    with pytest.raises(CraneCosimError, match=f"SSP archive {path} unpacks to 2.3. MiB, more than the limit of 1 MiB"):
+        with open_system(path, limits=Limits(max_unpacked=1 << 20)):
+            pass
+    with pytest.raises(CraneCosimError, match=f"system file {path}/SystemStructure.ssd is larger than the limit of 1 KiB"):
+        with open_system(path, limits=Limits(max_xml=1024)):
+            pass
