@@ -106,30 +106,6 @@ class _DeferredInterrupt:
         return False
 
 
-class _TerminateRaises:
-    """SIGTERM raises :class:`Terminated` at once while active (code without
-    FMUs, where an exception may come at any moment: the monolithic run),
-    so that the results so far and the summary are written."""
-
-    def __enter__(self):
-        import signal
-        import threading
-        self._old = None
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGTERM, self._raise)
-        return self
-
-    @staticmethod
-    def _raise(signum, frame):
-        raise Terminated()
-
-    def __exit__(self, *exc):
-        import signal
-        if self._old is not None:
-            signal.signal(signal.SIGTERM, self._old)
-        return False
-
-
 def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, record_every: int | None = None,
               size_limit: float | None = SIZE_LIMIT) -> RunResult:
     """Co-simulate ``system`` and write results to ``out_dir``.

@@ -21,7 +21,7 @@ from .blocks.block import ParameterError
 from .check import require_fit
 from .errors import CraneCosimError
 from .fmu import describe_variables, our_model_name
-from .master import _TerminateRaises, steps_of
+from .master import _DeferredInterrupt, steps_of
 from .recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
 from .runlog import RunLog, RunResult, check_folder
 from .system import System
@@ -144,7 +144,7 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
                 "step": system.step, "record": None if record is None else list(record),
                 "record_every": record_every}
     x = model.initial_state()
-    with RunLog(system, out_dir, settings, progress) as log, _TerminateRaises():
+    with RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
         log.open([model.columns[i] for i in chosen], [model.units[i] for i in chosen])
         y = model.outputs(system.start_time, x)
         log.record(system.start_time, y if pick is None else y[pick])
@@ -172,6 +172,10 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
                         last = None
                     else:
                         log.t, last = tk, (tk, y)
+                    # a signal is noted and acted on here, between two points,
+                    # so that what is on disk and the time reached agree
+                    if interrupt.requested:
+                        interrupt.stop()
                 x = sol.y[:, -1]
                 log.steps = j
                 log.advanced(grid[j] - grid[i] + system.step)

@@ -546,8 +546,13 @@ def test_fmu_beyond_a_limit_raised_or_lowered_by_the_environment(capsys, system_
     monkeypatch.setenv("CRANE_COSIM_MAX_UNPACKED", "100KiB")
     code, err = run_cli(capsys, ssd, "--stop-time", "0.01")
     assert code == 2
-    assert_one_sentence(err, "FMU", "Vessel.fmu unpacks to", "more than the limit of 100 KiB",
-                        "CRANE_COSIM_MAX_UNPACKED")
+    # every FMU of the system is over the limit: each named, one line each
+    lines = err.strip().splitlines()
+    assert lines[0].startswith("crane-cosim: error: system 'CraneOnVessel' does not fit together, 3 problems:")
+    assert "Traceback" not in err and len(lines) == 4
+    for fmu, line in zip(("Vessel", "Crane", "Controller"), lines[1:]):
+        assert f"{fmu}.fmu unpacks to" in line and "more than the limit of 100 KiB" in line
+        assert "CRANE_COSIM_MAX_UNPACKED" in line
     monkeypatch.setenv("CRANE_COSIM_MAX_UNPACKED", "1GiB")
     code, err = run_cli(capsys, ssd, "--stop-time", "0.01", "--out", str(tmp_path / "out"))
     assert code == 0, err
