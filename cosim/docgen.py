@@ -50,7 +50,19 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
   (`blocks/block.py`).
 * Failures are reported through the FMU logger with status error (a bad
   parameter value is named at initialization, a non-finite state at the step
-  where it appears); the FMUs never raise into the host.
+  where it appears), and the call returns `fmi2Error`, so that a host that
+  reads statuses only (libcosim) stops too; the FMUs never raise into the
+  host.  (Without the project's Linux binary, see below, pythonfmu's
+  returns `fmi2OK` from such a call and the outputs are NaN.)
+* The outputs are the model's from `fmi2EnterInitializationMode` on, with
+  the parameters and inputs set so far (a parameter set during
+  initialization remakes the model from its initial state), so hosts that
+  settle initial values there (libcosim, ecos) start from the right ones.
+  `ModelStructure` lists the inputs each output depends on directly (the
+  table of each FMU below).  Parameters marked *tunable* may change between
+  two steps and the next step honours them; the others are fixed once the
+  model is initialized.  The same sources build the same FMU, byte for
+  byte, GUID included.
 
 ## Running the FMUs in a C host
 

@@ -190,7 +190,7 @@ class FMUInstance:
                 raise CraneCosimError(f"{self.name}.{name} is a {v.type} parameter, which crane-cosim cannot set")
             else:
                 self._call(f"set parameter {name}", self._slave.setReal, [v.valueReference], [float(value)])
-        self._call("enter initialization", self._slave.enterInitializationMode)
+        self._call("initialize", self._slave.enterInitializationMode)
         before = len(self.errors)
         self._call("initialize", self._slave.exitInitializationMode)
         if len(self.errors) > before:

@@ -233,7 +233,10 @@ def slave_class(block_cls):
                     self._y = np.full(len(block_cls.outputs), np.nan)
                 self._dirty = False
             elif block is None and self._mode != "instantiated":
-                self._y = np.full(len(block_cls.outputs), np.nan)  # the cause is logged
+                # logged at every read, so that each one returns fmi2Error
+                self.log(f"{block_cls.model_name} ({self.instance_name}): no outputs, the model could not be "
+                         f"made: {self._init_error}", Fmi2Status.error)
+                self._y = np.full(len(block_cls.outputs), np.nan)
             return self._y
 
         # -- FMI calls ---------------------------------------------------------

@@ -361,6 +361,32 @@ EXPORT const char *fmi2GetVersion(void)
     return p_fmi2GetVersion ? p_fmi2GetVersion() : "2.0";
 }
 
+/* What the host holds as a component: pythonfmu's component, and the
+ * callbacks pythonfmu was given, whose logger notes a message of status
+ * error or worse before passing it on.  pythonfmu returns fmi2OK from a
+ * call whose Python side failed without raising (our FMUs log their
+ * failures instead of raising, fmus/adapter.py: a bad parameter, outputs
+ * that cannot be computed); a strict host must see fmi2Error then. */
+typedef struct {
+    fmi2Component inner;
+    fmi2CallbackFunctions host;
+    fmi2CallbackFunctions mine; /* pythonfmu keeps a pointer to it: lives with the instance */
+    int error_logged;
+} Instance;
+
+static void note_and_pass_on(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String category,
+                             fmi2String message, ...)
+{
+    Instance *instance = env;
+    if (status >= fmi2Error)
+        instance->error_logged = 1;
+    /* passed on as pythonfmu gives it, the message as the format: a host
+     * that calls the logger from Python (fmpy, through ctypes) reads no
+     * variable arguments */
+    if (instance->host.logger)
+        instance->host.logger(instance->host.componentEnvironment, name, status, category, message);
+}
+
 EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String guid,
                                      fmi2String resources, const fmi2CallbackFunctions *functions,
                                      fmi2Boolean visible, fmi2Boolean loggingOn)
@@ -369,18 +395,45 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         report(functions, instanceName);
         return NULL;
     }
-    return p_fmi2Instantiate(instanceName, fmuType, guid, resources, functions, visible, loggingOn);
+    Instance *instance = calloc(1, sizeof *instance);
+    if (!instance)
+        return NULL;
+    if (functions)
+        instance->host = *functions;
+    instance->mine = instance->host;
+    instance->mine.logger = note_and_pass_on;
+    instance->mine.componentEnvironment = instance;
+    instance->inner = p_fmi2Instantiate(instanceName, fmuType, guid, resources, &instance->mine, visible, loggingOn);
+    if (!instance->inner) {
+        free(instance);
+        return NULL;
+    }
+    return instance;
 }
 
 EXPORT void fmi2FreeInstance(fmi2Component c)
 {
+    Instance *instance = c;
+    if (!instance)
+        return;
     if (p_fmi2FreeInstance)
-        p_fmi2FreeInstance(c);
+        p_fmi2FreeInstance(instance->inner);
+    free(instance);
 }
 
 /* A component exists only if fmi2Instantiate succeeded, so the pointers are
  * set whenever a host calls these; the check guards a host that ignores a
- * failed instantiation. */
+ * failed instantiation.  A call during which the FMU logged an error
+ * returns at least fmi2Error. */
 #define FORWARD(name, params, args)                                                                                \
-    EXPORT fmi2Status name params { return p_##name ? p_##name args : fmi2Error; }
+    EXPORT fmi2Status name params                                                                                  \
+    {                                                                                                              \
+        Instance *instance = c;                                                                                    \
+        if (!instance || !p_##name)                                                                                \
+            return fmi2Error;                                                                                      \
+        c = instance->inner;                                                                                       \
+        instance->error_logged = 0;                                                                                \
+        fmi2Status status = p_##name args;                                                                         \
+        return instance->error_logged && status < fmi2Error ? fmi2Error : status;                                  \
+    }
 FMI2_STATUS_FUNCTIONS(FORWARD)
