@@ -1,5 +1,5 @@
-"""Closed-loop kinematics of a cylinder-driven joint, eqs. (29)-(40) of Cibicik & Egeland (2019)
-(issue 3, item 1 and the second test of item 5)."""
+"""Closed-loop kinematics of a cylinder-driven joint, eqs. (29)-(40) of
+Cibicik & Egeland (2019)."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Hydraulic cylinder block (issue 3, item 2): pressure build-up, force,
+"""Hydraulic cylinder block: pressure build-up, force,
 load holding, cavitation, end stops, energy bookkeeping, stiff stability."""
 import math
 
