@@ -48,10 +48,14 @@ def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
     wiring = resolve(system, coupled_connections(system), variables)
     recorded = pd.read_csv(results_csv)
     slaves = []
+    # A folder of its own for every call: the FMUs' binaries stay loaded in
+    # the process once used (fmus/native.py), and a library rewritten in
+    # place while it is mapped crashes the process.
+    unzip_root = Path(tempfile.mkdtemp(prefix="bare_", dir=work))
     for comp in system.components:
         path = system.source_path(comp)
         md = read_model_description(str(path))
-        s = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), unzipdir=str(work / f"bare_{comp.name}")),
+        s = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), unzipdir=str(unzip_root / comp.name)),
                       modelIdentifier=md.coSimulation.modelIdentifier, instanceName=comp.name)
         s.instantiate()
         s.setupExperiment(startTime=system.start_time)

@@ -156,7 +156,11 @@ Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
   reverse order of registration, so the reset comes first, while the
   pointer is valid, and both later calls find it null.  It also pins both
   libraries in memory, so a host that unloads the FMU (`dlclose`) does not
-  run that teardown early.  `tests/fmus/test_c_host.py` runs the
+  run that teardown early.  The binaries of an unpacked FMU therefore stay
+  loaded until the process ends: unpack each instance's FMU into a folder
+  of its own (FMPy, libcosim and ecos do), never over a folder whose
+  binaries a process has loaded (rewriting a loaded library crashes it).
+  `tests/fmus/test_c_host.py` runs the
   Controller FMU in 20 fresh C-host processes and 20 fresh Python-host
   processes (50 and 50 with `pytest -m slow`): none aborts, and valgrind
   finds no invalid read, write or free in a C host's run.  An FMU built
