@@ -6,7 +6,7 @@
  * "" for none), GETS is "vr,vr,..." (Real outputs read after the last step).
  * It loads UNZIPDIR/binaries/linux64/MODEL_IDENTIFIER.so with dlopen, like
  * any C host (no libpython linked or preloaded), runs the FMU from t = 0 and
- * prints whether SIGINT still has its default handler, whether the library
+ * prints whether SIGINT still has the handler it had before, whether the library
  * is still loaded after dlclose, "outputs" and the values, one per line, to
  * stdout.  Every failure
  * prints one line to stderr and exits with status 2; the FMU's log messages
@@ -83,6 +83,10 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/binaries/linux64/%s.so", dir, model);
     snprintf(resources, sizeof resources, "file://%s/resources", dir);
 
+    /* the host's own SIGINT handler (default, or ignored in a background
+     * job of a shell), which the FMU must leave as it is */
+    struct sigaction before;
+    sigaction(SIGINT, NULL, &before);
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         fprintf(stderr, "c_master: cannot load %s: %s\n", path, dlerror());
@@ -153,7 +157,7 @@ int main(int argc, char **argv)
     dlclose(lib);
     struct sigaction sigint;
     sigaction(SIGINT, NULL, &sigint);
-    printf("SIGINT handler: %s\n", sigint.sa_handler == SIG_DFL ? "default" : "changed");
+    printf("SIGINT handler: %s\n", sigint.sa_handler == before.sa_handler ? "unchanged" : "changed");
     /* hosts unload FMUs; a pinned library stays, and so does pythonfmu's
      * binary beside it when the FMU has one */
     printf("library after dlclose: %s\n", dlopen(path, RTLD_NOW | RTLD_NOLOAD) ? "loaded" : "unloaded");
