@@ -40,9 +40,12 @@ def check_system(system: System) -> tuple[list[str], list[str]]:
         except CraneCosimError as exc:
             problems.append(f"component {comp.name}: {exc}")
     connections = coupled_connections(system)
+    # a component whose FMU cannot be read is named once above, not again
+    # for each of its connections
+    unreadable = {c.name for c in system.components if c.name not in variables}
     problems += connection_problems([c for c in connections
-                                     if c.start_element not in _unreadable(system, variables)
-                                     and c.end_element not in _unreadable(system, variables)], variables)
+                                     if c.start_element not in unreadable and c.end_element not in unreadable],
+                                    variables)
     for comp in system.components:
         if comp.name in variables:
             problems += _parameter_problems(system, comp, variables[comp.name])
@@ -84,10 +87,6 @@ def replace_component(system: System, name: str, source):
         comp.source = old
         raise CraneCosimError(f"component {name} cannot be replaced by {new}: " + joined(problems))
     return comp
-
-
-def _unreadable(system, variables) -> set:
-    return {c.name for c in system.components if c.name not in variables}
 
 
 def _parameter_problems(system, comp, variables) -> list[str]:

@@ -209,9 +209,7 @@ def cmd_export(args) -> int:
     if out.exists() and not args.force:
         raise CraneCosimError(f"{out} already exists; pass --force to replace it")
     with open_system(args.system) as opened:
-        for target, value in _parse_set(args.set):
-            opened.system.set_parameter(target, value)
-        write_ssp(opened.system, out)
+        write_ssp(_apply_options(args, opened.system), out)
     print(f"{opened.system.name}: wrote {out}")
     return 0
 
