@@ -55,12 +55,21 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crane-cosim"
 
 
+def _digest(name: str) -> str:
+    return hashlib.sha256(_SOURCES[name]).hexdigest()[:16]
+
+
+def _stable_path(name: str, digest: str) -> Path:
+    """Where the kernel module's source with hash ``digest`` is kept: a path
+    that depends only on its content."""
+    return cache_dir() / f"kernels-{digest}" / f"{name}.py"
+
+
 def _stable_copy(name: str, text: bytes, digest: str) -> Path:
-    """The kernel source written (once) to a path that depends only on its
-    content, or, if the cache folder cannot be written, to a fresh
-    temporary folder."""
-    folder = cache_dir() / f"kernels-{digest}"
-    target = folder / f"{name}.py"
+    """The kernel source written (once) to :func:`_stable_path`, or, if the
+    cache folder cannot be written, to a fresh temporary folder."""
+    target = _stable_path(name, digest)
+    folder = target.parent
     try:
         if not target.exists() or target.read_bytes() != text:
             folder.mkdir(parents=True, exist_ok=True)
@@ -88,7 +97,7 @@ def _numba():
 
 
 def _module_name(name: str) -> str:
-    return f"crane_cosim_{name}_{hashlib.sha256(_SOURCES[name]).hexdigest()[:16]}"
+    return f"crane_cosim_{name}_{_digest(name)}"
 
 
 def _exec_compiled(module_name: str, path: Path, numba) -> types.ModuleType:
@@ -113,12 +122,10 @@ def load_kernels(name: str) -> types.ModuleType | None:
     numba = _numba()
     if numba is None:
         return None
-    text = _SOURCES[name]
-    digest = hashlib.sha256(text).hexdigest()[:16]
     module_name = _module_name(name)
     if module_name in sys.modules:
         return sys.modules[module_name]
-    path = _stable_copy(name, text, digest)
+    path = _stable_copy(name, _SOURCES[name], _digest(name))
     module = _exec_compiled(module_name, path, numba)
     sys.modules[module_name] = module
     return module
@@ -145,10 +152,8 @@ def kernels_compiled(name: str) -> bool:
     numba = _numba()
     if numba is None:
         return True
-    text = _SOURCES[name]
-    digest = hashlib.sha256(text).hexdigest()[:16]
-    path = cache_dir() / f"kernels-{digest}" / f"{name}.py"
-    if not path.is_file() or path.read_bytes() != text:
+    path = _stable_path(name, _digest(name))
+    if not path.is_file() or path.read_bytes() != _SOURCES[name]:
         return False
     # a module name of its own: the check must not stand in for load_kernels
     module = _exec_compiled(f"{_module_name(name)}_check", path, numba)
