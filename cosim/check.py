@@ -16,7 +16,7 @@ from __future__ import annotations
 from .blocks import BLOCKS
 from .blocks.block import ParameterError
 from .errors import CraneCosimError
-from .fmu import describe_variables, our_model_name
+from .fmu import describe_variables, our_model_name, parameter_problem
 from .system import System, coupled_connections
 from .wiring import connection_problems, joined, undeclared_units
 
@@ -96,12 +96,8 @@ def _parameter_problems(system, comp, variables) -> list[str]:
         v = variables.get(name)
         if v is None:
             problems.append(f"component {comp.name} ({source}) has no variable {name!r}")
-        elif v.causality != "parameter":
-            problems.append(f"{comp.name}.{name} is {v.causality}, not a parameter that can be set")
-        elif v.type == "Boolean" and not isinstance(value, bool):
-            problems.append(f"{comp.name}.{name} is a Boolean parameter; set it to true or false, not {value!r}")
-        elif v.type == "Real" and isinstance(value, bool):
-            problems.append(f"{comp.name}.{name} is a Real parameter; set it to a number, not {value!r}")
+        elif problem := parameter_problem(comp.name, name, value, v):
+            problems.append(problem)
     if problems:
         return problems
     model = our_model_name(system.source_path(comp))

@@ -76,6 +76,23 @@ def _read_model_description(path: Path):
     return md
 
 
+def parameter_problem(component: str, name: str, value, info) -> str | None:
+    """Why ``value`` cannot be set to the variable ``info`` (a
+    :class:`VariableInfo`) named ``name`` of ``component``, in one sentence,
+    or ``None``: it is not a parameter, or not a value of its kind."""
+    if info.causality != "parameter":
+        return f"{component}.{name} is {info.causality}, not a parameter that can be set"
+    if info.type == "Boolean" and not isinstance(value, bool):
+        return f"{component}.{name} is a Boolean parameter; set it to true or false, not {value!r}"
+    if info.type in ("Real", "Integer") and isinstance(value, bool):
+        return f"{component}.{name} is a {info.type} parameter; set it to a number, not {value!r}"
+    if info.type == "Integer" and float(value) != int(value):
+        return f"{component}.{name} is an Integer parameter; {value!r} is not a whole number"
+    if info.type not in ("Real", "Integer", "Boolean"):
+        return f"{component}.{name} is a {info.type} parameter, which crane-cosim cannot set"
+    return None
+
+
 def check_fmu(path) -> None:
     """Refuse, with one sentence, an FMU that is unsafe to open (see
     :mod:`crane_cosim.archive`) or not an FMI 2.0 co-simulation FMU."""
@@ -178,16 +195,13 @@ class FMUInstance:
         self._call("set up the experiment", self._slave.setupExperiment, startTime=start_time)
         for name, value in parameters.items():
             v = self.variable(name)
-            if v.causality != "parameter":
-                raise CraneCosimError(f"{self.name}.{name} is {v.causality}, not a parameter that can be set")
+            problem = parameter_problem(self.name, name, value, v)
+            if problem:
+                raise CraneCosimError(problem)
             if v.type == "Boolean":
-                self._call(f"set parameter {name}", self._slave.setBoolean, [v.valueReference], [bool(value)])
+                self._call(f"set parameter {name}", self._slave.setBoolean, [v.valueReference], [value])
             elif v.type == "Integer":
-                if float(value) != int(value):
-                    raise CraneCosimError(f"{self.name}.{name} is an Integer parameter; {value!r} is not a whole number")
                 self._call(f"set parameter {name}", self._slave.setInteger, [v.valueReference], [int(value)])
-            elif v.type != "Real":
-                raise CraneCosimError(f"{self.name}.{name} is a {v.type} parameter, which crane-cosim cannot set")
             else:
                 self._call(f"set parameter {name}", self._slave.setReal, [v.valueReference], [float(value)])
         self._call("initialize", self._slave.enterInitializationMode)
