@@ -3,9 +3,10 @@ once (``block.py``); ``fmus/`` and ``cosim/`` are generated from that."""
 from .controller import Controller, KnuckleBoomController
 from .crane import Crane
 from .hydraulics import HydraulicCylinder
+from .joint_friction import JointFriction, KnuckleBoomFriction
 from .knuckle_boom import KnuckleBoomCrane
 from .vessel import Vessel
 
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
-                                          KnuckleBoomController)}
+                                          KnuckleBoomController, JointFriction, KnuckleBoomFriction)}

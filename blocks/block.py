@@ -122,7 +122,8 @@ class Block:
         for name, value in params.items():
             if name not in known:
                 raise ParameterError(f"{self.model_name} has no parameter {name!r}")
-            values[name] = bool(value) if known[name].type == "Boolean" else float(value)
+            kind = known[name].type
+            values[name] = bool(value) if kind == "Boolean" else str(value) if kind == "String" else float(value)
         for name, value in values.items():
             if known[name].type == "Real" and not math.isfinite(value):
                 raise ParameterError(f"{self.model_name} parameter {name} = {value} is not a finite number")

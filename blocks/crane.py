@@ -1,7 +1,10 @@
 """Torque-driven three-link crane of Cibicik & Egeland (2018), Section III:
 king (body 2), inner boom (body 3, the *boom*) and outer boom (body 4, the
 *jib*) on a mount whose motion is an input, with the wrench the mount exerts
-on the king and the crane's articulated inertia at the mount as outputs.
+on the king and the crane's articulated inertia at the mount as outputs,
+and the reactions in its boom and jib joints (Joints 5 and 6).  Each joint
+takes a friction torque (``tau_f_*``, e.g. from a ``JointFriction`` block)
+beside its actuator torque, so that the two stay apart in the results.
 
 Names (``docs/names.md``): the paper's joint coordinates q4, q5, q6 are the
 ports ``q_slew``, ``q_boom``, ``q_jib``; its Table I symbols l2..l4, d2..d4,
@@ -26,7 +29,7 @@ import numpy as np
 from .block import Block, ParameterError, Variable, sym6_pack
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough, mount_motion_from_inputs,
                         mount_split, wrench_ports)
-from .kane import Body, Chain, Joint, applied_forces, kinematics, mass_matrix, with_base_twist
+from .kane import Body, Chain, Joint, applied_forces, constraint_wrench, kinematics, mass_matrix, with_base_twist
 from .linalg import solve
 from .screw import Rbar, rot_x, rot_z
 
@@ -61,8 +64,11 @@ class Crane(Block):
         _P("u_boom_0", "rad/s", 0.0, "Initial boom rate"),
         _P("u_jib_0", "rad/s", 0.0, "Initial jib rate"),
     )
-    inputs = MOUNT_MOTION + tuple(
-        _P(f"tau_{j}", "N.m", 0.0, f"Actuator torque of the {j} joint (on q{PAPER_INDEX[j]})") for j in JOINTS)
+    inputs = (MOUNT_MOTION
+              + tuple(_P(f"tau_{j}", "N.m", 0.0, f"Actuator torque of the {j} joint (on q{PAPER_INDEX[j]})")
+                      for j in JOINTS)
+              + tuple(_P(f"tau_f_{j}", "N.m", 0.0, f"Friction torque in the {j} joint (on q{PAPER_INDEX[j]}), "
+                                                   f"e.g. from a JointFriction block") for j in JOINTS))
     outputs = (
         tuple(_P(f"q_{j}", "rad", 0.0, f"{j.capitalize()} angle (q{PAPER_INDEX[j]} of Cibicik & Egeland 2018)")
               for j in JOINTS)
@@ -73,8 +79,18 @@ class Crane(Block):
         + wrench_ports("W_king", "Wrench of the vessel on the king at the mount (origin of Frame 2), "
                                  "king (Frame-2) axes")
         + MOUNT_INERTIA
+        + wrench_ports("W_boom", "Wrench of the king on the boom through the boom joint (Joint 5, origin of "
+                                 "Frame 3), Frame-3 axes: pin reaction, and the actuator and friction torques "
+                                 "about z3")
+        + wrench_ports("W_jib", "Wrench of the boom on the jib through the jib joint (Joint 6, origin of "
+                                "Frame 4), Frame-4 axes: pin reaction, and the actuator and friction torques "
+                                "about z4")
     )
-    feedthrough = crane_feedthrough(("tau_*",))
+    # The moment a joint passes about its axis is its actuator's and its
+    # friction's torque; the jib, slender along its x axis (eq. 73), passes
+    # none about that axis.
+    feedthrough = crane_feedthrough(("tau_*",), extra=(
+        ("W_boom_nz", ("tau_boom", "tau_f_boom")), ("W_jib_nz", ("tau_jib", "tau_f_jib")), ("W_jib_nx", ())))
     states = (tuple(_P(f"q_{j}", "rad", 0.0, f"{j} angle") for j in JOINTS)
               + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j} rate") for j in JOINTS))
 
@@ -98,7 +114,7 @@ class Crane(Block):
         """Kane's equations split into base rows (b) and joint rows (j):
         ``M_bb tb' + M_bj u' + h_b - G_b = W`` and ``M_jb tb' + M_jj u' + h_j - G_j = tau``."""
         R10, w, dw, v, a = mount_motion_from_inputs(inp)
-        tau = inp[21:24]
+        tau = inp[21:24] + inp[24:27]
         kin, M = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
         f = applied_forces(self.chain, kin, R10.T @ self._g0)
@@ -124,7 +140,12 @@ class Crane(Block):
         kin, M, f, tau, tb_dot, w, v = self._dynamics(x, u)
         du, W1, I_A, p_A = mount_split(M, f, tb_dot, w, v)
         W2 = Rbar(kin.R[0].T) @ W1
-        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A])
+        # Joints 5 and 6 by auxiliary generalized speeds, eqs. (39)-(50), as
+        # the mount wrench; the joint torques inside each subtree cancel
+        nudot = np.concatenate([tb_dot, du])
+        g_base = u[:9].reshape(3, 3).T @ self._g0
+        W_joints = [constraint_wrench(self.chain, kin, nudot, g_base, k) for k in (1, 2)]
+        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, *W_joints])
 
 
 def crane_chain(p) -> Chain:

@@ -22,7 +22,12 @@ Hydraulic model (all pressures absolute, Pa):
   instead of going to negative pressure);
 * end stops: a stiff spring-damper beyond 0 and ``stroke``.
 
-The piston force, positive extending, is ``F = p_A A_A - p_B A_B + F_end``.
+The piston force, positive extending, is ``F = p_A A_A - p_B A_B + F_end +
+F_seal``, the seal friction ``F_seal`` an input: the friction of every
+joint of a crane, seals included, comes from one friction block
+(``blocks/joint_friction.py``), where one parameter chooses each joint's law
+and all bristle states live, so that the cylinder stays a hydraulic model
+and an ideal actuator (``hydraulic = false``) gets its seals' friction too.
 The pressure dynamics are stiff (``beta / V`` is large, most of all near an
 end), so the block integrates them with the backward Euler rule and Newton
 iterations, in sub-steps no longer than ``h_max``: stable at any
@@ -78,9 +83,12 @@ class HydraulicCylinder(Block):
         _P("F_demand", "N", 0.0, "Force demand, used by the ideal actuator only"),
         _P("x", "m", 0.0, "Piston extension from fully retracted"),
         _P("v", "m/s", 0.0, "Piston extension rate"),
+        _P("F_seal", "N", 0.0, "Friction force of the seals on the piston, positive extending (from a friction "
+                               "block: it opposes the extension rate)"),
     )
     outputs = (
-        _P("F", "N", 0.0, "Axial force on the piston, positive extending (the barrel gets -F)"),
+        _P("F", "N", 0.0, "Axial force on the piston, positive extending (the barrel gets -F): oil, end stops "
+                          "and seal friction"),
         _P("p_A", "Pa", 1e5, "Pressure in chamber A (piston side)"),
         _P("p_B", "Pa", 1e5, "Pressure in chamber B (rod side)"),
         _P("Q_A", "m3/s", 0.0, "Flow from the valve into chamber A"),
@@ -94,7 +102,7 @@ class HydraulicCylinder(Block):
     # the pressures are the state; the flows and powers follow from them and
     # the valve; the force adds the end stops (piston position and speed) and,
     # for the ideal actuator, is the demand itself
-    feedthrough = (("F", ("F_demand", "x", "v")), ("p_*", ()), ("Q_*", ("valve",)), ("P_*", ("valve",)))
+    feedthrough = (("F", ("F_demand", "x", "v", "F_seal")), ("p_*", ()), ("Q_*", ("valve",)), ("P_*", ("valve",)))
 
     def setup(self):
         p = self.p
@@ -203,12 +211,12 @@ class HydraulicCylinder(Block):
                              f"(p_S A_A) would push the end stop; does parameter stroke match the crane's?")
         F_end = -p.k_end * over - (p.c_end * vp if over != 0.0 else 0.0)
         if not p.hydraulic:
-            return np.array([float(u[1]) + F_end, x[0], x[1], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+            return np.array([float(u[1]) + F_end + float(u[4]), x[0], x[1], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
         pA, pB = float(x[0]), float(x[1])
         QA, QB, QS, QT, _, _ = self._valve(float(u[0]), pA, pB)
         QL = p.C_L * (pA - pB)
         P_supply = p.p_S * QS - p.p_T * QT
         # losses: what the supply delivers beyond the power into the chambers, plus leakage
         P_loss = P_supply - (pA * QA + pB * QB) + (pA - pB) * QL
-        F = pA * self.A_A - pB * self.A_B + F_end
+        F = pA * self.A_A - pB * self.A_B + F_end + float(u[4])
         return np.array([F, pA, pB, QA, QB, QS, QT, P_supply, P_loss])

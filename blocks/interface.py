@@ -58,15 +58,15 @@ def crane_feedthrough(actuation: tuple, extra: tuple = ()) -> tuple:
     The joint coordinates and rates are the state's, and so is ``I_A``
     (the crane's mass matrix).  The slewing joint turns freely about the
     mount's z axis, so the moment about it that the mount passes (and
-    ``p_A_nz``, ``I_A``'s slewing row being zero) is the slewing torque
-    alone.  ``p_A`` holds gravity, the velocity terms of the mount's
+    ``p_A_nz``, ``I_A``'s slewing row being zero) is the slewing joint's
+    torque alone, its actuator's and its friction's.  ``p_A`` holds gravity, the velocity terms of the mount's
     rotation and the actuation, not the mount's accelerations.  The rest
     (accelerations, wrenches, reactions) depend on gravity's direction and
     on the mount's angular velocity and accelerations: never on the mount
     point's velocity (Galilean invariance) nor on the first two rows of
     R_1^0."""
     return ((("q_*", ()), ("u_*", ()), ("I_A_*", ()))
-            + tuple((n, ("tau_slew",)) for n in ("W_mount_nz", "W_king_nz", "p_A_nz"))
+            + tuple((n, ("tau_slew", "tau_f_slew")) for n in ("W_mount_nz", "W_king_nz", "p_A_nz"))
             + tuple(extra)
             + (("p_A_*", (GRAVITY_DIRECTION, "mount_w_*", tuple(actuation))),
                ("*", (GRAVITY_DIRECTION, "mount_w_*", "mount_dw_*", "mount_a_*", tuple(actuation)))))

@@ -280,22 +280,26 @@ def crane_case(seed):
     w, dw = rng.uniform(-1, 1, 3), rng.uniform(-2, 2, 3)
     v, a = rng.uniform(-3, 3, 3), rng.uniform(-5, 5, 3)
     tau = rng.uniform(-2000, 2000, 3)
-    inp = np.concatenate([R10.ravel(), w, dw, v, a, tau])
+    tau_f = rng.uniform(-500, 500, 3)  # friction torques, beside the actuators'
+    inp = np.concatenate([R10.ravel(), w, dw, v, a, tau, tau_f])
     names = Crane.input_names()  # the layout assumed above and in the index slices below
     assert names[:9] == [f"mount_R_{i}{j}" for i in (1, 2, 3) for j in (1, 2, 3)]
     assert names[12:15] == ["mount_dw_x", "mount_dw_y", "mount_dw_z"]
-    assert names[18:] == ["mount_a_x", "mount_a_y", "mount_a_z", "tau_slew", "tau_boom", "tau_jib"]
+    assert names[18:] == ["mount_a_x", "mount_a_y", "mount_a_z", "tau_slew", "tau_boom", "tau_jib",
+                          "tau_f_slew", "tau_f_boom", "tau_f_jib"]
     g_base = R10.T @ np.array([0.0, 0.0, -block.p.g])
-    return block, x, inp, R10, w, dw, v, a, tau, g_base
+    # the joints' applied torques: actuator and friction
+    return block, x, inp, R10, w, dw, v, a, tau + tau_f, g_base
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_crane_block_matches_newton_euler(seed):
     """``W_king`` (Frame 2 = king) is the Newton-Euler wrench of joint 0 (the
     slew joint at the mount) computed with the block's own ``du``, and ``W_mount`` is the
-    same wrench in Frame 1 (base) coordinates; the moment of each joint's
-    reference wrench about its axis equals the input torque, i.e. the block's
-    ``du`` solves the joint rows of the equations of motion."""
+    same wrench in Frame 1 (base) coordinates; ``W_boom`` and ``W_jib`` are
+    those of the boom and jib joints, in their own frames; the moment of each joint's
+    reference wrench about its axis equals the input torque (actuator plus
+    friction), i.e. the block's ``du`` solves the joint rows of the equations of motion."""
     block, x, inp, R10, w, dw, v, a, tau, g_base = crane_case(seed)
     y = block.output(0.0, x, inp)
     q, u = x[:3], x[3:]
@@ -308,6 +312,8 @@ def test_crane_block_matches_newton_euler(seed):
     ref_base = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base, frame="base")
     assert_wrench_close(port(y, "W_king_", _W), ref_joint[0], L, "W_king (king frame)")
     assert_wrench_close(port(y, "W_mount_", _W), ref_base[0], L, "W_mount (vessel frame)")
+    assert_wrench_close(port(y, "W_boom_", _W), ref_joint[1], L, "W_boom (Frame 3)")
+    assert_wrench_close(port(y, "W_jib_", _W), ref_joint[2], L, "W_jib (Frame 4)")
 
     # Joint rows: moment about each (revolute) joint axis = actuator torque.
     s_n, _ = scales(ref_joint, L)

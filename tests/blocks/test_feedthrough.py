@@ -34,7 +34,7 @@ def _vessel(rng, block):
 def _crane(rng, block):
     u = block.default_inputs()
     _mount(rng, u)
-    u[21:24] = rng.normal(size=3) * 300
+    u[21:27] = rng.normal(size=6) * 300  # actuator and friction torques
     return 0.0, rng.normal(size=6), u
 
 
@@ -65,10 +65,24 @@ def _cylinder(rng, block):
     # where the end stops act
     x = rng.choice([rng.uniform(0, block.p.stroke), -rng.uniform(0, 2e-3), block.p.stroke + rng.uniform(0, 2e-3)],
                    p=[0.5, 0.25, 0.25])
-    u = np.array([rng.uniform(-0.9, 0.9), rng.normal() * 1e5, x, rng.normal() * 0.1])
+    u = np.array([rng.uniform(-0.9, 0.9), rng.normal() * 1e5, x, rng.normal() * 0.1, rng.normal() * 5e3])
     return 0.0, rng.uniform(1e6, 2e7, size=2), u
 
 
+def _friction(rng, block):
+    # rates inside and well beyond the Stribeck velocity, bristles anywhere
+    # up to their saturation, the revolute joints loaded
+    u = np.empty(len(block.inputs))
+    z = np.empty(len(block.states))
+    for i, (name, law) in enumerate(zip(block.input_names(), block.inputs)):
+        u[i] = rng.normal() * (1e5 if name.startswith("f_") else rng.choice([0.01, 0.5]))
+    for i, law in enumerate(block.laws):
+        z[2 * i] = rng.uniform(-1, 1) * law.L_s / law.sigma0
+        z[2 * i + 1] = rng.uniform(0, 1e3)
+    return 0.0, z, u
+
+
+_DAHL = {f"model_{j}": "dahl" for j in ("slew", "boom", "jib")}
 CASES = {  # block -> (parameter sets, sampler)
     "Vessel": ([{}, {"cog_x": 0.4, "cog_y": -0.3, "gravity_on": True}], _vessel),
     "Crane": ([{}], _crane),
@@ -76,6 +90,8 @@ CASES = {  # block -> (parameter sets, sampler)
     "HydraulicCylinder": ([{}, {"hydraulic": False}], _cylinder),
     "KnuckleBoomCrane": ([{}], _knuckle_boom),
     "KnuckleBoomController": ([{}], _knuckle_boom_controller),
+    "JointFriction": ([{}, {**_DAHL, "gamma_boom": 1.5}], _friction),
+    "KnuckleBoomFriction": ([{}, {**_DAHL, "model_boom_cyl": "dahl", "gamma_jib_cyl": 2.0}], _friction),
 }
 
 
