@@ -142,6 +142,11 @@ class KnuckleBoomCrane(Block):
         _P("tau_slew", "N.m", 0.0, "Slewing torque on the king (T1 of eq. 67)"),
         _P("F_boom_cyl", "N", 0.0, "Force of the boom cylinder, positive extending (F2 of eq. 68)"),
         _P("F_jib_cyl", "N", 0.0, "Force of the jib cylinder, positive extending (F3 of eq. 68)"),
+        _P("tau_f_slew", "N.m", 0.0, "Friction torque in the slewing joint (Joint 1) on the king, along q1"),
+        _P("tau_f_boom", "N.m", 0.0, "Friction torque in the boom joint (Joint 2) on the inner boom, about its "
+                                     "pin (x2), along alpha2"),
+        _P("tau_f_jib", "N.m", 0.0, "Friction torque in the jib joint (Joint 3) on the outer boom, about its "
+                                    "pin (x3), along alpha3"),
     )
     outputs = (
         (_P("q_slew", "rad", 0.0, "Slew angle (q1 of Cibicik & Egeland 2019)"),
@@ -160,18 +165,24 @@ class KnuckleBoomCrane(Block):
         + wrench_ports("W_mount", "Wrench of the mount on the king at the slew joint (Joint 1), mount axes")
         + wrench_ports("W_king", "Wrench of the mount on the king at the slew joint (Joint 1), king axes")
         + MOUNT_INERTIA
-        + wrench_ports("W_boom", "Reaction wrench of the king on the boom in the boom joint (Joint 2), "
-                                 "boom frame (Frame 2, eq. 71)")
-        + wrench_ports("W_jib", "Reaction wrench of the boom on the jib in the jib joint (Joint 3), "
-                                "jib frame (Frame 3, eq. 73)")
+        + wrench_ports("W_boom", "Wrench of the king on the boom through the boom joint (Joint 2): pin "
+                                 "reaction (eq. 71) and friction torque, boom frame (Frame 2)")
+        + wrench_ports("W_jib", "Wrench of the boom on the jib through the jib joint (Joint 3): pin reaction "
+                                "(eq. 73) and friction torque, jib frame (Frame 3)")
         + _support_ports("boom_cyl") + _support_ports("jib_cyl")
+        + (_P("q_boom", "rad", 0.0, "Boom angle in the boom joint (alpha2 of eq. 29)"),
+           _P("q_jib", "rad", 0.0, "Jib angle in the jib joint (alpha3 of eq. 29)"),
+           _P("u_boom", "rad/s", 0.0, "Boom angle rate (eq. 37)"),
+           _P("u_jib", "rad/s", 0.0, "Jib angle rate (eq. 37)"))
     )
-    # The holding actuation sees gravity's direction only.  Always zero: the
-    # moment about the pin axis of the boom and jib joints, and the torsion
-    # on the barrel supports, the cylinders being slender bodies with no
-    # inertia about their own axis (eq. 66).
-    feedthrough = crane_feedthrough(("tau_slew", "F_boom_cyl", "F_jib_cyl"), extra=(
-        ("*_hold", (GRAVITY_DIRECTION,)), ("W_boom_nx", ()), ("W_jib_nx", ()), ("*_cyl_B_nz", ())))
+    # The holding actuation sees gravity's direction only.  The moment about
+    # the pin axis of the boom and jib joints is the joint's friction torque
+    # (the pin passes none); the torsion on the barrel supports is always
+    # zero, the cylinders being slender bodies with no inertia about their
+    # own axis (eq. 66).
+    feedthrough = crane_feedthrough(("tau_slew", "F_boom_cyl", "F_jib_cyl", "tau_f_*"), extra=(
+        ("*_hold", (GRAVITY_DIRECTION,)), ("W_boom_nx", ("tau_f_boom",)), ("W_jib_nx", ("tau_f_jib",)),
+        ("*_cyl_B_nz", ())))
     states = tuple(_P(f"{q}_{c}", u, 0.0, f"{q}_{c}") for q in ("q", "u")
                    for c, u in zip(COORDINATES, ("rad", "m", "m") if q == "q" else ("rad/s", "m/s", "m/s")))
 
@@ -282,7 +293,7 @@ class KnuckleBoomCrane(Block):
         extra = np.zeros(13)
         extra[6:] = Gdot_u
         f = Gt.T @ (tau_g - project_wrenches(kin.P, W_v) - M_theta @ extra)
-        f[6:] += inp[21:24]
+        f[6:] += Gt[6:, 6:].T @ joint_forces(inp)
         hold = -(Gt.T @ tau_g)[6:]
         return _Dynamics(kin, M, f, base_twist_rate(w, dw, v, a), w, v, W_g, W_v, hold)
 
@@ -317,7 +328,13 @@ class KnuckleBoomCrane(Block):
         du, W1, I_A, p_A = mount_split(d.M, d.f, d.tb_dot, d.w, d.v)
         W2 = Rbar(d.kin.R[0].T) @ W1
         r = self.reactions(x, u, du, d)
-        return np.concatenate([x, du, d.hold, W1, W2, sym6_pack(I_A), p_A, r["J2"], r["J3"], r["supports"]])
+        # the wrench through Joints 2 and 3: the pin's reaction and the friction couple
+        J2, J3 = r["J2"].copy(), r["J3"].copy()
+        J2[0] += u[25]
+        J3[0] += u[26]
+        theta, G, _ = self.joint_map(x)
+        luffing = np.concatenate([theta[1:3], G[1:3] @ x[3:]])
+        return np.concatenate([x, du, d.hold, W1, W2, sym6_pack(I_A), p_A, J2, J3, r["supports"], luffing])
 
     def holding(self, x, inp):
         """Actuation that balances gravity at the pose of ``x`` with the mount's
@@ -332,15 +349,21 @@ class KnuckleBoomCrane(Block):
         """Kinematics and the total wrench ``W_t = W_e - W_in`` (eq. 49) of every
         body at its COG, body coordinates ``[n; f]``: gravity, the slewing
         torque on the king, the cylinder forces on barrel (-F) and piston (+F)
-        (eqs. 67-68), less the inertial wrench of eq. (48).  ``dynamics``:
+        (eqs. 67-68) and the joints' friction torques, less the inertial
+        wrench of eq. (48).  ``dynamics``:
         this state's and inputs' ``_dynamics``, if at hand."""
         d = dynamics or self._dynamics(x, inp)
         _, Gt, Gdot_u, _, _ = self._state_terms(x)
         nudot = Gt @ np.concatenate([d.tb_dot, du])
         nudot[6:] += Gdot_u
         W = d.W_g - d.W_v - acceleration_wrenches(self.chain, d.kin, nudot)
-        T1, F2, F3 = inp[21:24]
-        W[0, 2] += T1
+        T1, F2, F3, tf1, tf2, tf3 = inp[21:27]
+        # friction couples about the joint axes (z1; x of Frames 1 and 2 for
+        # Joints 2 and 3, which turn about x with no fixed rotation)
+        W[0, 2] += T1 + tf1
+        W[1, 0] += tf2 - tf3
+        W[0, 0] -= tf2
+        W[2, 0] += tf3
         W[3, 5] -= F2
         W[4, 5] += F2
         W[5, 5] -= F3
@@ -408,6 +431,16 @@ class KnuckleBoomCrane(Block):
         supports[[3, 10]] = n_Bz
         supports[[4, 5, 6, 11, 12, 13]] = f_P.ravel()
         return {"J1": J[0], "J2": J[1], "J3": J[2], "supports": supports}
+
+
+def joint_forces(inp) -> np.ndarray:
+    """The applied forces along the tree's joints ``theta = (q1, alpha2,
+    alpha3, beta2, q2, beta3, q3)`` from the crane's inputs: the slewing
+    torque and the slewing joint's friction on q1, the boom and jib joints'
+    friction on alpha2 and alpha3, the piston forces on q2 and q3 (eqs.
+    67-68).  Their generalized forces are ``G^T`` times them."""
+    T1, F2, F3, tf1, tf2, tf3 = inp[21:27]
+    return np.array([T1 + tf1, tf2, tf3, 0.0, F2, 0.0, F3])
 
 
 class _Dynamics(NamedTuple):

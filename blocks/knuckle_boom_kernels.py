@@ -276,15 +276,23 @@ def _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws
     g_base = -g * inp[6:9]
     M, f, tau_g, R, p, J, W = tree_terms(theta, G, Gdot_u, x[3:], tb, g_base, parents, R0, Kb, K2b, off0,
                                          slide, revolute, screws, com, mass, inertia)
-    f[6:] += inp[21:24]
-    return M, f, -tau_g[6:], tb, tb_dot, R, p, J, W
+    # the joints' applied forces (slewing torque, friction torques, piston
+    # forces) through the joint map: f += G^T tau_theta
+    tau_theta = np.zeros(7)
+    tau_theta[0] = inp[21] + inp[24]
+    tau_theta[1], tau_theta[2] = inp[25], inp[26]
+    tau_theta[4], tau_theta[6] = inp[22], inp[23]
+    for j in range(3):
+        for k in range(7):
+            f[6 + j] += G[k, j] * tau_theta[k]
+    return M, f, -tau_g[6:], tb, tb_dot, R, p, J, W, theta, G
 
 
 def accelerations(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia):
     """``du/dt`` of the crane's joint rows of Kane's equations with the base
     motion given: ``M_jj du = f_j - M_jb dt_b/dt``."""
-    M, f, hold, tb, tb_dot, R, p, J, W = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute,
-                                                screws, com, mass, inertia)
+    M, f, hold, tb, tb_dot, R, p, J, W, theta, G = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide,
+                                                          revolute, screws, com, mass, inertia)
     return np.linalg.solve(np.ascontiguousarray(M[6:, 6:]), f[6:] - _mv(M[6:, :6], tb_dot))
 
 
@@ -295,8 +303,8 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
     coordinates, articulated inertia and bias wrench (``interface.mount_split``),
     reactions in Joints 2 and 3 and the cylinders' support loads
     (``KnuckleBoomCrane.reactions``: eqs. (51)-(56) of Cibicik & Egeland 2019)."""
-    M, f, hold, tb, tb_dot, R, p, J, W = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute,
-                                                screws, com, mass, inertia)
+    M, f, hold, tb, tb_dot, R, p, J, W, theta, G = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide,
+                                                          revolute, screws, com, mass, inertia)
     # mount split: W1 = I_A [dw; a] + p_A
     rhs = np.empty((3, 7))
     rhs[:, :6] = M[6:, :6]
@@ -321,8 +329,12 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
             acc += J[k, j] * nudot[j]
         Wt[k, :3] -= _matvec3(inertia[k], acc[:3])
         Wt[k, 3:] -= mass[k] * acc[3:]
-    T1, F2, F3 = inp[21], inp[22], inp[23]
-    Wt[0, 2] += T1
+    T1, F2, F3, tf1, tf2, tf3 = inp[21], inp[22], inp[23], inp[24], inp[25], inp[26]
+    # friction couples about the joint axes (z of the king, x of the booms)
+    Wt[0, 2] += T1 + tf1
+    Wt[1, 0] += tf2 - tf3
+    Wt[0, 0] -= tf2
+    Wt[2, 0] += tf3
     Wt[3, 5] -= F2
     Wt[4, 5] += F2
     Wt[5, 5] -= F3
@@ -364,7 +376,7 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
             if carried_by[k, i] != 0.0:
                 F[k] += f_base
                 N_O[k] += n_base
-    y = np.empty(77)
+    y = np.empty(81)
     y[:6] = x
     y[6:9] = du
     y[9:12] = hold
@@ -381,9 +393,16 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
         o = 51 + 6 * (k - 1)
         y[o:o + 3] = -_transpose_matvec3(R[k], N_O[k] - _cross(p[k], F[k]))
         y[o + 3:o + 6] = -_transpose_matvec3(R[k], F[k])
+    # the wrench through Joints 2 and 3: the pin's reaction and the friction couple
+    y[51] += tf2
+    y[57] += tf3
     for c in range(2):
         o = 63 + 7 * c
         y[o:o + 3] = f_B[c]
         y[o + 3] = n_Bz[c]
         y[o + 4:o + 7] = f_P[c]
+    # the luffing joints' angles and rates
+    y[77], y[78] = theta[1], theta[2]
+    for k in range(2):
+        y[79 + k] = G[1 + k, 1] * x[4] + G[1 + k, 2] * x[5] + G[1 + k, 0] * x[3]
     return y

@@ -109,8 +109,8 @@ def _parse_set(items):
             continue
         try:
             out.append((target.strip(), float(value)))
-        except ValueError:
-            raise CraneCosimError(f"--set {item!r}: {value!r} is not a number") from None
+        except ValueError:  # a text: for a String parameter (a number is refused for it, with its name)
+            out.append((target.strip(), value.strip()))
     return out
 
 

@@ -183,7 +183,8 @@ def _table(title, variables, with_default, extra=None):
     rule = "|---|---|" + ("---|" if with_default else "") + ("---|" if extra else "") + "---|"
     rows = []
     for v in variables:
-        start = ("true" if v.start else "false") if v.type == "Boolean" else f"{v.start:g}"
+        start = (("true" if v.start else "false") if v.type == "Boolean" else f'"{v.start}"' if v.type == "String"
+                 else f"{v.start:g}")
         rows.append(f"| `{v.name}` | {v.unit} | " + (f"{start} | " if with_default else "")
                     + (f"{extra[1](v)} | " if extra else "") + f"{v.description} |")
     return [f"#### {title}", "", head, rule, *rows, ""]

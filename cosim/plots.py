@@ -70,6 +70,8 @@ _PANELS = [
     ("actuation", "Actuation demands", r"(tau_(slew|boom|jib)|F_(boom|jib)_cyl)",
      [r"tau_(slew|boom|jib)", r"F_(boom|jib)_cyl"]),
     ("cylinders", "Hydraulic cylinders", r"p_A", [r"F", r"p_[AB]", r"valve_\w+"]),
+    ("friction", "Joint friction: torques, seal forces, coefficients and the energy it took out", r"E_f",
+     [r"tau_f_\w+", r"F_f_\w+", r"mu_\w+", r"E_f(_\w+)?"]),
 ]
 
 

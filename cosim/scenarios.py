@@ -47,6 +47,46 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     return s
 
 
+#: The friction block's input of each joint reaction component: the joint
+#: rate, then the two reaction force components normal to the joint's axis,
+#: from the crane's outputs (the slewing joint's axis is the king's z, the
+#: crane of Cibicik & Egeland (2018) turns its booms about their frames' z
+#: axes, the knuckle boom crane of Cibicik & Egeland (2019) about their x axes).
+FRICTION_INPUTS = {
+    "Crane": {"slew": ("W_king_fx", "W_king_fy"), "boom": ("W_boom_fx", "W_boom_fy"),
+              "jib": ("W_jib_fx", "W_jib_fy")},
+    "KnuckleBoomCrane": {"slew": ("W_king_fx", "W_king_fy"), "boom": ("W_boom_fy", "W_boom_fz"),
+                         "jib": ("W_jib_fy", "W_jib_fz")},
+}
+
+
+def _friction_in_the_loop(s: System, crane_model: str, friction: str = "friction") -> None:
+    """Connect a friction block to a crane's revolute joints: each joint's
+    rate and radial reaction in, its friction torque back."""
+    for joint, (n1, n2) in FRICTION_INPUTS[crane_model].items():
+        s.connect(f"crane.u_{joint}", f"{friction}.u_{joint}")
+        s.connect(f"crane.{n1}", f"{friction}.f_{joint}_n1")
+        s.connect(f"crane.{n2}", f"{friction}.f_{joint}_n2")
+        s.connect(f"{friction}.tau_f_{joint}", f"crane.tau_f_{joint}")
+
+
+def crane_on_vessel_friction(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0,
+                             step: float = 1e-3) -> System:
+    """:func:`crane_on_vessel` with Dahl or LuGre friction (Jarzębowska,
+    Urbaś & Augustynek 2018, Table 1; LuGre by default) in the crane's
+    slewing, boom and jib joints (Joints 4-6), from a ``JointFriction``
+    component, ``friction``, stepped after the crane (Gauss-Seidel order
+    vessel, crane, friction, controller: the friction takes the crane's
+    newest rates and reactions, the crane the friction of the step before).
+    Another law is one parameter: ``--set friction.model_boom=dahl``."""
+    s = crane_on_vessel(base_dir, fmu_dir, stop_time, step)
+    s.name = "CraneOnVesselFriction"
+    s.add_component("friction", f"{fmu_dir}/JointFriction.fmu")
+    s.components.insert(2, s.components.pop())  # after the crane
+    _friction_in_the_loop(s, "Crane")
+    return s
+
+
 def knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3) -> System:
     """The knuckle boom crane of Cibicik & Egeland (2019), Tables 1-2, on a fixed base,
     ideal actuators, PD control with gravity compensation: it holds its
@@ -91,7 +131,7 @@ P_B_HOLD = 1e6  # Pa: rod-side pressure at the start; the piston side holds the 
 
 
 def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
-                          on_vessel: bool = True) -> System:
+                          on_vessel: bool = True, friction: bool = True) -> System:
     """The knuckle boom crane of Cibicik & Egeland (2019) with hydraulic
     cylinders on the vessel of Cibicik & Egeland (2018), scaled to carry it
     (:data:`SCALED_VESSEL`), and the hoisting sequence of
@@ -100,12 +140,16 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     piston position and speed from the crane, force back) and the controller
     (valve commands with force feedback; its force demands also reach the
     cylinders, which use them when set to ideal actuators with
-    ``hydraulic = false``).
+    ``hydraulic = false``), and the friction (``KnuckleBoomFriction``, LuGre
+    by default, Jarzębowska, Urbaś & Augustynek 2018) in the crane's three
+    revolute joints (torques to the crane) and in the cylinders' seals
+    (forces to the cylinders, which add them to the oil's).
 
-    Gauss-Seidel in the order vessel, crane, cylinders, controller.  The
-    cylinders start with the chamber pressures that hold the crane at its
-    start pose (rod side 10 bar).  ``on_vessel=False`` stands the crane on a
-    fixed base instead."""
+    Gauss-Seidel in the order vessel, crane, friction, cylinders,
+    controller.  The cylinders start with the chamber pressures that hold
+    the crane at its start pose (rod side 10 bar).  ``on_vessel=False``
+    stands the crane on a fixed base instead; ``friction=False`` leaves the
+    friction out."""
     from .blocks.hydraulics import HydraulicCylinder
     from .blocks.knuckle_boom import KnuckleBoomCrane
     s = System("OffshoreKnuckleBoom" if on_vessel else "HydraulicKnuckleBoom", stop_time=stop_time, step=step,
@@ -113,6 +157,8 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     if on_vessel:
         s.add_component("vessel", f"{fmu_dir}/Vessel.fmu", **SCALED_VESSEL)
     s.add_component("crane", f"{fmu_dir}/KnuckleBoomCrane.fmu")
+    if friction:
+        s.add_component("friction", f"{fmu_dir}/KnuckleBoomFriction.fmu")
     crane = KnuckleBoomCrane()
     hold = crane.holding(crane.initial_state(), crane.default_inputs())
     for c, F in zip(CYLINDERS, hold[1:]):
@@ -133,13 +179,18 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
         s.connect(f"{name}.F", f"controller.F_{c}_meas")
         s.connect(f"controller.valve_{c}", f"{name}.valve")
         s.connect(f"controller.F_{c}", f"{name}.F_demand")
+        if friction:
+            s.connect(f"crane.u_{c}", f"friction.u_{c}")
+            s.connect(f"friction.F_f_{c}", f"{name}.F_seal")
+    if friction:
+        _friction_in_the_loop(s, "KnuckleBoomCrane")
     _measurements_to_controller(s)
     s.connect("controller.tau_slew", "crane.tau_slew")
     return s
 
 
-SCENARIOS = {"crane_on_vessel": crane_on_vessel, "knuckle_boom": knuckle_boom,
-             "offshore_knuckle_boom": offshore_knuckle_boom}
+SCENARIOS = {"crane_on_vessel": crane_on_vessel, "crane_on_vessel_friction": crane_on_vessel_friction,
+             "knuckle_boom": knuckle_boom, "offshore_knuckle_boom": offshore_knuckle_boom}
 
 
 def write_examples(root) -> list[Path]:

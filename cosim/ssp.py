@@ -82,8 +82,11 @@ def _variables(system: System) -> dict:
 
 def _parameter(params: ET.Element, comp: str, name: str, value, var, units: set) -> None:
     p = ET.SubElement(params, _q(SSV, "Parameter"), name=name)
-    kind = var.type if var is not None else ("Boolean" if isinstance(value, bool) else "Real")
-    if kind == "Boolean":
+    kind = var.type if var is not None else ("Boolean" if isinstance(value, bool) else
+                                             "String" if isinstance(value, str) else "Real")
+    if kind == "String":
+        ET.SubElement(p, _q(SSV, "String"), value=str(value))
+    elif kind == "Boolean":
         ET.SubElement(p, _q(SSV, "Boolean"), value=str(bool(value)).lower())
     elif kind == "Integer":
         if float(value) != int(value):
@@ -330,6 +333,8 @@ def _local_file(source: str, base: Path, root: Path | None, what: str) -> Path:
 
 def _value(value_el: ET.Element, where: str):
     tag, raw = value_el.tag, value_el.get("value")
+    if tag == _q(SSV, "String") and raw is not None:
+        return raw
     if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean")):
         kind = tag.rpartition("}")[2]
         raise CraneCosimError(f"{where} is a {kind} value, which crane-cosim cannot set")

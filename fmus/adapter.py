@@ -41,7 +41,7 @@ import numpy as np
 from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability
 from pythonfmu.default_experiment import DefaultExperiment
 from pythonfmu.enums import Fmi2Initial, Fmi2Status
-from pythonfmu.variables import Boolean, Real
+from pythonfmu.variables import Boolean, Real, String
 
 
 _BINARIES = {"linux": ("linux64", ".so"), "darwin": ("darwin64", ".dylib"), "win32": ("win64", ".dll")}
@@ -157,7 +157,7 @@ def slave_class(block_cls):
         def _register_parameter(self, p):
             name = p.name
             self._where.append(("p", name))
-            kind = Boolean if p.type == "Boolean" else Real
+            kind = {"Boolean": Boolean, "String": String}.get(p.type, Real)
             variability = Fmi2Variability.tunable if p.tunable else Fmi2Variability.fixed
             self.register_variable(kind(
                 name, causality=Fmi2Causality.parameter, variability=variability,
@@ -193,7 +193,7 @@ def slave_class(block_cls):
                     block = block_cls(**params)
                     block.prepare()
                 except Exception as exc:
-                    self._fail(f"parameter {name} = {val:g} is refused; {name} keeps {self._params[name]:g}", exc)
+                    self._fail(f"parameter {name} = {val!r} is refused; {name} keeps {self._params[name]!r}", exc)
                     return
                 self._params, self._block, self._built_from = params, block, params
             else:

@@ -203,7 +203,8 @@ def write_reproducible_zip(path: Path, files: dict) -> None:
 
 
 def _add_units(md: ET.Element, block_cls) -> None:
-    units = {v.name: v.unit for v in block_cls.parameters + block_cls.inputs + block_cls.outputs}
+    units = {v.name: v.unit for v in block_cls.parameters + block_cls.inputs + block_cls.outputs
+             if v.type == "Real"}
     used = sorted({u for n, u in units.items()})
     defs = ET.Element("UnitDefinitions")
     for name in used:

@@ -41,7 +41,7 @@ def _crane(rng, block):
 def _knuckle_boom(rng, block):
     u = block.default_inputs()
     _mount(rng, u, 0.3)
-    u[21:24] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5]
+    u[21:27] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5, *rng.normal(size=3) * 1e4]
     x = np.array([rng.uniform(-3, 3), rng.uniform(0.2, 1.6), rng.uniform(0.2, 1.6), *rng.normal(size=3) * 0.3])
     return 0.0, x, u
 

@@ -25,7 +25,7 @@ def _random_case(c, rng, moving_base):
     if moving_base:
         u[:9] = Rotation.random(random_state=rng.integers(1 << 30)).as_matrix().ravel()
         u[9:21] = rng.normal(size=12)
-    u[21:24] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5]
+    u[21:27] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5, *rng.normal(size=3) * 1e4]
     return x, u
 
 
