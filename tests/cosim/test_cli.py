@@ -241,7 +241,8 @@ def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
     assert summary["status"] == "completed" and summary["real_time_factor"] > 0
     assert {"numpy", "fmpy", "pythonfmu", "python"} <= set(summary["versions"])
     assert sorted(p.name for p in (out / "plots").iterdir()) == [
-        "actuation.png", "crane_joints.png", "interface_king.png", "interface_mount.png", "vessel_motion.png"]
+        "actuation.png", "boom_joint.png", "crane_joints.png", "interface_king.png", "interface_mount.png",
+        "jib_joint.png", "vessel_motion.png"]
 
 
 def test_bench_json_records(capsys):
@@ -655,3 +656,23 @@ def test_hostile_xml_in_a_plain_ssd(capsys, system_file, tmp_path):
     code, err = run_cli(capsys, ssd)
     assert code == 2
     assert_one_sentence(err, f"system file {ssd} holds a document type declaration")
+
+
+@pytest.mark.parametrize("setting,fragment", [
+    ("friction.model_boom=coulomb", "JointFriction parameter model_boom = 'coulomb' is not a friction law: use one "
+                                    "of none, dahl, lugre"),
+    ("friction.mu_k_jib=0.3", "JointFriction parameter mu_k_jib = 0.3 is invalid: the kinetic coefficient must "
+                              "not exceed the static one, mu_s_jib = 0.2"),
+    ("friction.sigma0_slew=0", "JointFriction parameter sigma0_slew = 0 1/rad is invalid: it must be positive"),
+    ("friction.d_boom=-0.03", "JointFriction parameter d_boom = -0.03 m is invalid: it must be positive"),
+    ("friction.model_boom=2", "friction.model_boom is a String parameter; set it to a text, not 2.0"),
+])
+@pytest.mark.parametrize("mode", [[], ["--monolithic"]])
+def test_bad_friction_parameters(capsys, tmp_path, fmu_dir, setting, fragment, mode):
+    """Friction laws and coefficients the block cannot take: one sentence
+    naming the component and the parameter, exit status 2, nothing run."""
+    from crane_cosim.scenarios import crane_on_vessel_friction
+    ssd = write_ssd(crane_on_vessel_friction(base_dir=tmp_path, fmu_dir=str(fmu_dir)), tmp_path / "f.ssd")
+    code, err = run_cli(capsys, ssd, "--set", setting, "--out", tmp_path / "out", *mode)
+    assert code == 2
+    assert_one_sentence(err, "friction", fragment)
