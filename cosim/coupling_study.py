@@ -36,8 +36,10 @@ COMPARE_EVERY = 0.02
 WRENCH = [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 
 
-def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
-    """max over components of RMS(run - ref) / peak|ref| on the reference's times."""
+def on_shared_grid(run: pd.DataFrame, ref: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of ``run`` and ``ref`` at the points of the ``COMPARE_EVERY``
+    grid that both recorded, in the same order: runs at different steps
+    compared point by point."""
     def on_grid(df):
         k = df["time"] / COMPARE_EVERY
         df = df[np.abs(k - np.round(k)) < 1e-6]
@@ -45,7 +47,12 @@ def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
     run, ref = on_grid(run), on_grid(ref)
     ref = ref.loc[ref.index.intersection(run.index)]
     run = run.loc[ref.index]
-    return max(relative_rms(run.reset_index(drop=True), ref.reset_index(drop=True), WRENCH).values())
+    return run.reset_index(drop=True), ref.reset_index(drop=True)
+
+
+def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
+    """max over components of RMS(run - ref) / peak|ref| on the reference's times."""
+    return max(relative_rms(*on_shared_grid(run, ref), WRENCH).values())
 
 
 def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:

@@ -27,12 +27,12 @@ import pandas as pd
 from .errors import SimulationError
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
+from .coupling_study import COMPARE_EVERY, on_shared_grid
 from .results import relative_rms
 from .scenarios import crane_on_vessel_friction, offshore_knuckle_boom
 
 STEPS = (5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)
 EXAMPLES = {"crane_on_vessel_friction": crane_on_vessel_friction, "offshore_knuckle_boom": offshore_knuckle_boom}
-COMPARE_EVERY = 0.02
 STICK_RATE = 0.0175  # rad/s (Table 1's Stribeck velocity); seals: 10 mm/s
 
 
@@ -43,18 +43,9 @@ def _groups(columns) -> dict:
     return {"friction": friction, "coordinates": coords, "wrench": wrench}
 
 
-def _on_grid(df):
-    k = df["time"] / COMPARE_EVERY
-    df = df[np.abs(k - np.round(k)) < 1e-6]
-    return df.set_index(np.round(df["time"] / COMPARE_EVERY).astype(int))
-
-
 def errors(run: pd.DataFrame, ref: pd.DataFrame) -> dict:
     """Largest RMS(run - ref) / peak|ref| per group, on the shared grid."""
-    a, b = _on_grid(run), _on_grid(ref)
-    b = b.loc[b.index.intersection(a.index)]
-    a = a.loc[b.index]
-    a, b = a.reset_index(drop=True), b.reset_index(drop=True)
+    a, b = on_shared_grid(run, ref)
     return {g: max(relative_rms(a, b, cols).values()) for g, cols in _groups(ref.columns).items()}
 
 

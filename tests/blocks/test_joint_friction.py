@@ -196,7 +196,7 @@ def test_energy_balance_of_a_crane_with_friction():
     def split(s):
         return s[:6], s[6:12], s[12]
 
-    def friction_inputs(x, y_crane):
+    def friction_inputs(y_crane):
         names = crane.output_names()
         values = {}
         for j, w in (("slew", "W_king"), ("boom", "W_boom"), ("jib", "W_jib")):
@@ -217,7 +217,7 @@ def test_energy_balance_of_a_crane_with_friction():
         tau_f = np.zeros(3)
         for _ in range(30):
             y_c = crane.output(t, x, crane_inputs(t, tau_f))
-            u_f = friction_inputs(x, y_c)
+            u_f = friction_inputs(y_c)
             new = fric.output(t, z, u_f)[[0, 5, 10]]
             if np.array_equal(new, tau_f):
                 break
