@@ -3,10 +3,10 @@
 ``slave_class(Block)`` returns an ``Fmi2Slave`` subclass whose variables are
 the block's parameters, inputs and outputs, in that order (value references
 0, 1, ...); a parameter has its declared FMI type (Real, Boolean, or
-String: a model chosen by name).  ``do_step`` advances the block's state with its inputs held over
-the communication step; outputs are computed lazily, when they are read after
-a step or after an input changed (so direct feedthrough works in Gauss-Seidel
-and initialization).  The full internal state (continuous states, inputs,
+String: a model chosen by name).  ``do_step`` advances the block's state
+with its inputs held over the communication step; outputs are computed
+lazily, when they are read after a step or after an input changed (so
+direct feedthrough works in Gauss-Seidel and initialization).  The full internal state (continuous states, inputs,
 parameters, time) is saved and restored by the FMU state hooks, which
 pythonfmu by default limits to registered variables.
 
