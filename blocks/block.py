@@ -26,24 +26,38 @@ class ParameterError(ValueError):
     the parameter."""
 
 
+#: the FMI types a block's variables may have (String: parameters only)
+TYPES = ("Real", "Boolean", "String")
+
+
 @dataclass(frozen=True)
 class Variable:
     """A declared port, parameter or state.
 
     ``name``: FMI variable name; ``unit``: one of :data:`blocks.units.UNITS`;
     ``start``: start value (the default of a parameter); ``description``:
-    one line for the modelDescription and the docs; ``type``: ``"Real"`` or
-    ``"Boolean"``; ``tunable``: a parameter whose change between two
+    one line for the modelDescription and the docs; ``type``: ``"Real"``,
+    ``"Boolean"`` or, for a parameter only, ``"String"`` (a choice by name,
+    such as a friction model: a ``str`` start and the unit ``""``, since an
+    FMI String has no unit); ``tunable``: a parameter whose change between two
     communication steps the block honours (gains, set-points, damping);
     the others (geometry, masses, initial values) are fixed once the model
     is initialized."""
 
     name: str
     unit: str
-    start: float
+    start: float | bool | str
     description: str
     type: str = "Real"
     tunable: bool = False
+
+    def __post_init__(self):
+        # a declaration the FMU could not carry is refused where it is written
+        if self.type not in TYPES:
+            raise ValueError(f"variable {self.name}: type {self.type!r} is not one of {', '.join(TYPES)}")
+        if self.type == "String" and (not isinstance(self.start, str) or self.unit):
+            raise ValueError(f"String variable {self.name} needs a str start value and the unit \"\" "
+                             f"(an FMI String has no unit), not start {self.start!r} and unit {self.unit!r}")
 
 
 def vector(prefix: str, unit: str, description: str, components="xyz", start=None):
@@ -122,14 +136,27 @@ class Block:
         for name, value in params.items():
             if name not in known:
                 raise ParameterError(f"{self.model_name} has no parameter {name!r}")
-            kind = known[name].type
-            values[name] = bool(value) if kind == "Boolean" else str(value) if kind == "String" else float(value)
+            values[name] = self._value_of(known[name], value)
         for name, value in values.items():
             if known[name].type == "Real" and not math.isfinite(value):
                 raise ParameterError(f"{self.model_name} parameter {name} = {value} is not a finite number")
         self.values = values
         self.p = SimpleNamespace(**values)
         self.setup()
+
+    def _value_of(self, p: Variable, value):
+        """``value`` as the parameter ``p`` holds it: a str stays a str (a
+        String parameter takes nothing else, a Real no str), a Boolean is a
+        bool, a Real a float."""
+        if p.type == "String":
+            if not isinstance(value, str):
+                raise ParameterError(f"{self.model_name} parameter {p.name} = {value!r} is invalid: it is a "
+                                     f"String parameter and takes a text")
+            return value
+        if isinstance(value, str):
+            need = "true or false" if p.type == "Boolean" else "a number"
+            raise ParameterError(f"{self.model_name} parameter {p.name} = {value!r} is invalid: it must be {need}")
+        return bool(value) if p.type == "Boolean" else float(value)
 
     # -- declaration helpers -------------------------------------------------
     @classmethod
@@ -176,6 +203,14 @@ class Block:
                 raise ParameterError(
                     f"{self.model_name} parameter {name} = {value:g} {units[name]} "
                     f"is invalid: it must be {need}")
+
+    def require_one_of(self, name: str, allowed) -> None:
+        """Raise :class:`ParameterError` unless the parameter (a String
+        parameter choosing a model by name) is one of ``allowed``."""
+        value = self.values[name]
+        if value not in allowed:
+            raise ParameterError(f"{self.model_name} parameter {name} = {value!r} is invalid: it must be one "
+                                 f"of {', '.join(repr(a) for a in allowed)}")
 
     @classmethod
     def check_parameters(cls, **params) -> None:

@@ -197,10 +197,8 @@ class JointFriction(Block):
         self._revolute = []
         for j in self.joints:
             n = j.name
+            self.require_one_of(f"model_{n}", MODELS)
             model = v[f"model_{n}"]
-            if model not in MODELS:
-                raise ParameterError(f"{self.model_name} parameter model_{n} = {model!r} is not a friction law: "
-                                     f"use one of {', '.join(MODELS)}")
             revolute = isinstance(j, Revolute)
             s, k = (f"mu_s_{n}", f"mu_k_{n}") if revolute else (f"F_s_{n}", f"F_c_{n}")
             self.require_positive(s, k, f"sigma0_{n}", f"v_s_{n}")

@@ -98,20 +98,56 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _parse_set(items):
+def _parse_set(items, kind_of):
+    """``(component.variable, value)`` of each ``--set`` item, the value read
+    as its variable's FMI type says (``kind_of(target)``: the type, or None
+    when the component, variable or FMU is unknown):
+
+    * String: the text as typed;
+    * true or false (any case): a Boolean;
+    * otherwise a number; a Real or Integer variable refuses anything else
+      here, while a text for an unknown variable or a Boolean is passed on,
+      for the system's checks to name what is wrong with it."""
     out = []
     for item in items:
         target, eq, value = item.partition("=")
+        target = target.strip()
         if not eq:
             raise CraneCosimError(f"--set {item!r} is not of the form component.variable=value")
-        if value.strip().lower() in ("true", "false"):
-            out.append((target.strip(), value.strip().lower() == "true"))
-            continue
-        try:
-            out.append((target.strip(), float(value)))
-        except ValueError:  # a text: for a String parameter (a number is refused for it, with its name)
-            out.append((target.strip(), value.strip()))
+        kind = kind_of(target)
+        if kind == "String":
+            out.append((target, value))
+        elif value.strip().lower() in ("true", "false"):
+            out.append((target, value.strip().lower() == "true"))
+        else:
+            try:
+                out.append((target, float(value)))
+            except ValueError:
+                if kind in ("Real", "Integer"):
+                    raise CraneCosimError(f"--set {item!r}: {value!r} is not a number") from None
+                out.append((target, value))
     return out
+
+
+def _variable_kinds(system, replaced: dict):
+    """``target -> FMI type`` of ``component.variable`` in ``system``, from
+    the FMU the component will have (its ``--replace`` one, if any); None
+    when the component, the variable or its FMU is unknown (the checks of
+    the command name that)."""
+    from .fmu import describe_variables
+
+    described = {}
+
+    def kind_of(target: str):
+        comp, _, name = target.partition(".")
+        if comp not in described:
+            try:
+                described[comp] = describe_variables(replaced.get(comp) or system.source_path(system.component(comp)))
+            except CraneCosimError:
+                described[comp] = {}
+        v = described[comp].get(name)
+        return v.type if v is not None else None
+    return kind_of
 
 
 def _parse_replace(items):
@@ -133,9 +169,10 @@ def _apply_options(args, system, strict_replace: bool = True):
         value = getattr(args, attr, None)
         if value is not None:
             setattr(system, attr, value)
-    for target, value in _parse_set(args.set):
+    replacements = _parse_replace(getattr(args, "replace", []))
+    for target, value in _parse_set(args.set, _variable_kinds(system, dict(replacements))):
         system.set_parameter(target, value)
-    for name, path in _parse_replace(getattr(args, "replace", [])):
+    for name, path in replacements:
         if strict_replace:
             system.replace(name, path)
         else:

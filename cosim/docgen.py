@@ -61,7 +61,9 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
   `ModelStructure` lists the inputs each output depends on directly (the
   table of each FMU below).  Parameters marked *tunable* may change between
   two steps and the next step honours them; the others are fixed once the
-  model is initialized.  The same sources build the same FMU, byte for
+  model is initialized.  A parameter whose default is quoted (`"lugre"`)
+  is an FMI String, a model chosen by name: set it with `fmi2SetString`,
+  an `ssv:String` value, or `--set component.parameter=lugre`.  The same sources build the same FMU, byte for
   byte, GUID included.
 
 ## Running the FMUs in a C host
@@ -175,6 +177,14 @@ Units follow the FMI convention (`N.m`, `m/s2`); frames and signs are in
 """
 
 
+def _start(v) -> str:
+    """A start value as the tables show it: a String's quoted (the name of a
+    model, say), a Boolean's true or false, a number short."""
+    if v.type == "String":
+        return f'`"{v.start}"`'
+    return ("true" if v.start else "false") if v.type == "Boolean" else f"{v.start:g}"
+
+
 def _table(title, variables, with_default, extra=None):
     """A markdown table of ``variables``; ``extra``: (column title, function
     of a variable giving its cell)."""
@@ -183,9 +193,7 @@ def _table(title, variables, with_default, extra=None):
     rule = "|---|---|" + ("---|" if with_default else "") + ("---|" if extra else "") + "---|"
     rows = []
     for v in variables:
-        start = (("true" if v.start else "false") if v.type == "Boolean" else f'"{v.start}"' if v.type == "String"
-                 else f"{v.start:g}")
-        rows.append(f"| `{v.name}` | {v.unit} | " + (f"{start} | " if with_default else "")
+        rows.append(f"| `{v.name}` | {v.unit} | " + (f"{_start(v)} | " if with_default else "")
                     + (f"{extra[1](v)} | " if extra else "") + f"{v.description} |")
     return [f"#### {title}", "", head, rule, *rows, ""]
 

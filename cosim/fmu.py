@@ -84,10 +84,12 @@ def parameter_problem(component: str, name: str, value, info) -> str | None:
         return f"{component}.{name} is {info.causality}, not a parameter that can be set"
     if info.type == "Boolean" and not isinstance(value, bool):
         return f"{component}.{name} is a Boolean parameter; set it to true or false, not {value!r}"
-    if info.type in ("Real", "Integer") and isinstance(value, (bool, str)):
-        return f"{component}.{name} is a {info.type} parameter; set it to a number, not {value!r}"
     if info.type == "String" and not isinstance(value, str):
         return f"{component}.{name} is a String parameter; set it to a text, not {value!r}"
+    if info.type == "String" and "\0" in value:
+        return f"{component}.{name} = {value!r} holds a NUL character, which an FMI String cannot carry"
+    if info.type in ("Real", "Integer") and isinstance(value, (bool, str)):
+        return f"{component}.{name} is a {info.type} parameter; set it to a number, not {value!r}"
     if info.type == "Integer" and float(value) != int(value):
         return f"{component}.{name} is an Integer parameter; {value!r} is not a whole number"
     if info.type not in ("Real", "Integer", "Boolean", "String"):
@@ -202,10 +204,10 @@ class FMUInstance:
                 raise CraneCosimError(problem)
             if v.type == "Boolean":
                 self._call(f"set parameter {name}", self._slave.setBoolean, [v.valueReference], [value])
-            elif v.type == "Integer":
-                self._call(f"set parameter {name}", self._slave.setInteger, [v.valueReference], [int(value)])
             elif v.type == "String":
                 self._call(f"set parameter {name}", self._slave.setString, [v.valueReference], [value])
+            elif v.type == "Integer":
+                self._call(f"set parameter {name}", self._slave.setInteger, [v.valueReference], [int(value)])
             else:
                 self._call(f"set parameter {name}", self._slave.setReal, [v.valueReference], [float(value)])
         self._call("initialize", self._slave.enterInitializationMode)

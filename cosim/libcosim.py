@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 
 from .errors import CraneCosimError
-from .fmu import check_fmu, describe_variables
+from .fmu import check_fmu, describe_variables, parameter_problem
 from .system import System, coupled_connections
 from .wiring import resolve
 
@@ -101,7 +101,7 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str):
     def fail(what: str):
         return CraneCosimError(f"libcosim {what}: {_internal.get_last_error_message() or 'no message'}")
 
-    REAL, BOOLEAN = CosimEnums.CosimVariableType.REAL, CosimEnums.CosimVariableType.BOOLEAN
+    REAL, BOOLEAN, STRING = (CosimEnums.CosimVariableType[t] for t in ("REAL", "BOOLEAN", "STRING"))
     OUTPUT = CosimEnums.CosimVariableCausality.OUTPUT.value
     slaves, index, variables = [], {}, {}
     if ssd is not None:
@@ -141,15 +141,18 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str):
 
     if ssd is None:
         # the master's own checks first: unknown names, two outputs, an input driven twice, units
-        resolve(system, coupled_connections(system),
-                {c.name: describe_variables(system.source_path(c)) for c in system.components})
+        described = {c.name: describe_variables(system.source_path(c)) for c in system.components}
+        resolve(system, coupled_connections(system), described)
+        # each parameter by its type's call: a String as a text, a Boolean, else a Real
+        initial_value = {BOOLEAN.value: (execution.boolean_initial_value, bool),
+                         STRING.value: (execution.string_initial_value, str)}
         for comp in system.components:
             for name, value in comp.parameters.items():
                 v = var(comp.name, name)
-                ok = (execution.boolean_initial_value(index[comp.name], v.reference, bool(value))
-                      if v.type == BOOLEAN.value
-                      else execution.real_initial_value(index[comp.name], v.reference, float(value)))
-                if not ok:
+                if problem := parameter_problem(comp.name, name, value, described[comp.name][name]):
+                    raise CraneCosimError(problem)
+                set_value, kind = initial_value.get(v.type, (execution.real_initial_value, float))
+                if not set_value(index[comp.name], v.reference, kind(value)):
                     raise fail(f"cannot set parameter {comp.name}.{name}")
         for c in coupled_connections(system):
             src, dst = var(c.start_element, c.start_connector), var(c.end_element, c.end_connector)

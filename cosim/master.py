@@ -57,7 +57,7 @@ def prepare_fmus(system: System) -> None:
                 ours = f"resources/{FMU_SOURCE_FILE}" in {i.filename for i in check_archive(path, "FMU")}
             except CraneCosimError:
                 ours = False  # not ours; refused with its reason when it is read
-            if not ours or fmu_is_current(path):
+            if not ours or fmu_is_current(path, BLOCKS[path.stem]):
                 continue
         build_fmu(path.stem, path.parent)
 

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from .archive import Limits, read_xml, safe_extract
 from .errors import CraneCosimError
-from .fmu import describe_variables
+from .fmu import describe_variables, parameter_problem
 from .system import System
 from .blocks.units import BASE_UNITS, base_unit_exponents
 
@@ -80,18 +80,23 @@ def _variables(system: System) -> dict:
     return out
 
 
+def _value_kind(value) -> str:
+    """The ssv type of a value whose FMU variable is not known (the FMU is
+    not there yet)."""
+    return "Boolean" if isinstance(value, bool) else "String" if isinstance(value, str) else "Real"
+
+
 def _parameter(params: ET.Element, comp: str, name: str, value, var, units: set) -> None:
     p = ET.SubElement(params, _q(SSV, "Parameter"), name=name)
-    kind = var.type if var is not None else ("Boolean" if isinstance(value, bool) else
-                                             "String" if isinstance(value, str) else "Real")
-    if kind == "String":
-        ET.SubElement(p, _q(SSV, "String"), value=str(value))
-    elif kind == "Boolean":
+    if var is not None and var.causality == "parameter" and (problem := parameter_problem(comp, name, value, var)):
+        raise CraneCosimError(problem)
+    kind = var.type if var is not None else _value_kind(value)
+    if kind == "Boolean":
         ET.SubElement(p, _q(SSV, "Boolean"), value=str(bool(value)).lower())
     elif kind == "Integer":
-        if float(value) != int(value):
-            raise CraneCosimError(f"{comp}.{name} is an Integer parameter; {value!r} is not a whole number")
         ET.SubElement(p, _q(SSV, "Integer"), value=str(int(value)))
+    elif kind == "String":
+        ET.SubElement(p, _q(SSV, "String"), value=str(value))
     elif kind == "Real":
         attrs = {"value": repr(float(value))}
         if var is not None and var.unit:
@@ -333,13 +338,13 @@ def _local_file(source: str, base: Path, root: Path | None, what: str) -> Path:
 
 def _value(value_el: ET.Element, where: str):
     tag, raw = value_el.tag, value_el.get("value")
-    if tag == _q(SSV, "String") and raw is not None:
-        return raw
-    if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean")):
+    if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean"), _q(SSV, "String")):
         kind = tag.rpartition("}")[2]
-        raise CraneCosimError(f"{where} is a {kind} value, which crane-cosim cannot set")
+        raise CraneCosimError(f"{where} holds a value of type {kind}, which crane-cosim cannot set")
     if raw is None:
         raise CraneCosimError(f"{where} has no value")
+    if tag == _q(SSV, "String"):
+        return raw
     try:
         if tag == _q(SSV, "Boolean"):
             if raw not in ("true", "false", "1", "0"):

@@ -95,8 +95,9 @@ class System:
         p = Path(comp.source)
         return p if p.is_absolute() else (Path(self.base_dir) / p)
 
-    def set_parameter(self, target: str, value: float) -> None:
-        """Set ``"component.parameter"`` (a ``--set`` on the command line)."""
+    def set_parameter(self, target: str, value) -> None:
+        """Set ``"component.parameter"`` to a number, true or false, or a text
+        (a ``--set`` on the command line)."""
         comp, var = _split(target)
         self.component(comp).parameters[var] = value
 

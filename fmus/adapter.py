@@ -2,10 +2,11 @@
 
 ``slave_class(Block)`` returns an ``Fmi2Slave`` subclass whose variables are
 the block's parameters, inputs and outputs, in that order (value references
-0, 1, ...).  ``do_step`` advances the block's state with its inputs held over
-the communication step; outputs are computed lazily, when they are read after
-a step or after an input changed (so direct feedthrough works in Gauss-Seidel
-and initialization).  The full internal state (continuous states, inputs,
+0, 1, ...); a parameter has its declared FMI type (Real, Boolean, or
+String: a model chosen by name).  ``do_step`` advances the block's state
+with its inputs held over the communication step; outputs are computed
+lazily, when they are read after a step or after an input changed (so
+direct feedthrough works in Gauss-Seidel and initialization).  The full internal state (continuous states, inputs,
 parameters, time) is saved and restored by the FMU state hooks, which
 pythonfmu by default limits to registered variables.
 
@@ -109,6 +110,15 @@ def _release_interpreter_state(path: str) -> None:
         finalize()
 
 
+#: the pythonfmu variable of each parameter type (``Variable.type``)
+_KINDS = {"Real": Real, "Boolean": Boolean, "String": String}
+
+
+def _shown(value) -> str:
+    """A parameter value as a message shows it: a text quoted, a number short."""
+    return repr(value) if isinstance(value, str) else f"{value:g}"
+
+
 def slave_class(block_cls):
     """An ``Fmi2Slave`` subclass wrapping ``block_cls`` (see module docstring)."""
 
@@ -125,6 +135,7 @@ def slave_class(block_cls):
             self.description = block_cls.description
             self._params = {p.name: p.start for p in block_cls.parameters}
             self._tunable = {p.name for p in block_cls.parameters if p.tunable}
+            self._types = {p.name: p.type for p in block_cls.parameters}
             self._u = block_cls.default_inputs()
             self._y = np.array([v.start for v in block_cls.outputs], dtype=float)
             self._x = np.zeros(0)
@@ -157,7 +168,7 @@ def slave_class(block_cls):
         def _register_parameter(self, p):
             name = p.name
             self._where.append(("p", name))
-            kind = {"Boolean": Boolean, "String": String}.get(p.type, Real)
+            kind = _KINDS[p.type]
             variability = Fmi2Variability.tunable if p.tunable else Fmi2Variability.fixed
             self.register_variable(kind(
                 name, causality=Fmi2Causality.parameter, variability=variability,
@@ -183,6 +194,11 @@ def slave_class(block_cls):
             the tunable ones, whose change the next step honours (the block is
             remade with the new value, the state kept), and only to a value
             the block accepts."""
+            if self._types[name] == "String" and not isinstance(val, str):
+                # pythonfmu passes a host's NULL pointer on as None
+                self.log(f"{block_cls.model_name} ({self.instance_name}): String parameter {name} cannot be set "
+                         f"to {val!r}; ignored", Fmi2Status.error)
+                return
             if self._mode == "stepping":
                 if name not in self._tunable:
                     self.log(f"{block_cls.model_name} ({self.instance_name}): parameter {name} is fixed once "
@@ -193,7 +209,8 @@ def slave_class(block_cls):
                     block = block_cls(**params)
                     block.prepare()
                 except Exception as exc:
-                    self._fail(f"parameter {name} = {val!r} is refused; {name} keeps {self._params[name]!r}", exc)
+                    self._fail(f"parameter {name} = {_shown(val)} is refused; {name} keeps "
+                               f"{_shown(self._params[name])}", exc)
                     return
                 self._params, self._block, self._built_from = params, block, params
             else:
@@ -300,9 +317,18 @@ def slave_class(block_cls):
                     out.append(float(y[i]))
                 elif where == "u":
                     out.append(float(self._u[i]))
+                elif self._types[i] == "String":
+                    out.append(self._not_real(i))
                 else:
                     out.append(float(self._params[i]))
             return out
+
+        def _not_real(self, name):
+            """A String parameter read or written as a Real: the host's
+            mistake, logged (the call returns fmi2Error); NaN is read."""
+            self.log(f"{block_cls.model_name} ({self.instance_name}): parameter {name} is a String; read and "
+                     f"set it with fmi2GetString and fmi2SetString", Fmi2Status.error)
+            return float("nan")
 
         def set_real(self, vrs, values):
             # Fast path: a master writes the same list of inputs every step.
@@ -319,6 +345,8 @@ def slave_class(block_cls):
                 if where == "u":
                     self._u[i] = val
                     self._dirty = True
+                elif where == "p" and self._types[i] == "String":
+                    self._not_real(i)
                 elif where == "p":
                     self._set_parameter(i, val)
                 else:

@@ -10,6 +10,10 @@ without their dependencies (so a host must assume every output depends on
 every input) and no ``ModelStructure/InitialUnknowns``.  All three are added
 here from the same block declaration (units, ``Block.feedthrough``).
 
+:func:`build_block_fmu` builds the FMU of any block class, one of the
+package's or one defined elsewhere (a test's), whose file the FMU then
+carries beside the private copy of the blocks.
+
 The same sources build the same FMU, byte for byte: the GUID is derived from
 the model's name and the hash of its sources (not drawn at random), the
 modelDescription carries no build time, and the archive's entries are
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import shutil
 import sys
 import tempfile
@@ -36,12 +41,15 @@ from ..blocks import BLOCKS
 from ..blocks.units import BASE_UNITS, base_unit_exponents
 from . import native
 
-__all__ = ["build_fmu", "build_all", "source_hash", "fmu_is_current", "FMU_SOURCE_FILE"]
+__all__ = ["build_fmu", "build_block_fmu", "build_all", "source_hash", "fmu_is_current", "FMU_SOURCE_FILE"]
 
 HERE = Path(__file__).resolve().parent
 BLOCKS_DIR = HERE.parent / "blocks"
 #: File inside the FMU (under resources/) that records the source hash.
 FMU_SOURCE_FILE = "crane_cosim_source.txt"
+#: Module of the FMU's private package that holds a block from outside the
+#: package (:func:`build_block_fmu`): one such block per FMU.
+OUTSIDE_MODULE = "outside_block"
 
 
 def _source_files() -> list[Path]:
@@ -49,12 +57,28 @@ def _source_files() -> list[Path]:
                                               native.SHIM_SOURCE]
 
 
-def source_hash() -> str:
+def _outside_module(block_cls) -> Path | None:
+    """The file of ``block_cls``'s module if the block is not one of the
+    package's (those lie in ``blocks/``), else None.  Raises ``ValueError``
+    for a class that the FMU could not import by name from that file."""
+    path = Path(inspect.getfile(block_cls)).resolve()
+    if path.parent == BLOCKS_DIR:
+        return None
+    module = sys.modules.get(block_cls.__module__)
+    if getattr(module, block_cls.__qualname__, None) is not block_cls or path.suffix != ".py":
+        raise ValueError(f"block {block_cls.__qualname__} cannot be built into an FMU: it is not defined at the "
+                         f"top level of a Python file (its module is {block_cls.__module__})")
+    return path
+
+
+def source_hash(block_cls=None) -> str:
     """Hash of everything that goes into an FMU (blocks, adapter, this builder,
-    pythonfmu's version): an FMU with another hash is stale."""
+    pythonfmu's version, and the module of ``block_cls`` if that block is
+    not one of the package's): an FMU with another hash is stale."""
     import pythonfmu
     h = hashlib.sha256(pythonfmu.__version__.encode())
-    for f in _source_files():
+    outside = _outside_module(block_cls) if block_cls is not None else None
+    for f in _source_files() + ([outside] if outside else []):
         h.update(f.name.encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:12]
@@ -66,25 +90,36 @@ def _source_record(digest: str) -> str:
     return f"{digest}\n{native.binary_record()}\n"
 
 
-def fmu_is_current(path: Path) -> bool:
+def fmu_is_current(path: Path, block_cls=None) -> bool:
     """Whether ``path`` is an FMU built by this project from the current
-    sources, with the binary a build here and now would give it."""
+    sources (those of ``block_cls`` if it is not one of the package's
+    blocks), with the binary a build here and now would give it."""
     from ..archive import read_member
     from ..errors import CraneCosimError
     try:  # the file may be anyone's: read through the archive checks, a few bytes at most
         recorded = read_member(path, f"resources/{FMU_SOURCE_FILE}", "FMU", max_size=4096)
-        return recorded.decode() == _source_record(source_hash())
+        return recorded.decode() == _source_record(source_hash(block_cls))
     except (CraneCosimError, UnicodeDecodeError):
         return False
 
 
-def _write_package(root: Path, package: str) -> None:
+def _write_package(root: Path, package: str, outside: Path | None) -> None:
+    """The FMU's private package: the blocks, the adapter and, for a block
+    from outside the package, its module as :data:`OUTSIDE_MODULE`."""
     pkg = root / package
     (pkg / "blocks").mkdir(parents=True)
     (pkg / "__init__.py").write_text('"""Private copy of crane-cosim blocks for one FMU."""\n')
     for f in BLOCKS_DIR.glob("*.py"):
         shutil.copy2(f, pkg / "blocks" / f.name)
     shutil.copy2(HERE / "adapter.py", pkg / "adapter.py")
+    if outside is not None:
+        shutil.copy2(outside, pkg / f"{OUTSIDE_MODULE}.py")
+
+
+def _block_import(block_cls, package: str, outside: Path | None) -> str:
+    """The entry script's import of the block, from the FMU's private copy."""
+    module = OUTSIDE_MODULE if outside is not None else "blocks." + block_cls.__module__.rpartition(".")[2]
+    return f"from {package}.{module} import {block_cls.__qualname__} as Block"
 
 
 _SCRIPT = '''"""FMU entry point generated by crane-cosim (fmus/build.py)."""
@@ -92,7 +127,7 @@ import ctypes
 import sysconfig
 
 from {package}.adapter import slave_class
-from {package}.blocks import BLOCKS
+{block_import}
 
 # pythonfmu 0.7 runs this file once more for every instance it creates
 # (findClass in PySlaveInstance.cpp: the module's dict as globals, a fresh
@@ -110,19 +145,33 @@ if locals() is not globals():
         _api = ctypes.PyDLL(sysconfig.get_config_var("INSTSONAME"))
     _api.Py_IncRef(ctypes.py_object(globals()))
 
-{model} = slave_class(BLOCKS["{model}"])
+{model} = slave_class(Block)
 '''
 
 
 def build_fmu(model: str, out_dir: Path) -> Path:
     """Build ``<out_dir>/<model>.fmu`` for the block named ``model``; returns its path."""
-    from pythonfmu.builder import FmuBuilder
-
     if model not in BLOCKS:
         raise KeyError(f"no block named {model!r}; known: {', '.join(BLOCKS)}")
+    return build_block_fmu(BLOCKS[model], out_dir)
+
+
+def build_block_fmu(block_cls, out_dir: Path) -> Path:
+    """Build ``<out_dir>/<model_name>.fmu`` for the block class ``block_cls``;
+    returns its path.
+
+    The block is one of the package's, or one defined at the top level of
+    another Python file (a test's block): the FMU then carries that file
+    too, under a package name of its own (the hash covers the file).  Such
+    a file may import this project's blocks as ``crane_cosim.blocks``, which
+    must then be importable where the FMU runs."""
+    from pythonfmu.builder import FmuBuilder
+
+    model = block_cls.model_name
+    outside = _outside_module(block_cls)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    digest = source_hash()
+    digest = source_hash(block_cls)
     package = f"crane_cosim_fmu_{digest}"
     script_name = f"crane_cosim_{model.lower()}_{digest}"
     dest = out_dir / f"{model}.fmu"
@@ -131,9 +180,10 @@ def build_fmu(model: str, out_dir: Path) -> Path:
         tmp = Path(tmp)
         src = tmp / "src"
         src.mkdir()
-        _write_package(src, package)
+        _write_package(src, package, outside)
         script = src / f"{script_name}.py"
-        script.write_text(_SCRIPT.format(package=package, model=model))
+        script.write_text(_SCRIPT.format(package=package, model=model,
+                                         block_import=_block_import(block_cls, package, outside)))
         try:
             sys.path.insert(0, str(src))
             importlib.invalidate_caches()
@@ -145,7 +195,7 @@ def build_fmu(model: str, out_dir: Path) -> Path:
             for name in set(sys.modules) - saved_modules:
                 if name.startswith(("crane_cosim_fmu_", "crane_cosim_")) and name not in saved_modules:
                     sys.modules.pop(name, None)
-        _complete(built, dest, BLOCKS[model], digest)
+        _complete(built, dest, block_cls, digest)
     return dest
 
 
@@ -203,9 +253,10 @@ def write_reproducible_zip(path: Path, files: dict) -> None:
 
 
 def _add_units(md: ET.Element, block_cls) -> None:
-    units = {v.name: v.unit for v in block_cls.parameters + block_cls.inputs + block_cls.outputs
-             if v.type == "Real"}
-    used = sorted({u for n, u in units.items()})
+    units = {v.name: v.unit for v in block_cls.parameters + block_cls.inputs + block_cls.outputs}
+    # every declared unit is defined (a Boolean's "1" too, as before); a
+    # String has none (FMI 2.0 gives it no unit attribute)
+    used = sorted({u for u in units.values() if u})
     defs = ET.Element("UnitDefinitions")
     for name in used:
         unit = ET.SubElement(defs, "Unit", name=name)

@@ -14,6 +14,15 @@ def fmu_dir(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="session")
+def choice_fmu(tmp_path_factory):
+    """``Choice.fmu``: the test-only block with String parameters
+    (``tests/choice_block.py``), built from its class, alone in its folder."""
+    from choice_block import Choice
+    from crane_cosim.fmus.build import build_block_fmu
+    return build_block_fmu(Choice, tmp_path_factory.mktemp("choice"))
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(20181)

@@ -71,8 +71,8 @@ def test_model_none_is_no_friction():
     ({"sigma0_jib": 0.0}, "parameter sigma0_jib = 0 1/rad is invalid: it must be positive"),
     ({"sigma0_slew": -3.0}, "parameter sigma0_slew = -3 1/rad is invalid"),
     ({"d_boom": -0.03}, "parameter d_boom = -0.03 m is invalid: it must be positive"),
-    ({"model_jib": "coulomb"}, "parameter model_jib = 'coulomb' is not a friction law: use one of none, dahl, "
-                               "lugre"),
+    ({"model_jib": "coulomb"}, "parameter model_jib = 'coulomb' is invalid: it must be one of 'none', 'dahl', "
+                               "'lugre'"),
     ({"gamma_slew": 2.5}, "gamma_slew = 2.5 is invalid: Dahl's shape exponent must be between 1 and 2"),
     ({"F_c_jib_cyl": 5e3}, "F_c_jib_cyl = 5000 is invalid: the Coulomb force must not exceed the static one"),
 ])

@@ -256,9 +256,9 @@ def test_bench_json_records(capsys):
         (s, m) for s in SCENARIOS for m in ("monolithic", "cosim")]
     # progress on stderr: what will run, then a line per scenario and mode
     progress = [l for l in captured.err.splitlines() if l.startswith("bench: ")]
-    assert progress[0].startswith("bench: 3 scenario(s), monolithic once and co-simulation 1 time(s) each, "
+    assert progress[0].startswith("bench: 4 scenario(s), monolithic once and co-simulation 1 time(s) each, "
                                   "0.05 s simulated per run")
-    assert [re.match(r"bench: \[(\d)/6\] (\w+) (\w+): real-time factor [\d.]+ \(\d+ s so far\)$", l).groups()
+    assert [re.match(r"bench: \[(\d)/8\] (\w+) (\w+): real-time factor [\d.]+ \(\d+ s so far\)$", l).groups()
             for l in progress[1:]] == [(str(i + 1), s, m) for i, (s, m) in enumerate(
                 (s, m) for s in SCENARIOS for m in ("monolithic", "cosim"))]
     # repeated: each repetition unpacks the FMUs anew (their binaries stay
@@ -379,11 +379,11 @@ def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_fil
     refused before it starts, with the estimate and the options that help."""
     code, err = run_cli(capsys, system_file(stop_time=1.0), "--step", "1e-6", "--out", tmp_path / "huge", *mode)
     assert code == 2
-    assert_one_sentence(err, "results.csv would take about 1.3 GB (1000001 rows of 85 columns), more than the "
+    assert_one_sentence(err, "results.csv would take about 1.5 GB (1000001 rows of 97 columns), more than the "
                              "limit of 200 MB: record every N-th point (--record-every N) or fewer variables "
                              "(--record 'component.variable'), take a longer --step, or write it all with --force")
     assert not (tmp_path / "huge").exists()
-    # the options that shrink it: 1000001 rows / 1000 x 85 columns
+    # the options that shrink it: 1000001 rows / 1000 x 97 columns
     code, err = run_cli(capsys, system_file(stop_time=0.001), "--step", "1e-6", "--record-every", "100",
                         "--out", tmp_path / "thin", *mode)
     assert code == 0, err
@@ -404,7 +404,7 @@ def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path)
     assert code == 0
     lines = [l for l in err.splitlines() if l.strip()]
-    assert lines == ["crane-cosim: warning: results.csv will take about 0.1 MB (51 rows of 85 columns); "
+    assert lines == ["crane-cosim: warning: results.csv will take about 0.1 MB (51 rows of 97 columns); "
                      "--record-every N and --record 'component.variable' write less"]
 
 
@@ -659,13 +659,14 @@ def test_hostile_xml_in_a_plain_ssd(capsys, system_file, tmp_path):
 
 
 @pytest.mark.parametrize("setting,fragment", [
-    ("friction.model_boom=coulomb", "JointFriction parameter model_boom = 'coulomb' is not a friction law: use one "
-                                    "of none, dahl, lugre"),
+    ("friction.model_boom=coulomb", "JointFriction parameter model_boom = 'coulomb' is invalid: it must be one of "
+                                    "'none', 'dahl', 'lugre'"),
     ("friction.mu_k_jib=0.3", "JointFriction parameter mu_k_jib = 0.3 is invalid: the kinetic coefficient must "
                               "not exceed the static one, mu_s_jib = 0.2"),
     ("friction.sigma0_slew=0", "JointFriction parameter sigma0_slew = 0 1/rad is invalid: it must be positive"),
     ("friction.d_boom=-0.03", "JointFriction parameter d_boom = -0.03 m is invalid: it must be positive"),
-    ("friction.model_boom=2", "friction.model_boom is a String parameter; set it to a text, not 2.0"),
+    ("friction.model_boom=2", "JointFriction parameter model_boom = '2' is invalid: it must be one of 'none', "
+                              "'dahl', 'lugre'"),
 ])
 @pytest.mark.parametrize("mode", [[], ["--monolithic"]])
 def test_bad_friction_parameters(capsys, tmp_path, fmu_dir, setting, fragment, mode):

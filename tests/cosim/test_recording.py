@@ -107,7 +107,7 @@ def test_subset_is_the_full_run_at_the_recorded_points(full_runs, fmu_dir, tmp_p
     assert summary["units"] == {"time": "s", "vessel.q_roll": "rad", **{
         f"crane.W_mount_{c}": ("N.m" if c[0] == "n" else "N") for c in ("nx", "ny", "nz", "fx", "fy", "fz")}}
     assert summary["end_time"] == pytest.approx(STOP) and summary["status"] == "completed"
-    # the file shrinks with rows and columns: 88 of 601 rows, 8 of 85 columns
+    # the file shrinks with rows and columns: 88 of 601 rows, 8 of 97 columns
     ratio = (tmp_path / "results.csv").stat().st_size / (full_runs[mode] / "results.csv").stat().st_size
     assert ratio < 1.3 * (len(rows) / 601) * (8 / len(full.columns))
 
@@ -158,12 +158,12 @@ def test_bytes_per_value_of_the_examples(fmu_dir, tmp_path, scenario):
 
 def test_the_example_of_the_docs(fmu_dir, tmp_path):
     """docs/results.md: ``--record 'crane.W_mount_*' --record-every 10`` on
-    the offshore knuckle boom crane: 7 columns at every 10 ms instead of 134
+    the offshore knuckle boom crane: 7 columns at every 10 ms instead of 163
     at every 1 ms (here over 0.1 s of the 20 s)."""
     from crane_cosim.scenarios import offshore_knuckle_boom
     system = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
     full = run_cosim(system, tmp_path / "full", progress=False)
-    assert len(full.columns) + 1 == 134
+    assert len(full.columns) + 1 == 163
     run_cosim(system, tmp_path / "thin", progress=False, record=["crane.W_mount_*"], record_every=10)
     df = pd.read_csv(tmp_path / "thin" / "results.csv")
     assert list(df.columns) == ["time"] + [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]

@@ -125,11 +125,11 @@ def test_reads_ssv_files_relative_to_the_ssd(tmp_path):
     (tmp_path / "params").mkdir()
     (tmp_path / "params" / "v.ssv").write_text(SSV_FILE.format(
         name="anything", params=_param("m", "Real", "1300") + _param("gravity_on", "Boolean", "true")
-        + _param("n", "Integer", "3")))
+        + _param("n", "Integer", "3") + _param("model", "String", "dahl &lt; 1")))
     (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="params/v.ssv"/>'))
     params = read_ssd(tmp_path / "s.ssd").component("vessel").parameters
-    assert params == {"m": 1300.0, "gravity_on": True, "n": 3}
-    assert [type(v) for v in params.values()] == [float, bool, int]
+    assert params == {"m": 1300.0, "gravity_on": True, "n": 3, "model": "dahl < 1"}
+    assert [type(v) for v in params.values()] == [float, bool, int, str]
 
 
 def test_bindings_apply_in_order_with_their_prefix(tmp_path):
@@ -149,7 +149,10 @@ def test_bindings_apply_in_order_with_their_prefix(tmp_path):
     (SSV_FILE.format(name="x", params=_param("m", "Real", "heavy")),
      "parameter file {ssv} of component vessel: parameter vessel.m has the value 'heavy', which is not a Real"),
     (SSV_FILE.format(name="x", params='<ssv:Parameter name="s"><ssv:Enumeration value="a"/></ssv:Parameter>'),
-     "parameter file {ssv} of component vessel: parameter vessel.s is a Enumeration value, which crane-cosim cannot set"),
+     "parameter file {ssv} of component vessel: parameter vessel.s holds a value of type Enumeration, which crane-cosim "
+     "cannot set"),
+    (SSV_FILE.format(name="x", params='<ssv:Parameter name="s"><ssv:String/></ssv:Parameter>'),
+     "parameter file {ssv} of component vessel: parameter vessel.s has no value"),
 ])
 def test_bad_ssv_files_are_named(tmp_path, ssv, fragment):
     path = tmp_path / "v.ssv"

@@ -24,7 +24,11 @@ def _outputs(inst, model):
 
 
 def _set(inst, values: dict):
-    inst._slave.setReal(_vr(inst, list(values)), [float(v) for v in values.values()])
+    texts = {k: v for k, v in values.items() if isinstance(v, str)}  # a friction law's name
+    numbers = {k: v for k, v in values.items() if k not in texts}
+    if texts:
+        inst._slave.setString(_vr(inst, list(texts)), list(texts.values()))
+    inst._slave.setReal(_vr(inst, list(numbers)), [float(v) for v in numbers.values()])
 
 
 # Non-default parameters and inputs per block, so that the initial outputs
@@ -36,6 +40,10 @@ CASES = {
     "HydraulicCylinder": ({"p_A0": 8e6, "p_B0": 2e6}, {"valve": 0.3, "x": 0.6, "v": 0.01}),
     "KnuckleBoomCrane": ({"q_boom_cyl_0": 0.9}, {"F_boom_cyl": 7e5, "F_jib_cyl": 2e5}),
     "KnuckleBoomController": ({"kx_boom_cyl": 12.0}, {"q_boom_cyl": 0.61, "F_boom_cyl_meas": 4e5}),
+    "JointFriction": ({"model_jib": "dahl", "sigma1_boom": 50.0}, {"u_boom": 0.02, "f_boom_n1": 3e4,
+                                                                    "f_boom_n2": -1e4, "u_jib": -0.01}),
+    "KnuckleBoomFriction": ({"model_boom_cyl": "dahl", "sigma2_jib_cyl": 2e4},
+                            {"u_jib_cyl": 0.03, "u_slew": 0.05, "f_slew_n1": 2e5}),
 }
 
 
