@@ -25,7 +25,7 @@ Hydraulic model (all pressures absolute, Pa):
 The piston force, positive extending, is ``F = p_A A_A - p_B A_B + F_end +
 F_seal``, the seal friction ``F_seal`` an input: the friction of every
 joint of a crane, seals included, comes from one friction block
-(``blocks/joint_friction.py``), where one parameter chooses each joint's law
+(``KnuckleBoomFriction``), where one parameter chooses each joint's law
 and all bristle states live, so that the cylinder stays a hydraulic model
 and an ideal actuator (``hydraulic = false``) gets its seals' friction too.
 The pressure dynamics are stiff (``beta / V`` is large, most of all near an

@@ -36,24 +36,36 @@ EXAMPLES = {"crane_on_vessel_friction": crane_on_vessel_friction, "offshore_knuc
 STICK_RATE = 0.0175  # rad/s (Table 1's Stribeck velocity); seals: 10 mm/s
 
 
-def _groups(columns) -> dict:
-    friction = [c for c in columns if c.startswith(("friction.tau_f_", "friction.F_f_"))]
-    coords = [c for c in columns if c.startswith("crane.q_")]
-    wrench = [c for c in columns if c.startswith("crane.W_mount_")]
-    return {"friction": friction, "coordinates": coords, "wrench": wrench}
+#: The quantities compared, by the prefixes of their columns.
+GROUPS = {"friction": ("friction.tau_f_", "friction.F_f_"), "coordinates": ("crane.q_",),
+          "wrench": ("crane.W_mount_",)}
+
+
+def group_errors(run: pd.DataFrame, ref: pd.DataFrame) -> dict:
+    """Per group, the largest RMS(run - ref) / peak|ref| of its components,
+    both runs on the same time grid.  A component the mechanism keeps at
+    zero (below 1e-9 of its group's largest peak: the friction of a joint
+    that never moves, a wrench component of a planar motion) is left out,
+    its ratio being round-off over round-off."""
+    out = {}
+    for group, prefixes in GROUPS.items():
+        cols = [c for c in ref.columns if c.startswith(prefixes)]
+        scale = max(np.abs(ref[c]).max() for c in cols)
+        live = [c for c in cols if np.abs(ref[c]).max() > 1e-9 * scale]
+        out[group] = max(relative_rms(run, ref, live).values())
+    return out
 
 
 def errors(run: pd.DataFrame, ref: pd.DataFrame) -> dict:
-    """Largest RMS(run - ref) / peak|ref| per group, on the shared grid."""
-    a, b = on_shared_grid(run, ref)
-    return {g: max(relative_rms(a, b, cols).values()) for g, cols in _groups(ref.columns).items()}
+    """:func:`group_errors` on the grid every macro step shares."""
+    return group_errors(*on_shared_grid(run, ref))
 
 
 def chatter(run: pd.DataFrame, ref: pd.DataFrame) -> float:
     """Largest step-to-step change of a friction output of ``run`` while the
     monolithic run sticks in that joint, over the output's peak."""
     worst = 0.0
-    for col in _groups(ref.columns)["friction"]:
+    for col in (c for c in ref.columns if c.startswith(GROUPS["friction"])):
         joint = col.split("_f_", 1)[1]
         rate = np.interp(run["time"], ref["time"], ref[f"crane.u_{joint}"])
         stick = np.abs(rate[1:]) < (0.01 if joint.endswith("_cyl") else STICK_RATE)

@@ -23,9 +23,10 @@ from .errors import CraneCosimError
 
 #: Bytes a value takes in results.csv on average (``%.12g`` and a comma): a
 #: full-precision non-zero value takes 14 to 19, a zero 2.  Measured over
-#: the 20 s runs of the examples at 1 ms: 12.5 (knuckle_boom), 13.0
-#: (offshore_knuckle_boom), 14.8 (crane_on_vessel); the estimate takes the
-#: high end so as not to undercount.
+#: the 20 s runs of the examples at 1 ms: 12.6 (knuckle_boom), 13.2
+#: (offshore_knuckle_boom), 14.8 (crane_on_vessel), 14.96
+#: (crane_on_vessel_friction); the estimate takes the high end so as not to
+#: undercount.
 BYTES_PER_VALUE = 15
 #: Estimated size of results.csv above which a run is refused unless forced [bytes]
 SIZE_LIMIT = 200e6

@@ -13,9 +13,9 @@ OUT = {n: i for i, n in enumerate(HydraulicCylinder.output_names())}
 G = 9.81
 
 
-def inputs(valve=0.0, F_demand=0.0, x=0.9, v=0.0):
+def inputs(valve=0.0, F_demand=0.0, x=0.9, v=0.0, F_seal=0.0):
     u = np.zeros(len(IN))
-    u[IN["valve"]], u[IN["F_demand"]], u[IN["x"]], u[IN["v"]] = valve, F_demand, x, v
+    u[IN["valve"]], u[IN["F_demand"]], u[IN["x"]], u[IN["v"]], u[IN["F_seal"]] = valve, F_demand, x, v, F_seal
     return u
 
 
@@ -150,6 +150,21 @@ def test_ideal_mode_passes_the_demand():
     c = HydraulicCylinder(hydraulic=False)
     y = c.output(0.0, c.initial_state(), inputs(F_demand=1.2e6, x=0.9))
     assert y[OUT["F"]] == 1.2e6 and y[OUT["Q_S"]] == 0.0
+
+
+@pytest.mark.parametrize("hydraulic", [True, False])
+def test_the_seal_friction_adds_to_the_piston_force(hydraulic):
+    """``F = p_A A_A - p_B A_B + F_seal`` (or the demand plus ``F_seal``), the
+    pressures untouched: the seals act on the rod, not on the oil."""
+    c = HydraulicCylinder(hydraulic=hydraulic)
+    x = np.array([12e6, 3e6])
+    u = inputs(valve=0.2, F_demand=1.2e6, x=0.9, v=0.05, F_seal=-4e3)
+    y, dx = c.output(0.0, x, u), c.derivatives(0.0, x, u)
+    free = inputs(valve=0.2, F_demand=1.2e6, x=0.9, v=0.05)
+    assert y[OUT["F"]] - c.output(0.0, x, free)[OUT["F"]] == pytest.approx(-4e3, rel=1e-9)
+    assert np.array_equal(dx, c.derivatives(0.0, x, free))
+    if hydraulic:
+        assert y[OUT["F"]] == pytest.approx(12e6 * c.A_A - 3e6 * c.A_B - 4e3, rel=1e-14)
 
 
 @pytest.mark.parametrize("params,fragment", [
