@@ -29,7 +29,7 @@ import numpy as np
 from .block import Block, ParameterError, Variable, sym6_pack
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough, mount_motion_from_inputs,
                         mount_split, wrench_ports)
-from .kane import Body, Chain, Joint, applied_forces, constraint_wrench, kinematics, mass_matrix, with_base_twist
+from .kane import Body, Chain, Joint, applied_forces, constraint_wrenches, kinematics, mass_matrix, with_base_twist
 from .linalg import solve
 from .screw import Rbar, rot_x, rot_z
 
@@ -144,8 +144,8 @@ class Crane(Block):
         # the mount wrench; the joint torques inside each subtree cancel
         nudot = np.concatenate([tb_dot, du])
         g_base = u[:9].reshape(3, 3).T @ self._g0
-        W_joints = [constraint_wrench(self.chain, kin, nudot, g_base, k) for k in (1, 2)]
-        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, *W_joints])
+        W_joints = constraint_wrenches(self.chain, kin, nudot, g_base, (1, 2))
+        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, W_joints.ravel()])
 
 
 def crane_chain(p) -> Chain:

@@ -399,23 +399,39 @@ def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
     The paper's five components of eq. (64) are ``E = N`` = the 6x5 selection
     of eq. (67); the rows ``rho`` then exclude the actuated axis.
     """
+    net = inertial_wrenches(chain, kin, nudot) - gravity_wrenches(chain, kin, g_base)
+    return _constraint_wrench(chain, kin, net, joint, E, N)
+
+
+def constraint_wrenches(chain: Chain, kin: Kinematics, nudot, g_base, joints) -> np.ndarray:
+    """The full wrenches (``E = N = I_6``) of :func:`constraint_wrench` in
+    several joints, one row each, the bodies' inertial and gravity wrenches
+    computed once for all of them."""
+    net = inertial_wrenches(chain, kin, nudot) - gravity_wrenches(chain, kin, g_base)
+    return np.array([_constraint_wrench(chain, kin, net, j, None, None) for j in joints])
+
+
+def _constraint_wrench(chain: Chain, kin: Kinematics, net, joint: int, E, N) -> np.ndarray:
+    """Eq. (50) with ``net`` the per-body ``D_k dt_k/dt + W_k D_k t_k`` less
+    the external (gravity) wrench."""
+    full = E is None  # E = N = I_6: the products with them are skipped
     E = np.eye(6) if E is None else np.asarray(E, float)
     N = E if N is None else np.asarray(N, float)
     rhs = np.zeros(E.shape[1])
     A = np.zeros((E.shape[1], N.shape[1]))
-    inertial = inertial_wrenches(chain, kin, nudot)
-    external = gravity_wrenches(chain, kin, g_base)
     for k in subtree(chain, joint):
         # the auxiliary twist E u_c of body `joint`, carried rigidly to body k
         R_rel = kin.R[joint].T @ kin.R[k]
         p_rel = kin.R[joint].T @ (kin.p[k] - kin.p[joint])
-        Pc = chain._Uc[k] @ _frame_transform(R_rel, p_rel) @ E
-        rhs += Pc.T @ (inertial[k] - external[k])
+        Pc = chain._Uc[k] @ _frame_transform(R_rel, p_rel)
+        if not full:
+            Pc = Pc @ E
+        rhs += Pc.T @ net[k]
         if k == joint:
             # Constraint wrench at the origin of Frame `joint`, moved to the COG (eq. (46)).
             Ubar = np.eye(6)
             Ubar[:3, 3:] = skew(-chain.bodies[k].com)
-            A += Pc.T @ Ubar @ N
+            A += Pc.T @ Ubar if full else Pc.T @ Ubar @ N
     return np.linalg.solve(A, rhs)
 
 
