@@ -104,6 +104,12 @@ def run_study(out: Path, stop_time: float = 20.0, steps=STEPS) -> list[dict]:
     return rows
 
 
+def _percent(ratio: float) -> str:
+    """A ratio as a percentage; beyond 100% the run has gone unstable and the
+    figure itself means nothing."""
+    return f"{ratio:.2%}" if ratio <= 1 else "> 100% (unstable)"
+
+
 def markdown(rows) -> str:
     lines = ["| example | step | friction | joint coordinates | interface wrench | chatter at stick |",
              "|---|---|---|---|---|---|"]
@@ -111,8 +117,8 @@ def markdown(rows) -> str:
         if "diverged" in r:
             lines.append(f"| {r['example']} | {r['step'] * 1e3:g} ms | diverged | | | |")
             continue
-        lines.append(f"| {r['example']} | {r['step'] * 1e3:g} ms | {r['friction']:.2%} | {r['coordinates']:.2%} "
-                     f"| {r['wrench']:.2%} | {r['chatter']:.2%} |")
+        cells = [_percent(r[k]) for k in ("friction", "coordinates", "wrench", "chatter")]
+        lines.append(f"| {r['example']} | {r['step'] * 1e3:g} ms | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
