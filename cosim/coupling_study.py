@@ -50,6 +50,14 @@ def on_shared_grid(run: pd.DataFrame, ref: pd.DataFrame) -> tuple[pd.DataFrame, 
     return run.reset_index(drop=True), ref.reset_index(drop=True)
 
 
+def reference_run(system, folder: Path) -> pd.DataFrame:
+    """The monolithic run of ``system`` into ``folder`` (its FMUs built when
+    missing or out of date), read back: the reference of a study."""
+    prepare_fmus(system)
+    run_monolithic(system, folder, progress=False)
+    return pd.read_csv(folder / "results.csv")
+
+
 def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
     """max over components of RMS(run - ref) / peak|ref| on the reference's times."""
     return max(relative_rms(*on_shared_grid(run, ref), WRENCH).values())
@@ -62,10 +70,8 @@ def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="crane_cosim_study_") as tmp:
         tmp = Path(tmp)
         for label, m1 in VESSELS.items():
-            ref_sys = crane_on_vessel(base_dir=tmp, stop_time=stop_time, step=COMPARE_EVERY, vessel_mass=m1)
-            prepare_fmus(ref_sys)
-            run_monolithic(ref_sys, tmp / f"mono_{m1}", progress=False)
-            ref = pd.read_csv(tmp / f"mono_{m1}" / "results.csv")
+            ref = reference_run(crane_on_vessel(base_dir=tmp, stop_time=stop_time, step=COMPARE_EVERY,
+                                                vessel_mass=m1), tmp / f"mono_{m1}")
             for coupling, algorithm, extrapolation in VARIANTS:
                 for h in steps:
                     s = crane_on_vessel(base_dir=tmp, stop_time=stop_time, step=h, vessel_mass=m1)

@@ -25,9 +25,8 @@ import numpy as np
 import pandas as pd
 
 from .errors import SimulationError
-from .master import prepare_fmus, run_cosim
-from .monolithic import run_monolithic
-from .coupling_study import COMPARE_EVERY, on_shared_grid
+from .coupling_study import COMPARE_EVERY, on_shared_grid, reference_run
+from .master import run_cosim
 from .results import relative_rms
 from .scenarios import crane_on_vessel_friction, offshore_knuckle_boom
 
@@ -83,10 +82,8 @@ def run_study(out: Path, stop_time: float = 20.0, steps=STEPS) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="crane_cosim_friction_") as tmp:
         tmp = Path(tmp)
         for name, build in EXAMPLES.items():
-            ref_sys = build(base_dir=tmp, stop_time=stop_time, step=COMPARE_EVERY / 20)
-            prepare_fmus(ref_sys)
-            run_monolithic(ref_sys, tmp / f"mono_{name}", progress=False)
-            ref = pd.read_csv(tmp / f"mono_{name}" / "results.csv")
+            ref = reference_run(build(base_dir=tmp, stop_time=stop_time, step=COMPARE_EVERY / 20),
+                                tmp / f"mono_{name}")
             for h in steps:
                 system = build(base_dir=tmp, stop_time=stop_time, step=h)
                 row = {"example": name, "step": h}

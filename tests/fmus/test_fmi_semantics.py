@@ -7,6 +7,7 @@ import pytest
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.fmu import FMUInstance
+from fmi_calls import fails
 
 
 def _open(fmu_dir, tmp_path, model, name="c"):
@@ -92,14 +93,6 @@ def test_the_knuckle_boom_crane_holds_its_weight_from_initialization(fmu_dir, tm
     inst.free()
 
 
-def _fails(call, *args):
-    """The FMI call returns fmi2Error (fmpy raises on it)."""
-    from fmpy.fmi1 import FMICallException
-    with pytest.raises(FMICallException) as failed:
-        call(*args)
-    assert failed.value.status == 3  # fmi2Error
-
-
 def test_a_bad_parameter_is_named_in_initialization_mode(fmu_dir, tmp_path):
     """Entering initialization, reading the outputs and leaving it, for a
     model that its parameters do not make, return fmi2Error, with the reason
@@ -107,10 +100,10 @@ def test_a_bad_parameter_is_named_in_initialization_mode(fmu_dir, tmp_path):
     alone says fmi2OK, and the outputs are NaN)."""
     inst = _open(fmu_dir, tmp_path, "Crane")
     _set(inst, {"m_king": -3.0})
-    _fails(inst._slave.enterInitializationMode)
-    _fails(inst._slave.getReal, _vr(inst, BLOCKS["Crane"].output_names()))
+    fails(inst._slave.enterInitializationMode)
+    fails(inst._slave.getReal, _vr(inst, BLOCKS["Crane"].output_names()))
     assert any("Crane parameter m_king = -3 kg is invalid" in m for m in inst.errors)
-    _fails(inst._slave.exitInitializationMode)
+    fails(inst._slave.exitInitializationMode)
     inst.free()
 
 
@@ -144,7 +137,7 @@ def test_a_fixed_parameter_cannot_change_after_initialization(fmu_dir, tmp_path)
     inst._slave.enterInitializationMode()
     inst._slave.exitInitializationMode()
     _, y0 = _run(inst, "Crane", 0.0, 10)
-    _fails(_set, inst, {"m_jib": 60.0})
+    fails(_set, inst, {"m_jib": 60.0})
     assert any("parameter m_jib is fixed once the model is initialized" in m for m in inst.errors)
     assert inst._slave.getReal(_vr(inst, ["m_jib"]))[0] == 30.0
     inst.free()
@@ -154,7 +147,7 @@ def test_a_tunable_value_the_block_refuses_keeps_the_old_one(fmu_dir, tmp_path):
     inst = _open(fmu_dir, tmp_path, "Vessel")
     inst._slave.enterInitializationMode()
     inst._slave.exitInitializationMode()
-    _fails(_set, inst, {"c_roll": -5.0})
+    fails(_set, inst, {"c_roll": -5.0})
     assert any("parameter c_roll = -5 is refused; c_roll keeps 0" in m for m in inst.errors)
     assert inst._slave.getReal(_vr(inst, ["c_roll"]))[0] == 0.0
     inst.free()

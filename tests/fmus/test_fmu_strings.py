@@ -6,13 +6,13 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 import pytest
-from fmpy.fmi1 import FMICallException
 from fmpy.validation import validate_fmu
 
 from choice_block import Choice
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.fmu import FMUInstance
 from crane_cosim.fmus.build import build_block_fmu, fmu_is_current
+from fmi_calls import fails
 
 
 def _model_variables(fmu):
@@ -93,27 +93,21 @@ def test_a_value_of_the_wrong_kind_is_refused_before_it_is_set(choice_fmu, tmp_p
     inst.free()
 
 
-def _fails(call, *args):
-    with pytest.raises(FMICallException) as failed:
-        call(*args)
-    assert failed.value.status == 3  # fmi2Error
-
-
 def test_a_tunable_string_is_honoured_between_steps_and_a_fixed_one_refused(choice_fmu, tmp_path):
     inst = _instance(choice_fmu, tmp_path, {"model": "dahl"})
     vr = {n: inst.variable(n).valueReference for n in ("model", "sign", "k")}
     inst.do_step(0.0, 0.01)
     inst._slave.setString([vr["sign"]], ["minus"])
     assert list(inst.get_outputs()) == [-1.0] and not inst.errors
-    _fails(inst._slave.setString, [vr["model"]], ["none"])
+    fails(inst._slave.setString, [vr["model"]], ["none"])
     assert inst.errors[-1] == ("Choice (c): parameter model is fixed once the model is initialized; the new value "
                                "'none' is ignored")
-    _fails(inst._slave.setString, [vr["sign"]], ["sideways"])
+    fails(inst._slave.setString, [vr["sign"]], ["sideways"])
     assert inst.errors[-1].startswith("Choice (c): parameter sign = 'sideways' is refused; sign keeps 'minus': "
                                       "Choice parameter sign = 'sideways' is invalid")
     # a text read or written as a number is the host's mistake, said so
-    _fails(inst._slave.getReal, [vr["sign"]])
-    _fails(inst._slave.setReal, [vr["sign"]], [1.0])
+    fails(inst._slave.getReal, [vr["sign"]])
+    fails(inst._slave.setReal, [vr["sign"]], [1.0])
     assert inst.errors[-1] == ("Choice (c): parameter sign is a String; read and set it with fmi2GetString and "
                                "fmi2SetString")
     inst.do_step(0.01, 0.01)
