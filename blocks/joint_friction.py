@@ -1,5 +1,5 @@
 """Friction in a crane's joints, as a block of its own: the Dahl and LuGre
-laws of Jarzębowska, Urbaś & Augustynek (2018) (``blocks/friction.py``) in
+laws of Jarzębowska, Urbaś & Augustynek (2018) (module ``friction``) in
 every revolute joint of a crane, and in the seals of its cylinders.
 
 One block holds all of a crane's joints, so that friction costs one FMU
@@ -176,8 +176,7 @@ def _declare(cls) -> None:
         _P("P_f", "W", 0.0, "Power the friction takes out of all joints"),
         _P("E_f", "J", 0.0, "Energy the friction has taken out of all joints since the start"))
     cls.states = tuple(p for part in parts for p in part[3])
-    cls.feedthrough = tuple(r for part in parts for r in part[4]) + (
-        ("z_*", ()), ("E_f*", ()), ("mu_*", ()))
+    cls.feedthrough = tuple(r for part in parts for r in part[4]) + (("z_*", ()), ("E_f*", ()))
 
 
 class JointFriction(Block):

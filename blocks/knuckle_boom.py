@@ -332,8 +332,9 @@ class KnuckleBoomCrane(Block):
         J2, J3 = r["J2"].copy(), r["J3"].copy()
         J2[0] += u[25]
         J3[0] += u[26]
-        theta, G, _ = self.joint_map(x)
-        luffing = np.concatenate([theta[1:3], G[1:3] @ x[3:]])
+        # alpha2, alpha3 and their rates: the tree's joint coordinates and
+        # speeds the kinematics were made with (the joint map's theta, G u)
+        luffing = np.concatenate([d.kin.q[1:3], d.kin.nu[7:9]])
         return np.concatenate([x, du, d.hold, W1, W2, sym6_pack(I_A), p_A, J2, J3, r["supports"], luffing])
 
     def holding(self, x, inp):

@@ -47,9 +47,9 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     return s
 
 
-#: The friction block's input of each joint reaction component: the joint
-#: rate, then the two reaction force components normal to the joint's axis,
-#: from the crane's outputs (the slewing joint's axis is the king's z, the
+#: Per crane and joint, the two outputs of the crane that feed the friction
+#: block's ``f_<joint>_n1``, ``f_<joint>_n2``: the joint's reaction force
+#: components normal to its axis (the slewing joint's axis is the king's z, the
 #: crane of Cibicik & Egeland (2018) turns its booms about their frames' z
 #: axes, the knuckle boom crane of Cibicik & Egeland (2019) about their x axes).
 FRICTION_INPUTS = {

@@ -16,6 +16,14 @@ def _open(fmu_dir, tmp_path, model, name="c"):
     return inst
 
 
+def _running(fmu_dir, tmp_path, model):
+    """The FMU opened and through initialization mode, ready to step."""
+    inst = _open(fmu_dir, tmp_path, model)
+    inst._slave.enterInitializationMode()
+    inst._slave.exitInitializationMode()
+    return inst
+
+
 def _vr(inst, names):
     return [inst.variable(n).valueReference for n in names]
 
@@ -116,9 +124,7 @@ def _run(inst, model, t, steps, h=1e-3):
 def test_a_tunable_parameter_is_honoured_between_steps(fmu_dir, tmp_path):
     """A gain changed mid-run: the next outputs are those of the controller
     with the new gain (the set-point schedule, a function of time, goes on)."""
-    inst = _open(fmu_dir, tmp_path, "Controller")
-    inst._slave.enterInitializationMode()
-    inst._slave.exitInitializationMode()
+    inst = _running(fmu_dir, tmp_path, "Controller")
     _set(inst, {"q_slew": 0.1, "u_slew": 0.05})
     t, before = _run(inst, "Controller", 0.0, 7000)  # into the slew move (6-12 s)
     _set(inst, {"kP_slew": 5e4, "q_slew_move1_target": 1.0})
@@ -133,9 +139,7 @@ def test_a_tunable_parameter_is_honoured_between_steps(fmu_dir, tmp_path):
 
 
 def test_a_fixed_parameter_cannot_change_after_initialization(fmu_dir, tmp_path):
-    inst = _open(fmu_dir, tmp_path, "Crane")
-    inst._slave.enterInitializationMode()
-    inst._slave.exitInitializationMode()
+    inst = _running(fmu_dir, tmp_path, "Crane")
     _, y0 = _run(inst, "Crane", 0.0, 10)
     fails(_set, inst, {"m_jib": 60.0})
     assert any("parameter m_jib is fixed once the model is initialized" in m for m in inst.errors)
@@ -144,9 +148,7 @@ def test_a_fixed_parameter_cannot_change_after_initialization(fmu_dir, tmp_path)
 
 
 def test_a_tunable_value_the_block_refuses_keeps_the_old_one(fmu_dir, tmp_path):
-    inst = _open(fmu_dir, tmp_path, "Vessel")
-    inst._slave.enterInitializationMode()
-    inst._slave.exitInitializationMode()
+    inst = _running(fmu_dir, tmp_path, "Vessel")
     fails(_set, inst, {"c_roll": -5.0})
     assert any("parameter c_roll = -5 is refused; c_roll keeps 0" in m for m in inst.errors)
     assert inst._slave.getReal(_vr(inst, ["c_roll"]))[0] == 0.0
@@ -155,9 +157,7 @@ def test_a_tunable_value_the_block_refuses_keeps_the_old_one(fmu_dir, tmp_path):
 
 def test_state_round_trips_with_the_tunable_parameters(fmu_dir, tmp_path):
     """Save, retune, step; restore, step: the restored run is the untuned one."""
-    inst = _open(fmu_dir, tmp_path, "Vessel")
-    inst._slave.enterInitializationMode()
-    inst._slave.exitInitializationMode()
+    inst = _running(fmu_dir, tmp_path, "Vessel")
     _set(inst, {"p_A_nx": 5e3})
     t, _ = _run(inst, "Vessel", 0.0, 20)
     state = inst._slave.getFMUstate()
