@@ -25,6 +25,13 @@ MOUNT_MOTION = (
 )
 
 
+#: Position of the mount point in Frame 0, output by a vessel or a base and
+#: input to a crane that needs to know where it stands in the world (a
+#: programmed path in the ground frame, the end effector's ground position);
+#: not part of :data:`MOUNT_MOTION`, which the crane's dynamics need alone.
+MOUNT_POSITION = vector("mount_p", "m", "Position of the mount point in Frame 0, {c} component")
+
+
 def _IA_unit(name: str) -> str:
     i, j = int(name[-2]), int(name[-1])
     rot = (i <= 3) + (j <= 3)
@@ -101,14 +108,46 @@ def mount_split(M, f, tb_dot, w, v):
     ``I_A = M_bb - M_bj M_jj^-1 M_jb`` and the bias wrench ``p_A``
     (``docs/interfaces/mount.md``).  ``f`` holds all applied generalized
     forces less the velocity terms.  Returns ``(du, W, I_A, p_A)``."""
-    n = M.shape[0] - 6
-    rhs = np.empty((n, 7))
-    rhs[:, :6] = M[6:, :6]
-    rhs[:, 6] = f[6:]
-    sol = solve(M[6:, 6:], rhs)
-    du = sol[:, 6] - sol[:, :6] @ tb_dot
-    W = M[:6, :6] @ tb_dot + M[:6, 6:] @ du - f[:6]
-    I_A = M[:6, :6] - M[:6, 6:] @ sol[:, :6]
-    I_A = 0.5 * (I_A + I_A.T)
-    p_A = M[:6, 6:] @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
+    du, _, W, I_A, p_A = constrained_mount_split(M, f, tb_dot, w, v)
     return du, W, I_A, p_A
+
+
+def constrained_mount_split(M, f, tb_dot, w, v, A=None, gamma=None):
+    """:func:`mount_split` for a crane held also by ``m`` constraints fixed
+    in the world (a programmed path of its end effector), given at
+    acceleration level as ``A d[t_b; u]/dt = gamma`` (``A``: m x (6+n)),
+    whose reactions ``A^T lambda`` act beside ``f``.
+
+    Joint and constraint rows ``M_jb tb' + M_jj du - A_j^T lambda = f_j``,
+    ``A_b tb' + A_j du = gamma`` give ``du`` and ``lambda``; the base rows
+    the wrench of the mount on the crane, ``W = M_bb tb' + M_bj du - f_b -
+    A_b^T lambda`` (the constraint's reaction comes from the world, not
+    through the mount).  Both are affine in ``tb'``: ``I_A = M_bb - C K^-1 B``
+    with ``K = [[M_jj, -A_j^T], [A_j, 0]]``, ``B = [M_jb; A_b]``,
+    ``C = [M_bj, -A_b^T]``; ``I_A`` is symmetric (``K`` is, with the sign of
+    ``lambda`` flipped) and positive semi-definite (Gauss's principle: the
+    least kinetic energy over the joint rates the constraints allow).
+    Without constraints this is the articulated inertia of
+    :func:`mount_split`.  Returns ``(du, lambda, W, I_A, p_A)``."""
+    n = M.shape[0] - 6
+    m = 0 if A is None else A.shape[0]
+    K = np.zeros((n + m, n + m))
+    K[:n, :n] = M[6:, 6:]
+    rhs = np.empty((n + m, 7))
+    rhs[:n, :6] = M[6:, :6]
+    rhs[:n, 6] = f[6:]
+    C = np.empty((6, n + m))
+    C[:, :n] = M[:6, 6:]
+    if m:
+        K[:n, n:] = -A[:, 6:].T
+        K[n:, :n] = A[:, 6:]
+        rhs[n:, :6] = A[:, :6]
+        rhs[n:, 6] = gamma
+        C[:, n:] = -A[:, :6].T
+    sol = solve(K, rhs)
+    z = sol[:, 6] - sol[:, :6] @ tb_dot
+    W = M[:6, :6] @ tb_dot + C @ z - f[:6]
+    I_A = M[:6, :6] - C @ sol[:, :6]
+    I_A = 0.5 * (I_A + I_A.T)
+    p_A = C @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
+    return z[:n], z[n:], W, I_A, p_A

@@ -403,11 +403,15 @@ def constraint_wrench(chain: Chain, kin: Kinematics, nudot, g_base, joint: int,
     return _constraint_wrench(chain, kin, net, joint, E, N)
 
 
-def constraint_wrenches(chain: Chain, kin: Kinematics, nudot, g_base, joints) -> np.ndarray:
+def constraint_wrenches(chain: Chain, kin: Kinematics, nudot, g_base, joints, external=None) -> np.ndarray:
     """The full wrenches (``E = N = I_6``) of :func:`constraint_wrench` in
     several joints, one row each, the bodies' inertial and gravity wrenches
-    computed once for all of them."""
+    computed once for all of them.  ``external``: further applied wrenches,
+    one row per body, at its COG in Frame k (such as a guide's force on an
+    end effector); they enter eq. (44) beside gravity."""
     net = inertial_wrenches(chain, kin, nudot) - gravity_wrenches(chain, kin, g_base)
+    if external is not None:
+        net = net - external
     return np.array([_constraint_wrench(chain, kin, net, j, None, None) for j in joints])
 
 

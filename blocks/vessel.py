@@ -34,7 +34,7 @@ import math
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_unpack
-from .interface import MOUNT_INERTIA, MOUNT_MOTION
+from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .kane import Body, Chain, Joint, Marker
 from .linalg import solve
 from .screw import cross
@@ -82,13 +82,15 @@ class Vessel(Block):
         + tuple(_P(f"u_{n}", "rad/s", 0.0, f"Vessel {n} rate d(q_{n})/dt (u{i})") for i, n in _AXES)
         + tuple(_P(f"du_{n}", "rad/s2", 0.0, f"Vessel {n} acceleration d(u_{n})/dt") for i, n in _AXES)
         + MOUNT_MOTION
+        + MOUNT_POSITION
     )
     # The angles, rates and the mount's pose and velocity are the state's; the
     # accelerations solve the equations of motion with the crane's I_A, p_A.
     # The mount sits on the vertical through the rotation point, so a
     # vertical force there has no moment about it (p_A_fz and I_A_66 do not
     # act) and its vertical acceleration is centripetal, the state's.
-    feedthrough = (tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_a_z"))
+    feedthrough = (tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_a_z",
+                                            "mount_p_*"))
                    + (("*", ("I_A_[1-5]?", "p_A_n?", "p_A_f[xy]")),))
     states = (
         tuple(_P(f"q_{n}", "rad", 0.0, f"{n} angle") for _, n in _AXES)
@@ -186,4 +188,5 @@ class Vessel(Block):
     def output(self, t, x, u):
         R, J, t_m, bias_acc, du = self._solve(x, u)
         acc = J @ du + bias_acc  # [dw; a] of the mount
-        return np.concatenate([x, du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:]])
+        # the mount point sits at [0, 0, l1] in Frame 1, above the fixed rotation point O
+        return np.concatenate([x, du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], R[:, 2] * self.p.l_mount])

@@ -289,7 +289,7 @@ def slave_class(block_cls):
                 self._fail(f"step at t = {current_time:g} s failed", exc)
                 return False
             if not np.all(np.isfinite(x)):
-                bad = [block_cls.states[i].name for i in np.flatnonzero(~np.isfinite(x))]
+                bad = [self._block.states[i].name for i in np.flatnonzero(~np.isfinite(x))]
                 self.log(f"{block_cls.model_name} ({self.instance_name}): state {', '.join(bad)} "
                          f"is not finite after the step from t = {current_time:g} s", Fmi2Status.error)
                 return False

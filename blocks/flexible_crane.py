@@ -1,0 +1,432 @@
+"""The crane of Jarzębowska, Urbaś & Augustynek (2018): a rotary column
+(the *king*, their body (c,1)), a flexible first link (the *boom*, (c,2))
+discretised by the rigid finite element method (RFEM), and a rigid second
+link (the *jib*, (c,3)) carrying a load at its end effector E; three revolute
+joints (``slew``, ``boom``, ``jib``) with torque and friction inputs, on the
+mount interface of every crane of the project (``docs/interfaces/mount.md``),
+so that it stands on a vessel or on a spring-supported base alike.  Its end
+effector can be made to follow the paper's programmed path (eqs. 17-23).
+
+Frames (eq. 12; the paper's Fig. 4 with the DH frames is missing, so the
+fixed rotations are chosen): the king turns about the mount's z axis by
+``q_slew`` (ψ^(c,1)); the boom joint sits at ``[0, 0, l_king]`` in the king
+with ``R = Rz(pi/2) Rx(pi/2) Rz(q_boom)`` (as the crane of Cibicik & Egeland
+2018), so the boom points along the king's y axis at ``q_boom = 0`` and a
+positive ``q_boom`` raises it; every element of the boom and the jib point
+along their x axes, the joint axes being their z axes; the jib joint
+(ψ^(c,3)) sits at the boom's tip.  With these, the paper's initial pose
+(eq. 23: ψ^(c,1) = 3π/2, ψ^(c,2,0) = π/4, ψ^(c,3) = 3π/2) puts the boom at
+45° up and the jib at 45° down, both over the ground's +x axis, E about 4 cm
+outside the programmed ellipse's end (3.04 m against a = 3 m): the start is
+off the path, as in the paper.
+
+RFEM (eqs. 7-8): the boom of length ``l_boom`` is cut into ``n_rfe`` rigid
+elements: for ``n_rfe = 1`` one rigid link; otherwise the primary division
+into ``n_rfe - 1`` sections of length ``d = l_boom / (n_rfe - 1)`` gives
+end elements of length ``d/2`` and inner ones of length ``d`` (eq. 7),
+joined by ``n_rfe - 1`` spring elements at the sections' middles.  Element
+r turns relative to element r-1 by ``Rz(ψ) Ry(θ) Rx(φ)`` (eq. 12,
+T̃^(c,2,r)), three revolute joints through two massless bodies, with
+rotational springs (the paper's S^(c,2,s), eq. 20)::
+
+    s_ψ = E I_z / d   (bending in the luffing plane, about the element's z)
+    s_θ = E I_y / d   (bending out of it, about y)
+    s_φ = G J / d     (torsion, about x)
+
+the stiffness of a section of length d of an Euler-Bernoulli beam
+(Wittbrodt et al. 2013).  An element of length l has mass ``rho A l``, its
+COG at its middle, and inertia about it
+``diag(rho (I_y + I_z) l, rho I_y l + m l^2/12, rho I_z l + m l^2/12)``
+(a uniform bar with the section's rotary inertia).  Damping is omitted, as
+in the paper.
+
+Programmed motion (eqs. 17-22): when ``programmed`` is on, E follows the
+ellipse ``x^2/a^2 + y^2/b^2 = 1`` in the ground plane (Frame 0, centred on
+the ground origin, where the king's axis stands at rest) and the height
+``z_E,a(t)`` of eq. (22), from the start height ``z_E,s`` up by ``z_inc`` in
+``t_c``.  The constraints are enforced by multipliers (the same motion as
+the paper's GPME, which eliminate them): ``M nu' = f + A^T lambda``,
+``A nu' = gamma``, with Baumgarte's stabilisation in the form
+``Phi'' + alpha Phi' + beta^2 Phi = 0`` (the paper gives alpha = 110,
+beta = 20 but not its form; with this one the poles are -3.8 and -106 1/s,
+so an offset decays as ``exp(-3.8 t)``, to under 1% in the paper's 1.25 s;
+the other usual form ``Phi'' + 2 alpha Phi' + beta^2 Phi = 0`` would leave
+10% then).  The reaction ``A^T lambda`` is a force at E, along the
+constraints' normals (the ellipse's normal in the ground plane, and the
+vertical), as from a frictionless guide fixed in the world: outputs
+``F_prog_*`` (Frame 0) and its generalized forces on the three joints,
+``tau_prog_*``: those on the boom and jib joints (the paper's dependent
+coordinates, eq. 11) are the torques the luffing drives must add to
+execute the programme, the paper's constraint forces.
+
+Assumptions the paper leaves open (its Fig. 2 with the geometry is lost):
+a small loader crane, a 1.5 m, 200 kg column; a 2.15 m boom of a
+120 x 80 x 4 mm steel tube (12 kg/m; its first bending frequency with the
+jib and load about 6 Hz, its static tip deflection a few mm); a 2.15 m,
+60 kg jib; a 100 kg load at E; the start height ``z_E,s`` is E's height at
+the initial pose with the link undeformed and the mount at the ground origin
+(the paper takes it from a static analysis; the sag of the supports and the
+boom, a few millimetres, is then the start's offset from the path in z,
+which the stabilisation removes).  Gravity acts along -z0.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .block import Block, ParameterError, Variable, sym6_pack
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_mount_split,
+                        mount_motion_from_inputs, wrench_ports)
+from .kane import (Body, Chain, Joint, Marker, applied_forces, constraint_wrenches, kinematics, kinetic_energy,
+                   mass_matrix, with_base_twist)
+from .linalg import solve
+from .screw import Rbar, cross, rot_x, rot_z
+from .trajectory import quintic_ramp
+
+_P = Variable
+#: the crane's revolute joints, and the paper's coordinate of each (eq. 9)
+JOINTS = ("slew", "boom", "jib")
+PAPER_COORDINATE = {"slew": "ψ^(c,1)", "boom": "ψ^(c,2,0)", "jib": "ψ^(c,3)"}
+
+
+class FlexibleCrane(Block):
+    model_name = "FlexibleCrane"
+    method = "rk4"
+    description = ("Crane with a rotary column, a flexible boom (rigid finite elements) and a rigid jib "
+                   "(Jarzebowska, Urbas & Augustynek 2018) on a moving mount; joint torques and friction in; "
+                   "an optional programmed path of the end effector (Baumgarte); outputs the mount wrench, "
+                   "I_A and p_A, the joint reactions and the programme's constraint forces.")
+    parameters = (
+        _P("l_king", "m", 1.5, "Column height l^(c,1): mount to the boom joint (chosen)"),
+        _P("m_king", "kg", 200.0, "Column mass (chosen)"),
+        _P("d_king", "m", 0.75, "Column COG height above the mount (chosen: mid-height)"),
+        _P("r_king", "m", 0.15, "Column radius of gyration about its axis (chosen)"),
+        _P("l_boom", "m", 2.15, "Boom (flexible link (c,2)) length l^(c,2) (chosen)"),
+        _P("n_rfe", "1", 4.0, "Number of rigid finite elements of the boom, a whole number >= 1 (1: a rigid "
+                              "boom; the paper's study uses 4)"),
+        _P("rho_boom", "kg/m3", 7850.0, "Density of the boom's material (steel)"),
+        _P("E_boom", "Pa", 2.1e11, "Young's modulus of the boom's material (steel)"),
+        _P("G_boom", "Pa", 8.1e10, "Shear modulus of the boom's material (steel)"),
+        _P("A_boom", "m2", 1.536e-3, "Cross-section area of the boom (chosen: 120 x 80 x 4 mm tube)"),
+        _P("I_z_boom", "m4", 3.09e-6, "Second moment of area of the boom about its z axis (the boom joint's "
+                                      "axis): bending in the luffing plane (120 x 80 x 4 mm tube)"),
+        _P("I_y_boom", "m4", 1.64e-6, "Second moment of area of the boom about its y axis: bending out of "
+                                      "the luffing plane (120 x 80 x 4 mm tube)"),
+        _P("J_boom", "m4", 3.2e-6, "Torsion constant of the boom's section (120 x 80 x 4 mm tube, "
+                                   "Bredt: 4 A_m^2 t / perimeter)"),
+        _P("l_jib", "m", 2.15, "Jib (rigid link (c,3)) length: jib joint to the end effector E (chosen)"),
+        _P("m_jib", "kg", 60.0, "Jib mass (chosen)"),
+        _P("d_jib", "m", 1.075, "Jib COG distance from the jib joint (chosen: mid-length)"),
+        _P("m_load", "kg", 100.0, "Load carried at the end effector E, a point mass (chosen)"),
+        _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
+        _P("h_max", "s", 2.5e-4, "Longest internal integration step (classic Runge-Kutta; the paper's "
+                                 "RK4 step is 2.5e-4 s)"),
+        _P("programmed", "1", False, "Whether E follows the programmed path of eqs. 17-22 (the boom and "
+                                     "jib joints being the dependent coordinates, eq. 11)", "Boolean"),
+        _P("a_E", "m", 3.0, "Semi-axis of the programmed ellipse along x0, a_E,a (eq. 17.1; paper: 3 m)"),
+        _P("b_E", "m", 2.0, "Semi-axis of the programmed ellipse along y0, b_E,a (eq. 17.1; paper: 2 m)"),
+        _P("z_inc", "m", 0.2, "Rise of E from its start height, z_inc of eq. 22 (paper: 0.2 m)"),
+        _P("t_c", "s", 1.0, "Time of the rise, t_c of eq. 22 (paper: 1 s)"),
+        _P("alpha", "1/s", 110.0, "Baumgarte damping alpha in Phi'' + alpha Phi' + beta^2 Phi = 0 (paper: 110)"),
+        _P("beta", "1/s", 20.0, "Baumgarte stiffness beta in Phi'' + alpha Phi' + beta^2 Phi = 0 (paper: 20)"),
+        _P("q_slew_0", "rad", 1.5 * math.pi, "Initial slew angle ψ^(c,1) (eq. 23: 3π/2)"),
+        _P("q_boom_0", "rad", 0.25 * math.pi, "Initial boom angle ψ^(c,2,0) (eq. 23: π/4)"),
+        _P("q_jib_0", "rad", 1.5 * math.pi, "Initial jib angle ψ^(c,3) (eq. 23: 3π/2)"),
+        _P("u_slew_0", "rad/s", 0.0, "Initial slew rate"),
+        _P("u_boom_0", "rad/s", 0.0, "Initial boom rate"),
+        _P("u_jib_0", "rad/s", 0.0, "Initial jib rate"),
+    )
+    inputs = (MOUNT_MOTION + MOUNT_POSITION
+              + tuple(_P(f"tau_{j}", "N.m", 0.0, f"Actuator torque of the {j} joint (on {PAPER_COORDINATE[j]})")
+                      for j in JOINTS)
+              + tuple(_P(f"tau_f_{j}", "N.m", 0.0, f"Friction torque in the {j} joint (on {PAPER_COORDINATE[j]}), "
+                                                   f"e.g. from a JointFriction block") for j in JOINTS))
+    outputs = (
+        tuple(_P(f"q_{j}", "rad", 0.0, f"{j.capitalize()} angle {PAPER_COORDINATE[j]}") for j in JOINTS)
+        + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j.capitalize()} rate") for j in JOINTS)
+        + tuple(_P(f"du_{j}", "rad/s2", 0.0, f"{j.capitalize()} acceleration") for j in JOINTS)
+        + tuple(_P(f"defl_{c}", "m", 0.0, f"Deflection of the boom's tip: its displacement from where a rigid "
+                                          f"boom at the same boom angle has it, boom-root (c,2,0) {c} axis "
+                                          f"(x along the boom, z along the boom joint's axis)") for c in "xyz")
+        + tuple(_P(f"p_E_{c}", "m", 0.0, f"Position of the end effector E, Frame 0, {c}") for c in "xyz")
+        + tuple(_P(f"v_E_{c}", "m/s", 0.0, f"Velocity of the end effector E, Frame 0, {c}") for c in "xyz")
+        + wrench_ports("W_mount", "Wrench of the mount on the column at the mount point, mount (Frame-1) axes")
+        + wrench_ports("W_king", "Wrench of the mount on the column at the mount point, column axes")
+        + MOUNT_INERTIA
+        + wrench_ports("W_boom", "Wrench of the column on the boom through the boom joint, boom-root (c,2,0) "
+                                 "axes: pin reaction, and the actuator and friction torques about z")
+        + wrench_ports("W_jib", "Wrench of the boom on the jib through the jib joint, jib (c,3) axes: pin "
+                                "reaction, and the actuator and friction torques about z")
+        + (_P("path_error", "m", 0.0, "Distance of E from the programmed ellipse in the ground plane, "
+                                      "positive outside (eq. 17.1 to first order: Phi_1 / |grad Phi_1|)"),
+           _P("height_error", "m", 0.0, "Height of E above the programmed height (eq. 17.2: Phi_2)"),
+           _P("z_E_ref", "m", 0.0, "Programmed height of E, z_E,a of eq. 22 (Frame 0)"))
+        + tuple(_P(f"F_prog_{c}", "N", 0.0, f"Force of the programme on E (the constraint reaction of eqs. "
+                                            f"17-18), Frame 0, {c}") for c in "xyz")
+        + tuple(_P(f"tau_prog_{j}", "N.m", 0.0, f"Generalized force of the programme on the {j} joint: the "
+                                                f"torque a drive there adds to execute it") for j in JOINTS)
+    )
+    # The programme's guide is fixed in the world, so with it on nearly every
+    # output sees the mount's position, orientation and velocity too (no
+    # Galilean invariance): most rules name the mount's and the joints'
+    # inputs as one group.  What holds in both modes: the moment a joint
+    # passes about its axis is its actuator's and its friction's torque; the
+    # slewing joint turns freely about the mount's z axis (I_A's third row
+    # is zero); the slender jib passes no moment about its own axis.
+    feedthrough = (
+        ("q_*", ()), ("u_*", ()), ("defl_*", ()), ("z_E_ref", ()), ("W_jib_nx", ()),
+        ("I_A_[12]3", ()), ("I_A_3?", ()),
+        ("W_mount_nz", ("tau_slew", "tau_f_slew")), ("W_king_nz", ("tau_slew", "tau_f_slew")),
+        ("p_A_nz", ("tau_slew", "tau_f_slew")),
+        ("W_boom_nz", ("tau_boom", "tau_f_boom")), ("W_jib_nz", ("tau_jib", "tau_f_jib")),
+        ("I_A_*", (("mount_R_*", "mount_p_*"),)), ("p_E_*", (("mount_R_*", "mount_p_*"),)),
+        ("path_error", (("mount_R_*", "mount_p_*"),)), ("height_error", (("mount_R_*", "mount_p_*"),)),
+        ("v_E_*", (("mount_R_*", "mount_w_*", "mount_v_*"),)),
+        ("*", (("mount_*", "tau_*"),)),
+    )
+    default_stop_time = 5.0
+
+    def setup(self):
+        p = self.p
+        self.require_positive("h_max")
+        self.max_step = p.h_max
+        self.require_positive("l_king", "m_king", "l_boom", "rho_boom", "E_boom", "G_boom", "A_boom", "I_z_boom",
+                              "I_y_boom", "J_boom", "l_jib", "m_jib")
+        self.require_positive("d_king", "r_king", "d_jib", "m_load", allow_zero=True)
+        if p.g < 0:
+            raise ParameterError(f"FlexibleCrane parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
+        if p.n_rfe < 1 or p.n_rfe != int(p.n_rfe):
+            raise ParameterError(f"FlexibleCrane parameter n_rfe = {p.n_rfe:g} is invalid: it must be a whole "
+                                 f"number of rigid finite elements, 1 or more")
+        self.n_rfe = int(p.n_rfe)
+        self.chain, self.stiffness = flexible_chain(p, self.n_rfe)
+        n = self.chain.n
+        #: indices of the three revolute joints in q; the rest are the springs' rotations
+        self.joint_index = np.array([0, 1, n - 1])
+        self.states = (tuple(_P(f"q{i}", "rad", 0.0, f"coordinate {i}: {w}") for i, w in enumerate(self.coordinates()))
+                       + tuple(_P(f"u{i}", "rad/s", 0.0, f"rate of coordinate {i}") for i in range(n)))
+        self._g0 = np.array([0.0, 0.0, -p.g])
+        self._tip = self.chain.joints[-1].offset  # the boom's tip in its last element
+        self._cache_key = None
+        if p.programmed:
+            self.require_positive("a_E", "b_E", "t_c", "alpha", "beta")
+            self.z_E_s = float(self.end_effector_rest(self.initial_state())[2])
+            self._check_reach()
+
+    def coordinates(self) -> list[str]:
+        """What each coordinate of the state is, in order."""
+        names = ["q_slew", "q_boom"]
+        for r in range(1, self.n_rfe):
+            names += [f"psi^(c,2,{r})", f"theta^(c,2,{r})", f"phi^(c,2,{r})"]
+        return names + ["q_jib"]
+
+    def _check_reach(self):
+        """The programmed path must lie within the reach of boom and jib from
+        the boom joint (at ``l_king`` above the mount, the mount at the ground
+        origin): say so before running, with the reach."""
+        p = self.p
+        lo, hi = abs(p.l_boom - p.l_jib), p.l_boom + p.l_jib
+        radii = (min(p.a_E, p.b_E), max(p.a_E, p.b_E))
+        heights = np.array([self.z_E_s, self.z_E_s + p.z_inc]) - p.l_king
+        far = max(math.hypot(r, z) for r in radii for z in heights)
+        near_z = 0.0 if heights.min() <= 0.0 <= heights.max() else np.abs(heights).min()
+        near = math.hypot(radii[0], near_z)
+        if far >= 0.99 * hi:
+            which = "a_E" if p.a_E >= p.b_E else "b_E"
+            raise ParameterError(f"FlexibleCrane parameter {which} = {max(p.a_E, p.b_E):g} m is invalid: the "
+                                 f"programmed path passes {far:.3g} m from the boom joint, beyond the crane's "
+                                 f"reach of {hi:.3g} m (l_boom + l_jib, less 1%)")
+        if near <= lo + 0.01 * hi:
+            which = "b_E" if p.a_E >= p.b_E else "a_E"
+            raise ParameterError(f"FlexibleCrane parameter {which} = {min(p.a_E, p.b_E):g} m is invalid: the "
+                                 f"programmed path passes {near:.3g} m from the boom joint, inside the crane's "
+                                 f"least reach of {lo:.3g} m (|l_boom - l_jib|)")
+
+    def initial_state(self):
+        p = self.p
+        n = self.chain.n
+        x = np.zeros(2 * n)
+        x[self.joint_index] = [p.q_slew_0, p.q_boom_0, p.q_jib_0]
+        x[n + self.joint_index] = [p.u_slew_0, p.u_boom_0, p.u_jib_0]
+        return x
+
+    # -- kinematics ---------------------------------------------------------------
+    def _state_terms(self, x):
+        """Kinematics and mass matrix at state ``x`` (fixed base), cached: the
+        outputs at the end of a step and the first derivative of the next
+        share them."""
+        key = x.tobytes()
+        if self._cache_key != key:
+            n = self.chain.n
+            kin = kinematics(self.chain, x[:n], x[n:])
+            self._cache = (kin, mass_matrix(self.chain, kin))
+            self._cache_key = key
+        return self._cache
+
+    def end_effector_rest(self, x) -> np.ndarray:
+        """E in the mount frame for the coordinates of ``x`` [m]."""
+        n = self.chain.n
+        return kinematics(self.chain, x[:n], np.zeros(n)).marker_p[0]
+
+    def programme(self, t):
+        """``(z, dz/dt, d2z/dt2)`` of eq. (22) at ``t`` [m, m/s, m/s2]."""
+        p = self.p
+        return quintic_ramp(t, 0.0, p.t_c, self.z_E_s, self.z_E_s + p.z_inc)
+
+    def _dynamics(self, t, x, inp):
+        """Everything the derivatives and the outputs need at ``(t, x, inp)``:
+        Kane's equations of the crane over ``[t_b; u]``, the end effector's
+        motion in Frame 0 and, when programmed, the constraint rows
+        ``A nu' = gamma`` of eqs. (17)-(18) with Baumgarte's terms."""
+        n = self.chain.n
+        R10, w, dw, v, a = mount_motion_from_inputs(inp)
+        p_m = inp[21:24]
+        kin, M = self._state_terms(x)
+        kin = with_base_twist(kin, np.concatenate([w, v]))
+        f = applied_forces(self.chain, kin, R10.T @ self._g0)
+        f[6 + self.joint_index] += inp[24:27] + inp[27:30]
+        f[6:] -= self.stiffness * x[:n]
+        # E: its twist in its own frame, then Frame 0 (eqs. (29)-(30) for a marker)
+        R_E0 = R10 @ kin.marker_R[0]
+        Po, Pdo = kin.marker_Po[0], kin.marker_Pdo[0]
+        tE = Po @ kin.nu
+        r_E = p_m + R10 @ kin.marker_p[0]
+        v_E = R_E0 @ tE[3:]
+        G = R_E0 @ Po[3:]  # d(v_E)/d(nu), Frame 0
+        d = _Dyn(kin=kin, M=M, f=f, tb_dot=base_twist_rate(w, dw, v, a), w=w, v=v, R10=R10, r_E=r_E, v_E=v_E, G=G)
+        if self.p.programmed:
+            pp = self.p
+            bias = R_E0 @ (Pdo[3:] @ kin.nu + cross(tE[:3], tE[3:]))  # E's acceleration when nu' = 0
+            z_a, dz_a, ddz_a = self.programme(t)
+            grad = np.array([[2.0 * r_E[0] / pp.a_E**2, 2.0 * r_E[1] / pp.b_E**2, 0.0], [0.0, 0.0, 1.0]])
+            Phi = np.array([(r_E[0] / pp.a_E) ** 2 + (r_E[1] / pp.b_E) ** 2 - 1.0, r_E[2] - z_a])
+            dPhi = grad @ v_E - np.array([0.0, dz_a])
+            hess = 2.0 * (v_E[0] ** 2 / pp.a_E**2 + v_E[1] ** 2 / pp.b_E**2)
+            d.grad, d.Phi = grad, Phi
+            d.A = grad @ G
+            d.gamma = (np.array([-hess, ddz_a]) - grad @ bias - pp.alpha * dPhi - pp.beta**2 * Phi)
+        return d
+
+    def derivatives(self, t, x, u):
+        d = self._dynamics(t, x, u)
+        n = self.chain.n
+        M, f, tb = d.M, d.f, d.tb_dot
+        if d.A is None:
+            du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb)
+        else:
+            m = d.A.shape[0]
+            K = np.zeros((n + m, n + m))
+            K[:n, :n] = M[6:, 6:]
+            K[:n, n:] = -d.A[:, 6:].T
+            K[n:, :n] = d.A[:, 6:]
+            du = solve(K, np.concatenate([f[6:] - M[6:, :6] @ tb, d.gamma - d.A[:, :6] @ tb]))[:n]
+        return np.concatenate([x[n:], du])
+
+    def output(self, t, x, u):
+        d = self._dynamics(t, x, u)
+        n = self.chain.n
+        kin = d.kin
+        du, lam, W1, I_A, p_A = constrained_mount_split(d.M, d.f, d.tb_dot, d.w, d.v, d.A, d.gamma)
+        W2 = Rbar(kin.R[0].T) @ W1
+        nudot = np.concatenate([d.tb_dot, du])
+        g_base = d.R10.T @ self._g0
+        external = None
+        F_E = np.zeros(3)
+        tau_prog = np.zeros(3)
+        path = np.zeros(3)
+        if d.A is not None:
+            F_E = d.grad.T @ lam
+            tau_prog = (d.A[:, 6:].T @ lam)[self.joint_index]
+            # the guide's force on the jib, at its COG in its frame
+            k = n - 1
+            F_k = kin.R[k].T @ (d.R10.T @ F_E)
+            arm = self.chain.markers[0].offset - self.chain.bodies[k].com
+            external = np.zeros((n, 6))
+            external[k] = np.concatenate([cross(arm, F_k), F_k])
+            path = np.array([d.Phi[0] / math.hypot(*d.grad[0, :2]), d.Phi[1], self.programme(t)[0]])
+        W_joints = constraint_wrenches(self.chain, kin, nudot, g_base, (1, n - 1), external)
+        j = self.joint_index
+        return np.concatenate([x[j], x[n + j], du[j], self.deflection(kin), d.r_E, d.v_E, W1, W2,
+                               sym6_pack(I_A), p_A, W_joints.ravel(), path, F_E, tau_prog])
+
+    def deflection(self, kin) -> np.ndarray:
+        """The boom tip's displacement from a rigid boom's, boom-root axes [m]."""
+        root, last = 1, self.chain.n - 2
+        tip = kin.p[last] + kin.R[last] @ self._tip
+        return kin.R[root].T @ (tip - kin.p[root]) - np.array([self.p.l_boom, 0.0, 0.0])
+
+    # -- energy, for the checks ---------------------------------------------------------
+    def energy(self, x, inp) -> tuple[float, float, float]:
+        """``(kinetic, gravity, spring)`` energy of the crane [J] at state ``x``
+        with the mount's motion and position ``inp`` (the first 24 inputs):
+        kinetic from the bodies' twists, gravity ``m g z`` in Frame 0, the
+        boom's springs ``1/2 s q^2`` (eq. 16, E_p,fl)."""
+        n = self.chain.n
+        R10, w, _, v, _ = mount_motion_from_inputs(inp)
+        kin = with_base_twist(self._state_terms(x)[0], np.concatenate([w, v]))
+        cog = kin.p + np.einsum("kab,kb->ka", kin.R, np.array([b.com for b in self.chain.bodies]))
+        z0 = inp[23] + cog @ R10[2]
+        gravity = float(self.p.g * self.chain._mass @ z0)
+        return kinetic_energy(self.chain, kin), gravity, 0.5 * float(self.stiffness @ x[:n] ** 2)
+
+
+class _Dyn:
+    """The quantities of :meth:`FlexibleCrane._dynamics`."""
+    __slots__ = ("kin", "M", "f", "tb_dot", "w", "v", "R10", "r_E", "v_E", "G", "grad", "Phi", "A", "gamma")
+
+    def __init__(self, **kw):
+        self.grad = self.Phi = self.A = self.gamma = None
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+def element_lengths(l: float, n_rfe: int) -> np.ndarray:
+    """Lengths of the rigid finite elements of a link of length ``l`` [m],
+    eq. (7): ``d/2, d, ..., d, d/2`` with ``d = l / (n_rfe - 1)``; one
+    element of length ``l`` for ``n_rfe = 1``."""
+    if n_rfe == 1:
+        return np.array([l])
+    d = l / (n_rfe - 1)
+    return np.array([d / 2] + [d] * (n_rfe - 2) + [d / 2])
+
+
+def section_stiffness(p, n_rfe: int) -> np.ndarray:
+    """Rotational stiffnesses ``[s_psi, s_theta, s_phi]`` [N m/rad] of each
+    spring element of the boom: ``E I_z / d``, ``E I_y / d``, ``G J / d``
+    for sections of length ``d = l_boom / (n_rfe - 1)``."""
+    d = p.l_boom / (n_rfe - 1)
+    return np.array([p.E_boom * p.I_z_boom, p.E_boom * p.I_y_boom, p.G_boom * p.J_boom]) / d
+
+
+def flexible_chain(p, n_rfe: int) -> tuple[Chain, np.ndarray]:
+    """The column, the boom's rigid finite elements and the jib with its
+    load, as a chain on the mount (eq. 12), and the stiffness of every
+    coordinate (zero for the three revolute joints) [N m/rad]."""
+    def bar(m, l, J_x, J_y, J_z):  # uniform bar along x from the frame's origin
+        return Body(m, [l / 2, 0.0, 0.0], np.diag([J_x, J_y + m * l * l / 12, J_z + m * l * l / 12]))
+
+    joints = [Joint(), Joint(offset=[0.0, 0.0, p.l_king], rotation=rot_z(np.pi / 2) @ rot_x(np.pi / 2))]
+    bodies = [Body(p.m_king, [0.0, 0.0, p.d_king],
+                   np.diag([p.l_king**2 / 12, p.l_king**2 / 12, p.r_king**2]) * p.m_king)]
+    stiffness = [0.0, 0.0]
+    lengths = element_lengths(p.l_boom, n_rfe)
+    rho = p.rho_boom
+    for r, l in enumerate(lengths):
+        if r > 0:
+            s = section_stiffness(p, n_rfe)
+            # T~^(c,2,r) = Rz(psi) Ry(theta) Rx(phi): two massless bodies between the elements
+            joints += [Joint(offset=[lengths[r - 1], 0.0, 0.0]), Joint(axis=[0, 1, 0]), Joint(axis=[1, 0, 0])]
+            bodies += [Body(0.0), Body(0.0)]
+            stiffness += list(s)
+        bodies.append(bar(rho * p.A_boom * l, l, rho * (p.I_y_boom + p.I_z_boom) * l, rho * p.I_y_boom * l,
+                          rho * p.I_z_boom * l))
+    joints.append(Joint(offset=[lengths[-1], 0.0, 0.0]))
+    # the jib, a slender bar, with the load at E
+    m = p.m_jib + p.m_load
+    com = (p.m_jib * p.d_jib + p.m_load * p.l_jib) / m
+    J = p.m_jib * p.l_jib**2 / 12 + p.m_jib * (p.d_jib - com) ** 2 + p.m_load * (p.l_jib - com) ** 2
+    bodies.append(Body(m, [com, 0.0, 0.0], np.diag([0.0, J, J])))
+    stiffness.append(0.0)
+    chain = Chain(joints=joints, bodies=bodies, markers=[Marker(len(bodies) - 1, [p.l_jib, 0.0, 0.0])])
+    return chain, np.array(stiffness)
