@@ -5,8 +5,9 @@ from .crane import Crane
 from .hydraulics import HydraulicCylinder
 from .joint_friction import JointFriction, KnuckleBoomFriction
 from .knuckle_boom import KnuckleBoomCrane
+from .signal import Signal
 from .vessel import Vessel
 
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
-                                          KnuckleBoomController, JointFriction, KnuckleBoomFriction)}
+                                          KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal)}

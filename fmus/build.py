@@ -267,7 +267,9 @@ def _add_units(md: ET.Element, block_cls) -> None:
     md.insert(index, defs)
     for sv in md.find("ModelVariables"):
         real = sv.find("Real")
-        if real is not None:
+        # a Real declared without a unit (a Signal's output) has no unit
+        # attribute: it is optional in FMI 2.0, and the port takes its partner's
+        if real is not None and units[sv.get("name")]:
             real.set("unit", units[sv.get("name")])
 
 

@@ -82,6 +82,11 @@ def _friction(rng, block):
     return 0.0, z, u
 
 
+def _signal(rng, block):
+    # before, inside and after the points; no inputs to move
+    return rng.uniform(-1.0, 10.0), None, np.zeros(0)
+
+
 _DAHL = {f"model_{j}": "dahl" for j in ("slew", "boom", "jib")}
 CASES = {  # block -> (parameter sets, sampler)
     "Vessel": ([{}, {"cog_x": 0.4, "cog_y": -0.3, "gravity_on": True}], _vessel),
@@ -92,6 +97,7 @@ CASES = {  # block -> (parameter sets, sampler)
     "KnuckleBoomController": ([{}], _knuckle_boom_controller),
     "JointFriction": ([{}, {**_DAHL, "gamma_boom": 1.5}], _friction),
     "KnuckleBoomFriction": ([{}, {**_DAHL, "model_boom_cyl": "dahl", "gamma_jib_cyl": 2.0}], _friction),
+    "Signal": ([{}, {"table": "0 -4000; 0.1 0", "interpolation": "previous", "scale": 2.0}], _signal),
 }
 
 

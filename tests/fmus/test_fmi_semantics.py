@@ -53,6 +53,8 @@ CASES = {
                                                                     "f_boom_n2": -1e4, "u_jib": -0.01}),
     "KnuckleBoomFriction": ({"model_boom_cyl": "dahl", "sigma2_jib_cyl": 2e4},
                             {"u_jib_cyl": 0.03, "u_slew": 0.05, "f_slew_n1": 2e5}),
+    # eq. (21) of Jarzębowska et al. (2018), shifted: no inputs
+    "Signal": ({"table": "0 -4000; 0.1 0", "interpolation": "previous", "offset": 10.0}, {}),
 }
 
 
