@@ -2,12 +2,15 @@
 once (``block.py``); ``fmus/`` and ``cosim/`` are generated from that."""
 from .controller import Controller, KnuckleBoomController
 from .crane import Crane
+from .flexible_crane import FlexibleCrane
 from .hydraulics import HydraulicCylinder
 from .joint_friction import JointFriction, KnuckleBoomFriction
 from .knuckle_boom import KnuckleBoomCrane
 from .signal import Signal
+from .supported_base import SupportedBase
 from .vessel import Vessel
 
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
-                                          KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal)}
+                                          KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
+                                          FlexibleCrane, SupportedBase)}

@@ -72,12 +72,14 @@ which the stabilisation removes).  Gravity acts along -z0.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_mount_split,
                         mount_motion_from_inputs, wrench_ports)
+from .jit import load_kernels
 from .kane import (Body, Chain, Joint, Marker, applied_forces, constraint_wrenches, kinematics, kinetic_energy,
                    mass_matrix, with_base_twist)
 from .linalg import solve
@@ -213,6 +215,52 @@ class FlexibleCrane(Block):
             self.require_positive("a_E", "b_E", "t_c", "alpha", "beta")
             self.z_E_s = float(self.end_effector_rest(self.initial_state())[2])
             self._check_reach()
+        # the compiled twin of derivatives() and output() (flexible_crane_kernels.py: the same
+        # equations by the composite-rigid-body and Newton-Euler recursions), loaded by prepare();
+        # None without numba
+        self.kernels = None
+        self._prepared = False
+        ch = self.chain
+        self._kernel_args = (ch._R0, np.array([j.axis for j in ch.joints]), ch._off0, ch._D,
+                             np.array([b.com for b in ch.bodies]), self.stiffness,
+                             self.joint_index.astype(np.int64), ch.markers[0].offset, self._tip,
+                             np.array([p.g, p.l_boom, float(bool(p.programmed)), p.a_E, p.b_E,
+                                       self.z_E_s if p.programmed else 0.0, p.z_inc, p.t_c, p.alpha, p.beta]))
+
+    def prepare(self, numba: bool = True):
+        """Load the compiled kernels and compile them (at the first call: about
+        10 s on a new machine, then 0.2 s from numba's cache): the FMU does
+        it at initialization rather than in the first step of a run; otherwise
+        the first evaluation does.  A numba that cannot compile leaves the
+        numpy code, with a warning; ``numba=False`` chooses it."""
+        if self._prepared:
+            return
+        self._prepared = True
+        self.kernels = load_kernels("flexible_crane_kernels") if numba else None
+        x0, u0 = self.initial_state(), self.default_inputs()
+        try:
+            self._compiled("outputs", 0.0, x0, u0)
+            self._compiled("derivatives", 0.0, x0, u0)
+        except Exception as exc:  # numba's own errors have no common base
+            warnings.warn(f"FlexibleCrane: numba could not compile the crane ({exc}); "
+                          f"running the numpy code, several times slower")
+            self.kernels = None
+
+    def _compiled(self, kernel, t, x, u):
+        """The result of ``flexible_crane_kernels.<kernel>``, or ``None``
+        without numba and where the numpy code must answer instead: a result
+        that is not finite (NaN inputs, a mass matrix the Cholesky
+        factorization finds not positive definite), which the numpy code
+        propagates or names."""
+        if not self._prepared:
+            self.prepare()
+        if self.kernels is None:
+            return None
+        # an integer time or a strided state (a row of an integrator's solution
+        # array) would make numba compile another signature, for seconds
+        out = getattr(self.kernels, kernel)(float(t), np.ascontiguousarray(x), np.ascontiguousarray(u),
+                                            *self._kernel_args)
+        return out if np.isfinite(out).all() else None
 
     def coordinates(self) -> list[str]:
         """What each coordinate of the state is, in order."""
@@ -309,6 +357,9 @@ class FlexibleCrane(Block):
         return d
 
     def derivatives(self, t, x, u):
+        dx = self._compiled("derivatives", t, x, u)
+        if dx is not None:
+            return dx
         d = self._dynamics(t, x, u)
         n = self.chain.n
         M, f, tb = d.M, d.f, d.tb_dot
@@ -324,6 +375,9 @@ class FlexibleCrane(Block):
         return np.concatenate([x[n:], du])
 
     def output(self, t, x, u):
+        y = self._compiled("outputs", t, x, u)
+        if y is not None:
+            return y
         d = self._dynamics(t, x, u)
         n = self.chain.n
         kin = d.kin
@@ -369,6 +423,15 @@ class FlexibleCrane(Block):
         z0 = inp[23] + cog @ R10[2]
         gravity = float(self.p.g * self.chain._mass @ z0)
         return kinetic_energy(self.chain, kin), gravity, 0.5 * float(self.stiffness @ x[:n] ** 2)
+
+    def holding_wrench(self, x, R10=np.eye(3)) -> np.ndarray:
+        """The wrench ``[n; f]`` [N m, N] the mount must exert on the column
+        to hold the crane still at the coordinates of ``x`` against gravity
+        (its weight, and the weight's moment about the mount), Frame 1 with
+        orientation ``R10`` in Frame 0: what a base carries at rest."""
+        n = self.chain.n
+        kin = kinematics(self.chain, x[:n], np.zeros(n))
+        return -applied_forces(self.chain, kin, R10.T @ self._g0)[:6]
 
 
 class _Dyn:

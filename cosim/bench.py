@@ -60,7 +60,13 @@ def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
         s.instantiate()
         s.setupExperiment(startTime=system.start_time)
         for name, value in comp.parameters.items():
-            s.setReal([variables[comp.name][name].value_reference], [float(value)])
+            v = variables[comp.name][name]
+            if v.type == "String":  # a model or a table chosen by text
+                s.setString([v.value_reference], [value])
+            elif v.type == "Boolean":
+                s.setBoolean([v.value_reference], [bool(value)])
+            else:
+                s.setReal([v.value_reference], [float(value)])
         s.enterInitializationMode()
         s.exitInitializationMode()
         vr_in = [variables[comp.name][w[0]].value_reference for w in wiring[comp.name]]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .blocks.controller import Controller
 from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
-from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION
+from .blocks.block import WRENCH_COMPONENTS
+from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .system import System
 
 
@@ -55,6 +56,8 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
 FRICTION_INPUTS = {
     "Crane": {"slew": ("W_king_fx", "W_king_fy"), "boom": ("W_boom_fx", "W_boom_fy"),
               "jib": ("W_jib_fx", "W_jib_fy")},
+    "FlexibleCrane": {"slew": ("W_king_fx", "W_king_fy"), "boom": ("W_boom_fx", "W_boom_fy"),
+                      "jib": ("W_jib_fx", "W_jib_fy")},
     "KnuckleBoomCrane": {"slew": ("W_king_fx", "W_king_fy"), "boom": ("W_boom_fy", "W_boom_fz"),
                          "jib": ("W_jib_fy", "W_jib_fz")},
 }
@@ -186,6 +189,47 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
         _friction_in_the_loop(s, "KnuckleBoomCrane")
     _measurements_to_controller(s)
     s.connect("controller.tau_slew", "crane.tau_slew")
+    return s
+
+
+#: Eq. (21) of Jarzębowska, Urbaś & Augustynek (2018): the column's drive, -4000 N m
+#: for 0.1 s, as a Signal table (a repeated time is a jump)
+COLUMN_DRIVE = "0 -4000; 0.1 -4000; 0.1 0"
+#: Pin diameters of the flexible crane's joints for its friction (eq. 13; not in
+#: the paper, chosen for a crane of its size: a 0.3 m slewing ring, 50 and 40 mm pins)
+FLEXIBLE_CRANE_PINS = {"d_slew": 0.3, "d_boom": 0.05, "d_jib": 0.04}
+
+
+def flexible_crane(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 5.0, step: float = 1e-3) -> System:
+    """The numerical study of Jarzębowska, Urbaś & Augustynek (2018): the
+    crane with a flexible boom (``FlexibleCrane``, four rigid finite
+    elements) on a base on eight spring supports (``SupportedBase``, 1e5,
+    1e5 and 1e7 N/m), its end effector on the programmed path of eqs.
+    (17)-(22), its column driven by eq. (21) from a ``Signal`` (``drive``),
+    LuGre friction (Table 1) in its three joints (``JointFriction``).
+
+    The base starts at rest under the crane's weight at its initial pose
+    (eq. 23), so that a changed support stiffness starts settled too.
+    Gauss-Seidel in the order drive, base, crane, friction.  The paper's
+    variants are one parameter each (``examples/flexible_crane/README.md``):
+    ``crane.n_rfe=1`` (rigid boom), ``friction.model_<joint>=dahl`` or
+    ``none``, ``base.s_z=1e5``."""
+    from .blocks.flexible_crane import FlexibleCrane
+    s = System("FlexibleCrane", stop_time=stop_time, step=step, algorithm="gauss-seidel", extrapolation="none",
+               base_dir=Path(base_dir) if base_dir else Path.cwd())
+    crane = FlexibleCrane(programmed=True)
+    load = crane.holding_wrench(crane.initial_state())
+    s.add_component("drive", f"{fmu_dir}/Signal.fmu", table=COLUMN_DRIVE)
+    s.add_component("base", f"{fmu_dir}/SupportedBase.fmu", settled=True,
+                    **{f"load_{c}": float(v) for c, v in zip(WRENCH_COMPONENTS, load)})
+    s.add_component("crane", f"{fmu_dir}/FlexibleCrane.fmu", programmed=True)
+    s.add_component("friction", f"{fmu_dir}/JointFriction.fmu", **FLEXIBLE_CRANE_PINS)
+    for v in MOUNT_MOTION + MOUNT_POSITION:
+        s.connect(f"base.{v.name}", f"crane.{v.name}")
+    for v in MOUNT_INERTIA:
+        s.connect(f"crane.{v.name}", f"base.{v.name}")
+    s.connect("drive.y", "crane.tau_slew")
+    _friction_in_the_loop(s, "FlexibleCrane")
     return s
 
 

@@ -18,9 +18,12 @@ from .blocks import BLOCKS
 from .blocks import jit
 
 #: blocks whose hot path numba compiles: model name -> (kernel module, what
-#: to call it, how long it takes; measured on a 2-core x86 machine: 41 s idle,
-#: 63 s beside other work; docs/knuckle_boom.md#speed)
-COMPILED_BLOCKS = {"KnuckleBoomCrane": ("knuckle_boom_kernels", "the knuckle boom crane", "about a minute")}
+#: to call it, how long it takes; measured on a 2-core x86 machine: the
+#: knuckle boom crane 41 s idle, 63 s beside other work,
+#: docs/knuckle_boom.md#speed; the flexible crane 10 s idle, 14 s beside a
+#: busy core)
+COMPILED_BLOCKS = {"KnuckleBoomCrane": ("knuckle_boom_kernels", "the knuckle boom crane", "about a minute"),
+                   "FlexibleCrane": ("flexible_crane_kernels", "the flexible crane", "about 10 s")}
 
 
 def models_of(system) -> set[str]:

@@ -82,6 +82,29 @@ def _friction(rng, block):
     return 0.0, z, u
 
 
+def _flexible_crane(rng, block):
+    # any slew, the booms inside their range, the springs' rotations small;
+    # the programme's guide sees the mount's position too
+    u = block.default_inputs()
+    _mount(rng, u, 0.3)
+    u[21:24] = rng.normal(size=3) * 0.05
+    u[24:30] = rng.normal(size=6) * 300
+    n = block.chain.n
+    x = block.initial_state()
+    x[:n] += rng.normal(size=n) * 0.01
+    x[[0, 1, n - 1]] = rng.uniform(0, 2 * np.pi), rng.uniform(0.2, 1.2), rng.uniform(3.8, 5.6)
+    x[n:] = rng.normal(size=n) * 0.3
+    return rng.uniform(0.0, 2.0), x, u
+
+
+def _supported_base(rng, block):
+    # near the supports' rest, tilted and moving; a crane-sized I_A and p_A
+    A = rng.normal(size=(6, 6)) * 10
+    u = np.concatenate([sym6_pack(A @ A.T), rng.normal(size=6) * 1e3])
+    x = np.concatenate([rng.normal(scale=1e-3, size=3), rng.normal(scale=0.05, size=3), rng.normal(scale=0.1, size=6)])
+    return 0.0, x, u
+
+
 def _signal(rng, block):
     # before, inside and after the points; no inputs to move
     return rng.uniform(-1.0, 10.0), None, np.zeros(0)
@@ -97,7 +120,10 @@ CASES = {  # block -> (parameter sets, sampler)
     "KnuckleBoomController": ([{}], _knuckle_boom_controller),
     "JointFriction": ([{}, {**_DAHL, "gamma_boom": 1.5}], _friction),
     "KnuckleBoomFriction": ([{}, {**_DAHL, "model_boom_cyl": "dahl", "gamma_jib_cyl": 2.0}], _friction),
+    "FlexibleCrane": ([{}, {"programmed": True, "n_rfe": 2}], _flexible_crane),
     "Signal": ([{}, {"table": "0 -4000; 0.1 0", "interpolation": "previous", "scale": 2.0}], _signal),
+    "SupportedBase": ([{}, {"cog_x": 0.3, "cog_y": -0.2, "mount_x": 0.5, "mount_y": 0.4, "mount_z": 0.3}],
+                      _supported_base),
 }
 
 

@@ -256,9 +256,10 @@ def test_bench_json_records(capsys):
         (s, m) for s in SCENARIOS for m in ("monolithic", "cosim")]
     # progress on stderr: what will run, then a line per scenario and mode
     progress = [l for l in captured.err.splitlines() if l.startswith("bench: ")]
-    assert progress[0].startswith("bench: 4 scenario(s), monolithic once and co-simulation 1 time(s) each, "
-                                  "0.05 s simulated per run")
-    assert [re.match(r"bench: \[(\d)/8\] (\w+) (\w+): real-time factor [\d.]+ \(\d+ s so far\)$", l).groups()
+    assert progress[0].startswith(f"bench: {len(SCENARIOS)} scenario(s), monolithic once and co-simulation 1 "
+                                  f"time(s) each, 0.05 s simulated per run")
+    assert [re.match(rf"bench: \[(\d+)/{2 * len(SCENARIOS)}\] (\w+) (\w+): real-time factor [\d.]+ "
+                     r"\(\d+ s so far\)$", l).groups()
             for l in progress[1:]] == [(str(i + 1), s, m) for i, (s, m) in enumerate(
                 (s, m) for s in SCENARIOS for m in ("monolithic", "cosim"))]
     # repeated: each repetition unpacks the FMUs anew (their binaries stay
@@ -379,11 +380,11 @@ def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_fil
     refused before it starts, with the estimate and the options that help."""
     code, err = run_cli(capsys, system_file(stop_time=1.0), "--step", "1e-6", "--out", tmp_path / "huge", *mode)
     assert code == 2
-    assert_one_sentence(err, "results.csv would take about 1.5 GB (1000001 rows of 97 columns), more than the "
+    assert_one_sentence(err, "results.csv would take about 1.5 GB (1000001 rows of 100 columns), more than the "
                              "limit of 200 MB: record every N-th point (--record-every N) or fewer variables "
                              "(--record 'component.variable'), take a longer --step, or write it all with --force")
     assert not (tmp_path / "huge").exists()
-    # the options that shrink it: 1000001 rows / 1000 x 97 columns
+    # the options that shrink it: 1000001 rows / 1000 x 100 columns
     code, err = run_cli(capsys, system_file(stop_time=0.001), "--step", "1e-6", "--record-every", "100",
                         "--out", tmp_path / "thin", *mode)
     assert code == 0, err
@@ -404,7 +405,7 @@ def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path)
     assert code == 0
     lines = [l for l in err.splitlines() if l.strip()]
-    assert lines == ["crane-cosim: warning: results.csv will take about 0.1 MB (51 rows of 97 columns); "
+    assert lines == ["crane-cosim: warning: results.csv will take about 0.1 MB (51 rows of 100 columns); "
                      "--record-every N and --record 'component.variable' write less"]
 
 

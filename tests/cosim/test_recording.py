@@ -153,18 +153,18 @@ def test_bytes_per_value_of_the_examples(fmu_dir, tmp_path, scenario):
     df = pd.read_csv(tmp_path / "results.csv")
     size = (tmp_path / "results.csv").stat().st_size
     assert 12 < size / df.size <= recording.BYTES_PER_VALUE
-    if scenario == "offshore_knuckle_boom":  # docs/results.md: 20 001 rows, 162 outputs, 43 MB
-        assert df.shape == (20001, 163) and round(size / 1e6) == 43
+    if scenario == "offshore_knuckle_boom":  # docs/results.md: 20 001 rows, 165 outputs, 43 MB
+        assert df.shape == (20001, 166) and round(size / 1e6) == 43
 
 
 def test_the_example_of_the_docs(fmu_dir, tmp_path):
     """docs/results.md: ``--record 'crane.W_mount_*' --record-every 10`` on
-    the offshore knuckle boom crane: 7 columns at every 10 ms instead of 163
+    the offshore knuckle boom crane: 7 columns at every 10 ms instead of 166
     at every 1 ms (here over 0.1 s of the 20 s)."""
     from crane_cosim.scenarios import offshore_knuckle_boom
     system = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
     full = run_cosim(system, tmp_path / "full", progress=False)
-    assert len(full.columns) + 1 == 163
+    assert len(full.columns) + 1 == 166
     run_cosim(system, tmp_path / "thin", progress=False, record=["crane.W_mount_*"], record_every=10)
     df = pd.read_csv(tmp_path / "thin" / "results.csv")
     assert list(df.columns) == ["time"] + [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]

@@ -53,8 +53,12 @@ CASES = {
                                                                     "f_boom_n2": -1e4, "u_jib": -0.01}),
     "KnuckleBoomFriction": ({"model_boom_cyl": "dahl", "sigma2_jib_cyl": 2e4},
                             {"u_jib_cyl": 0.03, "u_slew": 0.05, "f_slew_n1": 2e5}),
+    "FlexibleCrane": ({"programmed": True, "n_rfe": 2.0, "q_boom_0": 0.8},
+                      {"tau_slew": -4000.0, "tau_f_boom": 20.0, "mount_p_z": -0.01}),
     # eq. (21) of Jarzębowska et al. (2018), shifted: no inputs
     "Signal": ({"table": "0 -4000; 0.1 0", "interpolation": "previous", "offset": 10.0}, {}),
+    "SupportedBase": ({"q_z_0": -3e-4, "u_roll_0": 0.02, "mount_x": 0.4, "c_z": 1e4},
+                      {"p_A_fz": 3.8e3, "p_A_ny": -5.6e3, "I_A_11": 40.0, "I_A_66": 390.0}),
 }
 
 
