@@ -254,6 +254,23 @@ def chain_kinematics(q, u, tb, R0, axis, off0):
     return RT, R, p, v, c
 
 
+def _add_congruence(A, X, T, out):
+    """``out += X^T A X`` for 6 x 6 matrices (an inertia carried through a
+    joint's transform), ``T`` a 6 x 6 scratch array."""
+    for i in range(6):
+        for j in range(6):
+            acc = 0.0
+            for r in range(6):
+                acc += A[i, r] * X[r, j]
+            T[i, j] = acc
+    for i in range(6):
+        for j in range(6):
+            acc = 0.0
+            for r in range(6):
+                acc += X[r, i] * T[r, j]
+            out[i, j] += acc
+
+
 def mass_matrix(RT, off0, axis, I):
     """``M`` over ``nu = [t_b; u]``, (6+n) square, by the composite-rigid-body
     algorithm (module docstring); ``I``: :func:`spatial_inertias`."""
@@ -265,18 +282,7 @@ def mass_matrix(RT, off0, axis, I):
     for k in range(n - 1, 0, -1):
         # I^c_(k-1) += X_k^T I^c_k X_k
         _transform_matrix(RT[k], off0[k], X)
-        for i in range(6):
-            for j in range(6):
-                acc = 0.0
-                for r in range(6):
-                    acc += Ic[k, i, r] * X[r, j]
-                T[i, j] = acc
-        for i in range(6):
-            for j in range(6):
-                acc = 0.0
-                for r in range(6):
-                    acc += X[r, i] * T[r, j]
-                Ic[k - 1, i, j] += acc
+        _add_congruence(Ic[k], X, T, Ic[k - 1])
     M = np.zeros((N, N))
     F = np.empty(6)
     for j in range(n):
@@ -293,20 +299,9 @@ def mass_matrix(RT, off0, axis, I):
         for i in range(6):
             M[i, 6 + j] = F[i]
             M[6 + j, i] = F[i]
-    # the mount's block: X_0^T I^c_0 X_0
+    # the mount's block: X_0^T I^c_0 X_0 (M's block is still zero)
     _transform_matrix(RT[0], off0[0], X)
-    for i in range(6):
-        for j in range(6):
-            acc = 0.0
-            for r in range(6):
-                acc += Ic[0, i, r] * X[r, j]
-            T[i, j] = acc
-    for i in range(6):
-        for j in range(6):
-            acc = 0.0
-            for r in range(6):
-                acc += X[r, i] * T[r, j]
-            M[i, j] = acc
+    _add_congruence(Ic[0], X, T, M[:6, :6])
     return M
 
 
