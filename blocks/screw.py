@@ -8,10 +8,12 @@ reference point), wrenches are in the papers' "flipped" order ``w = [n; f]``
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = [
-    "cross", "skew", "unskew", "rot_x", "rot_y", "rot_z", "rot_axis",
+    "cross", "skew", "unskew", "rot_x", "rot_y", "rot_z", "rot_axis", "rot_zyx", "zyx_rate_terms",
     "U", "Ubar", "Rbar", "V", "Pi", "ad", "twist_transform", "wrench_transform",
 ]
 
@@ -153,3 +155,29 @@ def ad(t) -> np.ndarray:
     out[3:, 3:] = w
     out[3:, :3] = skew(t[3:])
     return out
+
+
+def rot_zyx(roll: float, pitch: float, yaw: float) -> np.ndarray:
+    """``Rz(yaw) Ry(pitch) Rx(roll)``: the orientation of a vessel (eq. (53)
+    of Cibicik & Egeland 2018) or of a crane's base (T~(b) of eq. (12) of
+    Jarzębowska, Urbaś & Augustynek 2018) from its three angles [rad]."""
+    c1, s1, c2, s2 = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
+    c3, s3 = math.cos(yaw), math.sin(yaw)
+    return np.array([[c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1],
+                     [s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1],
+                     [-s2, c2 * s1, c2 * c1]])
+
+
+def zyx_rate_terms(a, da):
+    """For the angles ``a = [roll, pitch, yaw]`` of :func:`rot_zyx` and their
+    rates ``da`` [rad/s]: ``E`` with ``w = E da`` (the body's angular
+    velocity in its own axes, ``E = [x, Rx^T y, Rx^T Ry^T z]``) and
+    ``(dE/dt) da`` [rad/s2], the part of the angular acceleration
+    ``E d2a + (dE/dt) da`` that the angular accelerations do not give."""
+    c1, s1, c2, s2 = math.cos(a[0]), math.sin(a[0]), math.cos(a[1]), math.sin(a[1])
+    u1, u2, u3 = da
+    E = np.array([[1.0, 0.0, -s2], [0.0, c1, s1 * c2], [0.0, -s1, c1 * c2]])
+    dw_bias = np.array([-u2 * c2 * u3,
+                        u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3,
+                        u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3])
+    return E, dw_bias

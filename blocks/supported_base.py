@@ -74,7 +74,7 @@ import scipy.linalg
 from .block import WRENCH_COMPONENTS, Block, ParameterError, Variable, sym6_unpack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
-from .screw import cross, cross_rows, skew
+from .screw import cross, cross_rows, rot_zyx, skew, zyx_rate_terms
 
 _P = Variable
 #: number of supports, the paper's n_s
@@ -104,15 +104,6 @@ def paper_U(r) -> np.ndarray:
                      [0.0, 0.0, 1.0, 0.0, -x, y]])
 
 
-def orientation(phi: float, theta: float, psi: float) -> np.ndarray:
-    """``R_1^0 = Rz(ψ) Ry(θ) Rx(φ)``: the rotation block of T~(b), eq. (12)."""
-    c1, s1, c2, s2, c3, s3 = math.cos(phi), math.sin(phi), math.cos(theta), math.sin(theta), math.cos(psi), \
-        math.sin(psi)
-    return np.array([[c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1],
-                     [s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1],
-                     [-s2, c2 * s1, c2 * c1]])
-
-
 def rotation_minus_identity(phi: float, theta: float, psi: float) -> np.ndarray:
     """``R_1^0 - I`` without the cancellation of ``1 - cos`` (``2 sin^2(a/2)``):
     ``Rz Ry (Rx - I) + Rz (Ry - I) + (Rz - I)``.  The supports' deflections
@@ -127,21 +118,6 @@ def rotation_minus_identity(phi: float, theta: float, psi: float) -> np.ndarray:
     Dx, Dy, Dz = minus_identity(phi, 1, 2), minus_identity(theta, 2, 0), minus_identity(psi, 0, 1)
     Rz = np.eye(3) + Dz
     return Rz @ ((np.eye(3) + Dy) @ Dx + Dy) + Dz
-
-
-def _angular_rate_terms(a, da):
-    """For angles ``a = [φ, θ, ψ]`` and their rates ``da`` [rad/s]: the map
-    ``E`` with ``w = E da`` (w: angular velocity of Frame 1, Frame-1
-    components) and ``(dE/dt) da`` [rad/s2], the part of the angular
-    acceleration the angular accelerations ``d2a`` do not give (the vessel's
-    expressions)."""
-    c1, s1, c2, s2 = math.cos(a[0]), math.sin(a[0]), math.cos(a[1]), math.sin(a[1])
-    u1, u2, u3 = da
-    E = np.array([[1.0, 0.0, -s2], [0.0, c1, s1 * c2], [0.0, -s1, c1 * c2]])
-    dw_bias = np.array([-u2 * c2 * u3,
-                        u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3,
-                        u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3])
-    return E, dw_bias
 
 
 def _support_parameters():
@@ -335,8 +311,8 @@ class SupportedBase(Block):
         key = x.tobytes()
         if self._cache_key != key:
             q, dq = x[:6], x[6:]
-            R = orientation(*q[3:])
-            E, dw_bias = _angular_rate_terms(q[3:], dq[3:])
+            R = rot_zyx(*q[3:])
+            E, dw_bias = zyx_rate_terms(q[3:], dq[3:])
             w = E @ dq[3:]
             J = np.zeros((6, 6))  # [w; v_O] = J u, Frame 1
             J[:3, 3:] = E
@@ -391,8 +367,8 @@ class SupportedBase(Block):
         d_s`` (exact or small-angle, as the block's)."""
         x = np.asarray(x, float)
         q, dq = x[:6], x[6:]
-        R = orientation(*q[3:])
-        w = _angular_rate_terms(q[3:], dq[3:])[0] @ dq[3:]
+        R = rot_zyx(*q[3:])
+        w = zyx_rate_terms(q[3:], dq[3:])[0] @ dq[3:]
         t = np.concatenate([w, R.T @ dq[:3]])
         kinetic = 0.5 * t @ self._M_O @ t
         gravity = -self.p.m * self._g0 @ (q[:3] + R @ self._com)

@@ -29,15 +29,13 @@ way the articulated-body algorithm joins a subtree.  With ``I_A = 0`` and
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_unpack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .kane import Body, Chain, Joint, Marker
 from .linalg import solve
-from .screw import cross
+from .screw import cross, rot_zyx, zyx_rate_terms
 
 _P = Variable
 _R = np.sqrt(12.0)
@@ -143,18 +141,10 @@ class Vessel(Block):
         ``u``, the mount's Jacobian, twist and acceleration bias (Frame 1)."""
         key = x.tobytes()
         if self._cache_key != key:
-            q1, q2, q3, u1, u2, u3 = x.tolist()
-            c1, s1, c2, s2, c3, s3 = (math.cos(q1), math.sin(q1), math.cos(q2), math.sin(q2),
-                                      math.cos(q3), math.sin(q3))
-            R = np.array([[c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1],
-                          [s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1],
-                          [-s2, c2 * s1, c2 * c1]])
-            E = np.array([[1.0, 0.0, -s2], [0.0, c1, s1 * c2], [0.0, -s1, c1 * c2]])
+            q = x.tolist()
+            R = rot_zyx(*q[:3])
+            E, dw_bias = zyx_rate_terms(q[:3], q[3:])
             w = E @ x[3:]
-            # (dE/dt) u = u1 (dE/dq1) u + u2 (dE/dq2) u
-            dw_bias = np.array([-u2 * c2 * u3,
-                                u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3,
-                                u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3])
             I_O = self._I_O
             n_O = cross(self._com, self._m_g @ R) - cross(w, I_O @ w) - I_O @ dw_bias
             M = E.T @ I_O @ E
