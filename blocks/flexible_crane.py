@@ -77,12 +77,11 @@ import warnings
 import numpy as np
 
 from .block import Block, ParameterError, Variable, sym6_pack
-from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_mount_split,
-                        mount_motion_from_inputs, wrench_ports)
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
+                        constrained_mount_split, mount_motion_from_inputs, wrench_ports)
 from .jit import load_kernels
 from .kane import (Body, Chain, Joint, Marker, applied_forces, constraint_wrenches, kinematics, kinetic_energy,
                    mass_matrix, with_base_twist)
-from .linalg import solve
 from .screw import Rbar, cross, rot_x, rot_z
 from .trajectory import quintic_ramp
 
@@ -361,18 +360,8 @@ class FlexibleCrane(Block):
         if dx is not None:
             return dx
         d = self._dynamics(t, x, u)
-        n = self.chain.n
-        M, f, tb = d.M, d.f, d.tb_dot
-        if d.A is None:
-            du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb)
-        else:
-            m = d.A.shape[0]
-            K = np.zeros((n + m, n + m))
-            K[:n, :n] = M[6:, 6:]
-            K[:n, n:] = -d.A[:, 6:].T
-            K[n:, :n] = d.A[:, 6:]
-            du = solve(K, np.concatenate([f[6:] - M[6:, :6] @ tb, d.gamma - d.A[:, :6] @ tb]))[:n]
-        return np.concatenate([x[n:], du])
+        du = constrained_accelerations(d.M, d.f, d.tb_dot, d.A, d.gamma)[0]
+        return np.concatenate([x[self.chain.n:], du])
 
     def output(self, t, x, u):
         y = self._compiled("outputs", t, x, u)

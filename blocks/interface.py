@@ -131,23 +131,45 @@ def constrained_mount_split(M, f, tb_dot, w, v, A=None, gamma=None):
     :func:`mount_split`.  Returns ``(du, lambda, W, I_A, p_A)``."""
     n = M.shape[0] - 6
     m = 0 if A is None else A.shape[0]
-    K = np.zeros((n + m, n + m))
-    K[:n, :n] = M[6:, 6:]
     rhs = np.empty((n + m, 7))
     rhs[:n, :6] = M[6:, :6]
     rhs[:n, 6] = f[6:]
     C = np.empty((6, n + m))
     C[:, :n] = M[:6, 6:]
     if m:
-        K[:n, n:] = -A[:, 6:].T
-        K[n:, :n] = A[:, 6:]
         rhs[n:, :6] = A[:, :6]
         rhs[n:, 6] = gamma
         C[:, n:] = -A[:, :6].T
-    sol = solve(K, rhs)
+    sol = solve(_joint_rows(M, A), rhs)
     z = sol[:, 6] - sol[:, :6] @ tb_dot
     W = M[:6, :6] @ tb_dot + C @ z - f[:6]
     I_A = M[:6, :6] - C @ sol[:, :6]
     I_A = 0.5 * (I_A + I_A.T)
     p_A = C @ sol[:, 6] - f[:6] - I_A[:, 3:] @ cross(w, v)
     return z[:n], z[n:], W, I_A, p_A
+
+
+def constrained_accelerations(M, f, tb_dot, A=None, gamma=None):
+    """The joint accelerations ``du`` and the constraints' multipliers
+    ``lambda`` of :func:`constrained_mount_split` for a given ``tb'`` alone
+    (one right-hand side: the derivatives need no ``I_A``)."""
+    n = M.shape[0] - 6
+    rhs = f[6:] - M[6:, :6] @ tb_dot
+    if A is not None:
+        rhs = np.concatenate([rhs, gamma - A[:, :6] @ tb_dot])
+    z = solve(_joint_rows(M, A), rhs)
+    return z[:n], z[n:]
+
+
+def _joint_rows(M, A):
+    """``K = [[M_jj, -A_j^T], [A_j, 0]]``, the joint and constraint rows of
+    :func:`constrained_mount_split` (``M_jj`` without constraints)."""
+    n = M.shape[0] - 6
+    if A is None:
+        return M[6:, 6:]
+    m = A.shape[0]
+    K = np.zeros((n + m, n + m))
+    K[:n, :n] = M[6:, 6:]
+    K[:n, n:] = -A[:, 6:].T
+    K[n:, :n] = A[:, 6:]
+    return K
