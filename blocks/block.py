@@ -101,7 +101,11 @@ class Block:
     :meth:`derivatives` and :meth:`output`.  ``max_step`` [s] bounds the
     internal integration step of :meth:`advance`; ``stiff`` says the
     block's own dynamics are stiff (the monolithic reference then integrates
-    with an implicit method).
+    with an implicit method), ``oscillatory`` that they ring, undamped, far
+    faster than the system moves (the springs of a flexible link): an
+    explicit method must follow such modes anyway, and an implicit one's
+    Jacobians then cost more than they save, so the reference integrates
+    explicitly even with a stiff block beside it.
 
     ``feedthrough`` declares which inputs each output depends on directly
     (at the same instant, without going through the state): pairs
@@ -126,6 +130,7 @@ class Block:
     max_step: ClassVar[float] = 1e-3
     method: ClassVar[str] = "rk4"
     stiff: ClassVar[bool] = False
+    oscillatory: ClassVar[bool] = False
     feedthrough: ClassVar[tuple] = ()
     default_stop_time: ClassVar[float] = 20.0
     default_step: ClassVar[float] = 1e-3

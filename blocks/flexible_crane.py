@@ -106,6 +106,9 @@ class FlexibleCrane(Block):
         _P("l_boom", "m", 2.15, "Boom (flexible link (c,2)) length l^(c,2) (chosen)"),
         _P("n_rfe", "1", 4.0, "Number of rigid finite elements of the boom, a whole number >= 1 (1: a rigid "
                               "boom; the paper's study uses 4)"),
+        _P("c_rfe", "s", 0.0, "Stiffness-proportional damping of the boom's spring elements: each spring's "
+                              "damping coefficient is c_rfe times its stiffness, a damping ratio c_rfe w / 2 at "
+                              "the angular frequency w (0: undamped, as in the paper; 3e-5 s: 1% at 106 Hz)"),
         _P("rho_boom", "kg/m3", 7850.0, "Density of the boom's material (steel)"),
         _P("E_boom", "Pa", 2.1e11, "Young's modulus of the boom's material (steel)"),
         _P("G_boom", "Pa", 8.1e10, "Shear modulus of the boom's material (steel)"),
@@ -194,13 +197,15 @@ class FlexibleCrane(Block):
         self.max_step = p.h_max
         self.require_positive("l_king", "m_king", "l_boom", "rho_boom", "E_boom", "G_boom", "A_boom", "I_z_boom",
                               "I_y_boom", "J_boom", "l_jib", "m_jib")
-        self.require_positive("d_king", "r_king", "d_jib", "m_load", allow_zero=True)
+        self.require_positive("d_king", "r_king", "d_jib", "m_load", "c_rfe", allow_zero=True)
         if p.g < 0:
             raise ParameterError(f"FlexibleCrane parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
         if p.n_rfe < 1 or p.n_rfe != int(p.n_rfe):
             raise ParameterError(f"FlexibleCrane parameter n_rfe = {p.n_rfe:g} is invalid: it must be a whole "
                                  f"number of rigid finite elements, 1 or more")
         self.n_rfe = int(p.n_rfe)
+        # the undamped springs of a flexible boom ring at up to 1 kHz (four elements)
+        self.oscillatory = self.n_rfe > 1
         self.chain, self.stiffness = flexible_chain(p, self.n_rfe)
         n = self.chain.n
         #: indices of the three revolute joints in q; the rest are the springs' rotations
@@ -224,7 +229,8 @@ class FlexibleCrane(Block):
                              np.array([b.com for b in ch.bodies]), self.stiffness,
                              self.joint_index.astype(np.int64), ch.markers[0].offset, self._tip,
                              np.array([p.g, p.l_boom, float(bool(p.programmed)), p.a_E, p.b_E,
-                                       self.z_E_s if p.programmed else 0.0, p.z_inc, p.t_c, p.alpha, p.beta]))
+                                       self.z_E_s if p.programmed else 0.0, p.z_inc, p.t_c, p.alpha, p.beta,
+                                       p.c_rfe]))
 
     def prepare(self, numba: bool = True):
         """Load the compiled kernels and compile them (at the first call: about
@@ -333,7 +339,7 @@ class FlexibleCrane(Block):
         kin = with_base_twist(kin, np.concatenate([w, v]))
         f = applied_forces(self.chain, kin, R10.T @ self._g0)
         f[6 + self.joint_index] += inp[24:27] + inp[27:30]
-        f[6:] -= self.stiffness * x[:n]
+        f[6:] -= self.stiffness * (x[:n] + self.p.c_rfe * x[n:])
         # E: its twist in its own frame, then Frame 0 (eqs. (29)-(30) for a marker)
         R_E0 = R10 @ kin.marker_R[0]
         Po, Pdo = kin.marker_Po[0], kin.marker_Pdo[0]

@@ -73,7 +73,8 @@ kg], ``com`` (n, 3) [m] the COGs in their frames, ``stiffness`` (n)
 [N m/rad], ``joints`` (3) the indices of the slew, boom and jib joints,
 ``marker`` (3) [m] E in the jib's frame, ``tip`` (3) [m] the boom's tip in
 its last element, ``par`` = ``[g, l_boom, programmed, a_E, b_E, z_E_s,
-z_inc, t_c, alpha, beta]`` (m/s^2, m, 0 or 1, m, m, m, m, s, 1/s, 1/s).
+z_inc, t_c, alpha, beta, c_rfe]`` (m/s^2, m, 0 or 1, m, m, m, m, s, 1/s, 1/s,
+s): the spring of coordinate k exerts ``-stiffness[k] (q_k + c_rfe u_k)``.
 """
 import math
 
@@ -417,7 +418,8 @@ def _crane(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par):
     for i in range(6):
         f[i] = -f[i]
     for k in range(n):
-        f[6 + k] = -(axis[k, 0] * F[k, 0] + axis[k, 1] * F[k, 1] + axis[k, 2] * F[k, 2]) - stiffness[k] * q[k]
+        f[6 + k] = (-(axis[k, 0] * F[k, 0] + axis[k, 1] * F[k, 1] + axis[k, 2] * F[k, 2])
+                    - stiffness[k] * (q[k] + par[10] * u[k]))
     for i in range(3):
         f[6 + joints[i]] += inp[24 + i] + inp[27 + i]
     # E: on the jib (the last body) at `marker`

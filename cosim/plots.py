@@ -54,6 +54,12 @@ def display_unit(si_unit: str, peak: float) -> tuple[str, float]:
 # (``<variable>_ref``) are drawn dashed beside their variable.
 _PANELS = [
     ("vessel_motion", "Vessel roll, pitch and yaw", r"q_roll", [r"q_(roll|pitch|yaw)"]),
+    # Fig. 8 of Jarzębowska, Urbaś & Augustynek (2018)
+    ("base_motion", "Base on its supports: displacements, tilts and the vertical support forces", r"F_sup1_z",
+     [r"q_[xyz]", r"q_(roll|pitch|yaw)", r"F_sup\d+_z"]),
+    ("programme", "Programmed motion: the residuals of the path and the height, the luffing torques it takes",
+     r"path_error", [r"(path|height)_error", r"tau_prog_(boom|jib)"]),
+    ("boom_deflection", "Boom tip deflection relative to the rigid boom, boom axes", r"defl_y", [r"defl_[xyz]"]),
     ("crane_joints", "Crane joints", r"q_boom", [r"q_(slew|boom|jib)"]),
     ("crane_coordinates", "Crane coordinates: slew angle and cylinder extensions", r"q_boom_cyl",
      [r"q_slew", r"q_(boom|jib)_cyl"]),
@@ -73,6 +79,11 @@ _PANELS = [
     ("friction", "Joint friction: torques, seal forces, coefficients and the energy it took out", r"E_f",
      [r"tau_f_\w+", r"F_f_\w+", r"mu_\w+", r"E_f(_\w+)?"]),
 ]
+
+
+#: a panel not drawn when the run has this variable (a supported base has
+#: its own panel, with its heave)
+_UNLESS = {"vessel_motion": r"F_sup1_z"}
 
 
 def _columns(df, pattern):
@@ -98,7 +109,7 @@ def plot_run(out_dir) -> list[Path]:
     plot_dir.mkdir(exist_ok=True)
     written = []
     for stem, title, needs, rows in _PANELS:
-        if not _columns(df, needs):
+        if not _columns(df, needs) or (stem in _UNLESS and _columns(df, _UNLESS[stem])):
             continue
         groups = [cols for pattern in rows if (cols := _columns(df, pattern))]
         fig, axes = plt.subplots(len(groups), 1, figsize=(8, 3.2 * len(groups)), sharex=True, squeeze=False)
@@ -124,4 +135,51 @@ def plot_run(out_dir) -> list[Path]:
         fig.savefig(path, dpi=110)
         plt.close(fig)
         written.append(path)
-    return written
+    path = _end_effector_path(df, plot_dir, out_dir)
+    return written + ([path] if path else [])
+
+
+def _end_effector_path(df, plot_dir: Path, out_dir: Path) -> Path | None:
+    """The end effector's path in the ground plane (Fig. 6e of Jarzębowska,
+    Urbaś & Augustynek 2018), with the programmed ellipse when the crane
+    follows one (its semi-axes are the component's ``a_E``, ``b_E``)."""
+    xs, ys = _columns(df, r"p_E_x"), _columns(df, r"p_E_y")
+    if not xs or not ys:
+        return None
+    x, y = df[xs[0]].to_numpy(), df[ys[0]].to_numpy()
+    fig, ax = plt.subplots(figsize=(6, 5))
+    ax.plot(x, y, label="end effector E")
+    ax.plot(x[:1], y[:1], "o", label="start")
+    axes = _ellipse(out_dir, xs[0].split(".", 1)[0])
+    if axes:
+        t = np.linspace(0.0, 2 * math.pi, 361)
+        ax.plot(axes[0] * np.cos(t), axes[1] * np.sin(t), "--", color="0.5",
+                label=f"programmed ellipse, a = {axes[0]:g} m, b = {axes[1]:g} m")
+    ax.set_xlabel("x0 [m]")
+    ax.set_ylabel("y0 [m]")
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    ax.set_title("End effector in the ground plane")
+    fig.tight_layout()
+    path = plot_dir / "end_effector_path.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
+    """The semi-axes of the ellipse ``component`` was programmed to follow
+    (from the run's ``summary.json``), or None if it followed none."""
+    from .blocks import BLOCKS
+    try:
+        comp = json.loads((out_dir / SUMMARY_FILE).read_text())["components"][component]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    block = BLOCKS.get(Path(str(comp.get("source", ""))).stem)
+    if block is None or "a_E" not in {p.name for p in block.parameters}:
+        return None
+    values = {p.name: p.start for p in block.parameters} | dict(comp.get("parameters") or {})
+    if not values.get("programmed"):
+        return None
+    return float(values["a_E"]), float(values["b_E"])

@@ -184,7 +184,9 @@ def test_every_example_under_ecos_agrees_with_our_master_from_t0(tmp_path, fmu_d
     each output after setting the next inputs and passes the outputs on once
     more after initialization, so outputs that depend directly on inputs
     (accelerations, wrenches) are sampled a step apart (measured worst
-    reaction 0.2-0.4% of peak; the accelerations, not compared, up to 1.2%)."""
+    reaction 0.2-0.4% of peak; the accelerations, not compared, up to 1.2%);
+    the outputs of the components' states, though, are the same to
+    round-off."""
     system = SCENARIOS[name](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=2.0, step=STEP)
     system.algorithm, system.extrapolation = "jacobi", "none"
     ec = run_ecos(system)
@@ -195,7 +197,33 @@ def test_every_example_under_ecos_agrees_with_our_master_from_t0(tmp_path, fmu_d
     cols = [c for c in ours.columns if c != "time" and np.abs(ours[c]).max() > 1e-6]
     at_start = {c: abs(ec[c].iloc[0] - ours[c].iloc[0]) / np.abs(ours[c]).max() for c in cols}
     assert max(at_start.values()) <= 1e-10, max(at_start.items(), key=lambda kv: kv[1])
+    # what the components' states give (no direct feedthrough) is the same
+    # run: measured 3e-12 of its peak, 4e-10 for the flexible crane (its
+    # undamped ringing amplifies round-off)
+    state_outputs = [c for c in cols if not _feedthrough(system, c)]
+    err = relative_rms(ec, ours, state_outputs)
+    print(f"\n{name}: state outputs", max(err.values()))
+    assert len(state_outputs) >= 6 and max(err.values()) <= 1e-9, _table(err)
+    if name in SAMPLED_A_STEP_APART:
+        return
     reactions = [c for c in cols if c.split(".")[1].startswith(REACTIONS)]
     err = relative_rms(ec, ours, reactions)
     print(f"\n{name}: worst reaction under ecos, RMS / peak:", max(err.items(), key=lambda kv: kv[1]))
     assert len(reactions) >= 6 and max(err.values()) <= 0.01, _table(err)
+
+
+#: examples whose wrenches change within a step (the flexible crane's column
+#: rings at 38 Hz, its boom at up to 1 kHz): sampled a step apart, ecos's
+#: and our wrenches differ by up to 21% of their peaks (the slewing joint's
+#: friction torque, W_mount_nz), though the runs are the same (their states
+#: agree to round-off)
+SAMPLED_A_STEP_APART = {"flexible_crane"}
+
+
+def _feedthrough(system, column: str) -> bool:
+    """Whether a component's output depends directly on its inputs."""
+    from crane_cosim.blocks import BLOCKS
+    from crane_cosim.fmu import our_model_name
+    comp, var = column.split(".", 1)
+    block = BLOCKS[our_model_name(system.source_path(system.component(comp)))]
+    return bool(block.output_dependencies()[var])
