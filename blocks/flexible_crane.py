@@ -286,9 +286,14 @@ class FlexibleCrane(Block):
         near_z = 0.0 if heights.min() <= 0.0 <= heights.max() else np.abs(heights).min()
         near = math.hypot(radii[0], near_z)
         if far >= 0.99 * hi:
+            # the farthest point is at the ellipse's long semi-axis; the rise
+            # is named too when the start height alone is within reach
             which = "a_E" if p.a_E >= p.b_E else "b_E"
-            raise ParameterError(f"FlexibleCrane parameter {which} = {max(p.a_E, p.b_E):g} m is invalid: the "
-                                 f"programmed path passes {far:.3g} m from the boom joint, beyond the crane's "
+            culprit = f"parameter {which} = {max(p.a_E, p.b_E):g} m"
+            if math.hypot(radii[1], heights[0]) < 0.99 * hi:
+                culprit = f"parameters {which} = {max(p.a_E, p.b_E):g} m and z_inc = {p.z_inc:g} m"
+            raise ParameterError(f"FlexibleCrane {culprit} {'is' if 'and' not in culprit else 'are'} invalid: "
+                                 f"the programmed path passes {far:.3g} m from the boom joint, beyond the crane's "
                                  f"reach of {hi:.3g} m (l_boom + l_jib, less 1%)")
         if near <= lo + 0.01 * hi:
             which = "b_E" if p.a_E >= p.b_E else "a_E"

@@ -102,3 +102,22 @@ def test_full_example_against_monolithic(tmp_path, fmu_dir):
     assert max(_errors(co, mono, JOINTS).values()) < 7e-4
     assert max(_errors(co, mono, PATH).values()) < 5e-3
     assert max(_errors(co, mono, _supports(mono)).values()) < 0.05
+
+
+@pytest.mark.parametrize("setting, fragments", [
+    ("crane.n_rfe=0", ["component crane", "n_rfe = 0", "whole number"]),
+    ("crane.n_rfe=2.5", ["component crane", "n_rfe = 2.5"]),
+    ("crane.I_y_boom=0", ["component crane", "I_y_boom"]),
+    ("crane.a_E=6", ["component crane", "a_E = 6 m", "reach of 4.3 m"]),
+    ("crane.z_inc=4", ["component crane", "a_E = 3 m and z_inc = 4 m are invalid", "5 m from the boom joint"]),
+    ("crane.beta=-20", ["component crane", "beta"]),
+    ("base.s_x=-1e5", ["component base", "s_x = -100000"]),
+])
+def test_bad_parameters_are_refused_before_the_run(capsys, tmp_path, fmu_dir, setting, fragments):
+    from crane_cosim.ssp import write_ssd
+    from test_cli import assert_one_sentence, run_cli
+    ssd = write_ssd(flexible_crane(base_dir=tmp_path, fmu_dir=str(fmu_dir)), tmp_path / "system.ssd")
+    code, err = run_cli(capsys, ssd, "--out", tmp_path / "out", "--set", setting)
+    assert code == 2
+    assert_one_sentence(err, *fragments)
+    assert not (tmp_path / "out" / "results.csv").exists()
