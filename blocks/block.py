@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 
-__all__ = ["Variable", "Block", "ParameterError", "vector", "sym6_names",
+__all__ = ["Variable", "Block", "CompiledBlock", "ParameterError", "vector", "sym6_names",
            "sym6_pack", "sym6_unpack"]
 
 
@@ -280,3 +280,56 @@ class Block:
             k4 = f(ti + dt, x + dt * k3, u)
             x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
         return x
+
+
+class CompiledBlock(Block):
+    """A block whose derivatives and outputs have a twin compiled by numba:
+    the functions ``derivatives(t, x, u, *args)`` and ``outputs(t, x, u,
+    *args)`` of the kernel module ``blocks/<kernel_module>.py`` (loaded by
+    ``jit.load_kernels``), ``args`` being ``self._kernel_args``, which
+    :meth:`setup` sets.  The numpy code stays the reference: the subclass's
+    ``derivatives`` and ``output`` ask :meth:`_compiled` first and answer
+    themselves where it returns ``None``."""
+
+    kernel_module: ClassVar[str]
+    #: how much slower the numpy code is, for the warning when numba fails
+    numpy_slowdown: ClassVar[str] = "slower"
+    kernels = None
+    _prepared = False
+
+    def prepare(self, numba: bool = True) -> None:
+        """Load the compiled kernels and compile them (on a new machine, the
+        seconds ``cosim.warmup.COMPILED_BLOCKS`` gives, then a fraction of a
+        second from numba's cache): the FMU does it at initialization rather
+        than in the first step of a run; otherwise the first evaluation does.
+        A numba that cannot compile leaves the numpy code, with a warning;
+        ``numba=False`` chooses it."""
+        if self._prepared:
+            return
+        from .jit import load_kernels
+        self._prepared = True
+        self.kernels = load_kernels(self.kernel_module) if numba else None
+        x0, u0 = self.initial_state(), self.default_inputs()
+        try:
+            self._compiled("outputs", 0.0, x0, u0)
+            self._compiled("derivatives", 0.0, x0, u0)
+        except Exception as exc:  # numba's own errors have no common base
+            import warnings
+            warnings.warn(f"{self.model_name}: numba could not compile its kernels ({exc}); running the numpy "
+                          f"code, {self.numpy_slowdown}")
+            self.kernels = None
+
+    def _compiled(self, kernel: str, t, x, u):
+        """The result of ``<kernel_module>.<kernel>``, or ``None`` without
+        numba and where the numpy code must answer instead: a result that is
+        not finite (NaN inputs, a singular matrix), which the numpy code
+        propagates or names."""
+        if not self._prepared:
+            self.prepare()
+        if self.kernels is None:
+            return None
+        # an integer time or a strided state (a row of an integrator's solution
+        # array) would make numba compile another signature, for seconds
+        out = getattr(self.kernels, kernel)(float(t), np.ascontiguousarray(x, dtype=float),
+                                            np.ascontiguousarray(u, dtype=float), *self._kernel_args)
+        return out if np.isfinite(out).all() else None

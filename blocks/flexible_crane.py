@@ -72,14 +72,12 @@ which the stabilisation removes).  Gravity acts along -z0.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable, sym6_pack
+from .block import CompiledBlock, ParameterError, Variable, sym6_pack
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
                         constrained_mount_split, mount_motion_from_inputs, wrench_ports)
-from .jit import load_kernels
 from .kane import (Body, Chain, Joint, Marker, applied_forces, constraint_wrenches, kinematics, kinetic_energy,
                    mass_matrix, with_base_twist)
 from .screw import Rbar, cross, rot_x, rot_z
@@ -91,8 +89,10 @@ JOINTS = ("slew", "boom", "jib")
 PAPER_COORDINATE = {"slew": "ψ^(c,1)", "boom": "ψ^(c,2,0)", "jib": "ψ^(c,3)"}
 
 
-class FlexibleCrane(Block):
+class FlexibleCrane(CompiledBlock):
     model_name = "FlexibleCrane"
+    kernel_module = "flexible_crane_kernels"
+    numpy_slowdown = "several times slower"
     method = "rk4"
     description = ("Crane with a rotary column, a flexible boom (rigid finite elements) and a rigid jib "
                    "(Jarzebowska, Urbas & Augustynek 2018) on a moving mount; joint torques and friction in; "
@@ -219,11 +219,8 @@ class FlexibleCrane(Block):
             self.require_positive("a_E", "b_E", "t_c", "alpha", "beta")
             self.z_E_s = float(self.end_effector_rest(self.initial_state())[2])
             self._check_reach()
-        # the compiled twin of derivatives() and output() (flexible_crane_kernels.py: the same
-        # equations by the composite-rigid-body and Newton-Euler recursions), loaded by prepare();
-        # None without numba
-        self.kernels = None
-        self._prepared = False
+        # the arguments of the compiled twin of derivatives() and output() (the same
+        # equations by the composite-rigid-body and Newton-Euler recursions)
         ch = self.chain
         self._kernel_args = (ch._R0, np.array([j.axis for j in ch.joints]), ch._off0, ch._D,
                              np.array([b.com for b in ch.bodies]), self.stiffness,
@@ -231,41 +228,6 @@ class FlexibleCrane(Block):
                              np.array([p.g, p.l_boom, float(bool(p.programmed)), p.a_E, p.b_E,
                                        self.z_E_s if p.programmed else 0.0, p.z_inc, p.t_c, p.alpha, p.beta,
                                        p.c_rfe]))
-
-    def prepare(self, numba: bool = True):
-        """Load the compiled kernels and compile them (at the first call: about
-        10 s on a new machine, then 0.2 s from numba's cache): the FMU does
-        it at initialization rather than in the first step of a run; otherwise
-        the first evaluation does.  A numba that cannot compile leaves the
-        numpy code, with a warning; ``numba=False`` chooses it."""
-        if self._prepared:
-            return
-        self._prepared = True
-        self.kernels = load_kernels("flexible_crane_kernels") if numba else None
-        x0, u0 = self.initial_state(), self.default_inputs()
-        try:
-            self._compiled("outputs", 0.0, x0, u0)
-            self._compiled("derivatives", 0.0, x0, u0)
-        except Exception as exc:  # numba's own errors have no common base
-            warnings.warn(f"FlexibleCrane: numba could not compile the crane ({exc}); "
-                          f"running the numpy code, several times slower")
-            self.kernels = None
-
-    def _compiled(self, kernel, t, x, u):
-        """The result of ``flexible_crane_kernels.<kernel>``, or ``None``
-        without numba and where the numpy code must answer instead: a result
-        that is not finite (NaN inputs, a mass matrix the Cholesky
-        factorization finds not positive definite), which the numpy code
-        propagates or names."""
-        if not self._prepared:
-            self.prepare()
-        if self.kernels is None:
-            return None
-        # an integer time or a strided state (a row of an integrator's solution
-        # array) would make numba compile another signature, for seconds
-        out = getattr(self.kernels, kernel)(float(t), np.ascontiguousarray(x), np.ascontiguousarray(u),
-                                            *self._kernel_args)
-        return out if np.isfinite(out).all() else None
 
     def coordinates(self) -> list[str]:
         """What each coordinate of the state is, in order."""

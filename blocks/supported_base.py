@@ -32,7 +32,8 @@ by ``[w; v_O] = J u`` (``w = E [dφ, dθ, dψ]`` as in the vessel,
 ``W = I_A [dw; a] + p_A`` at the mount (Frame 1), solved implicitly as the
 vessel does: ``(J^T M_O J + J_m^T I_A J_m) du/dt = tau - J_m^T (I_A b_m +
 p_A)``, ``J_m = X_m J``, ``X_m = [[I, 0], [-r_m^, I]]``, ``b_m`` the mount's
-velocity-dependent acceleration.
+velocity-dependent acceleration.  This hot path is also compiled by numba
+(``supported_base_kernels.py``), beside the numpy code, its reference.
 
 The springs are stiff: 8 x 1e7 N/m vertically, heave at 200 rad/s and roll
 and pitch at 291 rad/s for the base alone, lower with a crane on it (heave
@@ -71,7 +72,7 @@ import math
 import numpy as np
 import scipy.linalg
 
-from .block import WRENCH_COMPONENTS, Block, ParameterError, Variable, sym6_unpack
+from .block import WRENCH_COMPONENTS, CompiledBlock, ParameterError, Variable, sym6_unpack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
 from .screw import cross, cross_rows, rot_zyx, skew, zyx_rate_terms
@@ -132,8 +133,10 @@ def _support_parameters():
     return tuple(out)
 
 
-class SupportedBase(Block):
+class SupportedBase(CompiledBlock):
     model_name = "SupportedBase"
+    kernel_module = "supported_base_kernels"
+    numpy_slowdown = "about 15 times slower"
     method = "rk4"
     description = ("Rigid crane base on eight linear spring supports, six coordinates, gravity on "
                    "(Jarzebowska, Urbas & Augustynek 2018); crane load at the mount via articulated "
@@ -229,6 +232,9 @@ class SupportedBase(Block):
         self._I_O = I_O
         self._X_m = np.block([[np.eye(3), np.zeros((3, 3))], [-skew(self._r_m), np.eye(3)]])
         self._cache_key = None
+        # the arguments of the compiled twin of derivatives() and output()
+        self._kernel_args = (self._M_O, self._com, self._r_m, self._r_sup, self._S, self._C,
+                             np.array([p.m, p.g, float(bool(p.small_angle))]))
 
     def _check_supports_hold(self):
         """One sentence unless the supports' small-deflection stiffness
@@ -351,9 +357,15 @@ class SupportedBase(Block):
         return R, J_m, t_m, b_m, F, solve(A, b)
 
     def derivatives(self, t, x, u):
+        dx = self._compiled("derivatives", t, x, u)
+        if dx is not None:
+            return dx
         return np.concatenate([x[6:], self._solve(x, u)[5]])
 
     def output(self, t, x, u):
+        y = self._compiled("outputs", t, x, u)
+        if y is not None:
+            return y
         R, J_m, t_m, b_m, F, du = self._solve(x, u)
         acc = J_m @ du + b_m  # [dw; a] of the mount, Frame 1
         mount_p = x[:3] + R @ self._r_m

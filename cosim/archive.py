@@ -94,9 +94,12 @@ def _limits(limits: Limits | None) -> Limits:
 
 
 def _size(n: float) -> str:
+    """A size in the largest unit it fills, with three figures or more (no
+    exponent: 1010 KiB, 3.21 MiB)."""
     for unit, scale in (("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
         if n >= scale:
-            return f"{n / scale:.3g} {unit}"
+            v = n / scale
+            return f"{v:.0f} {unit}" if v >= 100 else f"{v:.3g} {unit}"
     return f"{int(n)} bytes"
 
 

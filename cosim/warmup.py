@@ -1,8 +1,9 @@
 """Compiling the blocks' numba kernels before a run, with a word to the user.
 
-The knuckle boom crane's hot path is compiled by numba the first time it
-runs on a machine (``blocks/jit.py``): about 40 s in which a run would
-otherwise sit silent.  :func:`warm_up` does that compilation up front when
+The hot paths of the knuckle boom crane, the flexible crane and the
+spring-supported base are compiled by numba the first time they run on a
+machine (``blocks/jit.py``): up to a minute in which a run would otherwise
+sit silent.  :func:`warm_up` does that compilation up front when
 the cache does not hold it yet, saying what happens, how long it takes
 roughly and where the result is kept, with a bar over the kernel functions
 on a terminal (one line per function elsewhere, e.g. in a log file).  With
@@ -21,9 +22,10 @@ from .blocks import jit
 #: to call it, how long it takes; measured on a 2-core x86 machine: the
 #: knuckle boom crane 41 s idle, 63 s beside other work,
 #: docs/knuckle_boom.md#speed; the flexible crane 10 s idle, 14 s beside a
-#: busy core)
+#: busy core; the supported base 3.1 s idle and beside a busy core)
 COMPILED_BLOCKS = {"KnuckleBoomCrane": ("knuckle_boom_kernels", "the knuckle boom crane", "about a minute"),
-                   "FlexibleCrane": ("flexible_crane_kernels", "the flexible crane", "about 10 s")}
+                   "FlexibleCrane": ("flexible_crane_kernels", "the flexible crane", "about 10 s"),
+                   "SupportedBase": ("supported_base_kernels", "the spring-supported base", "about 3 s")}
 
 
 def models_of(system) -> set[str]:

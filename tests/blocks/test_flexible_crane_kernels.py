@@ -186,30 +186,3 @@ def test_without_numba_the_block_runs_its_numpy_code(monkeypatch):
         assert np.array_equal(c.output(t, x, u), reference.output(t, x, u))
         assert np.array_equal(c.derivatives(t, x, u), reference.derivatives(t, x, u))
     assert c.kernels is None
-
-
-def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch):
-    """numba's compile errors (typing, LLVM) surface at the first call, made
-    at initialization: the block warns and runs its numpy code."""
-    from crane_cosim.blocks import flexible_crane
-
-    def fails(*args):
-        raise RuntimeError("no LLVM here")
-
-    broken = types.SimpleNamespace(outputs=fails, derivatives=fails)
-    monkeypatch.setattr(flexible_crane, "load_kernels", lambda name: broken)
-    c = FlexibleCrane()
-    with pytest.warns(UserWarning, match="no LLVM here"):
-        c.prepare()
-    assert c.kernels is None
-    assert np.isfinite(c.output(0.0, c.initial_state(), c.default_inputs())).all()
-
-
-def test_the_kernels_are_compiled_once_the_crane_ran():
-    """Every function of the module is in numba's cache after a crane ran:
-    warm_up (cosim/warmup.py) has nothing left to compile."""
-    FlexibleCrane().prepare()
-    assert jit.kernels_compiled("flexible_crane_kernels")
-    module = jit.load_kernels("flexible_crane_kernels")
-    compiled = sorted(n for n, v in vars(module).items() if hasattr(v, "py_func"))
-    assert compiled == sorted(jit.kernel_functions("flexible_crane_kernels"))

@@ -1,0 +1,44 @@
+"""What every block with a compiled twin (``block.CompiledBlock``) shares:
+numba's failures leave the numpy code with a warning, and once a block ran,
+its whole kernel module is in numba's cache (the comparisons of each kernel
+with its numpy reference are in the block's own kernel tests)."""
+import types
+
+import numpy as np
+import pytest
+
+from crane_cosim.blocks import jit
+from crane_cosim.blocks.flexible_crane import FlexibleCrane
+from crane_cosim.blocks.supported_base import SupportedBase
+
+pytest.importorskip("numba")
+
+BLOCKS = [FlexibleCrane, SupportedBase]
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)
+def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch, block):
+    """numba's compile errors (typing, LLVM) surface at the first call, made
+    at initialization: the block warns and runs its numpy code."""
+    def fails(*args):
+        raise RuntimeError("no LLVM here")
+
+    broken = types.SimpleNamespace(outputs=fails, derivatives=fails)
+    monkeypatch.setattr(jit, "load_kernels", lambda name: broken)
+    b = block()
+    with pytest.warns(UserWarning, match=rf"{block.model_name}: numba could not compile its kernels \(no LLVM "
+                                         rf"here\); running the numpy code"):
+        b.prepare()
+    assert b.kernels is None
+    assert np.isfinite(b.output(0.0, b.initial_state(), b.default_inputs())).all()
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)
+def test_the_kernels_are_compiled_once_the_block_ran(block):
+    """Every function of the module is in numba's cache after the block ran:
+    warm_up (cosim/warmup.py) has nothing left to compile."""
+    block().prepare()
+    assert jit.kernels_compiled(block.kernel_module)
+    module = jit.load_kernels(block.kernel_module)
+    compiled = sorted(n for n, v in vars(module).items() if hasattr(v, "py_func"))
+    assert compiled == sorted(jit.kernel_functions(block.kernel_module))
