@@ -121,6 +121,7 @@ def _support_ports(cyl):
 
 class KnuckleBoomCrane(Block):
     model_name = "KnuckleBoomCrane"
+    kernel_module = "knuckle_boom_kernels"
     method = "symplectic-euler"
     description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
                    "piston forces in; mount wrench, articulated inertia and bias wrench out.")
@@ -245,7 +246,7 @@ class KnuckleBoomCrane(Block):
         if self._prepared:
             return
         self._prepared = True
-        self.kernels = load_kernels("knuckle_boom_kernels") if numba else None
+        self.kernels = load_kernels(self.kernel_module) if numba else None
         x0, u0 = self.initial_state(), self.default_inputs()
         try:
             self._compiled("outputs", x0, u0, *self._reaction_args)

@@ -18,14 +18,15 @@ import time
 from .blocks import BLOCKS
 from .blocks import jit
 
-#: blocks whose hot path numba compiles: model name -> (kernel module, what
-#: to call it, how long it takes; measured on a 2-core x86 machine: the
-#: knuckle boom crane 41 s idle, 63 s beside other work,
-#: docs/knuckle_boom.md#speed; the flexible crane 10 s idle, 14 s beside a
-#: busy core; the supported base 3.1 s idle and beside a busy core)
-COMPILED_BLOCKS = {"KnuckleBoomCrane": ("knuckle_boom_kernels", "the knuckle boom crane", "about a minute"),
-                   "FlexibleCrane": ("flexible_crane_kernels", "the flexible crane", "about 10 s"),
-                   "SupportedBase": ("supported_base_kernels", "the spring-supported base", "about 3 s")}
+#: blocks whose hot path numba compiles (their kernel module is the block's
+#: ``kernel_module``): model name -> (what to call it, how long it takes;
+#: measured on a 2-core x86 machine: the knuckle boom crane 41 s idle, 63 s
+#: beside other work, docs/knuckle_boom.md#speed; the flexible crane 10 s
+#: idle, 14 s beside a busy core; the supported base 3.1 s idle and beside a
+#: busy core)
+COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minute"),
+                   "FlexibleCrane": ("the flexible crane", "about 10 s"),
+                   "SupportedBase": ("the spring-supported base", "about 3 s")}
 
 
 def models_of(system) -> set[str]:
@@ -46,7 +47,8 @@ def models_of(system) -> set[str]:
 
 def to_compile(models) -> list[str]:
     """Those of ``models`` whose kernels the cache does not hold yet."""
-    return [m for m in sorted(models) if m in COMPILED_BLOCKS and not jit.kernels_compiled(COMPILED_BLOCKS[m][0])]
+    return [m for m in sorted(models)
+            if m in COMPILED_BLOCKS and not jit.kernels_compiled(BLOCKS[m].kernel_module)]
 
 
 def warm_up(models, stream=None) -> list[str]:
@@ -56,12 +58,13 @@ def warm_up(models, stream=None) -> list[str]:
     stream = stream or sys.stderr
     todo = to_compile(models)
     for model in todo:
-        kernels, what, duration = COMPILED_BLOCKS[model]
+        what, duration = COMPILED_BLOCKS[model]
+        kernels = BLOCKS[model].kernel_module
         print(f"compiling {what} with numba ({duration}, once per machine; kept in {jit.cache_dir()}) ...",
               file=stream, flush=True)
         t0 = time.perf_counter()
         with _KernelProgress(kernels, stream) as progress, jit.compile_events(kernels, progress.event):
-            BLOCKS[model]().prepare()  # compiles the kernels (blocks/knuckle_boom.py)
+            BLOCKS[model]().prepare()  # compiles the kernels
         print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
     return todo
 

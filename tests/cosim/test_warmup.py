@@ -57,10 +57,12 @@ def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
 
     class Tiny:
+        kernel_module = "tiny_kernels"
+
         def prepare(self):
             assert jit.load_kernels("tiny_kernels").quad(1.0) == 4.0
 
-    monkeypatch.setitem(warmup.COMPILED_BLOCKS, "Tiny", ("tiny_kernels", "the tiny block", "a moment"))
+    monkeypatch.setitem(warmup.COMPILED_BLOCKS, "Tiny", ("the tiny block", "a moment"))
     monkeypatch.setitem(warmup.BLOCKS, "Tiny", Tiny)
     err = io.StringIO()
     try:
