@@ -1,7 +1,7 @@
 """The ``crane-cosim`` command.
 
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
-                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel]
+                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint]
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
@@ -43,8 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd or .ssp)")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system file's; inertia if it names none)")
-    r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's, gauss-seidel in every example; "
-                        "jacobi if the file names none)")
+    r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's: gauss-seidel in the examples, "
+                        "iterated-midpoint for the flexible crane; jacobi if the file names none)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")

@@ -262,6 +262,26 @@ class FMUInstance:
             raise self.explain("return its outputs")
         return self.y
 
+    # -- state rollback (iterated-midpoint algorithm) ---------------------------
+    @property
+    def can_roll_back(self) -> bool:
+        return bool(self.md.coSimulation.canGetAndSetFMUstate)
+
+    def save_state(self):
+        """The FMU's state now (``fmi2GetFMUstate``); free it with :meth:`free_state`."""
+        t0 = perf_counter()
+        state = self._call("save its state", self._slave.getFMUstate)
+        self.fmi_time += perf_counter() - t0
+        return state
+
+    def restore_state(self, state) -> None:
+        t0 = perf_counter()
+        self._call("restore its state", self._slave.setFMUstate, state)
+        self.fmi_time += perf_counter() - t0
+
+    def free_state(self, state) -> None:
+        self._call("free a saved state", self._slave.freeFMUstate, state)
+
     def free(self) -> None:
         if self._instantiated:
             try:

@@ -5,7 +5,10 @@ Algorithms (see also ``docs/master.md``):
 * ``jacobi``: every component gets the outputs of the previous communication
   point, all step, then all outputs are read;
 * ``gauss-seidel``: components step one after another in the order of the
-  system file, each with the newest outputs of those before it.
+  system file, each with the newest outputs of those before it;
+* ``iterated-midpoint``: every input is held at its source's output at the
+  middle of the step, the components that read a later one's output being
+  stepped twice (:class:`IteratedMidpoint`).
 
 Inputs are held constant over a step (FMI 2.0 without input derivatives).
 ``extrapolation = "none"`` (the default) holds the last sample, as most
@@ -158,7 +161,7 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
                 "extrapolation": system.extrapolation, "step": system.step,
                 "record": None if record is None else list(record), "record_every": record_every}
     instances: list[FMUInstance] = []
-    step = _jacobi_step if system.algorithm == "jacobi" else _gauss_seidel_step
+    step = {"jacobi": _jacobi_step, "gauss-seidel": _gauss_seidel_step}.get(system.algorithm)
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
             RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
         try:
@@ -170,6 +173,8 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
             log.open([columns[i] for i in chosen], [units[i] for i in chosen])
             _exchange_initial(instances, route_map, log.t)
             _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
+            if step is None:
+                step = IteratedMidpoint(instances, route_map)
             log.record(log.t, values())
             if interrupt.requested:
                 interrupt.stop()
@@ -276,3 +281,89 @@ def _gauss_seidel_step(instances, route_map, t, h) -> None:
         inst.do_step(t, h)
         inst.get_outputs()
         _check_finite(inst, t + h)
+
+
+class IteratedMidpoint:
+    """The ``iterated-midpoint`` step: each input is held, over ``[t, t + h]``,
+    at its source's output at ``t + h/2``, the midpoint rule's value.
+
+    Every component steps in two halves of ``h/2`` where a mid-step output of
+    it is wanted.  In the first pass the components step in the order of the
+    system file; an input from a component that has not stepped yet holds
+    that source's value at ``t``.  Then the components that read such an
+    input (a later component's output, or their own), and those that read
+    one of them in turn, are rolled back to ``t`` (``fmi2SetFMUstate``) and
+    step again, in order, with the newest mid-step outputs: one fixed-point
+    iteration of the implicit midpoint coupling, second order in ``h``
+    where the components' own integration is.  The others (sources that
+    read nothing stepped again, such as a signal) are not repeated.  At ``t + h`` the outputs are read and, in
+    order, each component gets its inputs at ``t + h`` and is read again, so
+    that recorded outputs that depend directly on inputs (a reaction on an
+    acceleration) agree with their inputs at the communication point.
+
+    For the flexible crane of Jarzębowska et al. (2018) on its spring
+    supports, whose base rings at 30-41 Hz and boom at up to 111 Hz
+    (``omega h`` up to 0.7 at 1 ms), this cuts the support forces' error at
+    1 ms from 2.1% to 0.4% of their peaks over 5 s, for about twice the cost
+    of Gauss-Seidel (``docs/master.md``).  Components stepped twice must
+    declare ``canGetAndSetFMUstate``."""
+
+    def __init__(self, instances, route_map):
+        self.instances, self.route_map = instances, route_map
+        n = len(instances)
+        sources = [{r.src for r in route_map[inst.name]} for inst in instances]
+        # read a value at t (a source after them, or themselves), or, in
+        # turn, a component stepped again
+        again = set()
+        for k in range(n):
+            if any(src >= k or src in again for src in sources[k]):
+                again.add(k)
+        again = sorted(again)
+        for k in again:
+            if not instances[k].can_roll_back:
+                inst = instances[k]
+                raise CraneCosimError(
+                    f"component {inst.name} ({inst.path.name}) cannot save and restore its state "
+                    f"(canGetAndSetFMUstate is false), which the iterated-midpoint algorithm needs to "
+                    f"step it twice: it is in a loop with a component after it in the system's order; "
+                    f"use gauss-seidel for this system")
+        passes = [list(range(n)), again] if again else [list(range(n))]
+        #: (pass, component, whether it steps in halves: someone after it reads it)
+        self.plan = []
+        for p, order in enumerate(passes):
+            for j, k in enumerate(order):
+                later = set(order[j + 1:]).union(*passes[p + 1:])
+                self.plan.append((p, k, any(k in sources[c] for c in later)))
+        self.again = again
+        self.mid = [inst.y.copy() for inst in instances]
+
+    def __call__(self, instances, route_map, t, h) -> None:
+        mid = self.mid
+        for inst, m in zip(instances, mid):
+            m[:] = inst.y  # a source not yet stepped: its value at t
+        saved = {k: instances[k].save_state() for k in self.again}
+        try:
+            for p, k, halves in self.plan:
+                inst = instances[k]
+                if p:
+                    inst.restore_state(saved[k])
+                for r in route_map[inst.name]:
+                    inst.u[r.dst_index] = mid[r.src][r.src_index]
+                inst.set_inputs()
+                if halves:
+                    inst.do_step(t, h / 2)
+                    mid[k][:] = inst.get_outputs()
+                    _check_finite(inst, t + h / 2)
+                    inst.do_step(t + h / 2, h / 2)
+                else:
+                    inst.do_step(t, h)
+        finally:
+            for k, state in saved.items():
+                instances[k].free_state(state)
+        for inst in instances:
+            inst.get_outputs()
+        for inst in instances:
+            _gather(inst, route_map[inst.name], instances)
+            inst.set_inputs()
+            inst.get_outputs()
+            _check_finite(inst, t + h)

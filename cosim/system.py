@@ -18,7 +18,7 @@ from pathlib import Path
 from .errors import CraneCosimError
 from .recording import check_every
 
-ALGORITHMS = ("jacobi", "gauss-seidel")
+ALGORITHMS = ("jacobi", "gauss-seidel", "iterated-midpoint")
 COUPLINGS = ("inertia", "explicit")
 EXTRAPOLATIONS = ("midpoint", "none")
 
@@ -124,6 +124,10 @@ class System:
         if self.extrapolation not in EXTRAPOLATIONS:
             raise CraneCosimError(f"unknown input extrapolation {self.extrapolation!r}; use one of "
                                   f"{', '.join(EXTRAPOLATIONS)}")
+        if self.algorithm == "iterated-midpoint" and self.extrapolation != "none":
+            raise CraneCosimError(f"the iterated-midpoint algorithm holds every input at its mid-step value "
+                                  f"and takes no input extrapolation ({self.extrapolation!r}); use "
+                                  f"extrapolation none with it")
 
 
 def _split(ref: str):

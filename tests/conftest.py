@@ -23,6 +23,15 @@ def choice_fmu(tmp_path_factory):
     return build_block_fmu(Choice, tmp_path_factory.mktemp("choice"))
 
 
+@pytest.fixture(scope="session")
+def integrator_fmu(tmp_path_factory):
+    """``Integrator.fmu``: the test-only integrator (``tests/integrator_block.py``),
+    built from its class, alone in its folder."""
+    from integrator_block import Integrator
+    from crane_cosim.fmus.build import build_block_fmu
+    return build_block_fmu(Integrator, tmp_path_factory.mktemp("integrator"))
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(20181)
