@@ -246,15 +246,22 @@ def _check_finite(inst: FMUInstance, t: float) -> None:
                               f"{inst.output_names[i]} at t = {t:g} s")
 
 
+def _pass_on(instances, route_map) -> None:
+    """One pass, in order: each component's inputs from the outputs now,
+    then its outputs read again (direct feedthrough at a communication
+    point)."""
+    for inst in instances:
+        _gather(inst, route_map[inst.name], instances)
+        inst.set_inputs()
+        inst.get_outputs()
+
+
 def _exchange_initial(instances, route_map, t0: float) -> None:
     for inst in instances:
         inst.get_outputs()
     for _ in range(len(instances) + 1):
         before = np.concatenate([c.y for c in instances])
-        for inst in instances:
-            _gather(inst, route_map[inst.name], instances)
-            inst.set_inputs()
-            inst.get_outputs()
+        _pass_on(instances, route_map)
         if np.array_equal(before, np.concatenate([c.y for c in instances])):
             break
     # NaN spreads through the loop in the exchange: name first a component
@@ -309,7 +316,6 @@ class IteratedMidpoint:
     declare ``canGetAndSetFMUstate``."""
 
     def __init__(self, instances, route_map):
-        self.instances, self.route_map = instances, route_map
         n = len(instances)
         sources = [{r.src for r in route_map[inst.name]} for inst in instances]
         # read a value at t (a source after them, or themselves), or, in
@@ -362,8 +368,6 @@ class IteratedMidpoint:
                 instances[k].free_state(state)
         for inst in instances:
             inst.get_outputs()
+        _pass_on(instances, route_map)
         for inst in instances:
-            _gather(inst, route_map[inst.name], instances)
-            inst.set_inputs()
-            inst.get_outputs()
             _check_finite(inst, t + h)
