@@ -21,12 +21,17 @@ Inertias per eq. (73).
 Assumption: Table I has no l4; the outer boom is taken as long as the inner
 one, ``l4 = 2 m`` (with d4 = 1 m its COG is at mid-length).  l4 enters only
 the outer boom's inertia.  Gravity acts along -z0.
+
+The hot path (the accelerations and the outputs at one state) is also
+compiled by numba: the same Kane's equations written out for this chain,
+beside the general numpy code, its reference, which runs without numba or
+with ``prepare(numba=False)``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable, sym6_pack
+from .block import CompiledBlock, ParameterError, Variable, sym6_pack
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough, mount_motion_from_inputs,
                         mount_split, wrench_ports)
 from .kane import Body, Chain, Joint, applied_forces, constraint_wrenches, kinematics, mass_matrix, with_base_twist
@@ -39,8 +44,10 @@ JOINTS = ("slew", "boom", "jib")
 PAPER_INDEX = {"slew": 4, "boom": 5, "jib": 6}
 
 
-class Crane(Block):
+class Crane(CompiledBlock):
     model_name = "Crane"
+    kernel_module = "crane_kernels"
+    numpy_slowdown = "about 17 times slower"
     method = "symplectic-euler"
     description = ("Torque-driven king + inner boom + outer boom crane on a moving mount "
                    "(Cibicik & Egeland 2018); outputs the mount wrench and the "
@@ -105,6 +112,10 @@ class Crane(Block):
         self.chain = crane_chain(p)
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
+        # the arguments of the compiled twin of derivatives() and output()
+        ch = self.chain
+        self._kernel_args = (ch._R0, ch._off0, np.array([b.com for b in ch.bodies]),
+                             np.array([b.inertia for b in ch.bodies]), ch._mass, float(p.g))
 
     def initial_state(self):
         p = self.p
@@ -132,11 +143,17 @@ class Crane(Block):
         return self._cache
 
     def derivatives(self, t, x, u):
+        dx = self._compiled("derivatives", t, x, u)
+        if dx is not None:
+            return dx
         _, M, f, tau, tb_dot, _, _ = self._dynamics(x, u)
         du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb_dot)
         return np.concatenate([x[3:], du])
 
     def output(self, t, x, u):
+        y = self._compiled("outputs", t, x, u)
+        if y is not None:
+            return y
         kin, M, f, tau, tb_dot, w, v = self._dynamics(x, u)
         du, W1, I_A, p_A = mount_split(M, f, tb_dot, w, v)
         W2 = Rbar(kin.R[0].T) @ W1

@@ -26,12 +26,16 @@ exerts on the crane is ``W = I_A [dw; a] + p_A`` (Frame 1, at the mount),
 acceleration with ``I_A`` implicitly: ``(M + J^T I_A J) du/dt = ...``, the
 way the articulated-body algorithm joins a subtree.  With ``I_A = 0`` and
 ``p_A = W`` this is the plain explicit exchange of wrench and motion.
+
+The hot path (the accelerations and the outputs at one state) is also
+compiled by numba, beside the numpy code, its reference, which runs
+without numba or with ``prepare(numba=False)``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable, sym6_unpack
+from .block import CompiledBlock, ParameterError, Variable, sym6_unpack
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .kane import Body, Chain, Joint, Marker
 from .linalg import solve
@@ -43,8 +47,10 @@ _R = np.sqrt(12.0)
 _AXES = ((1, "roll"), (2, "pitch"), (3, "yaw"))
 
 
-class Vessel(Block):
+class Vessel(CompiledBlock):
     model_name = "Vessel"
+    kernel_module = "vessel_kernels"
+    numpy_slowdown = "about 5 times slower"
     method = "symplectic-euler"
     description = ("Vessel rotating about a fixed point with cubic restoring springs "
                    "(Cibicik & Egeland 2018, Section III); crane load at the mount via "
@@ -121,6 +127,9 @@ class Vessel(Block):
         self._m_g = p.m * self.g0  # weight in Frame 0; @ R gives it in Frame 1
         self._I_O = inertia + p.m * (self._com @ self._com * np.eye(3) - np.outer(self._com, self._com))
         self._cache_key = None
+        # the arguments of the compiled twin of derivatives() and output(); the
+        # damping is tunable, but the FMU remakes the block when it changes
+        self._kernel_args = (self._I_O, self._com, self._m_g, self.k, self.c, float(p.l_mount))
 
     def initial_state(self):
         p = self.p
@@ -173,9 +182,15 @@ class Vessel(Block):
         return R, J, t_m, bias_acc, solve(A, b)
 
     def derivatives(self, t, x, u):
+        dx = self._compiled("derivatives", t, x, u)
+        if dx is not None:
+            return dx
         return np.concatenate([x[3:], self._solve(x, u)[4]])
 
     def output(self, t, x, u):
+        y = self._compiled("outputs", t, x, u)
+        if y is not None:
+            return y
         R, J, t_m, bias_acc, du = self._solve(x, u)
         acc = J @ du + bias_acc  # [dw; a] of the mount
         # the mount point sits at [0, 0, l1] in Frame 1, above the fixed rotation point O

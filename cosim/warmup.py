@@ -1,13 +1,15 @@
 """Compiling the blocks' numba kernels before a run, with a word to the user.
 
-The hot paths of the knuckle boom crane, the flexible crane and the
+The hot paths of the knuckle boom crane, the flexible crane, the
+torque-driven crane of Cibicik & Egeland (2018) and its vessel, and the
 spring-supported base are compiled by numba the first time they run on a
-machine (``blocks/jit.py``): up to a minute in which a run would otherwise
-sit silent.  :func:`warm_up` does that compilation up front when
-the cache does not hold it yet, saying what happens, how long it takes
-roughly and where the result is kept, with a bar over the kernel functions
-on a terminal (one line per function elsewhere, e.g. in a log file).  With
-a warm cache it prints nothing and costs a fraction of a second.
+machine (``blocks/jit.py``): up to a minute in
+which a run would otherwise sit silent.  :func:`warm_up` does that
+compilation up front when the cache does not hold it yet, saying what
+happens, how long it takes roughly and where the result is kept, with a bar
+over the kernel functions on a terminal (one line per function elsewhere,
+e.g. in a log file).  With a warm cache it prints nothing and costs a
+fraction of a second.
 """
 from __future__ import annotations
 
@@ -22,10 +24,13 @@ from .blocks import jit
 #: ``kernel_module``): model name -> (what to call it, how long it takes;
 #: measured on a 2-core x86 machine: the knuckle boom crane 41 s idle, 63 s
 #: beside other work, docs/knuckle_boom.md#speed; the flexible crane 10 s
-#: idle, 14 s beside a busy core; the supported base 3.1 s idle and beside a
-#: busy core)
+#: idle, 14 s beside a busy core; the torque-driven crane 3.7 s beside a busy
+#: core, 5.3 s beside more work; the vessel 2.0-2.5 s; the supported base
+#: 3.1 s idle and beside a busy core)
 COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minute"),
                    "FlexibleCrane": ("the flexible crane", "about 10 s"),
+                   "Crane": ("the torque-driven crane", "about 4 s"),
+                   "Vessel": ("the vessel", "about 2 s"),
                    "SupportedBase": ("the spring-supported base", "about 3 s")}
 
 

@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from crane_cosim.blocks import jit
+from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
 from crane_cosim.blocks.supported_base import SupportedBase
+from crane_cosim.blocks.vessel import Vessel
 
 pytest.importorskip("numba")
 
-BLOCKS = [FlexibleCrane, SupportedBase]
+BLOCKS = [Crane, FlexibleCrane, SupportedBase, Vessel]
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)

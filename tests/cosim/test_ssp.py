@@ -340,7 +340,7 @@ def test_open_system_takes_limits(tmp_path, fmu_dir):
     from crane_cosim.archive import Limits
     from crane_cosim.ssp import open_system, write_ssp
     path = write_ssp(_changed_system(fmu_dir), tmp_path / "s.ssp")
-    with pytest.raises(CraneCosimError, match=f"SSP archive {path} unpacks to [0-9.]+ KiB, more than the limit of 512 KiB"):
+    with pytest.raises(CraneCosimError, match=f"SSP archive {path} unpacks to [0-9.]+ [KM]iB, more than the limit of 512 KiB"):
         with open_system(path, limits=Limits(max_unpacked=1 << 19)):
             pass
     with pytest.raises(CraneCosimError, match=f"system file {path}/SystemStructure.ssd is larger than the limit of 1 KiB"):

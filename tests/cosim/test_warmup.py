@@ -27,7 +27,7 @@ def test_a_cold_cache_is_announced(monkeypatch, tmp_path):
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
     err = io.StringIO()
-    assert warmup.warm_up({"Vessel", "KnuckleBoomCrane"}, err) == ["KnuckleBoomCrane"]
+    assert warmup.warm_up({"Controller", "KnuckleBoomCrane"}, err) == ["KnuckleBoomCrane"]
     lines = err.getvalue().splitlines()
     assert lines[0] == MESSAGE + f"{tmp_path}) ..."
     assert lines[-1].startswith("compiled the knuckle boom crane in ")
@@ -38,7 +38,7 @@ def test_a_warm_cache_says_nothing(monkeypatch):
     err = io.StringIO()
     assert warmup.warm_up({"KnuckleBoomCrane"}, err) == [] and err.getvalue() == ""
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
-    assert warmup.warm_up({"Vessel", "Crane"}, err) == [] and err.getvalue() == ""  # nothing to compile
+    assert warmup.warm_up({"Controller", "JointFriction"}, err) == [] and err.getvalue() == ""  # nothing to compile
 
 
 _TINY = b"""def _double(x):
