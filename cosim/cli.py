@@ -5,6 +5,7 @@
                            [--extrapolation midpoint|none] [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
+                           [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
     crane-cosim check SYSTEM [--set ...] [--replace ...]
     crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR] [--no-compile]
@@ -24,6 +25,7 @@ import warnings
 from pathlib import Path
 
 from .errors import CraneCosimError, SimulationError, Terminated
+from .pacing import describe
 from .scenarios import SCENARIOS
 from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS
 
@@ -61,6 +63,15 @@ def _parser() -> argparse.ArgumentParser:
                    help="write every N-th communication point (and the last; default: every one)")
     r.add_argument("--force", action="store_true",
                    help="run even if results.csv would exceed 200 MB")
+    r.add_argument("--real-time", type=float, nargs="?", const=1.0, metavar="FACTOR",
+                   help="pace the run to the wall clock, each communication point at its deadline, FACTOR times "
+                        "real time (default 1); late steps are counted, never skipped (summary.json, timing.csv)")
+    r.add_argument("--spin", type=float, metavar="SECONDS",
+                   help="with --real-time: sleep until this long before each deadline and spin on the clock for "
+                        "the rest (default 0.0002; 0: sleep only)")
+    r.add_argument("--rt-priority", type=int, metavar="N",
+                   help="with --real-time: ask for the real-time scheduling class SCHED_FIFO at priority N (1-99; "
+                        "needs root or CAP_SYS_NICE, else the run says it did not get it)")
 
     c = sub.add_parser("check", help="check a system (files, connections, units, parameters) without running it")
     c.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
@@ -223,9 +234,10 @@ def _run(args, system, folder: Path) -> int:
     if args.record_every is not None:
         system.record_every = args.record_every
     out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    options = _pacing_options(args)
     runner = run_monolithic if args.monolithic else run_cosim
     try:
-        result = runner(system, out, size_limit=None if args.force else SIZE_LIMIT)
+        result = runner(system, out, size_limit=None if args.force else SIZE_LIMIT, **options)
     finally:
         if not args.no_plots and (Path(out) / "results.csv").exists():
             try:
@@ -234,7 +246,31 @@ def _run(args, system, folder: Path) -> int:
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
+    if result.real_time is not None:
+        print(describe(result.real_time))
     return 0
+
+
+def _pacing_options(args) -> dict:
+    """``run_cosim``'s pacing arguments from ``--real-time``, ``--spin`` and
+    ``--rt-priority``, each checked; empty without ``--real-time``."""
+    from .pacing import SPIN, check_factor
+
+    if args.real_time is None:
+        for name in ("spin", "rt_priority"):
+            if getattr(args, name) is not None:
+                raise CraneCosimError(f"--{name.replace('_', '-')} paces a run and needs --real-time")
+        return {}
+    if args.monolithic:
+        raise CraneCosimError("--real-time paces the communication points of a co-simulation; a monolithic run "
+                              "has none (leave out --monolithic)")
+    check_factor(args.real_time)
+    spin = SPIN if args.spin is None else args.spin
+    if not (spin >= 0 and spin < 1):
+        raise CraneCosimError(f"--spin {args.spin!r} must be zero or a positive time below 1 s")
+    if args.rt_priority is not None and not 1 <= args.rt_priority <= 99:
+        raise CraneCosimError(f"--rt-priority {args.rt_priority} must be between 1 and 99")
+    return {"real_time": args.real_time, "spin": spin, "rt_priority": args.rt_priority}
 
 
 def cmd_export(args) -> int:

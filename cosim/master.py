@@ -38,6 +38,7 @@ import numpy as np
 from .check import require_fit
 from .errors import CraneCosimError, Terminated
 from .fmu import FMUInstance, describe_variables
+from .pacing import SPIN, Pacer, check_factor
 from .recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
 from .runlog import RunLog, RunResult, check_folder
 from .system import System, coupled_connections
@@ -110,14 +111,19 @@ class _DeferredInterrupt:
 
 
 def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, record_every: int | None = None,
-              size_limit: float | None = SIZE_LIMIT) -> RunResult:
+              size_limit: float | None = SIZE_LIMIT, real_time: float | None = None, spin: float = SPIN,
+              rt_priority: int | None = None) -> RunResult:
     """Co-simulate ``system`` and write results to ``out_dir``.
 
     ``record`` (``component.variable`` patterns with shell wildcards) and
     ``record_every`` choose the columns and communication points written
     (default: the system's ``record`` and ``record_every``, all of them);
     ``size_limit`` [bytes] refuses a run whose results.csv would be larger
-    (``None``: no limit; ``cosim/recording.py``).  With ``progress``, a bar
+    (``None``: no limit; ``cosim/recording.py``).  ``real_time`` paces the
+    run: each communication point waits for its wall-clock deadline, at
+    ``real_time`` times real time (``spin`` and ``rt_priority``:
+    :class:`pacing.Pacer`); the figures go to ``summary.json`` under
+    ``"real_time"`` and, a row a step, to ``timing.csv``.  With ``progress``, a bar
     on stderr, and a word there while numba compiles a block's kernels for
     the first time on this machine (``cosim/warmup.py``).
 
@@ -133,6 +139,8 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
     system.check_settings()
     require_fit(system)
     check_every(record_every)
+    if real_time is not None:
+        check_factor(real_time)
     out_dir = Path(out_dir)
     check_folder(out_dir)
     prepare_fmus(system)
@@ -159,8 +167,11 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
 
     settings = {"mode": "cosim", "algorithm": system.algorithm, "coupling": system.coupling,
                 "extrapolation": system.extrapolation, "step": system.step,
-                "record": None if record is None else list(record), "record_every": record_every}
+                "record": None if record is None else list(record), "record_every": record_every,
+                "real_time_factor_asked": real_time}
     instances: list[FMUInstance] = []
+    pacer = None if real_time is None else Pacer(n_steps, system.step, real_time, system.start_time, spin,
+                                                  rt_priority)
     step = {"jacobi": _jacobi_step, "gauss-seidel": _gauss_seidel_step}.get(system.algorithm)
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
             RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
@@ -181,6 +192,8 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
             log.started()
             for inst in instances:
                 inst.fmi_time = 0.0
+            if pacer is not None:
+                pacer.start()
             for k in range(1, n_steps + 1):
                 t_next = min(system.start_time + k * system.step, system.stop_time)
                 step(instances, route_map, log.t, t_next - log.t)
@@ -189,6 +202,8 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
                     log.record(t_next, values())
                 else:
                     log.t = t_next
+                if pacer is not None:
+                    pacer.wait(t_next, log.writer.write_until)
                 if k % 200 == 0:
                     if interrupt.requested:
                         if not recorded(k, n_steps, record_every):
@@ -199,6 +214,11 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
                 interrupt.stop()
         finally:
             log.summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in instances)
+            log.summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in instances}
+            if pacer is not None:
+                pacer.stop()
+                log.summary["real_time"] = pacer.summary()
+                pacer.write(out_dir / "timing.csv")
             for inst in instances:
                 inst.free()
     return log.result
