@@ -14,7 +14,14 @@ Records (``--json``), one per scenario and mode:
   FMUs' own computation) and ``bare_fmpy_us_per_step``: the same FMUs
   stepped by the bare minimum of calls through fmpy's public API (one
   ``setReal``, one ``doStep``, one ``getReal`` per FMU and step, replaying
-  the co-simulation's inputs, no exchange or recording).
+  the co-simulation's inputs, no exchange or recording), and
+  ``fmu_us_per_step``: per component, the time inside its FMI calls per
+  macro step [µs].
+
+and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
+``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
+that does nothing, bare and through the project's adapter, timed the same
+way (``cosim/floor.py``): the floor under every ``fmu_us_per_step``.
 """
 from __future__ import annotations
 
@@ -26,6 +33,7 @@ import time
 from pathlib import Path
 
 from .errors import CraneCosimError
+from .floor import floor_us_per_step
 from .fmu import describe_variables
 from .master import prepare_fmus, run_cosim
 from .monolithic import run_monolithic
@@ -128,16 +136,21 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
                  "rtf": mono.real_time_factor, "master_overhead_us": None,
                  "wall_time_s": mono.wall_time})
             co_runs, bare = [], []
-            for _ in range(repeat):
-                co_runs.append(run_cosim(system, work / name / "cosim", progress=False))
-                bare.append(bare_fmpy_us_per_step(system, work / name / "cosim" / "results.csv", work / name))
+            for i in range(repeat):
+                co_runs.append(run_cosim(system, work / name / f"cosim_{i}", progress=False))
+                bare.append(bare_fmpy_us_per_step(system, work / name / f"cosim_{i}" / "results.csv", work / name))
             co = min(co_runs, key=lambda r: r.wall_time)
+            by_component = json.loads((co.out_dir / "summary.json").read_text())["fmi_call_time_by_component_s"]
             add({"scenario": name, "mode": "cosim", "step": system.step,
                  "rtf": co.real_time_factor,
                  "master_overhead_us": (co.wall_time - co.fmi_call_time) / co.steps * 1e6,
                  "wall_time_s": co.wall_time, "master_us_per_step": co.wall_time / co.steps * 1e6,
                  "fmi_calls_us_per_step": co.fmi_call_time / co.steps * 1e6,
-                 "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm})
+                 "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm,
+                 "fmu_us_per_step": {c: t / co.steps * 1e6 for c, t in by_component.items()}})
+        floor = floor_us_per_step(work, step=STEP)
+        add({"scenario": None, "mode": "floor", "step": STEP, "rtf": None,
+             "pythonfmu_us_per_step": floor["pythonfmu"], "adapter_us_per_step": floor["adapter"]})
     return records
 
 
@@ -152,7 +165,7 @@ def main(args) -> int:
     if args.out is not None:
         check_folder(args.out, "--out")
     names = args.scenario or list(SCENARIOS)
-    total = 2 * len(names)
+    total = 2 * len(names) + 1
     print(f"bench: {len(names)} scenario(s), monolithic once and co-simulation {args.repeat} time(s) each, "
           f"{args.stop_time:g} s simulated per run ...", file=sys.stderr, flush=True)
     # the blocks' kernels compiled now, with a word, rather than silently
@@ -164,8 +177,10 @@ def main(args) -> int:
 
     def report(r):
         done.append(r)
-        print(f"bench: [{len(done)}/{total}] {r['scenario']} {r['mode']}: real-time factor {r['rtf']:.2f} "
-              f"({time.perf_counter() - t0:.0f} s so far)", file=sys.stderr, flush=True)
+        what = (f"{r['scenario']} {r['mode']}: real-time factor {r['rtf']:.2f}" if r["mode"] != "floor" else
+                f"floor of a Python FMU: {r['pythonfmu_us_per_step']:.1f} µs a step")
+        print(f"bench: [{len(done)}/{total}] {what} ({time.perf_counter() - t0:.0f} s so far)", file=sys.stderr,
+              flush=True)
 
     records = run_bench(args.stop_time, args.out, args.repeat, args.scenario, on_record=report)
     if args.json:
@@ -176,9 +191,17 @@ def main(args) -> int:
     nan = float("nan")
     print(f"{'scenario':21} {'mode':11} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} {'in FMI calls':>13} "
           f"{'master own':>11} {'bare fmpy':>10}")
-    for r in records:
+    runs = [r for r in records if r["mode"] != "floor"]
+    for r in runs:
         own = r["master_overhead_us"] if r["master_overhead_us"] is not None else nan
         print(f"{r['scenario']:21} {r['mode']:11} {r['step']:9.4g} {r['rtf']:6.2f} "
               f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
               f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
+    print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal):")
+    for r in runs:
+        if r["mode"] == "cosim":
+            print(f"  {r['scenario']:21} " + ", ".join(f"{c} {t:.1f}" for c, t in r["fmu_us_per_step"].items()))
+    floor = next(r for r in records if r["mode"] == "floor")
+    print(f"floor, the same three calls into a Python FMU that does nothing: {floor['pythonfmu_us_per_step']:.1f} µs "
+          f"(bare pythonfmu), {floor['adapter_us_per_step']:.1f} µs (through the project's adapter)")
     return 0

@@ -253,22 +253,27 @@ def test_bench_json_records(capsys):
     captured = capsys.readouterr()
     records = json.loads(captured.out)  # stdout holds the JSON only
     assert [(r["scenario"], r["mode"]) for r in records] == [
-        (s, m) for s in SCENARIOS for m in ("monolithic", "cosim")]
+        (s, m) for s in SCENARIOS for m in ("monolithic", "cosim")] + [(None, "floor")]
     # progress on stderr: what will run, then a line per scenario and mode
     progress = [l for l in captured.err.splitlines() if l.startswith("bench: ")]
     assert progress[0].startswith(f"bench: {len(SCENARIOS)} scenario(s), monolithic once and co-simulation 1 "
                                   f"time(s) each, 0.05 s simulated per run")
-    assert [re.match(rf"bench: \[(\d+)/{2 * len(SCENARIOS)}\] (\w+) (\w+): real-time factor [\d.]+ "
+    assert [re.match(rf"bench: \[(\d+)/{2 * len(SCENARIOS) + 1}\] (\w+) (\w+): real-time factor [\d.]+ "
                      r"\(\d+ s so far\)$", l).groups()
-            for l in progress[1:]] == [(str(i + 1), s, m) for i, (s, m) in enumerate(
+            for l in progress[1:-1]] == [(str(i + 1), s, m) for i, (s, m) in enumerate(
                 (s, m) for s in SCENARIOS for m in ("monolithic", "cosim"))]
+    assert re.match(rf"bench: \[{2 * len(SCENARIOS) + 1}/{2 * len(SCENARIOS) + 1}\] floor of a Python FMU: "
+                    r"[\d.]+ µs a step \(\d+ s so far\)$", progress[-1])
     # repeated: each repetition unpacks the FMUs anew (their binaries stay
     # loaded; unpacked over the loaded ones, the process crashed)
     assert main(["bench", "--json", "--stop-time", "0.05", "--repeat", "2", "--scenario", "knuckle_boom",
                  "--scenario", "crane_on_vessel"]) == 0
     records = json.loads(capsys.readouterr().out)
+    floor = records.pop()
     assert [(r["scenario"], r["mode"]) for r in records] == [
         (s, m) for s in ("knuckle_boom", "crane_on_vessel") for m in ("monolithic", "cosim")]
+    # the adapter adds its bookkeeping to the bare call into Python
+    assert floor["mode"] == "floor" and 0 < floor["pythonfmu_us_per_step"] < floor["adapter_us_per_step"]
     for r in records:
         assert {"scenario", "mode", "step", "rtf", "master_overhead_us"} <= set(r)
         assert r["step"] == 0.001 and r["rtf"] > 0
@@ -277,6 +282,9 @@ def test_bench_json_records(capsys):
         assert 0 < cosim["master_overhead_us"] < cosim["master_us_per_step"]
         assert cosim["fmi_calls_us_per_step"] + cosim["master_overhead_us"] == pytest.approx(
             cosim["master_us_per_step"])
+        # each component's share, and above the floor of a call into Python
+        assert sum(cosim["fmu_us_per_step"].values()) == pytest.approx(cosim["fmi_calls_us_per_step"])
+        assert min(cosim["fmu_us_per_step"].values()) > floor["pythonfmu_us_per_step"]
 
 
 
