@@ -119,6 +119,13 @@ class Block:
 
     ``default_stop_time`` and ``default_step`` [s] are the FMU's
     ``DefaultExperiment``: the run the block is checked at.
+
+    ``can_get_and_set_state`` says that the block's whole state is the one
+    the FMU saves and restores (``canGetAndSetFMUstate``), so that a master
+    may roll it back and step it again; ``networked`` that the block's
+    outputs come from another process (a UDP bridge), which neither rolls
+    back nor runs inside the monolithic reference's integrator.  Such a
+    block releases what :meth:`prepare` took in :meth:`close`.
     """
 
     model_name: ClassVar[str]
@@ -134,6 +141,8 @@ class Block:
     feedthrough: ClassVar[tuple] = ()
     default_stop_time: ClassVar[float] = 20.0
     default_step: ClassVar[float] = 1e-3
+    can_get_and_set_state: ClassVar[bool] = True
+    networked: ClassVar[bool] = False
 
     def __init__(self, **params):
         known = {p.name: p for p in self.parameters}
@@ -230,6 +239,12 @@ class Block:
     def prepare(self) -> None:
         """Make ready what running needs and costs time, such as compiled
         code: the FMU calls it at initialization (default: nothing)."""
+
+    def close(self) -> None:
+        """Release what :meth:`prepare` took, such as a socket: the FMU calls
+        it at ``fmi2Terminate`` and when its instance is freed, and before
+        remaking the block (default: nothing).  Called more than once, it
+        does nothing more."""
 
     def initial_state(self) -> np.ndarray:
         return np.zeros(len(self.states))

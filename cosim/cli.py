@@ -9,6 +9,10 @@
     crane-cosim check SYSTEM [--set ...] [--replace ...]
     crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR] [--no-compile]
+    crane-cosim build-bridge BLOCK [--out DIR]
+    crane-cosim build-bridge --name MODEL --inputs NAME[:UNIT],... --outputs NAME[:UNIT],... [--out DIR]
+    crane-cosim serve BLOCK --port P [--host ADDRESS] [--set NAME=VALUE ...] [--drop FRACTION [--seed N]]
+                            [--stats FILE]
     crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
     crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME]
 
@@ -20,6 +24,7 @@ stay on disk.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -92,6 +97,34 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
     b.add_argument("--no-compile", action="store_true",
                    help="do not compile the knuckle boom crane's numba kernels now (else done once per machine)")
+
+    bb = sub.add_parser("build-bridge", help="build a UDP bridge FMU that stands in for a block run by another "
+                                             "process (hardware in the loop)")
+    bb.add_argument("block", nargs="?", help="the project's block whose ports the bridge has, e.g. Controller "
+                                             "(the FMU is <BLOCK>Bridge.fmu)")
+    bb.add_argument("--name", help="instead of a block: the model name of a bridge with the ports of --inputs and "
+                                   "--outputs")
+    bb.add_argument("--inputs", default="", metavar="NAME[:UNIT],...",
+                    help="with --name: the bridge's inputs, sent to the peer in this order (unit default 1)")
+    bb.add_argument("--outputs", default="", metavar="NAME[:UNIT],...",
+                    help="with --name: the bridge's outputs, answered by the peer in this order (unit default 1)")
+    bb.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
+
+    sv = sub.add_parser("serve", help="run one of the project's blocks as the peer of a UDP bridge")
+    sv.add_argument("block", help="the project's block to serve, e.g. Controller")
+    sv.add_argument("--port", type=int, required=True,
+                    help="UDP port to listen on (0: one the system chooses; the line printed when ready shows it)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    sv.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="set a parameter of the block (repeatable)")
+    sv.add_argument("--drop", type=float, default=0.0, metavar="FRACTION",
+                    help="drop this fraction of the answers, at random, to test how a rig copes with lost "
+                         "packets (default 0)")
+    sv.add_argument("--seed", type=int, help="seed of --drop's random choices (default: new ones every time)")
+    sv.add_argument("--stats", type=Path, metavar="FILE",
+                    help="write what was served (requests, answers, the answers dropped, resets, malformed "
+                         "packets) to FILE as JSON when stopped")
 
     d = sub.add_parser("demo", help="build the FMUs and run the richest example")
     d.add_argument("--out", type=Path, default=Path("crane-cosim-demo"), help="output folder (default: crane-cosim-demo)")
@@ -301,6 +334,145 @@ def cmd_build(args) -> int:
     return 0
 
 
+def _bridge_ports(text: str, option: str) -> tuple:
+    """The ports ``name[:unit],...`` of ``--inputs`` or ``--outputs``."""
+    from .blocks.block import Variable
+    from .blocks.units import UNITS
+
+    what = "input" if option == "--inputs" else "output"
+    ports = []
+    for item in filter(None, (i.strip() for i in text.split(","))):
+        name, _, unit = (part.strip() for part in item.partition(":"))
+        unit = unit or "1"
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise CraneCosimError(f"{option}: {name!r} is not a port name: use letters, digits and underscores, "
+                                  f"not starting with a digit")
+        if unit not in UNITS:
+            raise CraneCosimError(f"{option}: port {name} has the unit {unit!r}, which is not known; known units: "
+                                  f"{', '.join(sorted(UNITS))}")
+        ports.append(Variable(name, unit, 0.0, f"{what.capitalize()} {name} of the peer"))
+    return tuple(ports)
+
+
+def cmd_build_bridge(args) -> int:
+    from .blocks import BLOCKS
+    from .blocks.udp_bridge import bridge_block, bridge_of
+    from .fmus.build import build_bridge_fmu
+    from .runlog import check_folder
+
+    if (args.block is None) == (args.name is None):
+        raise CraneCosimError(f"build-bridge needs either a block ({', '.join(BLOCKS)}) or --name with --inputs "
+                              f"and --outputs, {'not both' if args.block else 'and got neither'}")
+    try:
+        if args.block is not None:
+            if args.inputs or args.outputs:
+                raise CraneCosimError(f"--inputs and --outputs go with --name; the bridge of {args.block} has "
+                                      f"{args.block}'s ports")
+            if args.block not in BLOCKS:
+                raise CraneCosimError(f"no block named {args.block!r}; known: {', '.join(BLOCKS)}")
+            bridge = bridge_of(BLOCKS[args.block])
+        else:
+            inputs, outputs = _bridge_ports(args.inputs, "--inputs"), _bridge_ports(args.outputs, "--outputs")
+            if not outputs:
+                raise CraneCosimError(f"--outputs names no port; the bridge {args.name} needs at least one "
+                                      f"output, answered by the peer")
+            bridge = bridge_block(args.name, inputs, outputs)
+        check_folder(args.out, "--out")
+        print(build_bridge_fmu(bridge, args.out))
+    except ValueError as exc:
+        raise CraneCosimError(str(exc)) from None
+    return 0
+
+
+def _block_parameters(block_cls, items) -> dict:
+    """The parameters ``name=value`` of ``serve --set``, each read as its
+    type says (a String as typed, a Boolean true or false, a Real a
+    number); an unknown name is left to the block to name."""
+    kinds = {p.name: p.type for p in block_cls.parameters}
+    params = {}
+    for item in items:
+        name, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not name:
+            raise CraneCosimError(f"--set {item!r} is not of the form name=value")
+        kind = kinds.get(name)
+        if kind == "String":
+            params[name] = value
+        elif kind == "Boolean":
+            if value.lower() not in ("true", "false"):
+                raise CraneCosimError(f"--set {item!r}: {block_cls.model_name} parameter {name} is true or false, "
+                                      f"not {value!r}")
+            params[name] = value.lower() == "true"
+        else:
+            try:
+                params[name] = float(value)
+            except ValueError:
+                if kind is not None:
+                    raise CraneCosimError(f"--set {item!r}: {value!r} is not a number") from None
+                params[name] = value
+    return params
+
+
+def cmd_serve(args) -> int:
+    import signal
+    import threading
+
+    from .blocks import BLOCKS
+    from .blocks.block import ParameterError
+    from .runlog import check_folder
+    from .serve import Server, random_drop
+    from .warmup import warm_up
+
+    if args.block not in BLOCKS:
+        raise CraneCosimError(f"no block named {args.block!r} to serve; known: {', '.join(BLOCKS)}")
+    if not 0 <= args.port <= 65535:
+        raise CraneCosimError(f"--port {args.port} must be from 0 (any free port) to 65535")
+    if not 0 <= args.drop <= 1:
+        raise CraneCosimError(f"--drop {args.drop:g} must be a fraction from 0 to 1")
+    if args.stats is not None:
+        if args.stats.is_dir():
+            raise CraneCosimError(f"--stats {args.stats} is a folder; name the file to write")
+        check_folder(args.stats.parent, "--stats' folder")
+    block_cls = BLOCKS[args.block]
+    try:
+        block = block_cls(**_block_parameters(block_cls, args.set))
+    except ParameterError as exc:
+        raise CraneCosimError(str(exc)) from None
+    warm_up({args.block})
+    block.prepare()
+    failed = []
+
+    def on_failure(message):
+        if not failed:  # the first says what; the summary counts the rest
+            print(f"crane-cosim: warning: {message}; answered with NaN", file=sys.stderr, flush=True)
+        failed.append(message)
+    try:
+        server = Server(block, args.host, args.port, drop=random_drop(args.drop, args.seed), on_failure=on_failure)
+    except OSError as exc:
+        raise CraneCosimError(f"cannot serve {args.block} on udp://{args.host}:{args.port}: "
+                              f"{exc.strerror or exc}") from None
+    # Ctrl-C and SIGTERM end the service between two requests, so that the
+    # statistics are complete
+    stop = threading.Event()
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, lambda signum, frame: stop.set())
+    try:
+        print(f"serving {block.model_name} on {server.address}", flush=True)
+        stats = server.run(stop.is_set)
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        server.close()
+    if args.stats is not None:
+        try:
+            stats.write(args.stats)
+        except OSError as exc:
+            raise CraneCosimError(f"--stats {args.stats} cannot be written: {exc.strerror or exc}") from None
+    print(f"crane-cosim: {stats.summary()}", file=sys.stderr)
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .master import run_cosim
     from .plots import plot_run
@@ -359,7 +531,7 @@ def main(argv=None) -> int:
 
     args = _parser().parse_args(argv)
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
-                "demo": cmd_demo, "bench": cmd_bench}
+                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, cosim/master.py)

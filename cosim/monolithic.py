@@ -36,9 +36,20 @@ RTOL_STIFF = 1e-7
 def block_models(system: System) -> list[str]:
     """The block behind each component, in order; a component that is not
     one of this project's FMUs is an error naming it."""
+    from .fmus.build import bridge_spec_of
+
     models = []
     for comp in system.components:
-        model = our_model_name(system.source_path(comp))
+        path = system.source_path(comp)
+        model = our_model_name(path)
+        # a bridge's outputs come from another process, at the times it is
+        # asked: an integrator's trial states would be sent there as steps
+        networked = BLOCKS[model].networked if model is not None else (
+            path.exists() and bridge_spec_of(path) is not None)
+        if networked:
+            raise CraneCosimError(f"component {comp.name} ({Path(comp.source).name}) is a bridge to a block run by "
+                                  f"another process, which the monolithic run cannot integrate; run the system "
+                                  f"as a co-simulation")
         if model is None:
             raise CraneCosimError(f"the monolithic run needs this project's own FMUs; component "
                                   f"{comp.name} ({comp.source}) is not one")

@@ -19,6 +19,15 @@ from its initial state.  After initialization only tunable parameters
 remade with the new value and keeps its state, so the next step honours it;
 a value the block refuses is logged and the old one kept.
 
+A block that holds something outside Python's memory (a bridge's socket,
+``blocks/udp_bridge.py``) gets it in ``Block.prepare`` and gives it back in
+``Block.close``, which the adapter calls at ``fmi2Terminate``, before it
+remakes the block, and when the slave is garbage collected: pythonfmu 0.7
+calls no Python method at ``fmi2FreeInstance`` (nor for the instance it
+replaces at ``fmi2Reset``), it only drops its reference.  A block that
+cannot be rolled back (``Block.can_get_and_set_state`` false, so the FMU
+says ``canGetAndSetFMUstate="false"``) refuses ``fmi2SetFMUstate``.
+
 No FMI method raises.  pythonfmu 0.7 turns a Python exception into
 fmi2Fatal and, in a Python host, leaves the interpreter's GIL state
 unbalanced, so the host crashes later.  Failures are logged through the FMU
@@ -177,6 +186,29 @@ def slave_class(block_cls):
                 setter=lambda val: self._set_parameter(name, val)))
 
         # -- helpers ---------------------------------------------------------
+        def _close_block(self, keep: bool = False):
+            """``close`` the block (a bridge's socket), logging a failure; with
+            ``keep`` the block stays, so that the outputs of the last step
+            can still be read after ``fmi2Terminate``, as FMI allows."""
+            block = self._block
+            if not keep:
+                self._block = None
+            if block is not None:
+                try:
+                    block.close()
+                except Exception as exc:
+                    self._fail("closing failed", exc)
+
+        def __del__(self):
+            # the last chance for a block's socket when a host frees the
+            # instance without fmi2Terminate; the interpreter may be ending
+            try:
+                block, self._block = self.__dict__.get("_block"), None
+                if block is not None:
+                    block.close()
+            except Exception:
+                pass
+
         def _fail(self, what: str, exc: BaseException):
             """Log the real cause through the FMU logger with status error, so a
             master sees it (fmpy alone only reports that a call failed)."""
@@ -212,6 +244,7 @@ def slave_class(block_cls):
                     self._fail(f"parameter {name} = {_shown(val)} is refused; {name} keeps "
                                f"{_shown(self._params[name])}", exc)
                     return
+                self._close_block()
                 self._params, self._block, self._built_from = params, block, params
             else:
                 self._params[name] = val
@@ -225,6 +258,7 @@ def slave_class(block_cls):
                 return None
             if self._built_from != self._params:
                 self._built_from = dict(self._params)
+                self._close_block()
                 try:
                     self._block = block_cls(**self._params)
                     self._block.prepare()
@@ -274,6 +308,9 @@ def slave_class(block_cls):
                          Fmi2Status.error)
             self._mode = "stepping"
             self._dirty = True
+
+        def terminate(self):
+            self._close_block(keep=True)
 
         def do_step(self, current_time, step_size):
             if self._block is None:
@@ -359,9 +396,16 @@ def slave_class(block_cls):
                     "params": dict(self._params)}
 
         def _set_fmu_state(self, state):
+            if not block_cls.can_get_and_set_state:
+                # the FMU declares canGetAndSetFMUstate="false": a host that
+                # calls it anyway must not believe the block was rolled back
+                self.log(f"{block_cls.model_name} ({self.instance_name}): cannot restore a saved state (its "
+                         f"outputs come from another process, which cannot be rolled back)", Fmi2Status.error)
+                return
             try:
                 params = dict(state["params"])
                 if self._block is None or params != self._built_from:
+                    self._close_block()
                     self._block = block_cls(**params) if state["mode"] != "instantiated" else None
                     if self._block is not None:
                         self._block.prepare()
