@@ -189,18 +189,18 @@ def main(args) -> int:
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"{args.stop_time:g} s simulated per run")
     nan = float("nan")
-    print(f"{'scenario':21} {'mode':11} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} {'in FMI calls':>13} "
+    print(f"{'scenario':24} {'mode':11} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} {'in FMI calls':>13} "
           f"{'master own':>11} {'bare fmpy':>10}")
     runs = [r for r in records if r["mode"] != "floor"]
     for r in runs:
         own = r["master_overhead_us"] if r["master_overhead_us"] is not None else nan
-        print(f"{r['scenario']:21} {r['mode']:11} {r['step']:9.4g} {r['rtf']:6.2f} "
+        print(f"{r['scenario']:24} {r['mode']:11} {r['step']:9.4g} {r['rtf']:6.2f} "
               f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
               f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
     print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal):")
     for r in runs:
         if r["mode"] == "cosim":
-            print(f"  {r['scenario']:21} " + ", ".join(f"{c} {t:.1f}" for c, t in r["fmu_us_per_step"].items()))
+            print(f"  {r['scenario']:24} " + ", ".join(f"{c} {t:.1f}" for c, t in r["fmu_us_per_step"].items()))
     floor = next(r for r in records if r["mode"] == "floor")
     print(f"floor, the same three calls into a Python FMU that does nothing: {floor['pythonfmu_us_per_step']:.1f} µs "
           f"(bare pythonfmu), {floor['adapter_us_per_step']:.1f} µs (through the project's adapter)")
