@@ -13,6 +13,8 @@ one (see ``docs/swapping.md``).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from .blocks import BLOCKS
 from .blocks.block import ParameterError
 from .errors import CraneCosimError
@@ -81,7 +83,9 @@ def replace_component(system: System, name: str, source):
         comp.source = old
         raise CraneCosimError(f"component {name} cannot be replaced: {exc}") from None
     mine = [c for c in coupled_connections(system) if name in (c.start_element, c.end_element)]
-    problems = connection_problems(mine, variables) + _parameter_problems(system, comp, variables[name])
+    # a bridge's address is set after the swap: its values are checked by the run
+    problems = connection_problems(mine, variables) + _parameter_problems(system, comp, variables[name],
+                                                                          bridges=False)
     if problems:
         new = system.source_path(comp).name
         comp.source = old
@@ -89,7 +93,7 @@ def replace_component(system: System, name: str, source):
     return comp
 
 
-def _parameter_problems(system, comp, variables) -> list[str]:
+def _parameter_problems(system, comp, variables, bridges: bool = True) -> list[str]:
     problems = []
     source = system.source_path(comp).name
     for name, value in comp.parameters.items():
@@ -100,12 +104,25 @@ def _parameter_problems(system, comp, variables) -> list[str]:
             problems.append(problem)
     if problems:
         return problems
-    model = our_model_name(system.source_path(comp))
-    if model is not None:
+    path = system.source_path(comp)
+    model = our_model_name(path)
+    block = BLOCKS[model] if model is not None else _bridge_of(path) if bridges else None
+    if block is not None:
         # This project's blocks check their own parameters: the same check
         # the FMU makes at initialization, made here before anything runs.
         try:
-            BLOCKS[model].check_parameters(**comp.parameters)
+            block.check_parameters(**comp.parameters)
         except ParameterError as exc:
             problems.append(f"component {comp.name}: {exc}")
     return problems
+
+
+def _bridge_of(path):
+    """The bridge block behind a bridge FMU of this project, else None."""
+    from .blocks.udp_bridge import bridge_from_spec
+    from .fmus.build import bridge_spec_of
+
+    if not Path(path).exists():
+        return None
+    spec = bridge_spec_of(path)
+    return bridge_from_spec(spec) if spec is not None else None

@@ -225,7 +225,7 @@ def test_serve_says_when_its_port_is_taken(capsys):
 def test_a_monolithic_run_refuses_a_bridge(capsys, tmp_path, fmu_dir, bridge_fmu):
     ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP), tmp_path / "s.ssd")
     code = main(["run", str(ssd), "--monolithic", "--replace", f"controller={bridge_fmu}", "--no-plots",
-                 "--out", str(tmp_path / "out")])
+                 "--set", "controller.port=5000", "--out", str(tmp_path / "out")])
     assert code == 2
     one_sentence(capsys.readouterr().err, "component controller (ControllerBridge.fmu) is a bridge to a block run by "
                                           "another process, which the monolithic run cannot integrate")
@@ -350,3 +350,14 @@ def test_free_running_in_real_time_stays_close_to_the_all_fmu_run(tmp_path, fmu_
     assert len(columns) == 15
     err = {c: np.sqrt(np.mean((a[c] - b[c]) ** 2)) / np.abs(a[c]).max() for c in columns}
     assert max(err.values()) < 0.01, err
+
+
+def test_check_names_a_bridge_without_its_port(capsys, tmp_path, fmu_dir, bridge_fmu):
+    """`crane-cosim check` makes the bridge's own parameter checks, as for
+    the project's other FMUs: a bridge whose port is not set is named
+    before anything runs."""
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir)), tmp_path / "system.ssd")
+    assert main(["check", str(ssd), "--replace", f"controller={bridge_fmu}"]) == 2
+    err = capsys.readouterr().err
+    assert "crane-cosim: error: component controller: ControllerBridge parameter port is not set (0)" in err
+    assert main(["check", str(ssd), "--replace", f"controller={bridge_fmu}", "--set", "controller.port=5000"]) == 0
