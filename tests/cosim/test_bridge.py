@@ -361,3 +361,21 @@ def test_check_names_a_bridge_without_its_port(capsys, tmp_path, fmu_dir, bridge
     err = capsys.readouterr().err
     assert "crane-cosim: error: component controller: ControllerBridge parameter port is not set (0)" in err
     assert main(["check", str(ssd), "--replace", f"controller={bridge_fmu}", "--set", "controller.port=5000"]) == 0
+
+
+@pytest.mark.parametrize("host", ["libcosim", "ecos"])
+def test_the_bridge_in_other_hosts_equals_their_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, host):
+    """OSP libcosim and ecos run the bridge FMU too: with the controller
+    served by another process in lock-step, every output equals the host's
+    run of the FMUs alone (each host's own algorithm on both sides)."""
+    if host == "libcosim":
+        from crane_cosim.libcosim import run_libcosim as run
+    else:
+        from crane_cosim.ecos import run_ecos as run
+    reference = run(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP))
+    with served() as server:
+        df = run(bridged(tmp_path, fmu_dir, bridge_fmu, server.port))
+    assert len(df) == len(reference) == 501
+    assert set(reference.columns) < set(df.columns)
+    np.testing.assert_allclose(df[reference.columns], reference, rtol=1e-12, atol=0)
+    assert df["controller.bridge_lost"].iloc[-1] == df["controller.bridge_held"].iloc[-1] == 0
