@@ -80,6 +80,8 @@ import math
 
 import numpy as np
 
+from .kernel_helpers import _add_congruence
+
 # -- eq. (22) of Jarzębowska, Urbaś & Augustynek (2018): a copy of blocks.trajectory.quintic_ramp -------
 
 
@@ -253,23 +255,6 @@ def chain_kinematics(q, u, tb, R0, axis, off0):
         c[k, 4] = v[k, 5] * s0 - v[k, 3] * s2
         c[k, 5] = v[k, 3] * s1 - v[k, 4] * s0
     return RT, R, p, v, c
-
-
-def _add_congruence(A, X, T, out):
-    """``out += X^T A X`` for 6 x 6 matrices (an inertia carried through a
-    joint's transform), ``T`` a 6 x 6 scratch array."""
-    for i in range(6):
-        for j in range(6):
-            acc = 0.0
-            for r in range(6):
-                acc += A[i, r] * X[r, j]
-            T[i, j] = acc
-    for i in range(6):
-        for j in range(6):
-            acc = 0.0
-            for r in range(6):
-                acc += X[r, i] * T[r, j]
-            out[i, j] += acc
 
 
 def mass_matrix(RT, off0, axis, I):

@@ -2,7 +2,11 @@
 run.
 
 A kernel module (such as ``blocks/knuckle_boom_kernels.py``) is plain Python
-over floats and numpy arrays that imports nothing of the package.
+over floats and numpy arrays that imports nothing of the package but, in
+one line, the small kernels it shares with others
+(``from .kernel_helpers import _cross, _lu_solve``), whose definitions
+are joined to its text when it is loaded, so that it is compiled from one
+file, its content hash covering them.
 :func:`load_kernels` returns it with every function it defines compiled by
 ``numba.njit(cache=True)``, or ``None`` when numba is not installed or
 ``CRANE_COSIM_NUMBA=0`` is set; the blocks then run their numpy code, which
@@ -40,10 +44,50 @@ from pathlib import Path
 
 __all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events"]
 
+#: the module of small kernels that several kernel modules share
+HELPERS = "kernel_helpers"
+
+
+def _joined(text: str, helpers: str) -> str:
+    """A kernel module's text with its import of shared helpers
+    (``from .kernel_helpers import a, b``) replaced by a comment, and the
+    definitions of those helpers, and of the helpers they call, appended
+    (so that the lines of the module keep their numbers): a module numba
+    compiles alone, from one file."""
+    tree = ast.parse(text)
+    found = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == HELPERS and n.level == 1]
+    if not found:
+        return text
+    node = found[0]
+    defs = {n.name: n for n in ast.parse(helpers).body if isinstance(n, ast.FunctionDef)}
+    chosen, todo = set(), [a.name for a in node.names]
+    while todo:
+        name = todo.pop()
+        if name in chosen:
+            continue
+        if name not in defs:
+            raise ImportError(f"{HELPERS} has no kernel {name}")
+        chosen.add(name)
+        todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name) and n.id in defs]
+    lines = text.splitlines(keepends=True)
+    span = node.end_lineno - node.lineno + 1
+    lines[node.lineno - 1:node.end_lineno] = [f"# {HELPERS}: joined at the end\n"] + ["\n"] * (span - 1)
+    appended = "".join(f"\n\n{ast.get_source_segment(helpers, defs[n])}\n"
+                       for n in sorted(chosen, key=lambda n: defs[n].lineno))
+    return "".join(lines).rstrip("\n") + "\n" + appended
+
+
+def _read_sources() -> dict:
+    folder = Path(__file__).parent
+    helpers = (folder / f"{HELPERS}.py").read_text(encoding="utf-8")
+    return {path.stem: _joined(path.read_text(encoding="utf-8"), helpers).encode()
+            for path in folder.glob("*_kernels.py")}
+
+
 # Read at import: the package may be imported from an FMU's temporary folder
 # that is gone by the time a later instance asks for the kernels (all FMUs of
 # one build share one imported copy of the package).
-_SOURCES = {path.stem: path.read_bytes() for path in Path(__file__).parent.glob("*_kernels.py")}
+_SOURCES = _read_sources()
 
 
 def cache_dir() -> Path:

@@ -93,3 +93,47 @@ def test_without_numba_nothing_is_to_compile(monkeypatch, tmp_path):
     monkeypatch.setenv("CRANE_COSIM_NUMBA", "0")
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
     assert jit.kernels_compiled("knuckle_boom_kernels")
+
+
+_HELPERS = '''import math
+
+
+def _twice(x):
+    return 2.0 * x
+
+
+def _quad(x):
+    return _twice(_twice(x))
+
+
+def _unused(x):
+    return math.sqrt(x)
+'''
+
+
+def test_shared_helpers_are_joined_to_a_kernel_module():
+    """A kernel module's one-line import of shared helpers becomes a
+    comment, and the helpers it names, and those they call, are appended:
+    the module's own lines keep their numbers, nothing unused is added."""
+    text = "import math\nfrom .kernel_helpers import _quad\n\n\ndef f(x):\n    return _quad(x)\n"
+    joined = jit._joined(text, _HELPERS)
+    lines = joined.splitlines()
+    assert lines[:6] == ["import math", "# kernel_helpers: joined at the end", "", "", "def f(x):",
+                         "    return _quad(x)"]
+    assert "def _twice(x):" in joined and "def _quad(x):" in joined and "_unused" not in joined
+    namespace = {}
+    exec(compile(joined, "<joined>", "exec"), namespace)
+    assert namespace["f"](1.5) == 6.0
+    assert jit._joined("def f(x):\n    return x\n", _HELPERS) == "def f(x):\n    return x\n"  # nothing to join
+    with pytest.raises(ImportError, match="kernel_helpers has no kernel _cube"):
+        jit._joined("from .kernel_helpers import _cube\n", _HELPERS)
+
+
+def test_the_kernel_modules_hold_the_shared_helpers_they_use():
+    """The vessel's kernels compile with the helpers they share with the
+    spring-supported base; a kernel module imports nothing else."""
+    import ast
+    assert {"_cross", "_lu_solve"} <= set(jit.kernel_functions("vessel_kernels"))
+    for name, text in jit._SOURCES.items():
+        imports = [n for n in ast.parse(text).body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        assert {a.name for n in imports for a in n.names} <= {"math", "numpy"}, name
