@@ -66,3 +66,28 @@ def _lu_solve(A, b):
             acc -= A[i, j] * b[j]
         b[i] = acc / A[i, i]
     return b
+
+
+def _zyx_terms(q1, q2, q3, u1, u2, u3):
+    """For ``R_1^0 = Rz(q3) Ry(q2) Rx(q1)`` (Cibicik & Egeland 2018, eq. (53))
+    and the angles' rates ``u``: ``(R, E, dw_bias, w)``, the rotation, the
+    map ``w = E u`` from the rates to the angular velocity in Frame 1, the
+    angular acceleration's velocity term ``(dE/dt) u`` and ``w`` [rad/s]."""
+    c1, s1, c2, s2 = math.cos(q1), math.sin(q1), math.cos(q2), math.sin(q2)
+    c3, s3 = math.cos(q3), math.sin(q3)
+    R = np.empty((3, 3))
+    R[0, 0], R[0, 1], R[0, 2] = c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1
+    R[1, 0], R[1, 1], R[1, 2] = s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1
+    R[2, 0], R[2, 1], R[2, 2] = -s2, c2 * s1, c2 * c1
+    E = np.zeros((3, 3))
+    E[0, 0], E[0, 2] = 1.0, -s2
+    E[1, 1], E[1, 2] = c1, s1 * c2
+    E[2, 1], E[2, 2] = -s1, c1 * c2
+    dw_bias = np.empty(3)
+    dw_bias[0] = -u2 * c2 * u3
+    dw_bias[1] = u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3
+    dw_bias[2] = u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3
+    w = np.empty(3)
+    for i in range(3):
+        w[i] = E[i, 0] * u1 + E[i, 1] * u2 + E[i, 2] * u3
+    return R, E, dw_bias, w

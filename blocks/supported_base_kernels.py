@@ -46,7 +46,7 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _add_congruence, _cross, _lu_solve
+from .kernel_helpers import _add_congruence, _cross, _lu_solve, _zyx_terms
 
 
 def _rotation_minus_identity(phi, theta, psi):
@@ -85,24 +85,7 @@ def _base(x, inp, M_O, com, mount, sup, S, C, par):
     the mount's Jacobian, twist and acceleration bias (Frame 1), the support
     forces (8, 3) (Frame 0) and the accelerations."""
     m, g, small = par[0], par[1], par[2] != 0.0
-    c1, s1, c2, s2 = math.cos(x[3]), math.sin(x[3]), math.cos(x[4]), math.sin(x[4])
-    c3, s3 = math.cos(x[5]), math.sin(x[5])
-    R = np.empty((3, 3))
-    R[0, 0], R[0, 1], R[0, 2] = c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1
-    R[1, 0], R[1, 1], R[1, 2] = s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1
-    R[2, 0], R[2, 1], R[2, 2] = -s2, c2 * s1, c2 * c1
-    E = np.zeros((3, 3))
-    E[0, 0], E[0, 2] = 1.0, -s2
-    E[1, 1], E[1, 2] = c1, s1 * c2
-    E[2, 1], E[2, 2] = -s1, c1 * c2
-    u1, u2, u3 = x[9], x[10], x[11]
-    dw_bias = np.empty(3)
-    dw_bias[0] = -u2 * c2 * u3
-    dw_bias[1] = u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3
-    dw_bias[2] = u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3
-    w = np.empty(3)
-    for i in range(3):
-        w[i] = E[i, 0] * u1 + E[i, 1] * u2 + E[i, 2] * u3
+    R, E, dw_bias, w = _zyx_terms(x[3], x[4], x[5], x[9], x[10], x[11])
 
     # [w; v_O] = J u and the mount's [w; v_m] = J_m u, v_m = v_O + w x r_m
     J = np.zeros((6, 6))

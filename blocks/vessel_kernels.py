@@ -45,7 +45,7 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _cross, _lu_solve
+from .kernel_helpers import _cross, _lu_solve, _zyx_terms
 
 
 def _vessel(x, inp, I_O, com, m_g, k, c, l1):
@@ -54,24 +54,7 @@ def _vessel(x, inp, I_O, com, m_g, k, c, l1):
     ``R_1^0``, the mount's Jacobian (6, 3), twist ``[w; v]`` and
     acceleration bias ``b`` (Frame 1, at the mount) and the accelerations
     ``du/dt`` [rad/s^2]."""
-    c1, s1, c2, s2 = math.cos(x[0]), math.sin(x[0]), math.cos(x[1]), math.sin(x[1])
-    c3, s3 = math.cos(x[2]), math.sin(x[2])
-    R = np.empty((3, 3))
-    R[0, 0], R[0, 1], R[0, 2] = c3 * c2, c3 * s2 * s1 - s3 * c1, c3 * s2 * c1 + s3 * s1
-    R[1, 0], R[1, 1], R[1, 2] = s3 * c2, s3 * s2 * s1 + c3 * c1, s3 * s2 * c1 - c3 * s1
-    R[2, 0], R[2, 1], R[2, 2] = -s2, c2 * s1, c2 * c1
-    E = np.zeros((3, 3))
-    E[0, 0], E[0, 2] = 1.0, -s2
-    E[1, 1], E[1, 2] = c1, s1 * c2
-    E[2, 1], E[2, 2] = -s1, c1 * c2
-    u1, u2, u3 = x[3], x[4], x[5]
-    dw_bias = np.empty(3)
-    dw_bias[0] = -u2 * c2 * u3
-    dw_bias[1] = u1 * (-s1 * u2 + c1 * c2 * u3) - u2 * s1 * s2 * u3
-    dw_bias[2] = u1 * (-c1 * u2 - s1 * c2 * u3) - u2 * c1 * s2 * u3
-    w = np.empty(3)
-    for i in range(3):
-        w[i] = E[i, 0] * u1 + E[i, 1] * u2 + E[i, 2] * u3
+    R, E, dw_bias, w = _zyx_terms(x[0], x[1], x[2], x[3], x[4], x[5])
 
     # n_O less the velocity terms: the weight's moment about O (R^T m g0 is
     # the weight in Frame 1) - w x I_O w - I_O (dE/dt) u
