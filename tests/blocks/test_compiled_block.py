@@ -44,3 +44,42 @@ def test_the_kernels_are_compiled_once_the_block_ran(block):
     module = jit.load_kernels(block.kernel_module)
     compiled = sorted(n for n, v in vars(module).items() if hasattr(v, "py_func"))
     assert compiled == sorted(jit.kernel_functions(block.kernel_module))
+
+
+def _cases(block, rng, n=3):
+    """``n`` states near the block's initial one and inputs near its
+    defaults, at random (the numpy and the compiled code alike must take
+    any of them)."""
+    x0, u0 = block.initial_state(), block.default_inputs()
+    return [(0.1 * k, x0 + 0.05 * rng.standard_normal(x0.size), u0 + 0.05 * rng.standard_normal(u0.size))
+            for k in range(n)]
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)
+def test_nan_inputs_give_nan_outputs_not_an_error(block):
+    """A NaN input (a failed upstream component) propagates, so that the
+    master names the component that failed first, as with the numpy code
+    (the compiled result is not finite: the numpy code answers)."""
+    b = block()
+    b.prepare()
+    assert b.kernels is not None
+    u = np.full(len(b.inputs), np.nan)
+    assert np.isnan(b.output(0.0, b.initial_state(), u)).any()
+    assert np.isnan(b.derivatives(0.0, b.initial_state(), u)).any()
+
+
+@pytest.mark.parametrize("how", ["CRANE_COSIM_NUMBA=0", "no numba"])
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)
+def test_without_numba_the_block_runs_its_numpy_code(monkeypatch, block, how):
+    if how == "no numba":
+        monkeypatch.setattr(jit, "load_kernels", lambda name: None)
+    else:
+        monkeypatch.setenv("CRANE_COSIM_NUMBA", "0")
+        assert jit.load_kernels(block.kernel_module) is None
+    b, reference = block(), block()
+    reference.prepare(numba=False)
+    for t, x, u in _cases(b, np.random.default_rng(11)):
+        # the very same code: equal to the last bit
+        assert np.array_equal(b.output(t, x, u), reference.output(t, x, u))
+        assert np.array_equal(b.derivatives(t, x, u), reference.derivatives(t, x, u))
+    assert b.kernels is None

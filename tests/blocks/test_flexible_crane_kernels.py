@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from crane_cosim.blocks import jit
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
-from kernel_source import kernels_as_python
+from kernel_source import kernels_as_python, runs_apart
 
 pytest.importorskip("numba")
 
@@ -123,13 +122,7 @@ def test_the_compiled_state_runs_as_the_numpy_one():
     RK4 is smooth in the derivatives, so round-off stays round-off."""
     compiled, reference = _pair(programmed=True)
     u = compiled.default_inputs()
-    x, x_ref = compiled.initial_state(), reference.initial_state()
-    for k in range(50):
-        x = compiled.advance(k * 1e-3, x, u, 1e-3)
-        x_ref = reference.advance(k * 1e-3, x_ref, u, 1e-3)
-    n = reference.chain.n
-    assert np.abs(x[:n] - x_ref[:n]).max() <= 1e-9 * np.abs(x_ref[:n]).max()
-    assert np.abs(x[n:] - x_ref[n:]).max() <= 1e-9 * np.abs(x_ref[n:]).max()
+    assert max(runs_apart(compiled, reference, reference.initial_state(), u, 50)) <= 1e-9
 
 
 #: 0.1% changes of single terms of the kernel module, one per part of it
@@ -158,27 +151,3 @@ def test_a_perturbed_kernel_fails_the_comparison(term):
     # and the same module unperturbed, run as Python, agrees
     compiled.kernels = kernels_as_python("flexible_crane_kernels")
     assert _disagreement(compiled, reference, cases)[0] <= _tolerance(reference, cases)
-
-
-def test_nan_inputs_give_nan_outputs_not_an_error():
-    """A NaN input (a failed upstream component) propagates, so that the
-    master names the component that failed first, as with the numpy code
-    (the compiled result is not finite: the numpy code answers)."""
-    compiled, _ = _pair(programmed=True)
-    u = compiled.default_inputs()
-    u[25] = np.nan
-    assert np.isnan(compiled.output(0.0, compiled.initial_state(), u)).any()
-    assert np.isnan(compiled.derivatives(0.0, compiled.initial_state(), u)).any()
-
-
-def test_without_numba_the_block_runs_its_numpy_code(monkeypatch):
-    monkeypatch.setenv("CRANE_COSIM_NUMBA", "0")
-    assert jit.load_kernels("flexible_crane_kernels") is None
-    c, reference = FlexibleCrane(programmed=True), FlexibleCrane(programmed=True)
-    reference.prepare(numba=False)
-    cases = _random_cases(c, np.random.default_rng(11), 3)
-    for t, x, u in cases:
-        # the very same code: equal to the last bit
-        assert np.array_equal(c.output(t, x, u), reference.output(t, x, u))
-        assert np.array_equal(c.derivatives(t, x, u), reference.derivatives(t, x, u))
-    assert c.kernels is None
