@@ -33,3 +33,27 @@ def runs_apart(compiled, reference, x, u, steps: int, h: float = 1e-3):
     n = x.size // 2
     return (np.abs(x[:n] - x_ref[:n]).max() / np.abs(x_ref[:n]).max(),
             np.abs(x[n:] - x_ref[n:]).max() / np.abs(x_ref[n:]).max())
+
+
+def _relative(a, ref):
+    """``|a - ref|`` over the cases, per quantity, relative to the quantity's
+    largest magnitude; where the reference is zero throughout, 0 if ``a``
+    is zero too, else infinity."""
+    scale = np.abs(ref).max(axis=0)
+    diff = np.abs(a - ref).max(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(scale > 0, diff / np.where(scale > 0, scale, 1.0), np.where(diff > 0, np.inf, 0.0))
+
+
+def disagreement(compiled, reference, cases):
+    """The largest ``|compiled - reference|`` over ``cases`` (``(t, x, u)``),
+    relative to the reference's largest magnitude, of the outputs and the
+    derivatives, with the names of the worst of each."""
+    y = np.array([compiled.output(t, x, u) for t, x, u in cases])
+    y_ref = np.array([reference.output(t, x, u) for t, x, u in cases])
+    d = np.array([compiled.derivatives(t, x, u) for t, x, u in cases])
+    d_ref = np.array([reference.derivatives(t, x, u) for t, x, u in cases])
+    ry, rd = _relative(y, y_ref), _relative(d, d_ref)
+    block = type(reference)
+    return (max(ry.max(), rd.max()), block.output_names()[int(ry.argmax())],
+            f"d{block.states[int(rd.argmax())].name}/dt")

@@ -8,7 +8,7 @@ import pytest
 
 from crane_cosim.blocks.block import sym6_pack
 from crane_cosim.blocks.supported_base import SupportedBase
-from kernel_source import kernels_as_python, runs_apart
+from kernel_source import disagreement, kernels_as_python, runs_apart
 
 pytest.importorskip("numba")
 
@@ -56,20 +56,6 @@ def _random_cases(block, rng, count):
     return out
 
 
-def _disagreement(compiled, reference, cases):
-    """The largest ``|compiled - reference|`` over ``cases``, relative to the
-    reference's largest magnitude, of the outputs and the derivatives, with
-    the names of the worst of each."""
-    y = np.array([compiled.output(t, x, u) for t, x, u in cases])
-    y_ref = np.array([reference.output(t, x, u) for t, x, u in cases])
-    d = np.array([compiled.derivatives(t, x, u) for t, x, u in cases])
-    d_ref = np.array([reference.derivatives(t, x, u) for t, x, u in cases])
-    ry = (np.abs(y - y_ref) / np.abs(y_ref).max(axis=0)).max(axis=0)
-    rd = (np.abs(d - d_ref) / np.abs(d_ref).max(axis=0)).max(axis=0)
-    names = SupportedBase.output_names()
-    return max(ry.max(), rd.max()), names[int(ry.argmax())], f"d{SupportedBase.states[int(rd.argmax())].name}/dt"
-
-
 CASES = {"exact": {}, "small_angle": {"small_angle": True}, "exact, damped": DAMPED,
          "small_angle, damped": dict(small_angle=True, **DAMPED)}
 
@@ -78,7 +64,7 @@ CASES = {"exact": {}, "small_angle": {"small_angle": True}, "exact, damped": DAM
 def test_compiled_outputs_and_derivatives_equal_the_numpy_reference(case):
     compiled, reference = _pair(**OFF_CENTRE, **CASES[case])
     cases = _random_cases(reference, np.random.default_rng(2018 + sorted(CASES).index(case)), 24)
-    worst, output, derivative = _disagreement(compiled, reference, cases)
+    worst, output, derivative = disagreement(compiled, reference, cases)
     assert worst <= RTOL, f"differ by {worst:.2g} of their scale, more than {RTOL:.2g} ({output}, {derivative})"
 
 
@@ -112,8 +98,8 @@ def test_a_perturbed_kernel_fails_the_comparison(term):
     compiled, reference = _pair(**OFF_CENTRE, **DAMPED)
     compiled.kernels = perturbed
     cases = _random_cases(reference, np.random.default_rng(7), 6)
-    worst, output, derivative = _disagreement(compiled, reference, cases)
+    worst, output, derivative = disagreement(compiled, reference, cases)
     assert worst > 100 * RTOL, f"a 0.1% change of the {term} shows only as {worst:.2g}"
     # and the same module unperturbed, run as Python, agrees
     compiled.kernels = kernels_as_python("supported_base_kernels")
-    assert _disagreement(compiled, reference, cases)[0] <= RTOL
+    assert disagreement(compiled, reference, cases)[0] <= RTOL

@@ -8,7 +8,7 @@ import pytest
 from crane_cosim.blocks.block import sym6_pack
 from crane_cosim.blocks.screw import skew
 from crane_cosim.blocks.vessel import Vessel
-from kernel_source import kernels_as_python, runs_apart
+from kernel_source import disagreement, kernels_as_python, runs_apart
 
 pytest.importorskip("numba")
 
@@ -76,29 +76,6 @@ def _random_cases(block, rng, count):
     return out
 
 
-def _relative(a, ref):
-    """``|a - ref|`` over the cases, per quantity, relative to the quantity's
-    largest magnitude; where the reference is zero throughout, 0 if ``a``
-    is zero too, else infinity."""
-    scale = np.abs(ref).max(axis=0)
-    diff = np.abs(a - ref).max(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(scale > 0, diff / np.where(scale > 0, scale, 1.0), np.where(diff > 0, np.inf, 0.0))
-
-
-def _disagreement(compiled, reference, cases):
-    """The largest ``|compiled - reference|`` over ``cases``, relative to the
-    reference's largest magnitude, of the outputs and the derivatives, with
-    the names of the worst of each."""
-    y = np.array([compiled.output(t, x, u) for t, x, u in cases])
-    y_ref = np.array([reference.output(t, x, u) for t, x, u in cases])
-    d = np.array([compiled.derivatives(t, x, u) for t, x, u in cases])
-    d_ref = np.array([reference.derivatives(t, x, u) for t, x, u in cases])
-    ry, rd = _relative(y, y_ref), _relative(d, d_ref)
-    names = Vessel.output_names()
-    return max(ry.max(), rd.max()), names[int(ry.argmax())], f"d{Vessel.states[int(rd.argmax())].name}/dt"
-
-
 CASES = {"weightless": {}, "weight": {"gravity_on": True}, "weightless, damped": DAMPED,
          "weight, damped": dict(gravity_on=True, **DAMPED)}
 
@@ -107,7 +84,7 @@ CASES = {"weightless": {}, "weight": {"gravity_on": True}, "weightless, damped":
 def test_compiled_outputs_and_derivatives_equal_the_numpy_reference(case):
     compiled, reference = _pair(**OFF_CENTRE, **CASES[case])
     cases = _random_cases(reference, np.random.default_rng(2018 + sorted(CASES).index(case)), 24)
-    worst, output, derivative = _disagreement(compiled, reference, cases)
+    worst, output, derivative = disagreement(compiled, reference, cases)
     assert worst <= RTOL, f"differ by {worst:.2g} of their scale, more than {RTOL:.2g} ({output}, {derivative})"
 
 
@@ -146,12 +123,11 @@ def test_a_perturbed_kernel_fails_the_comparison(term):
     compiled, reference = _pair(**OFF_CENTRE, **DAMPED, gravity_on=True)
     compiled.kernels = perturbed
     cases = _random_cases(reference, np.random.default_rng(7), 6)
-    worst, output, derivative = _disagreement(compiled, reference, cases)
+    worst, output, derivative = disagreement(compiled, reference, cases)
     assert worst > 100 * RTOL, f"a 0.1% change of the {term} shows only as {worst:.2g}"
     # and the same module unperturbed, run as Python, agrees
     compiled.kernels = kernels_as_python("vessel_kernels")
-    assert _disagreement(compiled, reference, cases)[0] <= RTOL
-
+    assert disagreement(compiled, reference, cases)[0] <= RTOL
 
 
 def test_a_singular_system_is_named_by_the_numpy_code():
