@@ -6,6 +6,7 @@ import types
 
 import numpy as np
 import pytest
+import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim.blocks import jit
 from crane_cosim.blocks.crane import Crane
@@ -13,7 +14,6 @@ from crane_cosim.blocks.flexible_crane import FlexibleCrane
 from crane_cosim.blocks.supported_base import SupportedBase
 from crane_cosim.blocks.vessel import Vessel
 
-pytest.importorskip("numba")
 
 BLOCKS = [Crane, FlexibleCrane, SupportedBase, Vessel]
 

@@ -297,7 +297,7 @@ def test_server_killed_mid_run_stops_the_run(capsys, tmp_path, fmu_dir, bridge_f
     assert code == 1
     one_sentence(capsys.readouterr().err, "component controller (ControllerBridge.fmu) failed to step from t = 0.1",
                  f"the peer at udp://127.0.0.1:{relay.port} was silent for 0.", "s and left the request for t = 0.",
-                 "(timeout 0.2 s, on_silence = stop)", f"the results up to t = 0.1", f"are in {out}")
+                 "(timeout 0.2 s, on_silence = stop)", "the results up to t = 0.1", f"are in {out}")
     df = pd.read_csv(out / "results.csv")
     assert 150 < len(df) < 250
     summary = json.loads((out / "summary.json").read_text())

@@ -6,12 +6,12 @@ import subprocess
 import sys
 
 import pytest
+import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim import warmup
 from crane_cosim.blocks import jit
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
 
-pytest.importorskip("numba")
 
 MESSAGE = "compiling the knuckle boom crane with numba (about a minute, once per machine; kept in "
 
