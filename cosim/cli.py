@@ -2,7 +2,7 @@
 
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint]
-                           [--extrapolation midpoint|none] [--set component.variable=value ...]
+                           [--extrapolation midpoint|none] [--iterations N] [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
                            [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
@@ -52,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system file's; inertia if it names none)")
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's: gauss-seidel in the examples, "
                         "iterated-midpoint for the flexible crane; jacobi if the file names none)")
+    r.add_argument("--iterations", type=int, metavar="N",
+                   help="with --algorithm iterated-midpoint: re-step passes per step, and passes of the outputs "
+                        "to the inputs after it (default: the system file's, else 1; docs/master.md)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")
@@ -209,7 +212,7 @@ def _apply_options(args, system, strict_replace: bool = True):
     (experiment, coupling, algorithm, --set, --replace).  ``strict_replace``:
     a swapped component that does not fit is an error at once (else
     ``check`` reports it with the rest)."""
-    for attr in ("stop_time", "step", "coupling", "algorithm", "extrapolation"):
+    for attr in ("stop_time", "step", "coupling", "algorithm", "extrapolation", "iterations"):
         value = getattr(args, attr, None)
         if value is not None:
             setattr(system, attr, value)

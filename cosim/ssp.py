@@ -4,8 +4,8 @@ parameter values (``.ssv``) and SSP archives (``.ssp``).  See ``docs/ssp.md``.
 What is written: one ``ssd:System`` with an ``ssd:Component`` per FMU, its
 connectors with units, its parameter values, the connections, the units
 used, and ``ssd:DefaultExperiment`` with two annotations:
-``org.crane-cosim.master`` (step size, algorithm, coupling and input
-extrapolation of our master) and ``com.opensimulationplatform`` (the
+``org.crane-cosim.master`` (step size, algorithm, coupling, input
+extrapolation and, when not 1, the iterated midpoint's passes of our master) and ``com.opensimulationplatform`` (the
 fixed-step algorithm as OSP libcosim reads it).
 
 * :func:`write_ssd` writes a ``.ssd`` beside the FMUs (``source`` relative to
@@ -163,8 +163,10 @@ def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | Non
     # SSP 1.0 (TDefaultExperiment) holds ssd:Annotations with ssc:Annotation children
     anns = ET.SubElement(exp, _q(SSD, "Annotations"))
     ours = ET.SubElement(anns, _q(SSC, "Annotation"), type=MASTER_ANNOTATION)
-    ET.SubElement(ours, _q(CC, "Master"), stepSize=repr(system.step), algorithm=system.algorithm,
-                  coupling=system.coupling, extrapolation=system.extrapolation)
+    master = ET.SubElement(ours, _q(CC, "Master"), stepSize=repr(system.step), algorithm=system.algorithm,
+                           coupling=system.coupling, extrapolation=system.extrapolation)
+    if system.iterations != 1:  # written only when chosen: files without it read as 1
+        master.set("iterations", str(system.iterations))
     osp = ET.SubElement(anns, _q(SSC, "Annotation"), type=OSP_ANNOTATION)
     ET.SubElement(ET.SubElement(osp, _q(OSP, "Algorithm")), _q(OSP, "FixedStepAlgorithm"),
                   baseStepSize=repr(system.step))
@@ -437,6 +439,7 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
                 system.algorithm = master.get("algorithm", system.algorithm)
                 system.coupling = master.get("coupling", system.coupling)
                 system.extrapolation = master.get("extrapolation", system.extrapolation)
+                system.iterations = int(master.get("iterations", system.iterations))
             elif osp is not None:
                 system.step = float(osp.get("baseStepSize"))
         except (TypeError, ValueError) as exc:
