@@ -21,16 +21,18 @@ def _cross(a, b, out):
 
 
 def _add_congruence(A, X, T, out):
-    """``out += X^T A X`` for 6 x 6 matrices (an inertia carried through a
-    joint's transform), ``T`` a 6 x 6 scratch array."""
+    """``out += X^T A X`` for a 6 x 6 ``A`` and a 6 x m ``X`` (an inertia
+    carried through a joint's transform, or projected on m generalized
+    speeds), ``T`` a 6 x m scratch array."""
+    m = X.shape[1]
     for i in range(6):
-        for j in range(6):
+        for j in range(m):
             acc = 0.0
             for r in range(6):
                 acc += A[i, r] * X[r, j]
             T[i, j] = acc
-    for i in range(6):
-        for j in range(6):
+    for i in range(m):
+        for j in range(m):
             acc = 0.0
             for r in range(6):
                 acc += X[r, i] * T[r, j]

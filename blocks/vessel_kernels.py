@@ -45,7 +45,7 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _cross, _lu_solve, _zyx_terms
+from .kernel_helpers import _add_congruence, _cross, _lu_solve, _zyx_terms
 
 
 def _vessel(x, inp, I_O, com, m_g, k, c, l1):
@@ -112,18 +112,7 @@ def _vessel(x, inp, I_O, com, m_g, k, c, l1):
         for i in range(3):
             A[i, j] = E[0, i] * IE[0] + E[1, i] * IE[1] + E[2, i] * IE[2]
     IJ = np.empty((6, 3))
-    for r in range(6):
-        for j in range(3):
-            acc = 0.0
-            for s in range(6):
-                acc += I_A[r, s] * J[s, j]
-            IJ[r, j] = acc
-    for i in range(3):
-        for j in range(3):
-            acc = 0.0
-            for r in range(6):
-                acc += J[r, i] * IJ[r, j]
-            A[i, j] += acc
+    _add_congruence(I_A, J, IJ, A)
     W = np.empty(6)
     for r in range(6):
         acc = inp[21 + r]
