@@ -66,6 +66,8 @@ import math
 
 import numpy as np
 
+from .kernel_helpers import _lu_solve
+
 
 def _motion_to_child(Rrel, off, m, out):
     """``out = X m``: a twist (or an acceleration) of the parent's origin,
@@ -108,39 +110,6 @@ def _to_cog(c, t, out):
     out[3] = t[3] + t[1] * c[2] - t[2] * c[1]
     out[4] = t[4] + t[2] * c[0] - t[0] * c[2]
     out[5] = t[5] + t[0] * c[1] - t[1] * c[0]
-
-
-def _lu_solve(A, B):
-    """``B`` (n x r) overwritten by ``A^-1 B`` (``A`` overwritten too) by
-    Gaussian elimination with partial pivoting; NaN where a pivot is zero or
-    NaN (numba would raise on the division; the numpy code names the
-    singular matrix)."""
-    n, r = B.shape
-    for k in range(n):
-        p = k
-        for i in range(k + 1, n):
-            if abs(A[i, k]) > abs(A[p, k]):
-                p = i
-        if not abs(A[p, k]) > 0.0:
-            B[:, :] = math.nan
-            return
-        if p != k:
-            for j in range(k, n):
-                A[k, j], A[p, j] = A[p, j], A[k, j]
-            for c in range(r):
-                B[k, c], B[p, c] = B[p, c], B[k, c]
-        for i in range(k + 1, n):
-            m = A[i, k] / A[k, k]
-            for j in range(k + 1, n):
-                A[i, j] -= m * A[k, j]
-            for c in range(r):
-                B[i, c] -= m * B[k, c]
-    for c in range(r):
-        for i in range(n - 1, -1, -1):
-            acc = B[i, c]
-            for j in range(i + 1, n):
-                acc -= A[i, j] * B[j, c]
-            B[i, c] = acc / A[i, i]
 
 
 def _kane(x, inp, R0, off0, com, inertia, mass, g):

@@ -39,35 +39,75 @@ def _add_congruence(A, X, T, out):
             out[i, j] += acc
 
 
-def _lu_solve(A, b):
-    """``b`` overwritten by ``A^-1 b`` (``A`` overwritten too) by Gaussian
-    elimination with partial pivoting; NaN where a pivot is zero or NaN
-    (numba would raise on the division, the numpy code names the singular
-    matrix)."""
-    n = b.shape[0]
+def _lu_solve(A, B):
+    """``B`` (n x r) overwritten by ``A^-1 B`` (``A`` overwritten too) by
+    Gaussian elimination with partial pivoting; NaN where a pivot is zero or
+    NaN (numba would raise on the division; the numpy code names the
+    singular matrix)."""
+    n, r = B.shape
     for k in range(n):
         p = k
         for i in range(k + 1, n):
             if abs(A[i, k]) > abs(A[p, k]):
                 p = i
         if not abs(A[p, k]) > 0.0:
-            b[:] = math.nan
-            return b
+            B[:, :] = math.nan
+            return
         if p != k:
             for j in range(k, n):
                 A[k, j], A[p, j] = A[p, j], A[k, j]
-            b[k], b[p] = b[p], b[k]
+            for c in range(r):
+                B[k, c], B[p, c] = B[p, c], B[k, c]
         for i in range(k + 1, n):
-            f = A[i, k] / A[k, k]
+            m = A[i, k] / A[k, k]
             for j in range(k + 1, n):
-                A[i, j] -= f * A[k, j]
-            b[i] -= f * b[k]
-    for i in range(n - 1, -1, -1):
-        acc = b[i]
-        for j in range(i + 1, n):
-            acc -= A[i, j] * b[j]
-        b[i] = acc / A[i, i]
+                A[i, j] -= m * A[k, j]
+            for c in range(r):
+                B[i, c] -= m * B[k, c]
+    for c in range(r):
+        for i in range(n - 1, -1, -1):
+            acc = B[i, c]
+            for j in range(i + 1, n):
+                acc -= A[i, j] * B[j, c]
+            B[i, c] = acc / A[i, i]
+
+
+def _lu_solve_vector(A, b):
+    """``b`` overwritten by ``A^-1 b`` (``A`` overwritten too), as
+    :func:`_lu_solve` with one column; returns ``b``."""
+    _lu_solve(A, b.reshape((b.shape[0], 1)))
     return b
+
+
+def _sym6_unpack(v, out):
+    """``out`` (6 x 6) the symmetric matrix whose upper triangle, row by
+    row, is ``v[:21]`` (how an articulated inertia ``I_A`` crosses the
+    interface)."""
+    k = 0
+    for i in range(6):
+        for j in range(i, 6):
+            out[i, j] = v[k]
+            out[j, i] = v[k]
+            k += 1
+    return out
+
+
+def _subtract_projected_wrench(rhs, J, I_A, b_m, p_A):
+    """``rhs -= J^T (I_A b_m + p_A)``: the crane's wrench at the mount,
+    ``W = I_A a + p_A`` with the acceleration's velocity part ``b_m``,
+    projected on the generalized speeds of the body carrying it (``J``,
+    6 x m)."""
+    W = np.empty(6)
+    for r in range(6):
+        acc = p_A[r]
+        for s in range(6):
+            acc += I_A[r, s] * b_m[s]
+        W[r] = acc
+    for i in range(J.shape[1]):
+        acc = rhs[i]
+        for r in range(6):
+            acc -= J[r, i] * W[r]
+        rhs[i] = acc
 
 
 def _zyx_terms(q1, q2, q3, u1, u2, u3):

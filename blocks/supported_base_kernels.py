@@ -46,7 +46,8 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _add_congruence, _cross, _lu_solve, _zyx_terms
+from .kernel_helpers import (_add_congruence, _cross, _lu_solve_vector, _subtract_projected_wrench, _sym6_unpack,
+                             _zyx_terms)
 
 
 def _rotation_minus_identity(phi, theta, psi):
@@ -183,29 +184,13 @@ def _base(x, inp, M_O, com, mount, sup, S, C, par):
         tau[3 + i] += n_O[i] if small else E[0, i] * n_O[0] + E[1, i] * n_O[1] + E[2, i] * n_O[2]
 
     # (J^T M_O J + J_m^T I_A J_m) du = tau - J_m^T (I_A b_m + p_A)
-    I_A = np.empty((6, 6))
-    k = 0
-    for i in range(6):
-        for j in range(i, 6):
-            I_A[i, j] = inp[k]
-            I_A[j, i] = inp[k]
-            k += 1
+    I_A = _sym6_unpack(inp, np.empty((6, 6)))
     A = np.zeros((6, 6))
     T = np.empty((6, 6))
     _add_congruence(M_O, J, T, A)
     _add_congruence(I_A, J_m, T, A)
-    W = np.empty(6)
-    for i in range(6):
-        acc = inp[21 + i]
-        for j in range(6):
-            acc += I_A[i, j] * b_m[j]
-        W[i] = acc
-    for i in range(6):
-        acc = tau[i]
-        for j in range(6):
-            acc -= J_m[j, i] * W[j]
-        tau[i] = acc
-    du = _lu_solve(A, tau)
+    _subtract_projected_wrench(tau, J_m, I_A, b_m, inp[21:27])
+    du = _lu_solve_vector(A, tau)
     return R, J_m, t_m, b_m, F, du
 
 

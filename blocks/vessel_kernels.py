@@ -45,7 +45,8 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _add_congruence, _cross, _lu_solve, _zyx_terms
+from .kernel_helpers import (_add_congruence, _cross, _lu_solve_vector, _subtract_projected_wrench, _sym6_unpack,
+                             _zyx_terms)
 
 
 def _vessel(x, inp, I_O, com, m_g, k, c, l1):
@@ -97,13 +98,7 @@ def _vessel(x, inp, I_O, com, m_g, k, c, l1):
     b_m[5] = wxv[2]
 
     # (M + J^T I_A J) du/dt = tau - J^T (I_A b_m + p_A)
-    I_A = np.empty((6, 6))
-    n = 0
-    for i in range(6):
-        for j in range(i, 6):
-            I_A[i, j] = inp[n]
-            I_A[j, i] = inp[n]
-            n += 1
+    I_A = _sym6_unpack(inp, np.empty((6, 6)))
     A = np.empty((3, 3))  # M = E^T I_O E, then + J^T I_A J
     IE = np.empty(3)
     for j in range(3):
@@ -113,18 +108,8 @@ def _vessel(x, inp, I_O, com, m_g, k, c, l1):
             A[i, j] = E[0, i] * IE[0] + E[1, i] * IE[1] + E[2, i] * IE[2]
     IJ = np.empty((6, 3))
     _add_congruence(I_A, J, IJ, A)
-    W = np.empty(6)
-    for r in range(6):
-        acc = inp[21 + r]
-        for s in range(6):
-            acc += I_A[r, s] * b_m[s]
-        W[r] = acc
-    for i in range(3):
-        acc = b[i]
-        for r in range(6):
-            acc -= J[r, i] * W[r]
-        b[i] = acc
-    du = _lu_solve(A, b)
+    _subtract_projected_wrench(b, J, I_A, b_m, inp[21:27])
+    du = _lu_solve_vector(A, b)
     return R, J, t_m, b_m, du
 
 

@@ -110,7 +110,7 @@ PERTURBATIONS = {
     "angular acceleration's bias": ("dw_bias[0] = -u2 * c2 * u3", "dw_bias[0] = -1.001 * u2 * c2 * u3"),
     "mount's centripetal acceleration": ("b_m[3] = l1 * dw_bias[1] + wxv[0]",
                                          "b_m[3] = l1 * dw_bias[1] + 1.001 * wxv[0]"),
-    "crane's bias wrench": ("acc = inp[21 + r]", "acc = 1.001 * inp[21 + r]"),
+    "crane's bias wrench": ("acc = p_A[r]", "acc = 1.001 * p_A[r]"),
 }
 
 
