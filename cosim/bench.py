@@ -136,18 +136,17 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
                  "rtf": mono.real_time_factor, "master_overhead_us": None,
                  "wall_time_s": mono.wall_time})
             co_runs, bare = [], []
-            for i in range(repeat):
-                co_runs.append(run_cosim(system, work / name / f"cosim_{i}", progress=False))
-                bare.append(bare_fmpy_us_per_step(system, work / name / f"cosim_{i}" / "results.csv", work / name))
+            for _ in range(repeat):
+                co_runs.append(run_cosim(system, work / name / "cosim", progress=False))
+                bare.append(bare_fmpy_us_per_step(system, work / name / "cosim" / "results.csv", work / name))
             co = min(co_runs, key=lambda r: r.wall_time)
-            by_component = json.loads((co.out_dir / "summary.json").read_text())["fmi_call_time_by_component_s"]
             add({"scenario": name, "mode": "cosim", "step": system.step,
                  "rtf": co.real_time_factor,
                  "master_overhead_us": (co.wall_time - co.fmi_call_time) / co.steps * 1e6,
                  "wall_time_s": co.wall_time, "master_us_per_step": co.wall_time / co.steps * 1e6,
                  "fmi_calls_us_per_step": co.fmi_call_time / co.steps * 1e6,
                  "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm,
-                 "fmu_us_per_step": {c: t / co.steps * 1e6 for c, t in by_component.items()}})
+                 "fmu_us_per_step": {c: t / co.steps * 1e6 for c, t in co.fmi_call_time_by_component.items()}})
         floor = floor_us_per_step(work, step=STEP)
         add({"scenario": None, "mode": "floor", "step": STEP, "rtf": None,
              "pythonfmu_us_per_step": floor["pythonfmu"], "adapter_us_per_step": floor["adapter"]})

@@ -30,7 +30,8 @@ class ResultWriter:
         self._rows: list[np.ndarray] = []
         self._flush_seconds = flush_seconds
         self._last_flush = time.monotonic()
-        self._row_format = None
+        # 12 significant digits: a row of 100 values costs about 20 µs
+        self._row_format = ",".join(["%.12g"] * len(self.columns)) + "\n"
         self._row_ns = 20_000  # until measured
 
     def append(self, t: float, values) -> None:
@@ -48,8 +49,6 @@ class ResultWriter:
         (about 20 µs a row of 100 values, 20 ms a second at 1 ms)."""
         if not self._rows:
             return
-        if self._row_format is None:
-            self._row_format = ",".join(["%.12g"] * len(self.columns)) + "\n"
         write, fmt, rows = self._file.write, self._row_format, self._rows
         start = now = time.perf_counter_ns()
         done = 0
@@ -65,7 +64,8 @@ class ResultWriter:
 
     def flush(self) -> None:
         if self._rows:
-            np.savetxt(self._file, np.vstack(self._rows), delimiter=",", fmt="%.12g")
+            fmt = self._row_format
+            self._file.write("".join(fmt % tuple(row.tolist()) for row in self._rows))
             self._rows.clear()
         self._file.flush()
         self._last_flush = time.monotonic()
