@@ -57,3 +57,13 @@ def disagreement(compiled, reference, cases):
     block = type(reference)
     return (max(ry.max(), rd.max()), block.output_names()[int(ry.argmax())],
             f"d{block.states[int(rd.argmax())].name}/dt")
+
+
+def compiled_pair(block, **params):
+    """Two ``block`` instances made with ``params``: one running its compiled
+    kernels, one its numpy code, the reference."""
+    compiled, reference = block(**params), block(**params)
+    compiled.prepare()
+    reference.prepare(numba=False)
+    assert compiled.kernels is not None and reference.kernels is None
+    return compiled, reference

@@ -11,7 +11,7 @@ from scipy.spatial.transform import Rotation
 
 from crane_cosim.blocks import jit
 from crane_cosim.blocks.crane import Crane
-from kernel_source import kernels_as_python, runs_apart
+from kernel_source import compiled_pair, kernels_as_python, runs_apart
 
 
 #: Agreement asked of every output and every derivative, as a fraction of
@@ -47,11 +47,7 @@ def random_params(rng):
 
 
 def _pair(**params):
-    compiled, reference = Crane(**params), Crane(**params)
-    compiled.prepare()
-    reference.prepare(numba=False)
-    assert compiled.kernels is not None and reference.kernels is None
-    return compiled, reference
+    return compiled_pair(Crane, **params)
 
 
 def _random_cases(block, rng, count):

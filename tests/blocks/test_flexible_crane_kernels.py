@@ -10,7 +10,7 @@ import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
-from kernel_source import kernels_as_python, runs_apart
+from kernel_source import compiled_pair, kernels_as_python, runs_apart
 
 
 #: Agreement asked of every output and every derivative, as a fraction of
@@ -39,11 +39,7 @@ FLOOR = 1e-4
 
 
 def _pair(**params):
-    compiled, reference = FlexibleCrane(**params), FlexibleCrane(**params)
-    compiled.prepare()
-    reference.prepare(numba=False)
-    assert compiled.kernels is not None and reference.kernels is None
-    return compiled, reference
+    return compiled_pair(FlexibleCrane, **params)
 
 
 def _random_cases(c, rng, count):

@@ -7,14 +7,11 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 from crane_cosim.blocks import jit
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
+from kernel_source import compiled_pair
 
 
 def _pair(**params):
-    compiled, reference = KnuckleBoomCrane(**params), KnuckleBoomCrane(**params)
-    compiled.prepare()
-    reference.prepare(numba=False)
-    assert compiled.kernels is not None and reference.kernels is None
-    return compiled, reference
+    return compiled_pair(KnuckleBoomCrane, **params)
 
 
 def _random_case(c, rng, moving_base):

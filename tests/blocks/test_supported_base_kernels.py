@@ -9,7 +9,7 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 
 from crane_cosim.blocks.block import sym6_pack
 from crane_cosim.blocks.supported_base import SupportedBase
-from kernel_source import disagreement, kernels_as_python, runs_apart
+from kernel_source import compiled_pair, disagreement, kernels_as_python, runs_apart
 
 
 #: Agreement asked of every output and every derivative, as a fraction of
@@ -30,11 +30,7 @@ DAMPED = dict(c_x=2e3, c_y=3e3, c_z=1e4)
 
 
 def _pair(**params):
-    compiled, reference = SupportedBase(**params), SupportedBase(**params)
-    compiled.prepare()
-    reference.prepare(numba=False)
-    assert compiled.kernels is not None and reference.kernels is None
-    return compiled, reference
+    return compiled_pair(SupportedBase, **params)
 
 
 def _random_cases(block, rng, count):

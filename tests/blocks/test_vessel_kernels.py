@@ -9,7 +9,7 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 from crane_cosim.blocks.block import sym6_pack
 from crane_cosim.blocks.screw import skew
 from crane_cosim.blocks.vessel import Vessel
-from kernel_source import disagreement, kernels_as_python, runs_apart
+from kernel_source import compiled_pair, disagreement, kernels_as_python, runs_apart
 
 
 #: Agreement asked of every output and every derivative, as a fraction of
@@ -33,11 +33,7 @@ DAMPED = dict(c_roll=3e3, c_pitch=4e3, c_yaw=5e3)
 
 
 def _pair(**params):
-    compiled, reference = Vessel(**params), Vessel(**params)
-    compiled.prepare()
-    reference.prepare(numba=False)
-    assert compiled.kernels is not None and reference.kernels is None
-    return compiled, reference
+    return compiled_pair(Vessel, **params)
 
 
 def crane_inertia(rng, slewing):
