@@ -324,15 +324,21 @@ class CompiledBlock(Block):
         from .jit import load_kernels
         self._prepared = True
         self.kernels = load_kernels(self.kernel_module) if numba else None
-        x0, u0 = self.initial_state(), self.default_inputs()
         try:
-            self._compiled("outputs", 0.0, x0, u0)
-            self._compiled("derivatives", 0.0, x0, u0)
+            self._warm_up()
         except Exception as exc:  # numba's own errors have no common base
             import warnings
             warnings.warn(f"{self.model_name}: numba could not compile its kernels ({exc}); running the numpy "
                           f"code, {self.numpy_slowdown}")
             self.kernels = None
+
+    def _warm_up(self) -> None:
+        """Call each kernel once, at the initial state and default inputs:
+        numba compiles a function (or loads it from its cache) at its first
+        call.  A block whose kernels take other arguments says so here."""
+        x0, u0 = self.initial_state(), self.default_inputs()
+        self._compiled("outputs", 0.0, x0, u0)
+        self._compiled("derivatives", 0.0, x0, u0)
 
     def _compiled(self, kernel: str, t, x, u):
         """The result of ``<kernel_module>.<kernel>``, or ``None`` without

@@ -34,17 +34,15 @@ coordinates.
 """
 from __future__ import annotations
 
-import warnings
 from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable, sym6_pack
+from .block import CompiledBlock, ParameterError, Variable, sym6_pack
 from .cylinder_loop import CylinderLoop
 from .interface import (GRAVITY_DIRECTION, MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough,
                         mount_motion_from_inputs, mount_split, wrench_ports)
-from .jit import load_kernels
 from .kane import (Body, Chain, Joint, acceleration_wrenches, gravity_forces, gravity_wrenches,
                    inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist)
 from .knuckle_boom_kernels import joint_map
@@ -119,9 +117,10 @@ def _support_ports(cyl):
     return out
 
 
-class KnuckleBoomCrane(Block):
+class KnuckleBoomCrane(CompiledBlock):
     model_name = "KnuckleBoomCrane"
     kernel_module = "knuckle_boom_kernels"
+    numpy_slowdown = "several times slower"
     method = "symplectic-euler"
     description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
                    "piston forces in; mount wrench, articulated inertia and bias wrench out.")
@@ -225,10 +224,6 @@ class KnuckleBoomCrane(Block):
         self._g0 = np.array([0.0, 0.0, -p.g])
         self._cache_key = None
         self._loop_geometry = np.array([loop.geometry for loop in self.loops])
-        # the compiled twin of derivatives() and output(), loaded by prepare()
-        # (None without numba)
-        self.kernels = None
-        self._prepared = False
         ch = self.chain
         self._kernel_args = (self._loop_geometry, p.g,
                              np.array(ch.parents, dtype=np.int64), ch._R0, ch._Kb, ch._K2b, ch._off0, ch._slide,
@@ -237,24 +232,13 @@ class KnuckleBoomCrane(Block):
         self._reaction_args = (np.array(_ROWS, dtype=np.int64), self._row_points, self._carried_by,
                                self._d_b, self._d_p)
 
-    def prepare(self, numba: bool = True):
-        """Load the compiled kernels and compile them (at the first call of
-        each: about 35 s on a new machine, then from numba's cache): the FMU
-        does it at initialization rather than in the first step of a run;
-        otherwise the first evaluation does.  A numba that cannot compile
-        leaves the numpy code, with a warning; ``numba=False`` chooses it."""
-        if self._prepared:
-            return
-        self._prepared = True
-        self.kernels = load_kernels(self.kernel_module) if numba else None
+    def _warm_up(self):
+        """Call the crane's kernels once (their arguments are not
+        ``CompiledBlock``'s: no time, and the reactions' own): about 35 s on
+        a new machine, then from numba's cache."""
         x0, u0 = self.initial_state(), self.default_inputs()
-        try:
-            self._compiled("outputs", x0, u0, *self._reaction_args)
-            self._compiled("accelerations", x0, u0)
-        except Exception as exc:  # numba's own errors have no common base
-            warnings.warn(f"KnuckleBoomCrane: numba could not compile the crane ({exc}); "
-                          f"running the numpy code, several times slower")
-            self.kernels = None
+        self._compiled("outputs", x0, u0, *self._reaction_args)
+        self._compiled("accelerations", x0, u0)
 
     def initial_state(self):
         p = self.p

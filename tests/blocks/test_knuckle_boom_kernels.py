@@ -91,13 +91,11 @@ def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch):
     at initialization: the block warns and runs its numpy code."""
     import types
 
-    from crane_cosim.blocks import knuckle_boom
-
     def fails(*args):
         raise RuntimeError("no LLVM here")
 
     broken = types.SimpleNamespace(outputs=fails, accelerations=fails)
-    monkeypatch.setattr(knuckle_boom, "load_kernels", lambda name: broken)
+    monkeypatch.setattr(jit, "load_kernels", lambda name: broken)
     c = KnuckleBoomCrane()
     with pytest.warns(UserWarning, match="no LLVM here"):
         c.prepare()
