@@ -167,8 +167,7 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
 
     settings = {"mode": "cosim", "algorithm": system.algorithm, "coupling": system.coupling,
                 "extrapolation": system.extrapolation, "iterations": system.iterations, "step": system.step,
-                "record": None if record is None else list(record), "record_every": record_every,
-                "real_time_factor_asked": real_time}
+                "record": None if record is None else list(record), "record_every": record_every}
     instances: list[FMUInstance] = []
     pacer = None if real_time is None else Pacer(n_steps, system.step, real_time, system.start_time, spin,
                                                   rt_priority)
