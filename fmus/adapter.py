@@ -138,6 +138,26 @@ def _index(positions: list):
     return np.array(positions, dtype=int)
 
 
+def follow_resources(resources) -> None:
+    """Point this FMU's package, and its subpackages, at ``resources`` where
+    the folder they were first imported from is gone.
+
+    Every instance in a process shares the package's modules, imported once
+    from the first instance's unzipped folder; a host that deletes that
+    folder after a run (fmpy's ``simulate_fmu``, this project's master)
+    would leave a module that is first imported later (the numba kernels,
+    which a block imports when it first computes) nowhere to be found."""
+    if not resources:
+        return
+    root = __name__.rpartition(".")[0]
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__path__", None)
+        if (name == root or name.startswith(root + ".")) and path and not os.path.isdir(path[0]):
+            folder = Path(resources).joinpath(*name.split("."))
+            if folder.is_dir():
+                module.__path__[:] = [str(folder)]
+
+
 def slave_class(block_cls):
     """An ``Fmi2Slave`` subclass wrapping ``block_cls`` (see module docstring)."""
 
@@ -150,6 +170,7 @@ def slave_class(block_cls):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             release_interpreter_state_at_exit(self.resources)
+            follow_resources(self.resources)
             self.modelName = block_cls.model_name
             self.description = block_cls.description
             self._params = {p.name: p.start for p in block_cls.parameters}
@@ -335,14 +356,15 @@ def slave_class(block_cls):
             except Exception as exc:
                 self._fail(f"step at t = {current_time:g} s failed", exc)
                 return False
+            self._x = x
+            self._t = current_time + step_size
+            self._dirty = True
             if not np.isfinite(x).all():
+                # kept, so that the outputs are NaN too for a host that reads no status (ecos)
                 bad = [self._block.states[i].name for i in np.flatnonzero(~np.isfinite(x))]
                 self.log(f"{block_cls.model_name} ({self.instance_name}): state {', '.join(bad)} "
                          f"is not finite after the step from t = {current_time:g} s", Fmi2Status.error)
                 return False
-            self._x = x
-            self._t = current_time + step_size
-            self._dirty = True
             return True
 
         def get_real(self, vrs):

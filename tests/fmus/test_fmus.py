@@ -345,3 +345,26 @@ def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):
                                               r"Crane \(crane\): cannot initialize: Crane parameter m_king = -3 kg"):
         inst.initialize(0.0, {"m_king": -3.0})
     inst.free()
+
+
+def test_a_second_run_after_the_first_ones_folder_is_gone(fmu_dir, tmp_path):
+    """In one process, a run of a signal alone and then one of the crane on
+    the vessel: the FMUs share their package, imported from the first run's
+    unzipped folder, which the master deletes; the vessel's numba kernels,
+    first imported in the second run, are found in its own folder."""
+    import subprocess
+    import sys
+    script = f"""
+from pathlib import Path
+from crane_cosim.master import run_cosim
+from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.system import System
+fmus = Path({str(fmu_dir)!r})
+s = System("Ramp", stop_time=0.01, step=1e-3, algorithm="gauss-seidel", base_dir=fmus)
+s.add_component("ramp", "Signal.fmu", table="0 0; 1 1")
+run_cosim(s, Path({str(tmp_path)!r}) / "ramp", progress=False)
+run_cosim(crane_on_vessel(fmus.parent, fmus.name, stop_time=0.01), Path({str(tmp_path)!r}) / "crane",
+          progress=False)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
