@@ -266,12 +266,14 @@ class Block:
           ``v += h dv/dt(q, v)`` then ``q += h v``; first order, one evaluation,
           and symplectic, so an undamped oscillator keeps its energy (no drift).
 
-        A co-simulation with inputs held over the step is first-order accurate
-        in the step whatever the integrator.  The multibody blocks use the
-        symplectic Euler step: it is evaluated at the state where the outputs
-        of the previous step were computed, so the kinematics are reused and a
-        step costs one kinematics evaluation (``docs/benchmarks.md``); its
-        error against the monolithic run is in ``docs/coupling-error.md``."""
+        The multibody blocks use ``"rk4"``: over the 20 s of an example at
+        a 1 ms macro step their outputs change by less than 1e-7 of their
+        peaks when the internal step is halved (8.5e-8 with the light
+        vessel, 8e-12 for the knuckle boom crane), so that in a
+        co-simulation the error left is the coupling's
+        (``docs/coupling-error.md``).  Symplectic Euler costs half as much
+        but its phase error over the undamped roll of a light vessel grew
+        to several percent of the interface wrench's peak over 20 s."""
         if x.size == 0:
             return x
         n = max(1, math.ceil(h / self.max_step - 1e-9))

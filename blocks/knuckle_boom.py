@@ -121,7 +121,7 @@ class KnuckleBoomCrane(CompiledBlock):
     model_name = "KnuckleBoomCrane"
     kernel_module = "knuckle_boom_kernels"
     numpy_slowdown = "several times slower"
-    method = "symplectic-euler"
+    method = "rk4"
     description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
                    "piston forces in; mount wrench, articulated inertia and bias wrench out.")
     parameters = tuple(_parameter(n) for n in _TABLE) + (
@@ -130,7 +130,7 @@ class KnuckleBoomCrane(CompiledBlock):
         _P("stroke_jib_cyl", "m", 1.8, "Stroke of the jib cylinder: q_jib_cyl runs from 0 to it "
                                        "(at most l_jib_cyl_piston)"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
-        _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler)"),
+        _P("h_max", "s", 1e-3, "Longest internal integration step (classic Runge-Kutta, fourth order; default 1e-3 s)"),
         _P("q_slew_0", "rad", 0.0, "Initial slew angle"),
         _P("q_boom_cyl_0", "m", 0.6, "Initial extension of the boom cylinder"),
         _P("q_jib_cyl_0", "m", 0.6, "Initial extension of the jib cylinder"),

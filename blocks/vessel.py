@@ -51,7 +51,7 @@ class Vessel(CompiledBlock):
     model_name = "Vessel"
     kernel_module = "vessel_kernels"
     numpy_slowdown = "about 5 times slower"
-    method = "symplectic-euler"
+    method = "rk4"
     description = ("Vessel rotating about a fixed point with cubic restoring springs "
                    "(Cibicik & Egeland 2018, Section III); crane load at the mount via "
                    "articulated inertia I_A and bias wrench p_A.")
@@ -72,7 +72,7 @@ class Vessel(CompiledBlock):
         _P("c_yaw", "N.m.s/rad", 0.0, "Linear yaw damping: moment -c_yaw u_yaw", tunable=True),
         _P("gravity_on", "1", False, "Whether the vessel's own weight acts (default no: buoyancy balances it)", "Boolean"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration"),
-        _P("h_max", "s", 1e-3, "Longest internal integration step (symplectic Euler; smaller is more accurate and slower)"),
+        _P("h_max", "s", 1e-3, "Longest internal integration step (classic Runge-Kutta, fourth order; default 1e-3 s)"),
         _P("q_roll_0", "rad", 0.0, "Initial roll"),
         _P("q_pitch_0", "rad", 0.0, "Initial pitch"),
         _P("q_yaw_0", "rad", 0.0, "Initial yaw"),

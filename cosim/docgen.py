@@ -46,8 +46,8 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
   internal state (continuous states, held inputs, time), not only the
   registered variables.
 * Inputs are held constant over a communication step; the multibody FMUs
-  integrate internally with symplectic Euler sub-steps of at most 1 ms
-  (`blocks/block.py`).
+  integrate internally with classic fourth-order Runge-Kutta sub-steps of
+  at most `h_max` (default 1 ms; `blocks/block.py`).
 * Failures are reported through the FMU logger with status error (a bad
   parameter value is named at initialization, a non-finite state at the step
   where it appears), and the call returns `fmi2Error`, so that a host that

@@ -149,21 +149,26 @@ def test_bad_step_or_stop_time(capsys, system_file, args, fragment):
         assert_one_sentence(err, fragment)
 
 
+NON_FINITE = (r"component (vessel|crane) (returned (nan|inf|-inf) for its output \w+|\(\w+\.fmu\) failed to step "
+              r"from t = [\d.]+ s: \w+ \(\w+\): state [\w, ]+ is not finite after the step) ")
+
+
 def test_non_finite_output_stops_and_keeps_results(capsys, system_file, tmp_path):
     """The explicit coupling on the light vessel blows up: the run stops at the
-    first non-finite value, naming time, component and variable; the rows up
-    to then and a summary saying why are on disk."""
+    first non-finite value, naming time, component and the variables (an
+    output, or the states the step left non-finite); the rows up to then and
+    a summary saying why are on disk."""
     out = tmp_path / "out"
     code = main(["run", str(system_file(vessel_mass=120.0)), "--coupling", "explicit", "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 1
     assert (out / "plots" / "interface_mount.png").exists()  # plots of what was computed
-    assert_one_sentence(err, "for its output", "at t = 0.0", f"are in {out}")
-    assert re.search(r"component (vessel|crane) returned (nan|inf|-inf) for its output \w+ at t = ", err), err
+    assert_one_sentence(err, "t = 0.0", f"are in {out}")
+    assert re.search(NON_FINITE, err), err
     df = pd.read_csv(out / "results.csv")
     assert len(df) > 5 and df["time"].iloc[-1] < 0.1
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["status"] == "failed" and "for its output" in summary["error"]
+    assert summary["status"] == "failed" and re.search(NON_FINITE, summary["error"])
 
 
 def test_interrupt_keeps_results(system_file, tmp_path):

@@ -93,7 +93,8 @@ def test_explicit_coupling_diverges_on_the_light_vessel(tmp_path, fmu_dir):
     apparent inertia exceeds the vessel's (DESIGN.md): it blows up within a
     few tens of steps, and the run stops naming the time and variable."""
     s = _system(fmu_dir, 120.0, stop_time=1.0, coupling="explicit")
-    with pytest.raises(SimulationError, match=r"returned (nan|inf|-inf) for its output \w+ at t = 0\.0\d+ s"):
+    with pytest.raises(SimulationError, match=r"(returned (nan|inf|-inf) for its output \w+ at|state [\w, ]+ is not "
+                                              r"finite after the step from) t = 0\.0\d+ s"):
         run_cosim(s, tmp_path / "out", progress=False)
     df = pd.read_csv(tmp_path / "out" / "results.csv")
     assert 5 < len(df) < 100  # the steps before the failure are on disk
