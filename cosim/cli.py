@@ -53,8 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's: gauss-seidel in the examples, "
                         "iterated-midpoint for the flexible crane; jacobi if the file names none)")
     r.add_argument("--iterations", type=int, metavar="N",
-                   help="with --algorithm iterated-midpoint: re-step passes per step, and passes of the outputs "
-                        "to the inputs after it (default: the system file's, else 1; docs/master.md)")
+                   help="with --algorithm iterated-midpoint: re-step passes per step (default: the system "
+                        "file's, else one more than the links of direct feedthrough that run against the "
+                        "stepping order on one path; docs/master.md)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")
@@ -216,6 +217,10 @@ def _apply_options(args, system, strict_replace: bool = True):
         value = getattr(args, attr, None)
         if value is not None:
             setattr(system, attr, value)
+    if getattr(args, "iterations", None) is not None and system.algorithm != "iterated-midpoint":
+        raise CraneCosimError(f"--iterations {args.iterations} sets the re-step passes of the "
+                              f"iterated-midpoint algorithm; the {system.algorithm} algorithm steps each "
+                              f"component once (add --algorithm iterated-midpoint, or leave --iterations out)")
     replacements = _parse_replace(getattr(args, "replace", []))
     for target, value in _parse_set(args.set, _variable_kinds(system, dict(replacements))):
         system.set_parameter(target, value)

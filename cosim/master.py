@@ -342,7 +342,7 @@ class IteratedMidpoint:
     of Gauss-Seidel (``docs/master.md``).  Components stepped twice must
     declare ``canGetAndSetFMUstate``."""
 
-    def __init__(self, instances, route_map, iterations: int = 1):
+    def __init__(self, instances, route_map, iterations: int | None = None):
         n = len(instances)
         sources = [{r.src for r in route_map[inst.name]} for inst in instances]
         # read a value at t (a source after them, or themselves), or, in
@@ -360,14 +360,23 @@ class IteratedMidpoint:
                     f"(canGetAndSetFMUstate is false), which the iterated-midpoint algorithm needs to "
                     f"step it twice: it is in a loop with a component after it in the system's order; "
                     f"use gauss-seidel for this system")
+        links = links_against_order(instances, route_map)
+        if iterations is None:
+            iterations = links + 1
         passes = [list(range(n))] + [again] * iterations if again else [list(range(n))]
-        self.iterations = iterations
-        #: (pass, component, whether it steps in halves: someone after it reads it)
+        self.iterations = iterations if again else 0
+        #: the passes of outputs to inputs at t + h
+        self.settle = links + 1
+        #: (pass, component, whether someone after it reads its mid-step
+        #: output, whether this is its last step of the communication step)
         self.plan = []
         for p, order in enumerate(passes):
             for j, k in enumerate(order):
                 later = set(order[j + 1:]).union(*passes[p + 1:])
-                self.plan.append((p, k, any(k in sources[c] for c in later)))
+                halves = any(k in sources[c] for c in later)
+                last = not any(k in q for q in passes[p + 1:])
+                if halves or last:  # else nothing reads what this step gives
+                    self.plan.append((p, k, halves, last))
         self.again = again
         self.mid = [inst.y.copy() for inst in instances]
 
@@ -377,7 +386,7 @@ class IteratedMidpoint:
             m[:] = inst.y  # a source not yet stepped: its value at t
         saved = {k: instances[k].save_state() for k in self.again}
         try:
-            for p, k, halves in self.plan:
+            for p, k, halves, last in self.plan:
                 inst = instances[k]
                 if p:
                     inst.restore_state(saved[k])
@@ -388,7 +397,8 @@ class IteratedMidpoint:
                     inst.do_step(t, h / 2)
                     mid[k][:] = inst.get_outputs()
                     _check_finite(inst, t + h / 2)
-                    inst.do_step(t + h / 2, h / 2)
+                    if last:  # else it is rolled back before it steps again
+                        inst.do_step(t + h / 2, h / 2)
                 else:
                     inst.do_step(t, h)
         finally:
@@ -396,7 +406,55 @@ class IteratedMidpoint:
                 instances[k].free_state(state)
         for inst in instances:
             inst.get_outputs()
-        for _ in range(self.iterations):
+        for _ in range(self.settle):
             _pass_on(instances, route_map)
         for inst in instances:
             _check_finite(inst, t + h)
+
+
+def links_against_order(instances, route_map) -> int:
+    """The most connections that run against the stepping order (to the same
+    or an earlier component) on one path of direct feedthrough: from any
+    output, through connections and through the declared dependencies of
+    outputs on inputs (``ModelStructure``; an output that declares none
+    depends on every input, FMI 2.0 section 2.2.8).  A value passed on in
+    order, one component after another, reaches the end of such a path in
+    that many passes and one more.  A loop of direct feedthrough (an
+    algebraic loop) would make it endless: it counts as many links as there
+    are components."""
+    n = len(instances)
+    # per component, per bound output, the bound inputs it depends on
+    depends = []
+    for inst in instances:
+        position = {name: j for j, name in enumerate(inst.input_names)}
+        declared = {o.variable.name: o.dependencies for o in inst.md.outputs}
+        rows = []
+        for name in inst.output_names:
+            deps = declared.get(name)
+            rows.append(list(range(len(position))) if deps is None
+                        else [position[v.name] for v in deps if v.name in position])
+        depends.append(rows)
+    # out_edges[(k, o)]: the inputs (d, j) that output o of component k feeds
+    feeds = {}
+    for d, inst in enumerate(instances):
+        for r in route_map[inst.name]:
+            for o, j in zip(r.src_index, r.dst_index):
+                feeds.setdefault((r.src, int(o)), []).append((d, int(j)))
+    # longest path by rounds of relaxation over the inputs, from every output
+    reach = {}
+    for (k, o), ends in feeds.items():
+        for d, j in ends:
+            reach[(d, j)] = max(reach.get((d, j), 0), int(d <= k))
+    changed = True
+    while changed:  # ends: the counts only grow, and no further than n
+        changed = False
+        for (k, j), links in list(reach.items()):
+            for o, deps in enumerate(depends[k]):
+                if j not in deps:
+                    continue
+                for d, jj in feeds.get((k, o), ()):
+                    value = min(links + int(d <= k), n)
+                    if value > reach.get((d, jj), -1):
+                        reach[(d, jj)] = value
+                        changed = True
+    return max(reach.values(), default=0)

@@ -165,7 +165,7 @@ def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | Non
     ours = ET.SubElement(anns, _q(SSC, "Annotation"), type=MASTER_ANNOTATION)
     master = ET.SubElement(ours, _q(CC, "Master"), stepSize=repr(system.step), algorithm=system.algorithm,
                            coupling=system.coupling, extrapolation=system.extrapolation)
-    if system.iterations != 1:  # written only when chosen: files without it read as 1
+    if system.iterations is not None:  # written only when chosen: files without it choose from the FMUs
         master.set("iterations", str(system.iterations))
     osp = ET.SubElement(anns, _q(SSC, "Annotation"), type=OSP_ANNOTATION)
     ET.SubElement(ET.SubElement(osp, _q(OSP, "Algorithm")), _q(OSP, "FixedStepAlgorithm"),
@@ -439,7 +439,8 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
                 system.algorithm = master.get("algorithm", system.algorithm)
                 system.coupling = master.get("coupling", system.coupling)
                 system.extrapolation = master.get("extrapolation", system.extrapolation)
-                system.iterations = int(master.get("iterations", system.iterations))
+                if master.get("iterations") is not None:
+                    system.iterations = int(master.get("iterations"))
             elif osp is not None:
                 system.step = float(osp.get("baseStepSize"))
         except (TypeError, ValueError) as exc:

@@ -52,8 +52,11 @@ class System:
     algorithm: str = "jacobi"
     coupling: str = "inertia"
     extrapolation: str = "none"
-    #: re-step passes of the iterated-midpoint algorithm (``master.IteratedMidpoint``)
-    iterations: int = 1
+    #: re-step passes of the iterated-midpoint algorithm
+    #: (``master.IteratedMidpoint``); ``None``: chosen from the components'
+    #: declared direct feedthrough.  The other algorithms step each
+    #: component once and do not read it.
+    iterations: int | None = None
     base_dir: Path = field(default_factory=Path.cwd)
     #: what a run writes to results.csv: the outputs matching these
     #: ``component.variable`` patterns (shell wildcards; ``None``: all), at
@@ -126,12 +129,10 @@ class System:
         if self.extrapolation not in EXTRAPOLATIONS:
             raise CraneCosimError(f"unknown input extrapolation {self.extrapolation!r}; use one of "
                                   f"{', '.join(EXTRAPOLATIONS)}")
-        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
+        if self.iterations is None:
+            pass
+        elif isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
             raise CraneCosimError(f"iterations must be a whole number of at least 1, got {self.iterations!r}")
-        if self.iterations != 1 and self.algorithm != "iterated-midpoint":
-            raise CraneCosimError(f"iterations = {self.iterations} sets the re-step passes of the "
-                                  f"iterated-midpoint algorithm; the {self.algorithm} algorithm steps each "
-                                  f"component once (choose --algorithm iterated-midpoint, or leave iterations at 1)")
         if self.algorithm == "iterated-midpoint" and self.extrapolation != "none":
             raise CraneCosimError(f"the iterated-midpoint algorithm holds every input at its mid-step value "
                                   f"and takes no input extrapolation ({self.extrapolation!r}); use "

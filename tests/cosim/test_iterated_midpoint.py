@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.master import IteratedMidpoint, run_cosim
+from crane_cosim.master import IteratedMidpoint, links_against_order, run_cosim
 from crane_cosim.system import System
 
 
@@ -79,13 +79,16 @@ def test_a_ramp_is_integrated_exactly(integrator_fmu, fmu_dir, tmp_path):
     np.testing.assert_allclose(results["gauss-seidel"]["x.y"], t ** 2 / 2 + t * 0.1 / 2, rtol=0, atol=1e-14)
 
 
-def _instance(name, can_roll_back=True):
+def _instance(name, can_roll_back=True, feedthrough=True):
+    """One input u, one output y, which depends on u directly or not at all."""
+    declared = SimpleNamespace(variable=SimpleNamespace(name="y"), dependencies=None if feedthrough else [])
     return SimpleNamespace(name=name, path=SimpleNamespace(name=f"{name}.fmu"), can_roll_back=can_roll_back,
-                           y=np.zeros(1))
+                           y=np.zeros(1), input_names=["u"], output_names=["y"],
+                           md=SimpleNamespace(outputs=[declared]))
 
 
 def _route(src):
-    return SimpleNamespace(src=src, src_index=0, dst_index=0)
+    return SimpleNamespace(src=src, src_index=np.array([0]), dst_index=np.array([0]))
 
 
 def test_which_components_step_twice():
@@ -95,12 +98,45 @@ def test_which_components_step_twice():
     instances = [_instance(n) for n in names]
     routes = {"signal": [], "base": [_route(2)], "crane": [_route(0), _route(1), _route(3), _route(4)],
               "friction": [_route(2)], "drive": []}
-    step = IteratedMidpoint(instances, routes)
+    step = IteratedMidpoint(instances, routes, iterations=1)
     assert [names[k] for k in step.again] == ["base", "crane", "friction"]
-    halves = {(p, names[k]): h for p, k, h in step.plan}
+    halves = {(p, names[k]): h for p, k, h, last in step.plan}
     # read later in the step: in halves; the last of the second pass is read by no one after it
     assert halves[0, "signal"] and halves[0, "drive"] and halves[1, "base"]
     assert not halves[1, "friction"]
+    last = {(p, names[k]): last for p, k, h, last in step.plan}
+    # a first step that is rolled back ends at mid-step
+    assert not last[0, "base"] and last[1, "base"] and last[0, "signal"]
+
+
+def test_a_step_that_nothing_reads_is_not_taken():
+    """A component reading a later one steps again; its first step, which
+    no one reads, is left out."""
+    instances = [_instance("sink"), _instance("source")]
+    step = IteratedMidpoint(instances, {"sink": [_route(1)], "source": []}, iterations=1)
+    assert [(p, k) for p, k, h, last in step.plan] == [(0, 1), (1, 0)]
+
+
+def test_passes_follow_the_links_against_the_order():
+    """The links of direct feedthrough that run against the stepping order
+    on one path: none in a chain a -> b -> c; one where c feeds a whose
+    output is its state's; two where the chain runs backwards (a reads b,
+    b reads c, c reads a, only a's output not feedthrough); a loop of
+    feedthrough counts as many as there are components."""
+    chain = {"a": [], "b": [_route(0)], "c": [_route(1)]}
+    closed = dict(chain, a=[_route(2)])
+    backwards = {"a": [_route(1)], "b": [_route(2)], "c": [_route(0)]}
+
+    def links(routes, feedthrough_a=True):
+        return links_against_order([_instance("a", feedthrough=feedthrough_a), _instance("b"), _instance("c")],
+                                   routes)
+
+    assert links(chain) == 0
+    assert links(closed, feedthrough_a=False) == 1
+    assert links(backwards, feedthrough_a=False) == 2
+    assert links(closed) == 3
+    step = IteratedMidpoint([_instance("a", feedthrough=False), _instance("b"), _instance("c")], backwards)
+    assert (step.iterations, step.settle) == (3, 3)
 
 
 def test_a_component_that_cannot_roll_back_is_named():
@@ -154,16 +190,25 @@ def test_a_feedthrough_chain_needs_a_pass_per_link(integrator_fmu, tmp_path):
     assert e[2, 0.02] < 7.4e-4 < e[1, 0.02] / 14
 
 
-def test_iterations_are_kept_in_the_system_file_and_refused_where_they_mean_nothing(tmp_path, integrator_fmu):
+def test_iterations_on_the_command_line_need_the_iterated_midpoint(tmp_path, integrator_fmu, capsys):
+    from crane_cosim.cli import main
+    from crane_cosim.ssp import write_ssd
+    s = _chain(integrator_fmu, 0.1, None)
+    path = write_ssd(s, tmp_path / "chain.ssd")
+    assert main(["run", str(path), "--algorithm", "gauss-seidel", "--iterations", "2", "--no-plots"]) == 2
+    assert ("--iterations 2 sets the re-step passes of the iterated-midpoint algorithm; the gauss-seidel "
+            "algorithm steps each component once") in capsys.readouterr().err
+
+
+def test_iterations_are_kept_in_the_system_file(tmp_path, integrator_fmu):
     from crane_cosim.ssp import read_ssd, write_ssd
     s = _chain(integrator_fmu, 0.1, 3)
     assert read_ssd(write_ssd(s, tmp_path / "chain.ssd")).iterations == 3
-    s.iterations = 1  # the default is not written: files from before read the same
-    assert "iterations" not in write_ssd(s, tmp_path / "one.ssd").read_text()
-    s.algorithm, s.iterations = "gauss-seidel", 2
-    with pytest.raises(CraneCosimError, match="iterations = 2 sets the re-step passes of the iterated-midpoint "
-                                              "algorithm; the gauss-seidel algorithm steps each component once"):
-        s.check_settings()
+    s.iterations = None  # the default, chosen from the FMUs, is not written
+    assert "iterations" not in write_ssd(s, tmp_path / "auto.ssd").read_text()
+    assert read_ssd(tmp_path / "auto.ssd").iterations is None
+    s.algorithm = "gauss-seidel"  # a file's passes do not stop another algorithm
+    s.check_settings()
     s.algorithm, s.iterations = "iterated-midpoint", 0
     with pytest.raises(CraneCosimError, match="iterations must be a whole number of at least 1, got 0"):
         s.check_settings()
