@@ -8,7 +8,8 @@ Algorithms (see also ``docs/master.md``):
   system file, each with the newest outputs of those before it;
 * ``iterated-midpoint``: every input is held at its source's output at the
   middle of the step, the components that read a later one's output being
-  stepped twice (:class:`IteratedMidpoint`).
+  stepped again, as often as the chains of direct feedthrough need
+  (:class:`IteratedMidpoint`).
 
 Inputs are held constant over a step (FMI 2.0 without input derivatives).
 ``extrapolation = "none"`` (the default) holds the last sample, as most
@@ -327,13 +328,15 @@ class IteratedMidpoint:
     that recorded outputs that depend directly on inputs (a reaction on an
     acceleration) agree with their inputs at the communication point.
 
-    ``iterations`` (``System.iterations``, default 1) repeats the second
-    pass, and the passing on at ``t + h``, that many times.  One pass
-    brings a mid-step value one link of direct feedthrough further: where an
-    input reaches a component through a chain of them (the controller's
+    ``iterations`` (``System.iterations``) repeats the second pass that
+    many times; by default one more than the links of direct feedthrough
+    that run against the order on one path (:func:`links_against_order`),
+    and the passing on at ``t + h`` is done once more than there are such
+    links.  One pass brings a mid-step value one such link further: where
+    an input reaches a component through a chain of them (the controller's
     torque into the crane's bias wrench p_A, on into the vessel's
-    acceleration), the midpoint rule's second order needs as many passes
-    as the chain has links (``docs/master.md``).
+    acceleration), the midpoint rule's second order needs a pass per link
+    (``docs/master.md``).
 
     For the flexible crane of Jarzębowska et al. (2018) on its spring
     supports, whose base rings at 30-41 Hz and boom at up to 111 Hz
@@ -423,23 +426,23 @@ def links_against_order(instances, route_map) -> int:
     algebraic loop) would make it endless: it counts as many links as there
     are components."""
     n = len(instances)
-    # per component, per bound output, the bound inputs it depends on
-    depends = []
-    for inst in instances:
-        position = {name: j for j, name in enumerate(inst.input_names)}
-        declared = {o.variable.name: o.dependencies for o in inst.md.outputs}
-        rows = []
-        for name in inst.output_names:
-            deps = declared.get(name)
-            rows.append(list(range(len(position))) if deps is None
-                        else [position[v.name] for v in deps if v.name in position])
-        depends.append(rows)
-    # out_edges[(k, o)]: the inputs (d, j) that output o of component k feeds
+    # feeds[(k, o)]: the inputs (d, j) that output o of component k feeds
     feeds = {}
     for d, inst in enumerate(instances):
         for r in route_map[inst.name]:
             for o, j in zip(r.src_index, r.dst_index):
                 feeds.setdefault((r.src, int(o)), []).append((d, int(j)))
+    # after[(k, j)]: the inputs that input j of component k reaches through
+    # an output of k that depends on it directly
+    after = {}
+    for k, inst in enumerate(instances):
+        position = {name: j for j, name in enumerate(inst.input_names)}
+        declared = {o.variable.name: o.dependencies for o in inst.md.outputs}
+        for o, name in enumerate(inst.output_names):
+            deps = declared.get(name)
+            for j in (range(len(position)) if deps is None else (position[v.name] for v in deps
+                                                                 if v.name in position)):
+                after.setdefault((k, j), []).extend(feeds.get((k, o), ()))
     # longest path by rounds of relaxation over the inputs, from every output
     reach = {}
     for (k, o), ends in feeds.items():
@@ -449,12 +452,9 @@ def links_against_order(instances, route_map) -> int:
     while changed:  # ends: the counts only grow, and no further than n
         changed = False
         for (k, j), links in list(reach.items()):
-            for o, deps in enumerate(depends[k]):
-                if j not in deps:
-                    continue
-                for d, jj in feeds.get((k, o), ()):
-                    value = min(links + int(d <= k), n)
-                    if value > reach.get((d, jj), -1):
-                        reach[(d, jj)] = value
-                        changed = True
+            for d, jj in after.get((k, j), ()):
+                value = min(links + int(d <= k), n)
+                if value > reach.get((d, jj), -1):
+                    reach[(d, jj)] = value
+                    changed = True
     return max(reach.values(), default=0)

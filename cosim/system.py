@@ -129,9 +129,8 @@ class System:
         if self.extrapolation not in EXTRAPOLATIONS:
             raise CraneCosimError(f"unknown input extrapolation {self.extrapolation!r}; use one of "
                                   f"{', '.join(EXTRAPOLATIONS)}")
-        if self.iterations is None:
-            pass
-        elif isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
+        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
+                                            or self.iterations < 1):
             raise CraneCosimError(f"iterations must be a whole number of at least 1, got {self.iterations!r}")
         if self.algorithm == "iterated-midpoint" and self.extrapolation != "none":
             raise CraneCosimError(f"the iterated-midpoint algorithm holds every input at its mid-step value "
