@@ -54,8 +54,7 @@ def _parser() -> argparse.ArgumentParser:
                         "iterated-midpoint for the flexible crane; jacobi if the file names none)")
     r.add_argument("--iterations", type=int, metavar="N",
                    help="with --algorithm iterated-midpoint: re-step passes per step (default: the system "
-                        "file's, else one more than the links of direct feedthrough that run against the "
-                        "stepping order on one path; docs/master.md)")
+                        "file's, else until the mid-step values settle, at most 12; docs/master.md)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")

@@ -103,6 +103,10 @@ def check_fmu(path) -> None:
     _read_model_description(Path(path))
 
 
+def _unit(v) -> str:
+    return v.unit or (v.declaredType.unit if v.declaredType else None) or ""
+
+
 def describe_variables(path) -> dict:
     """Variables of the FMU at ``path`` by name.  An FMU of this project that
     is not built yet is described from its block declaration."""
@@ -110,8 +114,7 @@ def describe_variables(path) -> dict:
     if not path.exists() and path.suffix == ".fmu" and path.stem in BLOCKS:
         return _block_variables(BLOCKS[path.stem])
     md = _read_model_description(path)
-    return {v.name: VariableInfo(v.name, v.causality, v.unit or (v.declaredType.unit if v.declaredType else None) or "",
-                                 v.type, v.valueReference, v.start)
+    return {v.name: VariableInfo(v.name, v.causality, _unit(v), v.type, v.valueReference, v.start)
             for v in md.modelVariables}
 
 
@@ -223,6 +226,7 @@ class FMUInstance:
         self.input_names, self.output_names = list(inputs), list(outputs)
         in_vr = [self.variable(n, "input").valueReference for n in inputs]
         out_vr = [self.variable(n, "output").valueReference for n in outputs]
+        self.output_units = [_unit(self.variable(n, "output")) for n in outputs]
         self._in_vr = (ctypes.c_uint * len(in_vr))(*in_vr)
         self._out_vr = (ctypes.c_uint * len(out_vr))(*out_vr)
         self.u = np.zeros(len(in_vr))

@@ -53,8 +53,8 @@ class System:
     coupling: str = "inertia"
     extrapolation: str = "none"
     #: re-step passes of the iterated-midpoint algorithm
-    #: (``master.IteratedMidpoint``); ``None``: chosen from the components'
-    #: declared direct feedthrough.  The other algorithms step each
+    #: (``master.IteratedMidpoint``); ``None``: until the mid-step values
+    #: settle (at most ``master.MAX_PASSES``).  The other algorithms step each
     #: component once and do not read it.
     iterations: int | None = None
     base_dir: Path = field(default_factory=Path.cwd)
