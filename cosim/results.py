@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 RESULTS_FILE = "results.csv"
 SUMMARY_FILE = "summary.json"
@@ -99,12 +100,35 @@ def read_results(out_dir):
     return pd.read_csv(Path(out_dir) / RESULTS_FILE)
 
 
+def _check_same_grid(run, reference) -> None:
+    if len(run) != len(reference) or not np.allclose(run["time"].to_numpy(), reference["time"].to_numpy(),
+                                                     rtol=0, atol=1e-9):
+        raise ValueError("the runs to compare do not share their time grid")
+
+
 def relative_rms(run, reference, columns) -> dict[str, float]:
     """The error measure of the validation ladder (``DESIGN.md``): per column,
     the RMS of ``run - reference`` over the run divided by the peak
     ``|reference|``.  Both are DataFrames on the same time grid."""
-    if len(run) != len(reference) or not np.allclose(run["time"].to_numpy(), reference["time"].to_numpy(),
-                                                     rtol=0, atol=1e-9):
-        raise ValueError("the runs to compare do not share their time grid")
+    _check_same_grid(run, reference)
     return {c: float(np.sqrt(np.mean((run[c].to_numpy() - reference[c].to_numpy()) ** 2))
                      / np.abs(reference[c].to_numpy()).max()) for c in columns}
+
+
+def error_norms(run, reference, columns) -> pd.DataFrame:
+    """Per column (rows), the difference ``run - reference`` in four norms:
+    its RMS and its largest magnitude, each over the reference's peak
+    ``|reference|`` and over its range (max - min; NaN for a constant).  The
+    range shows the error of the part that moves: a gravity-dominated force
+    whose spread is a few percent of its peak.  Both are DataFrames on the
+    same time grid."""
+    _check_same_grid(run, reference)
+    rows = {}
+    for c in columns:
+        r = reference[c].to_numpy()
+        d = run[c].to_numpy() - r
+        rms, worst, peak, spread = np.sqrt(np.mean(d ** 2)), np.abs(d).max(), np.abs(r).max(), r.max() - r.min()
+        rows[c] = {"rms_peak": rms / peak, "max_peak": worst / peak,
+                   "rms_range": rms / spread if spread > 0 else np.nan,
+                   "max_range": worst / spread if spread > 0 else np.nan}
+    return pd.DataFrame.from_dict(rows, orient="index")

@@ -1,19 +1,16 @@
 """Co-simulation of the crane on the vessel against the monolithic run
-(validation ladder step 5).
-
-Criterion of the issue: with the inertia coupling at a 1 ms step, the RMS
-difference of every interface-wrench component (Frame 1 and Frame 2) is
-within 1% of that component's peak.  The default run covers 8 s (the raise
-and the start of the slew, so every component is loaded); the full 20 s
-sequence runs with ``pytest -m slow``.
+(validation ladder step 5), over the first 8 s (the raise and the start of
+the slew, so every component is loaded): the algorithms and couplings
+beside the example's own.  The whole examples, with bounds at about 3x
+what they achieve: ``test_example_accuracy.py``.
 """
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import monolithic_runs
 
 from crane_cosim.errors import SimulationError
 from crane_cosim.master import run_cosim
-from crane_cosim.monolithic import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.results import relative_rms
 
@@ -38,15 +35,7 @@ def _cosim(tmp_path, fmu_dir, vessel_mass=None, **settings):
 @pytest.fixture(scope="module")
 def monolithic(tmp_path_factory, fmu_dir):
     """The reference of each vessel mass, computed once."""
-    cache = {}
-
-    def get(vessel_mass):
-        if vessel_mass not in cache:
-            out = tmp_path_factory.mktemp("mono")
-            assert run_monolithic(_system(fmu_dir, vessel_mass), out, progress=False).status == "completed"
-            cache[vessel_mass] = pd.read_csv(out / "results.csv")
-        return cache[vessel_mass]
-    return get
+    return monolithic_runs(tmp_path_factory, lambda vessel_mass: _system(fmu_dir, vessel_mass))
 
 
 @pytest.fixture(scope="module")
@@ -55,22 +44,27 @@ def table1(tmp_path_factory, fmu_dir, monolithic):
 
 
 def test_inertia_coupling_matches_monolithic_table1(table1):
+    """Gauss-Seidel, the example's own: RMS within 3.5e-3 of peak (measured
+    1.2e-3)."""
     co, mono = table1
     err = relative_rms(co, mono, WRENCH)
-    assert max(err.values()) < 0.01, err
+    assert max(err.values()) < 3.5e-3, err
 
 
 def test_inertia_coupling_matches_monolithic_light_vessel(tmp_path, fmu_dir, monolithic):
-    """A 120 kg vessel: the crane's apparent inertia exceeds the vessel's own."""
+    """A 120 kg vessel: the crane's apparent inertia exceeds the vessel's
+    own (measured 4.9e-3)."""
     err = relative_rms(_cosim(tmp_path, fmu_dir, 120.0), monolithic(120.0), WRENCH)
-    assert max(err.values()) < 0.01, err
+    assert max(err.values()) < 1e-2, err
 
 
 @pytest.mark.parametrize("vessel_mass,extrapolation", [(None, "none"), (120.0, "midpoint")])
 def test_jacobi_matches_monolithic(tmp_path, fmu_dir, monolithic, vessel_mass, extrapolation):
+    """Jacobi, the algorithm of OSP libcosim (measured: 3.3e-3 on the Table I
+    vessel; 4.9e-3 on the light one with mid-step inputs)."""
     co = _cosim(tmp_path, fmu_dir, vessel_mass, algorithm="jacobi", extrapolation=extrapolation)
     err = relative_rms(co, monolithic(vessel_mass), WRENCH)
-    assert max(err.values()) < 0.01, err
+    assert max(err.values()) < 1e-2, err
 
 
 def test_same_output_names_and_grid(table1):
@@ -98,20 +92,3 @@ def test_explicit_coupling_diverges_on_the_light_vessel(tmp_path, fmu_dir):
         run_cosim(s, tmp_path / "out", progress=False)
     df = pd.read_csv(tmp_path / "out" / "results.csv")
     assert 5 < len(df) < 100  # the steps before the failure are on disk
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("vessel_mass,h_max", [(None, 1e-3), (120.0, 1e-4)])
-def test_full_sequence_matches_monolithic(tmp_path, fmu_dir, vessel_mass, h_max):
-    """The whole 20 s sequence.  On the light vessel the phase error of the
-    undamped roll accumulates: with the default internal step (1 ms, one
-    symplectic Euler step per macro step) n_z ends near 7% of its peak, so
-    the FMUs integrate with 0.1 ms sub-steps here (docs/coupling-error.md)."""
-    s = _system(fmu_dir, vessel_mass, stop_time=20.0)
-    for comp in ("vessel", "crane"):
-        s.component(comp).parameters["h_max"] = h_max
-    run_cosim(s, tmp_path / "co", progress=False)
-    run_monolithic(s, tmp_path / "mono", progress=False)
-    err = relative_rms(pd.read_csv(tmp_path / "co" / "results.csv"), pd.read_csv(tmp_path / "mono" / "results.csv"),
-                       WRENCH)
-    assert max(err.values()) < 0.01, err

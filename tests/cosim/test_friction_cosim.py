@@ -68,11 +68,3 @@ def test_the_joint_passes_the_friction_torque(runs):
         passed, friction = co[f"crane.W_{j}_nx"].to_numpy()[1:], co[f"friction.tau_f_{j}"].to_numpy()[:-1]
         assert np.abs(friction).max() > 100.0
         assert np.allclose(passed, friction, rtol=0, atol=1e-9 * np.abs(co[f"crane.W_{j}_fz"]).max())
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_full_sequence_with_friction_matches_monolithic(tmp_path, fmu_dir, name):
-    found = errors(*_runs(tmp_path, fmu_dir, SCENARIOS[name], 20.0))
-    print(name, found)
-    assert max(found.values()) < 0.01, found

@@ -78,11 +78,6 @@ def test_the_crane_follows_its_set_points(runs):
         assert np.abs(late[f"crane.q_{c}"] - late[f"controller.q_{c}_ref"]).max() < 0.02
 
 
-@pytest.mark.slow
-def test_full_sequence_matches_monolithic(tmp_path, fmu_dir):
-    _assert_reactions_match(*_runs(tmp_path, fmu_dir, 20.0))
-
-
 # -- hydraulic cylinders on the vessel ------------------------------------------
 @pytest.fixture(scope="module")
 def offshore_runs(tmp_path_factory, fmu_dir):
@@ -123,8 +118,3 @@ def test_hydraulic_cylinders_hold_the_crane_still(tmp_path, fmu_dir):
     # until the valve loop answers, some 200 N of cylinder force over the
     # first 40 ms: the base load stays 36 t g to within 1e-4 (it dips 23 N)
     assert df["crane.W_mount_fz"].to_numpy() == pytest.approx(36e3 * 9.81, rel=1e-4)
-
-
-@pytest.mark.slow
-def test_offshore_full_sequence_matches_monolithic(tmp_path, fmu_dir):
-    _assert_reactions_match(*_runs(tmp_path, fmu_dir, 20.0, offshore_knuckle_boom))
