@@ -6,6 +6,7 @@
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
                            [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
+                           [--estimate] [--tolerance TOL]
     crane-cosim check SYSTEM [--set ...] [--replace ...]
     crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR] [--no-compile]
@@ -80,6 +81,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--rt-priority", type=int, metavar="N",
                    help="with --real-time: ask for the real-time scheduling class SCHED_FIFO at priority N (1-99; "
                         "needs root or CAP_SYS_NICE, else the run says it did not get it)")
+    r.add_argument("--estimate", action="store_true",
+                   help="estimate the coupling error without a monolithic run, from a second run at half the "
+                        "step beside this one (about 3x the time): coupling_error.csv, summary.json, and its "
+                        "largest printed (docs/coupling-error.md)")
+    r.add_argument("--tolerance", type=float, metavar="TOL",
+                   help="run at the system's step or the largest of its halves (down to 1/16) whose estimated "
+                        "coupling error stays within TOL of each force's peak, e.g. 1e-3 (implies --estimate)")
 
     c = sub.add_parser("check", help="check a system (files, connections, units, parameters) without running it")
     c.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
@@ -275,6 +283,11 @@ def _run(args, system, folder: Path) -> int:
         system.record_every = args.record_every
     out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
     options = _pacing_options(args)
+    if args.estimate or args.tolerance is not None:
+        if args.monolithic:
+            raise CraneCosimError("--estimate and --tolerance concern the coupling of a co-simulation; a "
+                                  "monolithic run has none (leave out --monolithic)")
+        options.update(estimate=True, tolerance=args.tolerance)
     runner = run_monolithic if args.monolithic else run_cosim
     try:
         result = runner(system, out, size_limit=None if args.force else SIZE_LIMIT, **options)
@@ -288,7 +301,30 @@ def _run(args, system, folder: Path) -> int:
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
     if result.real_time is not None:
         print(describe(result.real_time))
+    if result.coupling_error is not None:
+        print(describe_estimate(result.coupling_error))
+        if result.coupling_error.get("met") is False:
+            print(f"crane-cosim: error: the estimated coupling error {result.coupling_error['largest']:.2g} of "
+                  f"peak ({result.coupling_error['largest_output']}) is over --tolerance {args.tolerance:g} even "
+                  f"at the smallest step tried, {result.coupling_error['step']:g} s; the results at that step "
+                  f"are in {out}", file=sys.stderr)
+            return 1
     return 0
+
+
+def describe_estimate(found: dict) -> str:
+    """One line of the coupling error estimate of a run (``summary.json``'s
+    ``coupling_error``)."""
+    if "largest_output" not in found:
+        return "coupling error estimate: no output to estimate"
+    text = (f"coupling error estimate: at most {found['largest']:.2g} of peak ({found['largest_output']} at "
+            f"t = {found['largest_at_time']:g} s), RMS {found['rms']:.2g} of peak ({found['rms_output']})")
+    if "tolerance" in found:
+        tried = ", ".join(f"{t['step']:g} s ({t['largest']:.2g})" for t in found["steps_tried"])
+        text += f"; step {found['step']:g} s for the tolerance {found['tolerance']:g}"
+        if tried:
+            text += f" after {tried}"
+    return text
 
 
 def _pacing_options(args) -> dict:

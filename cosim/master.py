@@ -29,6 +29,7 @@ at every communication point, or those and the points ``record`` and
 """
 from __future__ import annotations
 
+import copy
 import math
 import tempfile
 from pathlib import Path
@@ -37,9 +38,12 @@ import numpy as np
 
 from .check import require_fit
 from .errors import CraneCosimError, Terminated
-from .fmu import FMUInstance, describe_variables
+from .estimate import CouplingEstimate, order_of
+from .fmu import FMUInstance, _read_model_description, describe_variables
+from .fmus.build import bridge_spec_of
 from .pacing import SPIN, Pacer, check_factor
 from .recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
+from .results import ESTIMATE_FILE, ResultWriter
 from .runlog import RunLog, RunResult, check_folder
 from .system import System, coupled_connections
 from .wiring import resolve, routes
@@ -51,6 +55,8 @@ from .wiring import resolve, routes
 SETTLED = 1e-6
 MAX_PASSES = 12
 FLOOR = 1e-6
+#: with a tolerance, the smallest step tried is the system's over 2**HALVINGS
+HALVINGS = 4
 
 
 def prepare_fmus(system: System) -> None:
@@ -120,8 +126,24 @@ class _DeferredInterrupt:
 
 def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, record_every: int | None = None,
               size_limit: float | None = SIZE_LIMIT, real_time: float | None = None, spin: float = SPIN,
-              rt_priority: int | None = None) -> RunResult:
+              rt_priority: int | None = None, estimate: bool = False, tolerance: float | None = None) -> RunResult:
     """Co-simulate ``system`` and write results to ``out_dir``.
+
+    With ``estimate``, a second co-simulation of the system at half the
+    step runs beside it, and the difference gives the estimate of the
+    coupling error at every communication point (``cosim/estimate.py``):
+    written to ``coupling_error.csv`` at the recorded points, its largest
+    and its RMS to ``summary.json`` under ``"coupling_error"`` and to
+    ``RunResult.coupling_error``.  With ``tolerance`` (a fraction of peak,
+    implies ``estimate``) the step is the system's, or the largest of its
+    halves down to ``1/2**HALVINGS`` of it, whose largest estimated error
+    over the run is at most ``tolerance`` of each force's peak: a run that
+    goes over runs again, recording the same points, at the step the
+    coupling's order says will meet it (at least half the last).  Each run
+    keeps one step throughout, so an FMU that cannot vary its step
+    (``canHandleVariableCommunicationStepSize`` false) takes part.  The run
+    at the smallest step is kept whatever its estimate, and then
+    ``RunResult.coupling_error["met"]`` may be false.
 
     ``record`` (``component.variable`` patterns with shell wildcards) and
     ``record_every`` choose the columns and communication points written
@@ -144,6 +166,66 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
     """
     record = system.record if record is None else record
     record_every = system.record_every if record_every is None else record_every
+    if tolerance is None:
+        return _run(system, out_dir, progress, record, record_every, size_limit, real_time, spin, rt_priority,
+                    estimate)
+    check_tolerance(tolerance)
+    if real_time is not None:
+        raise CraneCosimError("a tolerance may run the system again at a smaller step, which a run paced to "
+                              "real time cannot: leave out the tolerance or the real-time pacing")
+    tried, level = [], 0
+    while True:
+        attempt = copy.deepcopy(system)
+        attempt.step = system.step / 2 ** level
+        try:
+            return _run(attempt, out_dir, progress, record, record_every * 2 ** level, size_limit, None, spin,
+                        None, True, tolerance, level == HALVINGS, tried)
+        except _OverTolerance as over:
+            tried.append({"step": attempt.step, "largest": over.value, "output": over.output})
+            # the error falls as the step to the coupling's order: halve as
+            # often as that says it takes, at least once
+            need = math.log2(over.value / tolerance) / order_of(system.algorithm)
+            level = min(HALVINGS, level + max(1, math.ceil(need)))
+
+
+def check_tolerance(tolerance) -> None:
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 1:
+        raise CraneCosimError(f"the tolerance {tolerance!r} must be a fraction of peak between 0 and 1 "
+                              f"(1e-3 for 0.1%)")
+
+
+def check_twice(system: System) -> None:
+    """Refuse, naming it, a component that cannot run a second time beside
+    itself, as the estimate needs: a bridge to another process (its peer
+    would get the requests of both runs), or an FMU that declares it can be
+    instantiated only once per process."""
+    for comp in system.components:
+        path = system.source_path(comp)
+        if bridge_spec_of(path) is not None:
+            why = "it is a bridge to a block run by another process, whose peer would answer both runs"
+        elif _read_model_description(path).coSimulation.canBeInstantiatedOnlyOncePerProcess:
+            why = "it declares canBeInstantiatedOnlyOncePerProcess"
+        else:
+            continue
+        raise CraneCosimError(f"component {comp.name} ({path.name}) cannot run twice side by side, which the "
+                              f"estimate of the coupling error needs (a second run at half the step): {why}")
+
+
+class _OverTolerance(Exception):
+    """A run whose estimate went over the tolerance: its largest (a
+    fraction of peak) and the output it was largest for."""
+
+    def __init__(self, value: float, output: str | None):
+        super().__init__(f"the coupling error estimate {value:.3g} of peak ({output}) is over the tolerance; "
+                         f"run again at a smaller step")
+        self.value, self.output = value, output
+
+
+def _run(system, out_dir, progress, record, record_every, size_limit, real_time, spin, rt_priority, estimate,
+         tolerance=None, final=True, tried=()) -> RunResult:
+    """One co-simulation at ``system.step`` (:func:`run_cosim`); with a
+    ``tolerance``, unless ``final``, :class:`_OverTolerance` at the end when
+    the estimate went over it; ``tried``: the steps tried before."""
     system.check_settings()
     require_fit(system)
     check_every(record_every)
@@ -179,20 +261,23 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
     instances: list[FMUInstance] = []
     pacer = None if real_time is None else Pacer(n_steps, system.step, real_time, system.start_time, spin,
                                                   rt_priority)
-    step = {"jacobi": _jacobi_step, "gauss-seidel": _gauss_seidel_step}.get(system.algorithm)
+    if estimate:
+        check_twice(system)
+        settings["estimate"] = True
+        settings["tolerance"] = tolerance
+    abort = tolerance is not None and not final
+    half: list[FMUInstance] = []  # the run at half the step, for the estimate
+    errors = step = None
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
             RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
         try:
-            for comp in system.components:
-                inst = FMUInstance(comp.name, system.source_path(comp), Path(tmp))
-                instances.append(inst)
-                inst.initialize(system.start_time, comp.parameters)
-                inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
+            step = _start(system, wiring, outputs, route_map, Path(tmp), instances)
+            if estimate:
+                step_half = _start(system, wiring, outputs, route_map, Path(tmp) / "half", half)
+                rating = CouplingEstimate(columns, units, order_of(system.algorithm))
+                errors = ResultWriter(out_dir, rating.names, name=ESTIMATE_FILE)
+                errors.append(log.t, rating.error)
             log.open([columns[i] for i in chosen], [units[i] for i in chosen])
-            _exchange_initial(instances, route_map, log.t)
-            _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
-            if step is None:
-                step = IteratedMidpoint(instances, route_map, system.iterations)
             log.record(log.t, values())
             if interrupt.requested:
                 interrupt.stop()
@@ -203,8 +288,16 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
                 pacer.start()
             for k in range(1, n_steps + 1):
                 t_next = min(system.start_time + k * system.step, system.stop_time)
-                step(instances, route_map, log.t, t_next - log.t)
+                t, h = log.t, t_next - log.t
+                step(instances, route_map, t, h)
                 log.steps = k
+                if estimate:
+                    step_half(half, route_map, t, h / 2)
+                    step_half(half, route_map, t + h / 2, h / 2)
+                    rating.update(t_next, np.concatenate([c.y for c in instances]),
+                                  np.concatenate([c.y for c in half]))
+                    if recorded(k, n_steps, record_every):
+                        errors.append(t_next, rating.error)
                 if recorded(k, n_steps, record_every):
                     log.record(t_next, values())
                 else:
@@ -219,11 +312,23 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
                     log.advanced(200 * system.step)
             if interrupt.requested:
                 interrupt.stop()
+            if abort and rating.largest > tolerance:
+                summary = rating.summary()
+                raise _OverTolerance(summary["largest"], summary["largest_output"])
         finally:
             log.summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in instances)
             log.summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in instances}
             if isinstance(step, IteratedMidpoint):
                 log.summary["re_step_passes"] = {str(p): c for p, c in sorted(step.pass_counts.items())}
+            if errors is not None:
+                errors.close()
+                found = rating.summary()
+                if tolerance is not None:
+                    found.update(tolerance=tolerance, met=rating.largest <= tolerance, step=system.step,
+                                 steps_tried=list(tried))
+                log.summary["coupling_error"] = found
+            for inst in half:
+                inst.free()
             if pacer is not None:
                 pacer.stop()
                 log.summary["real_time"] = pacer.summary()
@@ -231,6 +336,21 @@ def run_cosim(system: System, out_dir, progress: bool = True, *, record=None, re
             for inst in instances:
                 inst.free()
     return log.result
+
+
+def _start(system, wiring, outputs, route_map, folder: Path, instances: list):
+    """Instantiate and initialize every component into ``instances`` (FMUs
+    unzipped under ``folder``), exchange the outputs at the start time, and
+    return the step of the system's algorithm."""
+    for comp in system.components:
+        inst = FMUInstance(comp.name, system.source_path(comp), folder)
+        instances.append(inst)
+        inst.initialize(system.start_time, comp.parameters)
+        inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
+    _exchange_initial(instances, route_map, system.start_time)
+    _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
+    step = {"jacobi": _jacobi_step, "gauss-seidel": _gauss_seidel_step}.get(system.algorithm)
+    return step if step is not None else IteratedMidpoint(instances, route_map, system.iterations)
 
 
 def _gather(inst: FMUInstance, rts, instances) -> None:

@@ -16,16 +16,20 @@ import pandas as pd
 
 RESULTS_FILE = "results.csv"
 SUMMARY_FILE = "summary.json"
+#: the estimate of the coupling error at the recorded points (``cosim/estimate.py``)
+ESTIMATE_FILE = "coupling_error.csv"
 
 
 class ResultWriter:
-    """Streaming CSV writer with a row buffer."""
+    """Streaming CSV writer with a row buffer: ``name`` in ``out_dir``, the
+    columns ``time``, ``first`` (when given), then ``columns``."""
 
-    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0):
+    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = RESULTS_FILE,
+                 first: str | None = None):
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self.path = self.out_dir / RESULTS_FILE
-        self.columns = ["time"] + list(columns)
+        self.path = self.out_dir / name
+        self.columns = ["time"] + ([first] if first else []) + list(columns)
         self._file = open(self.path, "w", newline="")
         self._file.write(",".join(self.columns) + "\n")
         self._rows: list[np.ndarray] = []
@@ -113,6 +117,25 @@ def relative_rms(run, reference, columns) -> dict[str, float]:
     _check_same_grid(run, reference)
     return {c: float(np.sqrt(np.mean((run[c].to_numpy() - reference[c].to_numpy()) ** 2))
                      / np.abs(reference[c].to_numpy()).max()) for c in columns}
+
+
+def force_columns(system, reference) -> list[str]:
+    """The columns a co-simulation's error is measured on: the outputs of
+    ``system``'s components in N or N.m whose peak in ``reference`` (a
+    DataFrame of them) is above 1e-6 of the largest such peak of their
+    component (a reaction that is zero but for round-off is left out)."""
+    from .estimate import FORCE_UNITS
+    from .fmu import describe_variables
+
+    columns = []
+    for comp in system.components:
+        variables = describe_variables(system.source_path(comp))
+        mine = [f"{comp.name}.{v.name}" for v in variables.values()
+                if v.causality == "output" and v.unit in FORCE_UNITS]
+        if mine:
+            peaks = reference[mine].abs().max()
+            columns += [c for c in mine if peaks[c] > 1e-6 * peaks.max()]
+    return columns
 
 
 def error_norms(run, reference, columns) -> pd.DataFrame:

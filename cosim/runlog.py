@@ -26,6 +26,7 @@ class RunResult:
     fmi_call_time: float | None = None  # wall time inside FMI calls [s] (co-simulation)
     real_time: dict | None = None  # the pacing's figures (co-simulation paced to the wall clock)
     fmi_call_time_by_component: dict | None = None  # the same per component [s]
+    coupling_error: dict | None = None  # the estimate of the coupling error (``cosim/estimate.py``)
 
 
 def check_folder(path, label: str = "the results folder") -> None:
@@ -133,7 +134,7 @@ class RunLog:
             write_summary(self.out_dir, self.summary)
         self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
                                 self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
-                                self.summary.get("fmi_call_time_by_component_s"))
+                                self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"))
         if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
                 and not isinstance(exc, SimulationError):
             upto = self.t if self.recorded_t is None else self.recorded_t

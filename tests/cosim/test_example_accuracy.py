@@ -17,10 +17,9 @@ import pandas as pd
 import pytest
 from conftest import monolithic_runs
 
-from crane_cosim.fmu import describe_variables
 from crane_cosim.master import run_cosim
 from crane_cosim.monolithic import run_monolithic
-from crane_cosim.results import error_norms
+from crane_cosim.results import error_norms, force_columns
 from crane_cosim.scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom,
                                    offshore_knuckle_boom)
 
@@ -70,20 +69,6 @@ def _system(fmu_dir, example):
     return EXAMPLES[example](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
 
 
-def forces(system, reference) -> list[str]:
-    """The outputs in N or N.m whose reference peak is above 1e-6 of the
-    largest such peak of their component."""
-    cols = []
-    for comp in system.components:
-        variables = describe_variables(system.source_path(comp))
-        mine = [f"{comp.name}.{v.name}" for v in variables.values()
-                if v.causality == "output" and v.unit in ("N", "N.m")]
-        if mine:
-            peaks = reference[mine].abs().max()
-            cols += [c for c in mine if peaks[c] > 1e-6 * peaks.max()]
-    return cols
-
-
 @pytest.fixture(scope="session")
 def reference(tmp_path_factory, fmu_dir):
     """The monolithic run of each example, computed once a session."""
@@ -98,7 +83,7 @@ def test_whole_example_against_monolithic(example, algorithm, reference, fmu_dir
         s.algorithm, s.iterations = algorithm, None
     assert run_cosim(s, tmp_path, progress=False).status == "completed"
     ref = reference(example)
-    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, forces(s, ref))
+    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref))
     worst = err.max()
     for n, bound in zip(NORMS, BOUNDS[example, algorithm]):
         assert worst[n] < bound, (n, err[n].idxmax(), worst[n])
@@ -113,7 +98,7 @@ def test_halving_the_step_divides_the_error_by_the_order(fmu_dir, tmp_path):
     s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=4.0, step=0.02)
     run_monolithic(s, tmp_path / "mono", progress=False)
     ref = pd.read_csv(tmp_path / "mono" / "results.csv")
-    cols = forces(s, ref)
+    cols = force_columns(s, ref)
     ratio = {}
     for algorithm in ("iterated-midpoint", "gauss-seidel"):
         e = []
@@ -125,3 +110,52 @@ def test_halving_the_step_divides_the_error_by_the_order(fmu_dir, tmp_path):
         ratio[algorithm] = e[0] / e[1]
     assert 3.6 < ratio["iterated-midpoint"] < 4.4
     assert 1.8 < ratio["gauss-seidel"] < 2.2
+
+
+#: the first seconds of each example run with the estimate of the coupling
+#: error (three runs' time: the run and the one at half the step beside it)
+ESTIMATED = 5.0
+
+
+@pytest.mark.parametrize("algorithm", ["gauss-seidel", "iterated-midpoint"])
+@pytest.mark.parametrize("example", list(EXAMPLES))
+def test_the_estimate_tracks_the_error_against_the_monolithic_run(example, algorithm, reference, fmu_dir,
+                                                                  tmp_path):
+    """The master's estimate of its own coupling error (Richardson
+    extrapolation against the run at half the step, ``cosim/estimate.py``)
+    over the first 5 s of every example at 1 ms: its largest and its RMS
+    over the peak, the worst over the forces, against the same norms of the
+    difference from the monolithic run.  Measured ratios: RMS 0.90 (the
+    flexible crane, Gauss-Seidel), 0.96 (the offshore knuckle boom, iterated
+    midpoint), 0.99-1.00 for the rest; largest 0.96-1.08, but for the
+    flexible crane with Gauss-Seidel: 0.35, whose largest error is the
+    one-step spike where the drive's torque steps and is read a step late,
+    an error that does not scale with the step as the estimate assumes."""
+    s = _system(fmu_dir, example)
+    if s.algorithm != algorithm:
+        s.algorithm, s.iterations = algorithm, None
+    s.stop_time = ESTIMATED
+    found = run_cosim(s, tmp_path, progress=False, estimate=True).coupling_error
+    ref = reference(example)
+    ref = ref[ref["time"] <= ESTIMATED + 1e-9].reset_index(drop=True)
+    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref)).max()
+    assert 0.7 < found["rms"] / err["rms_peak"] < 1.3, (found["rms"], err["rms_peak"])
+    low, high = (0.25, 0.5) if (example, algorithm) == ("flexible crane", "gauss-seidel") else (0.75, 1.25)
+    assert low < found["largest"] / err["max_peak"] < high, (found["largest"], err["max_peak"])
+
+
+def test_with_a_tolerance_the_run_meets_it(reference, fmu_dir, tmp_path):
+    """The crane on the Table I vessel, first 4 s, Gauss-Seidel, asked for
+    1% of peak in the max norm: at the example's 1 ms the estimate is 4.7%
+    (measured), so the first-order coupling needs an eighth of the step;
+    at 0.125 ms the estimate (0.59%) and the error against the monolithic
+    run (0.47%), on the same recorded points, are within it."""
+    s = _system(fmu_dir, "table1")
+    s.stop_time = 4.0
+    found = run_cosim(s, tmp_path, progress=False, tolerance=1e-2).coupling_error
+    assert found["met"] and found["step"] == s.step / 8
+    assert [t["step"] for t in found["steps_tried"]] == [s.step]
+    ref = reference("table1")
+    ref = ref[ref["time"] <= 4.0 + 1e-9].reset_index(drop=True)
+    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref)).max()
+    assert found["largest"] <= 1e-2 and err["max_peak"] <= 1e-2
