@@ -271,13 +271,17 @@ def _run(system, out_dir, progress, record, record_every, size_limit, real_time,
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
             RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
         try:
-            step = _start(system, wiring, outputs, route_map, Path(tmp), instances)
+            _instantiate(system, wiring, outputs, Path(tmp), instances)
             if estimate:
-                step_half = _start(system, wiring, outputs, route_map, Path(tmp) / "half", half)
+                _instantiate(system, wiring, outputs, Path(tmp) / "half", half)
+            # from here a failure is one of the run, with results on disk
+            log.open([columns[i] for i in chosen], [units[i] for i in chosen])
+            step = _start(system, route_map, instances)
+            if estimate:
+                step_half = _start(system, route_map, half)
                 rating = CouplingEstimate(columns, units, order_of(system.algorithm))
                 errors = ResultWriter(out_dir, rating.names, name=ESTIMATE_FILE)
                 errors.append(log.t, rating.error)
-            log.open([columns[i] for i in chosen], [units[i] for i in chosen])
             log.record(log.t, values())
             if interrupt.requested:
                 interrupt.stop()
@@ -338,15 +342,19 @@ def _run(system, out_dir, progress, record, record_every, size_limit, real_time,
     return log.result
 
 
-def _start(system, wiring, outputs, route_map, folder: Path, instances: list):
+def _instantiate(system, wiring, outputs, folder: Path, instances: list) -> None:
     """Instantiate and initialize every component into ``instances`` (FMUs
-    unzipped under ``folder``), exchange the outputs at the start time, and
-    return the step of the system's algorithm."""
+    unzipped under ``folder``)."""
     for comp in system.components:
         inst = FMUInstance(comp.name, system.source_path(comp), folder)
         instances.append(inst)
         inst.initialize(system.start_time, comp.parameters)
         inst.bind([w[0] for w in wiring[comp.name]], outputs[comp.name])
+
+
+def _start(system, route_map, instances: list):
+    """Exchange the outputs at the start time and return the step of the
+    system's algorithm."""
     _exchange_initial(instances, route_map, system.start_time)
     _bind_extrapolation(instances, route_map, system.algorithm, system.extrapolation)
     step = {"jacobi": _jacobi_step, "gauss-seidel": _gauss_seidel_step}.get(system.algorithm)
