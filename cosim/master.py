@@ -38,7 +38,7 @@ import numpy as np
 
 from .check import require_fit
 from .errors import CraneCosimError, Terminated
-from .estimate import CouplingEstimate, order_of
+from .estimate import CouplingEstimate, floored_scale, order_of
 from .fmu import FMUInstance, _read_model_description, describe_variables
 from .fmus.build import bridge_spec_of
 from .pacing import SPIN, Pacer, check_factor
@@ -50,11 +50,10 @@ from .wiring import resolve, routes
 
 #: the iterated midpoint by default: re-step passes until no mid-step output
 #: changes by more than this fraction of its peak in a pass, at most
-#: MAX_PASSES; the least scale of a change is FLOOR of the largest output in
-#: the same unit of the same component
+#: MAX_PASSES; the least scale of a change is FLOOR (``cosim/estimate.py``)
+#: of the largest output in the same unit of the same component
 SETTLED = 1e-6
 MAX_PASSES = 12
-FLOOR = 1e-6
 #: with a tolerance, the smallest step tried is the system's over 2**HALVINGS
 HALVINGS = 4
 
@@ -535,7 +534,7 @@ class IteratedMidpoint:
         self.peak = [np.abs(inst.y) for inst in instances]
         self.unit_of = [np.unique(inst.output_units, return_inverse=True)[1] if len(inst.y) else np.zeros(0, int)
                         for inst in instances]
-        self.scale = [self._scale(k) for k in range(n)]
+        self.scale = [floored_scale(p, u) for p, u in zip(self.peak, self.unit_of)]
         #: the re-step passes of the last step, and the largest change in
         #: the last of them (relative to the outputs' peaks)
         self.passes, self.change = 0, 0.0
@@ -560,13 +559,7 @@ class IteratedMidpoint:
         for k, (inst, peak) in enumerate(zip(instances, self.peak)):
             _check_finite(inst, t + h)
             np.maximum(peak, np.abs(inst.y), out=peak)
-            self.scale[k] = self._scale(k)
-
-    def _scale(self, k):
-        peak, unit = self.peak[k], self.unit_of[k]
-        largest = np.zeros(unit.max() + 1 if len(unit) else 0)
-        np.maximum.at(largest, unit, peak)
-        return np.maximum(peak, FLOOR * largest[unit])
+            self.scale[k] = floored_scale(peak, self.unit_of[k])
 
     def _passes(self, instances, route_map, saved, t, h) -> None:
         mid, before = self.mid, None

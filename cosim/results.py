@@ -22,14 +22,13 @@ ESTIMATE_FILE = "coupling_error.csv"
 
 class ResultWriter:
     """Streaming CSV writer with a row buffer: ``name`` in ``out_dir``, the
-    columns ``time``, ``first`` (when given), then ``columns``."""
+    columns ``time``, then ``columns``."""
 
-    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = RESULTS_FILE,
-                 first: str | None = None):
+    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = RESULTS_FILE):
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.out_dir / name
-        self.columns = ["time"] + ([first] if first else []) + list(columns)
+        self.columns = ["time"] + list(columns)
         self._file = open(self.path, "w", newline="")
         self._file.write(",".join(self.columns) + "\n")
         self._rows: list[np.ndarray] = []
