@@ -77,6 +77,21 @@ def wrench_error(run: pd.DataFrame, ref: pd.DataFrame) -> float:
     return max(relative_rms(*on_shared_grid(run, ref), WRENCH).values())
 
 
+def timed_run(system, folder: Path, row: dict) -> bool:
+    """Co-simulate ``system`` into ``folder``: its wall time to
+    ``row["wall_s"]``, and, for a run that stopped on a non-finite value,
+    the time it reached to ``row["diverged_at"]``.  Whether it completed."""
+    t0 = time.perf_counter()
+    try:
+        run_cosim(system, folder, progress=False)
+        return True
+    except SimulationError:
+        row["diverged_at"] = float(pd.read_csv(folder / "results.csv")["time"].iloc[-1])
+        return False
+    finally:
+        row["wall_s"] = time.perf_counter() - t0
+
+
 def run_examples(out: Path, stop_time: float = 5.0, steps=STEPS) -> list[dict]:
     """Every example over its first ``stop_time`` seconds at each step, with
     Gauss-Seidel and the iterated midpoint (passes until the mid-step values
@@ -100,24 +115,18 @@ def run_examples(out: Path, stop_time: float = 5.0, steps=STEPS) -> list[dict]:
                            "error": None, "diverged_at": None}
                     # only the shared grid is compared: writing more would time the disk
                     s.record_every = max(1, round(COMPARE_EVERY / h))
-                    t0 = time.perf_counter()
-                    try:
-                        run_cosim(s, tmp / "run", progress=False)
-                        row["wall_s"] = time.perf_counter() - t0
+                    if timed_run(s, tmp / "run", row):
                         run, r = on_shared_grid(pd.read_csv(tmp / "run" / "results.csv"), ref)
                         columns = force_columns(s, ref)
                         row["error"] = float(error_norms(run, r, columns)["rms_peak"].max())
                         if h == ESTIMATE_STEP:
+                            # run again, so that the wall times with and without compare
                             t0 = time.perf_counter()
                             run_cosim(s, tmp / "run", progress=False, estimate=True)
                             row["estimate_wall_s"] = time.perf_counter() - t0
                             est, _ = on_shared_grid(pd.read_csv(tmp / "run" / "coupling_error.csv"), ref)
                             rms = np.sqrt((est[columns] ** 2).mean()) / run[columns].abs().max()
                             row["estimate"] = float(rms.max())
-                    except SimulationError:
-                        row["wall_s"] = time.perf_counter() - t0
-                        done = pd.read_csv(tmp / "run" / "results.csv")
-                        row["diverged_at"] = float(done["time"].iloc[-1])
                     rows.append(row)
                     print(json.dumps(row), flush=True)
     (out / "coupling_error_examples.json").write_text(json.dumps(rows, indent=1) + "\n")
@@ -140,14 +149,8 @@ def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:
                     row = {"vessel": label, "m1": m1, "coupling": coupling, "algorithm": algorithm,
                            "extrapolation": extrapolation, "step": h, "stop_time": stop_time, "error": None,
                            "diverged_at": None}
-                    t0 = time.perf_counter()
-                    try:
-                        run_cosim(s, tmp / "run", progress=False)
+                    if timed_run(s, tmp / "run", row):
                         row["error"] = wrench_error(pd.read_csv(tmp / "run" / "results.csv"), ref)
-                    except SimulationError:
-                        done = pd.read_csv(tmp / "run" / "results.csv")
-                        row["diverged_at"] = float(done["time"].iloc[-1])
-                    row["wall_s"] = time.perf_counter() - t0
                     rows.append(row)
                     print(json.dumps(row), flush=True)
     (out / "coupling_error.json").write_text(json.dumps(rows, indent=1) + "\n")
