@@ -274,14 +274,40 @@ class Block:
         (``docs/coupling-error.md``).  Symplectic Euler costs half as much
         but its phase error over the undamped roll of a light vessel grew
         to several percent of the interface wrench's peak over 20 s."""
+        return self._integrate(t, x, u, None, h)
+
+    def advance_along(self, t: float, x: np.ndarray, u: np.ndarray, du: np.ndarray, h: float) -> np.ndarray:
+        """State at ``t + h`` with the inputs following, over the step, the
+        polynomial ``u + s du[0] + s**2/2 du[1]`` in the time ``s`` [s] since
+        ``t``: ``du[0]`` and ``du[1]`` are the inputs' first and second time
+        derivatives at ``t``, in the inputs' units per s and per s**2 (what
+        a master sets through ``fmi2SetRealInputDerivatives``, FMI 2.0
+        section 4.2.1).
+
+        :meth:`advance`'s integration evaluates the polynomial at each
+        stage's time.  A block that steps its own way (its own
+        :meth:`advance`: the exact friction step, a cylinder's stiff
+        integration) gets the inputs' value at the middle of the step, held:
+        the midpoint rule, second order in ``h``."""
+        if type(self).advance is not Block.advance:
+            return self.advance(t, x, u + h / 2 * du[0] + h * h / 8 * du[1], h)
+        return self._integrate(t, x, u, du, h)
+
+    def _integrate(self, t, x, u, du, h):
+        """:meth:`advance` (``du`` None: inputs held) and :meth:`advance_along`."""
         if x.size == 0:
             return x
         n = max(1, math.ceil(h / self.max_step - 1e-9))
         dt = h / n
         f = self.derivatives
+        # the inputs at the sub-step's start, middle and end
+        u0 = um = u1 = u
         for i in range(n):
             ti = t + i * dt
-            k1 = f(ti, x, u)
+            if du is not None:
+                s = i * dt
+                u0, um, u1 = (u + r * du[0] + (r * r / 2) * du[1] for r in (s, s + dt / 2, s + dt))
+            k1 = f(ti, x, u0)
             if self.method == "symplectic-euler":
                 # positions with the new velocities: x = [q; v], dq/dt = v
                 m = x.size // 2
@@ -289,12 +315,12 @@ class Block:
                 x = np.concatenate([x[:m] + dt * v, v])
                 continue
             if self.method == "heun":
-                k2 = f(ti + dt, x + dt * k1, u)
+                k2 = f(ti + dt, x + dt * k1, u1)
                 x = x + dt / 2 * (k1 + k2)
                 continue
-            k2 = f(ti + dt / 2, x + dt / 2 * k1, u)
-            k3 = f(ti + dt / 2, x + dt / 2 * k2, u)
-            k4 = f(ti + dt, x + dt * k3, u)
+            k2 = f(ti + dt / 2, x + dt / 2 * k1, um)
+            k3 = f(ti + dt / 2, x + dt / 2 * k2, um)
+            k4 = f(ti + dt, x + dt * k3, u1)
             x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
         return x
 

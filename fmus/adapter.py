@@ -6,7 +6,19 @@ the block's parameters, inputs and outputs, in that order (value references
 String: a model chosen by name).  ``do_step`` advances the block's state
 with its inputs held over the communication step; outputs are computed
 lazily, when they are read after a step or after an input changed (so
-direct feedthrough works in Gauss-Seidel and initialization).  The full internal state (continuous states, inputs,
+direct feedthrough works in Gauss-Seidel and initialization).
+
+Input derivatives (``canInterpolateInputs``, FMI 2.0 section 4.2.1): a
+master may set the first and second time derivatives of the inputs at the
+current communication point (``fmi2SetRealInputDerivatives``); the
+following steps then integrate with each input on the polynomial
+``u + s du/dt + s**2/2 d2u/dt2`` (``Block.advance_along``), and at the end
+of a step value and first derivative move along it to the new time, so
+that the polynomial continues until the master sets them again; derivatives
+not set are zero.  pythonfmu's binary refuses that FMI function, so the
+FMU's Linux binary (``fmus/native/fmi2_shim.c``) passes the derivatives on
+as a ``fmi2SetReal`` of value references ``DERIVATIVE_VR * order + vr``,
+which only this adapter reads.  The full internal state (continuous states, inputs,
 parameters, time) is saved and restored by the FMU state hooks, which
 pythonfmu by default limits to registered variables.
 
@@ -56,6 +68,10 @@ from pythonfmu.variables import Boolean, Real, String
 
 _BINARIES = {"linux": ("linux64", ".so"), "darwin": ("darwin64", ".dylib"), "win32": ("win64", ".dll")}
 _RELEASE_REGISTERED: set[str] = set()
+#: the value reference of an input's derivative of order k as the Linux
+#: binary passes it on: DERIVATIVE_VR * k + the input's (module docstring);
+#: below 2**31 for k = 2, as pythonfmu passes value references on as C ints
+DERIVATIVE_VR = 1 << 29
 
 
 def release_interpreter_state_at_exit(resources) -> None:
@@ -177,6 +193,8 @@ def slave_class(block_cls):
             self._tunable = {p.name for p in block_cls.parameters if p.tunable}
             self._types = {p.name: p.type for p in block_cls.parameters}
             self._u = block_cls.default_inputs()
+            #: the inputs' first and second time derivatives now
+            self._du = np.zeros((2, len(self._u)))
             self._y = np.array([v.start for v in block_cls.outputs], dtype=float)
             self._x = np.zeros(0)
             self._t = 0.0
@@ -352,11 +370,18 @@ def slave_class(block_cls):
                 # A diverging model is reported below, by name; numpy's own
                 # overflow warnings would only add noise in the host's output.
                 with np.errstate(all="ignore"):
-                    x = self._block.advance(current_time, self._x, self._u, step_size)
+                    if self._du.any():
+                        x = self._block.advance_along(current_time, self._x, self._u, self._du, step_size)
+                    else:
+                        x = self._block.advance(current_time, self._x, self._u, step_size)
             except Exception as exc:
                 self._fail(f"step at t = {current_time:g} s failed", exc)
                 return False
             self._x = x
+            if self._du.any():  # the inputs at the new time, along their polynomial
+                h, (d1, d2) = step_size, self._du
+                self._u = self._u + h * d1 + (h * h / 2) * d2
+                self._du = np.array([d1 + h * d2, d2])
             self._t = current_time + step_size
             self._dirty = True
             if not np.isfinite(x).all():
@@ -403,6 +428,8 @@ def slave_class(block_cls):
             # Fast path: a master writes the same list of inputs every step.
             key = tuple(vrs)
             idx = self._input_index.get(key)
+            if idx is None and any(not 0 <= vr < len(self._where) for vr in vrs):
+                return self._set_derivatives(vrs, values)
             if idx is None and all(self._where[vr][0] == "u" for vr in vrs):
                 idx = self._input_index[key] = _index([self._where[vr][1] for vr in vrs])
             if idx is not None:
@@ -422,10 +449,25 @@ def slave_class(block_cls):
                     self.log(f"{block_cls.model_name} ({self.instance_name}): output "
                              f"{block_cls.outputs[i].name} cannot be set; ignored", Fmi2Status.error)
 
+        def _set_derivatives(self, vrs, values):
+            """Input derivatives, as the Linux binary passes them on (module
+            docstring; the binary has checked the orders), among them,
+            perhaps, a value reference that is none of this FMU's."""
+            for code, val in zip(vrs, values):
+                order, vr = divmod(code, DERIVATIVE_VR)
+                if order <= 0:
+                    self.log(f"{block_cls.model_name} ({self.instance_name}): fmi2SetReal: value reference "
+                             f"{code} is none of this FMU's; ignored", Fmi2Status.error)
+                elif vr < len(self._where) and self._where[vr][0] == "u" and order <= 2:
+                    self._du[order - 1, self._where[vr][1]] = val
+                else:
+                    self.log(f"{block_cls.model_name} ({self.instance_name}): fmi2SetRealInputDerivatives: "
+                             f"value reference {vr} is not a Real input; ignored", Fmi2Status.error)
+
         # -- FMU state: everything, not only the registered variables ----------
         def _get_fmu_state(self):
-            return {"x": self._x.tolist(), "u": self._u.tolist(), "t": self._t, "mode": self._mode,
-                    "params": dict(self._params)}
+            return {"x": self._x.tolist(), "u": self._u.tolist(), "du": self._du.tolist(), "t": self._t,
+                    "mode": self._mode, "params": dict(self._params)}
 
         def _set_fmu_state(self, state):
             if not block_cls.can_get_and_set_state:
@@ -446,6 +488,7 @@ def slave_class(block_cls):
                 self._mode = state["mode"]
                 self._x = np.array(state["x"], dtype=float)
                 self._u = np.array(state["u"], dtype=float)
+                self._du = np.array(state["du"], dtype=float)
                 self._t = float(state["t"])
             except Exception as exc:
                 self._fail("cannot restore the FMU state", exc)

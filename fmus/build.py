@@ -27,8 +27,11 @@ sorted with fixed time stamps and permissions.
 
 The Linux binary ``binaries/linux64/<model>.so`` is this project's shim
 (``native.py``), with pythonfmu's binary beside it, so that the FMU runs in
-C hosts and exits cleanly everywhere; without a C compiler it stays
-pythonfmu's binary, with a warning.
+C hosts and exits cleanly everywhere, and takes input derivatives: such an
+FMU declares ``canInterpolateInputs``.  Without a C compiler it stays
+pythonfmu's binary, with a warning, and the FMU takes no input derivatives.
+The Windows binary is pythonfmu's own in every build, which refuses input
+derivatives whatever the modelDescription says.
 """
 from __future__ import annotations
 
@@ -294,7 +297,10 @@ def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
         md.set("guid", guid(block_cls.model_name, digest))
         md.attrib.pop("generationDateAndTime", None)
         ET.indent(md)
-        linux_binary = f"binaries/linux64/{md.find('CoSimulation').get('modelIdentifier')}.so"
+        cs = md.find("CoSimulation")
+        if shim is not None:  # the shim takes input derivatives (fmus/native/fmi2_shim.c)
+            cs.set("canInterpolateInputs", "true")
+        linux_binary = f"binaries/linux64/{cs.get('modelIdentifier')}.so"
         files = {item.filename: zin.read(item.filename) for item in zin.infolist()
                  if not item.is_dir() and "__pycache__" not in item.filename}
     if shim is not None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from .adapter import DERIVATIVE_VR
 
 __all__ = ["SHIM_SOURCE", "PYTHONFMU_BINARY", "BuildPython", "build_python", "find_compiler",
            "shim_unavailable_reason", "compile_shim", "fmu_binary", "binary_record"]
@@ -108,6 +109,7 @@ def _compile_command(cc: list[str], py: BuildPython, source: Path, out: Path) ->
             f"-DCRANE_COSIM_LIBPYTHON={_c_string(py.libpython)}",
             f"-DCRANE_COSIM_LIBPYTHON_SONAME={_c_string(py.soname)}",
             f"-DCRANE_COSIM_PYTHON={_c_string(py.executable)}",
+            f"-DCRANE_COSIM_DERIVATIVE_VR={DERIVATIVE_VR}u",
             # reproducible: no source folder in the output, no build id, no symbol table
             f"-ffile-prefix-map={source.parent}=.", "-Wl,--build-id=none", "-s",
             # every symbol resolved against libc: no Python symbol left undefined

@@ -28,6 +28,11 @@
  *     of registration), while the pointer is valid; both later calls find it
  *     null.  Both libraries are pinned in memory (RTLD_NODELETE), so a
  *     host's dlclose never runs that teardown before exit.
+ *  4. pythonfmu's binary refuses fmi2SetRealInputDerivatives.  The shim
+ *     takes it (the FMUs declare canInterpolateInputs) and passes the
+ *     derivatives on as one fmi2SetReal of the value references
+ *     order * CRANE_COSIM_DERIVATIVE_VR + vr, which only the FMU's Python
+ *     side reads (fmus/adapter.py, DERIVATIVE_VR).
  *
  * The Python C API is reached through dlsym only (Python.h is included for
  * the types): the shim has no undefined Python symbol, so a host that loads
@@ -40,6 +45,8 @@
  *   CRANE_COSIM_PYTHON            sys.executable of the building Python (a venv's
  *                                 bin/python finds that venv); the environment
  *                                 variable CRANE_COSIM_PYTHON overrides it
+ *   CRANE_COSIM_DERIVATIVE_VR     the value reference offset of an input derivative
+ *                                 of order 1 (item 4)
  */
 #define _GNU_SOURCE
 #define PY_SSIZE_T_CLEAN
@@ -54,8 +61,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#if !defined(CRANE_COSIM_LIBPYTHON) || !defined(CRANE_COSIM_LIBPYTHON_SONAME) || !defined(CRANE_COSIM_PYTHON)
-#error "compile with -DCRANE_COSIM_LIBPYTHON=... -DCRANE_COSIM_LIBPYTHON_SONAME=... -DCRANE_COSIM_PYTHON=... (fmus/native.py)"
+#if !defined(CRANE_COSIM_LIBPYTHON) || !defined(CRANE_COSIM_LIBPYTHON_SONAME) || !defined(CRANE_COSIM_PYTHON) \
+    || !defined(CRANE_COSIM_DERIVATIVE_VR)
+#error "compile with -DCRANE_COSIM_LIBPYTHON=... -DCRANE_COSIM_LIBPYTHON_SONAME=... -DCRANE_COSIM_PYTHON=... -DCRANE_COSIM_DERIVATIVE_VR=... (fmus/native.py)"
 #endif
 
 #define EXPORT __attribute__((visibility("default")))
@@ -121,9 +129,6 @@ EXPORT const char crane_cosim_fmi2_shim[] = "crane-cosim FMI 2.0 shim 1";
                                      const fmi2ValueReference knowns[], size_t nk, const fmi2Real dv_known[],      \
                                      fmi2Real dv_unknown[]),                                                       \
       (c, unknowns, nu, knowns, nk, dv_known, dv_unknown))                                                         \
-    X(fmi2SetRealInputDerivatives, (fmi2Component c, const fmi2ValueReference vr[], size_t n,                      \
-                                    const fmi2Integer order[], const fmi2Real v[]),                                \
-      (c, vr, n, order, v))                                                                                        \
     X(fmi2GetRealOutputDerivatives, (fmi2Component c, const fmi2ValueReference vr[], size_t n,                     \
                                      const fmi2Integer order[], fmi2Real v[]),                                     \
       (c, vr, n, order, v))                                                                                        \
@@ -372,6 +377,7 @@ typedef struct {
     fmi2CallbackFunctions host;
     fmi2CallbackFunctions mine; /* pythonfmu keeps a pointer to it: lives with the instance */
     int error_logged;
+    char *name; /* the instance name, for the shim's own messages */
 } Instance;
 
 static void note_and_pass_on(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String category,
@@ -403,8 +409,12 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
     instance->mine = instance->host;
     instance->mine.logger = note_and_pass_on;
     instance->mine.componentEnvironment = instance;
+    instance->name = strdup(instanceName ? instanceName : "");
     instance->inner = p_fmi2Instantiate(instanceName, fmuType, guid, resources, &instance->mine, visible, loggingOn);
-    if (!instance->inner) {
+    if (!instance->inner || !instance->name) {
+        if (instance->inner)
+            p_fmi2FreeInstance(instance->inner);
+        free(instance->name);
         free(instance);
         return NULL;
     }
@@ -418,6 +428,7 @@ EXPORT void fmi2FreeInstance(fmi2Component c)
         return;
     if (p_fmi2FreeInstance)
         p_fmi2FreeInstance(instance->inner);
+    free(instance->name);
     free(instance);
 }
 
@@ -437,3 +448,37 @@ EXPORT void fmi2FreeInstance(fmi2Component c)
         return instance->error_logged && status < fmi2Error ? fmi2Error : status;                                  \
     }
 FMI2_STATUS_FUNCTIONS(FORWARD)
+
+/* Item 4 above.  Only the first and second derivatives are used (the
+ * inputs follow a quadratic over a step); a higher order is refused. */
+EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t n,
+                                              const fmi2Integer order[], const fmi2Real value[])
+{
+    Instance *instance = c;
+    if (!instance || !p_fmi2SetReal)
+        return fmi2Error;
+    if (n == 0)
+        return fmi2OK;
+    fmi2ValueReference *coded = malloc(n * sizeof *coded);
+    if (!coded)
+        return fmi2Error;
+    for (size_t i = 0; i < n; ++i) {
+        if (order[i] < 1 || order[i] > 2 || vr[i] >= CRANE_COSIM_DERIVATIVE_VR) {
+            char message[200];
+            snprintf(message, sizeof message,
+                     "fmi2SetRealInputDerivatives: derivative of order %d of value reference %u refused: this FMU "
+                     "takes the first and second derivatives of its inputs",
+                     (int)order[i], (unsigned)vr[i]);
+            if (instance->host.logger)
+                instance->host.logger(instance->host.componentEnvironment, instance->name, fmi2Error,
+                                      "logStatusError", message);
+            free(coded);
+            return fmi2Error;
+        }
+        coded[i] = (fmi2ValueReference)order[i] * CRANE_COSIM_DERIVATIVE_VR + vr[i];
+    }
+    instance->error_logged = 0;
+    fmi2Status status = p_fmi2SetReal(instance->inner, coded, n, value);
+    free(coded);
+    return instance->error_logged && status < fmi2Error ? fmi2Error : status;
+}

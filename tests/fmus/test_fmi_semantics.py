@@ -177,3 +177,57 @@ def test_state_round_trips_with_the_tunable_parameters(fmu_dir, tmp_path):
     inst._slave.freeFMUstate(state)
     assert np.array_equal(again, plain) and not np.array_equal(damped, plain)
     inst.free()
+
+
+def _integrator(integrator_fmu, tmp_path):
+    inst = FMUInstance("i", integrator_fmu, tmp_path)
+    inst._slave.setupExperiment(startTime=0.0)
+    inst._slave.enterInitializationMode()
+    inst._slave.exitInitializationMode()
+    return inst
+
+
+def test_the_fmus_take_input_derivatives(integrator_fmu, fmu_dir):
+    """canInterpolateInputs where the FMU's Linux binary is the project's
+    (it passes the derivatives on), as in every FMU built here."""
+    from crane_cosim.fmu import _read_model_description
+    from crane_cosim.fmus.native import shim_unavailable_reason
+    assert shim_unavailable_reason() is None
+    for path in [integrator_fmu, *sorted(fmu_dir.glob("*.fmu"))]:
+        assert _read_model_description(path).coSimulation.canInterpolateInputs, path.name
+
+
+def test_inputs_follow_their_derivatives_over_the_steps(integrator_fmu, tmp_path):
+    """u = 1 + 2 s + 6 s**2 / 2 from t = 0, set once: x = k (s + s**2 + s**3)
+    exactly (RK4, Simpson's rule), in two steps as in one, and the input
+    read after a step is the polynomial's value there."""
+    inst = _integrator(integrator_fmu, tmp_path)
+    u, y = _vr(inst, ["u"])[0], _vr(inst, ["y"])[0]
+    inst._slave.setReal([u], [1.0])
+    inst._slave.setRealInputDerivatives([u, u], [1, 2], [2.0, 6.0])
+    state = inst._slave.getFMUstate()
+    inst._slave.doStep(0.0, 0.5)
+    assert inst._slave.getReal([y, u]) == pytest.approx([0.5 + 0.25 + 0.125, 1 + 1 + 0.75], rel=0, abs=1e-15)
+    inst._slave.doStep(0.5, 0.5)
+    two = inst._slave.getReal([y, u])
+    assert two == pytest.approx([3.0, 6.0], rel=0, abs=1e-14)
+    # the derivatives are part of the state
+    inst._slave.setFMUstate(state)
+    inst._slave.doStep(0.0, 1.0)
+    assert inst._slave.getReal([y, u]) == pytest.approx(two, rel=0, abs=1e-14)
+    inst._slave.freeFMUstate(state)
+    inst.free()
+
+
+def test_derivatives_the_fmu_does_not_take_are_refused_by_name(integrator_fmu, tmp_path):
+    inst = _integrator(integrator_fmu, tmp_path)
+    u, y = _vr(inst, ["u", "y"])
+    fails(inst._slave.setRealInputDerivatives, [u], [3], [1.0])
+    assert "derivative of order 3 of value reference" in inst.errors[-1]
+    fails(inst._slave.setRealInputDerivatives, [y], [1], [1.0])
+    assert f"value reference {y} is not a Real input" in inst.errors[-1]
+    # a value reference that is none of the FMU's is an error, not a crash
+    fails(inst._slave.setReal, [1000], [1.0])
+    assert "value reference 1000 is none of this FMU's" in inst.errors[-1]
+    inst._slave.doStep(0.0, 0.1)  # still usable
+    inst.free()
