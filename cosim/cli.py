@@ -1,7 +1,7 @@
 """The ``crane-cosim`` command.
 
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
-                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint]
+                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint|iterated-quadratic]
                            [--extrapolation midpoint|none] [--iterations N] [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
@@ -33,7 +33,7 @@ from pathlib import Path
 from .errors import CraneCosimError, SimulationError, Terminated
 from .pacing import describe
 from .scenarios import SCENARIOS
-from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS
+from .system import ALGORITHMS, COUPLINGS, EXTRAPOLATIONS, ITERATED
 
 DEFAULT_FMU_DIR = Path("fmus_build")
 DEMO_SCENARIO = "offshore_knuckle_boom"
@@ -54,8 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's: gauss-seidel in the examples, "
                         "iterated-midpoint for the flexible crane; jacobi if the file names none)")
     r.add_argument("--iterations", type=int, metavar="N",
-                   help="with --algorithm iterated-midpoint: re-step passes per step (default: the system "
-                        "file's, else until the mid-step values settle, at most 12; docs/master.md)")
+                   help="with --algorithm iterated-midpoint or iterated-quadratic: re-step passes per step "
+                        "(default: the system file's, else until the values settle, at most 12; docs/master.md)")
     r.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")
@@ -224,10 +224,11 @@ def _apply_options(args, system, strict_replace: bool = True):
         value = getattr(args, attr, None)
         if value is not None:
             setattr(system, attr, value)
-    if getattr(args, "iterations", None) is not None and system.algorithm != "iterated-midpoint":
+    if getattr(args, "iterations", None) is not None and system.algorithm not in ITERATED:
         raise CraneCosimError(f"--iterations {args.iterations} sets the re-step passes of the "
-                              f"iterated-midpoint algorithm; the {system.algorithm} algorithm steps each "
-                              f"component once (add --algorithm iterated-midpoint, or leave --iterations out)")
+                              f"iterated-midpoint and iterated-quadratic algorithms; the {system.algorithm} "
+                              f"algorithm steps each component once (add --algorithm iterated-midpoint, or "
+                              f"leave --iterations out)")
     replacements = _parse_replace(getattr(args, "replace", []))
     for target, value in _parse_set(args.set, _variable_kinds(system, dict(replacements))):
         system.set_parameter(target, value)

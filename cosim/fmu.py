@@ -171,6 +171,7 @@ class FMUInstance:
         self._set_real = dll.fmi2SetReal
         self._get_real = dll.fmi2GetReal
         self._do_step = dll.fmi2DoStep
+        self._set_derivatives = dll.fmi2SetRealInputDerivatives
         self._component = self._slave.component
         self.input_names: list[str] = []
         self.output_names: list[str] = []
@@ -238,6 +239,12 @@ class FMUInstance:
         dbl = ctypes.POINTER(ctypes.c_double)
         self._u_ptr = self.u.ctypes.data_as(dbl)
         self._y_ptr = self.y.ctypes.data_as(dbl)
+        # for input derivatives: the inputs' first, then second derivatives
+        n = len(in_vr)
+        self.du = np.zeros((2, n))
+        self._du_vr = (ctypes.c_uint * (2 * n))(*in_vr, *in_vr)
+        self._du_order = (ctypes.c_int * (2 * n))(*[1] * n, *[2] * n)
+        self._du_ptr = self.du.ctypes.data_as(dbl)
 
     # -- hot loop ----------------------------------------------------------------
     # ``fmi_time`` [s] sums the wall time spent inside these three calls, so
@@ -249,6 +256,22 @@ class FMUInstance:
         self.fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("accept its inputs")
+
+    def set_input_derivatives(self) -> None:
+        """Write ``self.du`` (the bound inputs' first time derivatives in
+        ``du[0]``, second in ``du[1]``) through
+        ``fmi2SetRealInputDerivatives``; only for an FMU that declares
+        ``canInterpolateInputs``."""
+        t0 = perf_counter()
+        n = self.du.size
+        status = self._set_derivatives(self._component, self._du_vr, n, self._du_order, self._du_ptr) if n else 0
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("accept its input derivatives")
+
+    @property
+    def can_interpolate_inputs(self) -> bool:
+        return bool(self.md.coSimulation.canInterpolateInputs)
 
     def do_step(self, t: float, h: float) -> None:
         t0 = perf_counter()

@@ -18,7 +18,9 @@ from pathlib import Path
 from .errors import CraneCosimError
 from .recording import check_every
 
-ALGORITHMS = ("jacobi", "gauss-seidel", "iterated-midpoint")
+ALGORITHMS = ("jacobi", "gauss-seidel", "iterated-midpoint", "iterated-quadratic")
+#: the algorithms that step components again (re-step passes)
+ITERATED = ("iterated-midpoint", "iterated-quadratic")
 COUPLINGS = ("inertia", "explicit")
 EXTRAPOLATIONS = ("midpoint", "none")
 
@@ -52,9 +54,9 @@ class System:
     algorithm: str = "jacobi"
     coupling: str = "inertia"
     extrapolation: str = "none"
-    #: re-step passes of the iterated-midpoint algorithm
-    #: (``master.IteratedMidpoint``); ``None``: until the mid-step values
-    #: settle (at most ``master.MAX_PASSES``).  The other algorithms step each
+    #: re-step passes of the iterated-midpoint and iterated-quadratic
+    #: algorithms (``master.IteratedMidpoint``); ``None``: until the values
+    #: read from them settle (at most ``master.MAX_PASSES``).  The other algorithms step each
     #: component once and do not read it.
     iterations: int | None = None
     base_dir: Path = field(default_factory=Path.cwd)
@@ -132,10 +134,10 @@ class System:
         if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
                                             or self.iterations < 1):
             raise CraneCosimError(f"iterations must be a whole number of at least 1, got {self.iterations!r}")
-        if self.algorithm == "iterated-midpoint" and self.extrapolation != "none":
-            raise CraneCosimError(f"the iterated-midpoint algorithm holds every input at its mid-step value "
-                                  f"and takes no input extrapolation ({self.extrapolation!r}); use "
-                                  f"extrapolation none with it")
+        if self.algorithm in ITERATED and self.extrapolation != "none":
+            raise CraneCosimError(f"the {self.algorithm} algorithm gives every input its mid-step value or "
+                                  f"its quadratic over the step and takes no input extrapolation "
+                                  f"({self.extrapolation!r}); use extrapolation none with it")
 
 
 def _split(ref: str):

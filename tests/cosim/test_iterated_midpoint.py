@@ -197,8 +197,8 @@ def test_iterations_on_the_command_line_need_the_iterated_midpoint(tmp_path, int
     s = _chain(integrator_fmu, 0.1, None)
     path = write_ssd(s, tmp_path / "chain.ssd")
     assert main(["run", str(path), "--algorithm", "gauss-seidel", "--iterations", "2", "--no-plots"]) == 2
-    assert ("--iterations 2 sets the re-step passes of the iterated-midpoint algorithm; the gauss-seidel "
-            "algorithm steps each component once") in capsys.readouterr().err
+    assert ("--iterations 2 sets the re-step passes of the iterated-midpoint and iterated-quadratic "
+            "algorithms; the gauss-seidel algorithm steps each component once") in capsys.readouterr().err
 
 
 def test_iterations_are_kept_in_the_system_file(tmp_path, integrator_fmu):
