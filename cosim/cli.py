@@ -1,7 +1,8 @@
 """The ``crane-cosim`` command.
 
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
-                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint|iterated-quadratic]
+                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint|
+                                                                      iterated-quadratic]
                            [--extrapolation midpoint|none] [--iterations N] [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
@@ -52,7 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     r.add_argument("--coupling", choices=COUPLINGS, help="crane-vessel coupling (default: the system file's; inertia if it names none)")
     r.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's: gauss-seidel in the examples, "
-                        "iterated-midpoint for the flexible crane; jacobi if the file names none)")
+                        "iterated-midpoint for the flexible crane; jacobi if the file names none; "
+                        "iterated-quadratic is the most accurate, docs/master.md)")
     r.add_argument("--iterations", type=int, metavar="N",
                    help="with --algorithm iterated-midpoint or iterated-quadratic: re-step passes per step "
                         "(default: the system file's, else until the values settle, at most 12; docs/master.md)")

@@ -45,9 +45,20 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
 * `canGetAndSetFMUstate` is true: the saved state holds the complete
   internal state (continuous states, held inputs, time), not only the
   registered variables.
-* Inputs are held constant over a communication step; the multibody FMUs
-  integrate internally with classic fourth-order Runge-Kutta sub-steps of
-  at most `h_max` (default 1 ms; `blocks/block.py`).
+* Inputs are held constant over a communication step, unless the host
+  sets their derivatives: `canInterpolateInputs` is true, and after
+  `fmi2SetRealInputDerivatives` (orders 1 and 2; a higher order is refused
+  by name) each input follows `u + s du/dt + s^2/2 d2u/dt2` from the
+  communication point where they were set, value and derivatives moving
+  along it from step to step until the host sets them again; the saved
+  state holds them.  The multibody FMUs integrate internally with classic
+  fourth-order Runge-Kutta sub-steps of at most `h_max` (default 1 ms;
+  `blocks/block.py`), evaluating the inputs at each stage; the friction
+  and cylinder FMUs, which step their own way, hold the inputs' value at
+  mid-step.  The project's Linux binary passes the derivatives on;
+  pythonfmu's own binary (Windows, or Linux without a C compiler at build
+  time) refuses them, and an FMU built without the project's Linux binary
+  says `canInterpolateInputs="false"`.
 * Failures are reported through the FMU logger with status error (a bad
   parameter value is named at initialization, a non-finite state at the step
   where it appears), and the call returns `fmi2Error`, so that a host that
@@ -96,6 +107,10 @@ co-simulation call to pythonfmu's binary unchanged and adds:
   start (no libpython, a wrong `PYTHONHOME`, a missing package), the
   FMU's `fmi2Instantiate` says why in one sentence through the host's FMU
   logger and returns NULL.
+* **Input derivatives.**  pythonfmu's binary refuses
+  `fmi2SetRealInputDerivatives`; the FMU's binary takes it and passes the
+  derivatives on to the FMU's Python side (as one `fmi2SetReal` of value
+  references of their own), so the FMUs declare `canInterpolateInputs`.
 * **A clean exit** (see below).
 
 Python is started when the host loads the FMU's binary: the dynamic
