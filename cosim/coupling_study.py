@@ -222,18 +222,30 @@ first variant is the example's default.
 * Jacobi is what OSP libcosim runs; it is about three times less accurate
   than Gauss–Seidel here.
 * Over the first 5 s of every example (below), the same holds: the
-  iterated midpoint is second order and the fastest way to a small error;
-  it keeps every force within 0.1% of its peak (RMS) at 1 ms but on the
-  flexible crane, which needs 0.25 ms for that.  The largest stable step
-  is 10 ms for the cranes on the vessel, 20 ms (the largest tried) for
-  both knuckle boom cranes, and 2 ms (Gauss–Seidel) or 5 ms (iterated
-  midpoint) for the flexible crane, whose boom rings at up to 111 Hz.
+  iterated midpoint is second order; it keeps every force within 0.1% of
+  its peak (RMS) at 1 ms but on the flexible crane, which needs 0.25 ms
+  for that.  The iterated quadratic (inputs from the loop on quadratics
+  over the step, given to the FMUs as input derivatives) brings the
+  flexible crane within 0.1% at 1 ms (8e-4 on this grid, 7e-5 at 0.5 ms),
+  and the cranes on the vessel down to what the monolithic reference
+  itself resolves (4e-8 to 8e-8) from 2 ms, at about 2.5 times the
+  iterated midpoint's wall time at the same step (2–2.4 times); at 5 ms
+  it is more accurate than the iterated midpoint at 1 ms, for the same
+  time.  On
+  the offshore knuckle boom, whose friction sticks and slips and whose
+  cylinders step their own way, it gains little (9e-6 against 1.3e-5 at
+  1 ms).  The largest stable step is 10 ms for the cranes on the vessel
+  (either iterated algorithm), 20 ms (the largest tried) for both knuckle
+  boom cranes, and 2 ms (Gauss–Seidel), 5 ms (iterated midpoint) or 10 ms
+  (iterated quadratic) for the flexible crane, whose boom rings at up to
+  111 Hz.
 * Over the whole 20 s of every example at 1 ms, the figures are in
   [master.md](master.md#stepping): the iterated midpoint keeps every
   recorded force within 0.003% of its peak (RMS) but on the flexible
   crane, whose undamped 40.7 Hz base mode drifts in phase (1.4% at 1 ms,
-  0.08% at 0.25 ms); the tests bound each example's error at about three
-  times what it achieves (`tests/cosim/test_example_accuracy.py`).
+  0.08% at 0.25 ms), which the iterated quadratic keeps within 0.07% at
+  1 ms; the tests bound each example's error at about three times what it
+  achieves (`tests/cosim/test_example_accuracy.py`).
 * The FMUs integrate with classic Runge–Kutta, at most 1 ms a step inside:
   over these runs their own error is below 1e-7 of the peaks, so what the
   tables show is the coupling's.
@@ -241,9 +253,9 @@ first variant is the example's default.
 ## Every example
 
 Every example, over its first {example_stop:g} s, with Gauss–Seidel (the
-algorithm of every example but the flexible crane) and the iterated
-midpoint (passes until the mid-step values settle), against the monolithic
-run.
+algorithm of every example but the flexible crane), the iterated midpoint
+and the iterated quadratic (passes until the values read from them
+settle), against the monolithic run.
 Error: the largest, over every force and moment the example outputs (N and
 N·m, leaving out those that are zero but for round-off), of the RMS
 difference over its peak, on the 20 ms grid all steps share.
@@ -263,8 +275,9 @@ them, against the error above (on the same points):
 {estimates}
 
 The estimate is within a few percent of the error where the error halves
-(first order) or quarters (second order) as the step halves; it costs
-about three times the run's time.  An input that steps breaks that
+(first order) or quarters (second order) as the step halves, and on the
+flexible crane with the iterated quadratic; it costs about three times
+the run's time.  An input that steps breaks that
 scaling: the flexible crane's drive torque steps at a point of the grid,
 and Gauss–Seidel, reading it a step late at any step, records there the
 moment before the step, 0.99 of the peak away from the monolithic run's
@@ -272,7 +285,14 @@ moment after it.  That one point of 250 is 6.3% RMS on this grid at every
 step from 0.5 ms down (1.4% on the 1 ms grid at 0.1 ms), so the
 flexible crane's Gauss–Seidel error barely falls below 0.5 ms, and the
 estimate, made on every step, is 0.84 of its RMS here and a third of its
-largest.  `--tolerance TOL` uses the largest to choose the step.
+largest.  Where the iterated quadratic's error is down at what
+the reference resolves (the cranes on the vessel, the knuckle boom crane)
+the error is the reference's, and the estimate, which knows only the
+co-simulation, says so by being smaller.  Where it converges more slowly
+than the fourth order the estimate assumes (the offshore knuckle boom,
+whose friction makes it first order below 2 ms), the estimate is low:
+0.55 of the error there.  `--tolerance TOL` uses the
+largest to choose the step.
 """
 
 
