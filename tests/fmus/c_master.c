@@ -28,6 +28,7 @@ typedef void *fmi2ComponentEnvironment;
 typedef unsigned int fmi2ValueReference;
 typedef double fmi2Real;
 typedef int fmi2Boolean;
+typedef int fmi2Integer;
 typedef const char *fmi2String;
 typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
 typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
@@ -126,6 +127,22 @@ int main(int argc, char **argv)
         CHECK(set_real(c, &vr, 1, &value));
     }
     CHECK(exit_init(c));
+    /* C_MASTER_DERIVATIVES="vr:order=value,...": input derivatives set once,
+     * after initialization */
+    const char *derivatives = getenv("C_MASTER_DERIVATIVES");
+    if (derivatives) {
+        fmi2Status (*set_derivatives)(fmi2Component, const fmi2ValueReference *, size_t, const fmi2Integer *,
+                                      const fmi2Real *) = sym(lib, "fmi2SetRealInputDerivatives");
+        char list[1024];
+        snprintf(list, sizeof list, "%s", derivatives);
+        for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
+            char *end;
+            fmi2ValueReference vr = (fmi2ValueReference)strtoul(item, &end, 10);
+            fmi2Integer order = (fmi2Integer)strtol(end + 1, &end, 10);
+            fmi2Real value = strtod(end + 1, NULL);
+            CHECK(set_derivatives(c, &vr, 1, &order, &value));
+        }
+    }
     for (long k = 0; k < steps; ++k)
         CHECK(do_step(c, k * h, h, 1));
 

@@ -460,3 +460,20 @@ def test_pythonfmus_binary_alone_needs_libpython_preloaded_in_a_c_host(plain_fmu
     assert "outputs" in lines, proc.stderr[-2000:]
     y = np.array([float(x) for x in lines[lines.index("outputs") + 1:]])
     _assert_same(y, _run_fmpy(folder, sets, outputs))
+
+
+def test_c_host_sets_input_derivatives(integrator_fmu, unzipped, c_master):
+    """The FMU's binary takes fmi2SetRealInputDerivatives from a C host: u =
+    1 + 2 s + 6 s**2 / 2 set once, 100 steps of 10 ms, x = s + s**2 + s**3
+    at s = 1 exactly (RK4 is Simpson's rule), and u = 6 there; an order
+    the FMU does not take stops the host on the function's status."""
+    folder = unzipped(integrator_fmu)
+    vr = _vrs(read_model_description(str(folder)))
+    env = _host_env(C_MASTER_DERIVATIVES=f"{vr['u']}:1=2.0,{vr['u']}:2=6.0")
+    y = _values(_run_c(c_master, folder, {"u": 1.0}, ["y", "u"], steps=100, h=0.01, env=env))
+    np.testing.assert_allclose(y, [3.0, 6.0], rtol=0, atol=1e-12)
+    proc = _run_c(c_master, folder, {"u": 1.0}, ["y"], steps=1, h=0.01,
+                  env=_host_env(C_MASTER_DERIVATIVES=f"{vr['u']}:3=1.0"))
+    assert proc.returncode == 2
+    assert "derivative of order 3 of value reference" in proc.stdout + proc.stderr
+    assert "set_derivatives(c, &vr, 1, &order, &value) returned status 3" in proc.stderr
