@@ -14,8 +14,9 @@ from .pass_on import PassOn  # noqa: F401  (the benchmark's floor)
 from .signal import Signal
 from .supported_base import SupportedBase
 from .vessel import Vessel
+from .waves import Waves
 
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
                                           KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
-                                          FlexibleCrane, SupportedBase)}
+                                          FlexibleCrane, SupportedBase, Waves)}

@@ -20,6 +20,10 @@ Assumptions the paper leaves open, fixed here:
   ``l_mount``) is the height of the mount above it (``p_21^1 = [0, 0, -l1]``,
   eq. (60)).
 
+Waves (``blocks/waves.py``) act through the inputs ``M_wave_roll``,
+``M_wave_pitch`` and ``M_wave_yaw``, generalized forces on q1, q2, q3 beside
+the springs' moments; left unconnected they are zero, calm water.
+
 Coupling at the mount (``docs/interfaces/mount.md``): the wrench the vessel
 exerts on the crane is ``W = I_A [dw; a] + p_A`` (Frame 1, at the mount),
 ``I_A`` and ``p_A`` being inputs.  The vessel receives ``-W`` and solves its
@@ -80,7 +84,11 @@ class Vessel(CompiledBlock):
         _P("u_pitch_0", "rad/s", 0.0, "Initial pitch rate"),
         _P("u_yaw_0", "rad/s", 0.0, "Initial yaw rate"),
     )
-    inputs = MOUNT_INERTIA
+    # the crane's load, then the waves' moments (``blocks/waves.py``)
+    inputs = MOUNT_INERTIA + tuple(
+        _P(f"M_wave_{n}", "N.m", 0.0, f"Wave moment on the {n} (a generalized force on q{i}, as the springs' "
+                                      f"moments are); zero in calm water")
+        for i, n in _AXES)
     outputs = (
         tuple(_P(f"q_{n}", "rad", 0.0, f"Vessel {n} angle (q{i} of Cibicik & Egeland 2018)") for i, n in _AXES)
         + tuple(_P(f"u_{n}", "rad/s", 0.0, f"Vessel {n} rate d(q_{n})/dt (u{i})") for i, n in _AXES)
@@ -95,7 +103,7 @@ class Vessel(CompiledBlock):
     # act) and its vertical acceleration is centripetal, the state's.
     feedthrough = (tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_a_z",
                                             "mount_p_*"))
-                   + (("*", ("I_A_[1-5]?", "p_A_n?", "p_A_f[xy]")),))
+                   + (("*", ("I_A_[1-5]?", "p_A_n?", "p_A_f[xy]", "M_wave_*")),))
     states = (
         tuple(_P(f"q_{n}", "rad", 0.0, f"{n} angle") for _, n in _AXES)
         + tuple(_P(f"u_{n}", "rad/s", 0.0, f"{n} rate") for _, n in _AXES)
@@ -173,12 +181,12 @@ class Vessel(CompiledBlock):
 
     def _solve(self, x, inp):
         """State terms and the accelerations ``du/dt`` for state ``x`` and
-        inputs ``inp``: ``(M + J^T I_A J) du = tau - J^T (I_A bias + p_A)``."""
+        inputs ``inp``: ``(M + J^T I_A J) du = tau + M_wave - J^T (I_A bias + p_A)``."""
         R, M, tau, J, t_m, bias_acc = self._state_terms(x)
         I_A = sym6_unpack(inp[:21])
         p_A = inp[21:27]
         A = M + J.T @ I_A @ J
-        b = tau - J.T @ (I_A @ bias_acc + p_A)
+        b = tau + inp[27:30] - J.T @ (I_A @ bias_acc + p_A)
         return R, J, t_m, bias_acc, solve(A, b)
 
     def derivatives(self, t, x, u):

@@ -15,8 +15,9 @@ O, written out entry by entry:
   inertia about O (about the COG by the radii of gyration, eq. (73), moved
   to O) and ``n_O = c x R^T m g0`` the moment of the weight: the mass matrix
   ``M = E^T I_O E`` and the generalized forces less the velocity terms
-  ``tau = E^T (n_O - w x I_O w - I_O (dE/dt) u) - k q^3 - c u``, the cubic
-  springs of Section III-D and the linear damping;
+  ``tau = E^T (n_O - w x I_O w - I_O (dE/dt) u) - k q^3 - c u + M_wave``,
+  the cubic springs of Section III-D, the linear damping and the waves'
+  moments (inputs 27-29);
 * the mount at ``r_m = [0, 0, l1]`` in Frame 1 (the paper's
   ``p_21^1 = [0, 0, -l1]``, eq. (60)): its twist ``[w; w x r_m]``, its
   Jacobian ``[dw; a] = J du/dt + b`` with ``J = [E; (E e_j) x r_m]`` and
@@ -73,7 +74,7 @@ def _vessel(x, inp, I_O, com, m_g, k, c, l1):
     b = np.empty(3)  # tau, then the right-hand side of the solve
     for i in range(3):
         b[i] = (E[0, i] * n_O[0] + E[1, i] * n_O[1] + E[2, i] * n_O[2]
-                - k[i] * x[i] ** 3 - c[i] * x[3 + i])
+                - k[i] * x[i] ** 3 - c[i] * x[3 + i] + inp[27 + i])
 
     # the mount on the vertical through O: (E e_j) x [0, 0, l1] = l1 [E_1j, -E_0j, 0]
     J = np.empty((6, 3))

@@ -109,9 +109,11 @@ def _unit(v) -> str:
 
 def describe_variables(path) -> dict:
     """Variables of the FMU at ``path`` by name.  An FMU of this project that
-    is not built yet is described from its block declaration."""
+    is not built yet, or was built from other sources (a run builds it
+    again), is described from its block declaration."""
+    from .fmus.build import needs_building
     path = Path(path)
-    if not path.exists() and path.suffix == ".fmu" and path.stem in BLOCKS:
+    if path.suffix == ".fmu" and path.stem in BLOCKS and needs_building(path, BLOCKS[path.stem]):
         return _block_variables(BLOCKS[path.stem])
     md = _read_model_description(path)
     return {v.name: VariableInfo(v.name, v.causality, _unit(v), v.type, v.valueReference, v.start)

@@ -66,21 +66,12 @@ def prepare_fmus(system: System) -> None:
     """Build the project's own FMUs that a system uses when they are missing
     or were built from other sources (never touches a foreign FMU)."""
     from .blocks import BLOCKS
-    from .archive import check_archive
-    from .fmus.build import FMU_SOURCE_FILE, build_fmu, fmu_is_current
+    from .fmus.build import build_fmu, needs_building
 
     for comp in system.components:
         path = system.source_path(comp)
-        if path.suffix != ".fmu" or path.stem not in BLOCKS:
-            continue
-        if path.exists():
-            try:
-                ours = f"resources/{FMU_SOURCE_FILE}" in {i.filename for i in check_archive(path, "FMU")}
-            except CraneCosimError:
-                ours = False  # not ours; refused with its reason when it is read
-            if not ours or fmu_is_current(path, BLOCKS[path.stem]):
-                continue
-        build_fmu(path.stem, path.parent)
+        if path.suffix == ".fmu" and path.stem in BLOCKS and needs_building(path, BLOCKS[path.stem]):
+            build_fmu(path.stem, path.parent)
 
 
 def steps_of(system: System) -> int:

@@ -13,7 +13,7 @@ from .system import System
 
 
 def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
-                    vessel_mass: float | None = None) -> System:
+                    vessel_mass: float | None = None, sea: dict | None = None) -> System:
     """The crane of Cibicik & Egeland (2018), Table I, on their Table I vessel, PD-controlled
     through a 20 s hoisting sequence (raise, slew 90 deg, lower).  The vessel
     is coupled through the crane's articulated inertia (``docs/interfaces/mount.md``).
@@ -26,7 +26,8 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     (``docs/coupling-error.md``).
 
     ``vessel_mass`` [kg] overrides the vessel's mass ``m`` (e.g. 120 kg for the
-    light-vessel case).
+    light-vessel case).  ``sea`` (``Waves`` parameters, ``{}`` for its
+    defaults) adds waves that move the vessel (:func:`add_waves`).
     FMU sources are ``<fmu_dir>/<Model>.fmu`` relative to ``base_dir``
     (default: the current folder).
     """
@@ -45,7 +46,25 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     for v in Controller.outputs:
         if v.name.startswith("tau_"):
             s.connect(f"controller.{v.name}", f"crane.{v.name}")
+    if sea is not None:
+        add_waves(s, fmu_dir, sea)
     return s
+
+
+#: The moments of the Waves that move the vessel, by the Vessel input each drives
+WAVE_MOMENTS = ("M_wave_roll", "M_wave_pitch", "M_wave_yaw")
+
+
+def add_waves(system: System, fmu_dir: str, sea: dict, gains: dict | None = None) -> None:
+    """Add a ``Waves`` component ``waves`` (``blocks/waves.py``) of the sea
+    state ``sea`` (its parameters: Hs, Tp, gamma, heading, seed, ...), its
+    moments driving the component ``vessel``; ``gains`` (``K_roll``, ...)
+    are the defaults for that vessel, which ``sea`` may override.  It comes
+    first in the order, a source that reads nothing."""
+    system.add_component("waves", f"{fmu_dir}/Waves.fmu", **{**(gains or {}), **sea})
+    system.components.insert(0, system.components.pop())
+    for name in WAVE_MOMENTS:
+        system.connect(f"waves.{name}", f"vessel.{name}")
 
 
 #: Per crane and joint, the two outputs of the crane that feed the friction
@@ -121,6 +140,10 @@ def _measurements_to_controller(s: System) -> None:
 #: so the crane heels the vessel by the same static angle (about 1.3 deg).
 SCALED_VESSEL = {"m": 480e3, "l_mount": 15.0, "cog_z": 7.5, "r_x": 15.0 / 12**0.5, "r_y": 15.0 / 12**0.5,
                  "r_z": 15.0 / 12**0.5, "k_roll": 1.12e11, "k_pitch": 1.12e11, "k_yaw": 1.12e11}
+#: Waves gains for the scaled vessel: in the ratio of its springs to the Table
+#: I vessel's (1400) times the Waves defaults, so that a sea state heels both
+#: vessels alike in the long-wave limit
+SCALED_WAVE_GAINS = {"K_roll": 1.4e7, "K_pitch": 1.4e7}
 
 #: Cylinders of the offshore knuckle boom crane (HydraulicCylinder parameters),
 #: by the crane coordinate each drives: the boom cylinder holds up to about
@@ -134,7 +157,7 @@ P_B_HOLD = 1e6  # Pa: rod-side pressure at the start; the piston side holds the 
 
 
 def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
-                          on_vessel: bool = True, friction: bool = True) -> System:
+                          on_vessel: bool = True, friction: bool = True, sea: dict | None = None) -> System:
     """The knuckle boom crane of Cibicik & Egeland (2019) with hydraulic
     cylinders on the vessel of Cibicik & Egeland (2018), scaled to carry it
     (:data:`SCALED_VESSEL`), and the hoisting sequence of
@@ -152,7 +175,8 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     controller.  The cylinders start with the chamber pressures that hold
     the crane at its start pose (rod side 10 bar).  ``on_vessel=False``
     stands the crane on a fixed base instead; ``friction=False`` leaves the
-    friction out."""
+    friction out.  ``sea`` (``Waves`` parameters) adds waves that move the
+    vessel, with :data:`SCALED_WAVE_GAINS` (:func:`add_waves`)."""
     from .blocks.hydraulics import HydraulicCylinder
     from .blocks.knuckle_boom import KnuckleBoomCrane
     s = System("OffshoreKnuckleBoom" if on_vessel else "HydraulicKnuckleBoom", stop_time=stop_time, step=step,
@@ -189,6 +213,8 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
         _friction_in_the_loop(s, "KnuckleBoomCrane")
     _measurements_to_controller(s)
     s.connect("controller.tau_slew", "crane.tau_slew")
+    if sea is not None and on_vessel:
+        add_waves(s, fmu_dir, sea, SCALED_WAVE_GAINS)
     return s
 
 

@@ -127,6 +127,22 @@ def fmu_is_current(path: Path, block_cls=None) -> bool:
         return False
 
 
+def needs_building(path: Path, block_cls) -> bool:
+    """Whether ``path``, where the FMU of ``block_cls`` belongs, is missing
+    or is this project's FMU built from other sources (another version,
+    whose ports may differ); an FMU of someone else's is never rebuilt."""
+    from ..archive import check_archive
+    from ..errors import CraneCosimError
+    path = Path(path)
+    if not path.exists():
+        return True
+    try:
+        ours = f"resources/{FMU_SOURCE_FILE}" in {i.filename for i in check_archive(path, "FMU")}
+    except CraneCosimError:
+        return False  # not ours; refused with its reason when it is read
+    return ours and not fmu_is_current(path, block_cls)
+
+
 def _write_package(root: Path, package: str, outside: Path | None) -> None:
     """The FMU's private package: the blocks, the adapter and, for a block
     from outside the package, its module as :data:`OUTSIDE_MODULE`."""

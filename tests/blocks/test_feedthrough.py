@@ -27,7 +27,8 @@ def _mount(rng, u, scale=1.0):
 
 def _vessel(rng, block):
     A = rng.normal(size=(6, 6))
-    u = np.concatenate([sym6_pack(A @ A.T), rng.normal(size=6) * 100])
+    # a crane's I_A and p_A, and the waves' moments
+    u = np.concatenate([sym6_pack(A @ A.T), rng.normal(size=6) * 100, rng.normal(size=3) * 1e3])
     return 0.0, np.concatenate([rng.normal(scale=0.2, size=3), rng.normal(size=3)]), u
 
 
@@ -110,6 +111,11 @@ def _signal(rng, block):
     return rng.uniform(-1.0, 10.0), None, np.zeros(0)
 
 
+def _waves(rng, block):
+    # any time; no inputs to move
+    return rng.uniform(0.0, 1200.0), None, np.zeros(0)
+
+
 _DAHL = {f"model_{j}": "dahl" for j in ("slew", "boom", "jib")}
 CASES = {  # block -> (parameter sets, sampler)
     "Vessel": ([{}, {"cog_x": 0.4, "cog_y": -0.3, "gravity_on": True}], _vessel),
@@ -124,6 +130,7 @@ CASES = {  # block -> (parameter sets, sampler)
     "Signal": ([{}, {"table": "0 -4000; 0.1 0", "interpolation": "previous", "scale": 2.0}], _signal),
     "SupportedBase": ([{}, {"cog_x": 0.3, "cog_y": -0.2, "mount_x": 0.5, "mount_y": 0.4, "mount_z": 0.3}],
                       _supported_base),
+    "Waves": ([{}, {"heading": 0.5, "K_yaw": 1e4}], _waves),
 }
 
 

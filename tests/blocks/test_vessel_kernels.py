@@ -61,13 +61,14 @@ def _random_cases(block, rng, count):
     other moments of a few kN m (a wrong term among those must show),
     turning at up to 0.5 rad/s; a crane's ``I_A``
     (:func:`crane_inertia`, slewing or not) and ``p_A`` of about 10 kN and
-    3 kN m."""
+    3 kN m, and waves' moments of a few kN m."""
     out = []
     for i in range(count):
         x = np.concatenate([rng.uniform(-0.1, 0.1, 3), rng.uniform(-0.5, 0.5, 3)])
         u = block.default_inputs()
         u[:21] = sym6_pack(crane_inertia(rng, slewing=i % 2 == 0))
         u[21:27] = rng.normal(size=6) * [3e3, 3e3, 3e3, 1e4, 1e4, 1e4]
+        u[27:30] = rng.normal(size=3) * 3e3
         out.append((rng.uniform(0.0, 20.0), x, u))
     return out
 
@@ -100,7 +101,8 @@ def test_the_compiled_state_runs_as_the_numpy_one():
 #: wrench in the implicit solve
 PERTURBATIONS = {
     "cubic spring": ("- k[i] * x[i] ** 3", "- 1.001 * k[i] * x[i] ** 3"),
-    "damping": ("- c[i] * x[3 + i])", "- 1.001 * c[i] * x[3 + i])"),
+    "damping": ("- c[i] * x[3 + i] +", "- 1.001 * c[i] * x[3 + i] +"),
+    "wave moment": ("+ inp[27 + i])", "+ 1.001 * inp[27 + i])"),
     "gyroscopic moment": ("n_O[i] = n_O[i] - gyro[i]", "n_O[i] = n_O[i] - 1.001 * gyro[i]"),
     "weight's moment": ("+ R[2, i] * m_g[2]", "+ 1.001 * R[2, i] * m_g[2]"),
     "angular acceleration's bias": ("dw_bias[0] = -u2 * c2 * u3", "dw_bias[0] = -1.001 * u2 * c2 * u3"),

@@ -92,3 +92,31 @@ def test_explicit_coupling_diverges_on_the_light_vessel(tmp_path, fmu_dir):
         run_cosim(s, tmp_path / "out", progress=False)
     df = pd.read_csv(tmp_path / "out" / "results.csv")
     assert 5 < len(df) < 100  # the steps before the failure are on disk
+
+
+def test_an_fmu_of_an_earlier_version_is_checked_by_its_block_and_rebuilt(fmu_dir, tmp_path):
+    """The Vessel FMU of an earlier version of the project (its source record
+    another hash), which may lack ports the system now connects (the waves'
+    moments): the check describes it from the block declaration, and the run
+    builds it again, so the system runs instead of not fitting."""
+    import shutil
+    import zipfile
+
+    from crane_cosim.check import check_system
+    from crane_cosim.fmu import describe_variables
+    from crane_cosim.fmus.build import FMU_SOURCE_FILE, fmu_is_current
+    folder = tmp_path / "fmus"
+    folder.mkdir()
+    for fmu in fmu_dir.glob("*.fmu"):
+        shutil.copy(fmu, folder)
+    old = folder / "Vessel.fmu"
+    with zipfile.ZipFile(fmu_dir / "Vessel.fmu") as zin, zipfile.ZipFile(old, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            zout.writestr(item, b"0123456789ab\nan earlier version\n" if item.filename.endswith(FMU_SOURCE_FILE)
+                          else data)
+    assert describe_variables(old)["M_wave_roll"].value_reference is None  # the block's declaration
+    s = crane_on_vessel(base_dir=tmp_path, fmu_dir="fmus", stop_time=0.01, sea={})
+    assert check_system(s)[0] == []
+    assert run_cosim(s, tmp_path / "out", progress=False).status == "completed"
+    assert fmu_is_current(old)
