@@ -11,6 +11,7 @@ from .knuckle_boom import KnuckleBoomCrane
 # asked for after an earlier FMU's folder (where the copy came from) is gone
 # could no longer be found.
 from .pass_on import PassOn  # noqa: F401  (the benchmark's floor)
+from .prescribed_vessel import PrescribedVessel
 from .signal import Signal
 from .supported_base import SupportedBase
 from .vessel import Vessel
@@ -19,4 +20,4 @@ from .waves import Waves
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
                                           KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
-                                          FlexibleCrane, SupportedBase, Waves)}
+                                          FlexibleCrane, SupportedBase, Waves, PrescribedVessel)}

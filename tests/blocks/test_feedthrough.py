@@ -131,6 +131,8 @@ CASES = {  # block -> (parameter sets, sampler)
     "SupportedBase": ([{}, {"cog_x": 0.3, "cog_y": -0.2, "mount_x": 0.5, "mount_y": 0.4, "mount_z": 0.3}],
                       _supported_base),
     "Waves": ([{}, {"heading": 0.5, "K_yaw": 1e4}], _waves),
+    # at rest without a record; with one, a function of time alone as well
+    "PrescribedVessel": ([{}], _vessel),
 }
 
 
