@@ -17,6 +17,8 @@
                             [--stats FILE]
     crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
     crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME]
+    crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
+                                [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
 exit status (2: bad input, 1: the run failed, 130: interrupted by Ctrl-C,
@@ -152,6 +154,23 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--repeat", type=int, default=3, help="co-simulation runs, the fastest counts (default: 3)")
     be.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
                     help="benchmark this scenario only (repeatable; default: all)")
+    f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
+    f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
+                                              "probability, and labels such as Hs, Tp)")
+    f.add_argument("--signal", action="append", metavar="PATTERN",
+                   help="recorded columns to count (shell wildcards, repeatable; default: crane.W_mount_*)")
+    f.add_argument("--combine", action="append", default=[], metavar="NAME=EXPR",
+                   help="a linear combination of columns to count, e.g. "
+                        "bolt=0.025*crane.W_mount_fz-0.4*crane.W_mount_nx (repeatable)")
+    f.add_argument("--bolt", action="append", default=[], metavar="N,D[,ANGLE]",
+                   help="the axial force of the bolt at ANGLE deg (default 0) of a slewing ring of N bolts on a "
+                        "circle of D m (repeatable; docs/fatigue.md)")
+    f.add_argument("--skip", type=float, default=0.0, help="seconds left out at the start of each run (default: 0)")
+    f.add_argument("--n-ref", type=float, default=1e7, help="reference number of cycles of the DELs (default: 1e7)")
+    f.add_argument("--life", type=float, default=20.0, help="lifetime [years] the runs stand for (default: 20)")
+    f.add_argument("--slopes", default="3,4,5", help="S-N curve slopes (default: 3,4,5)")
+    f.add_argument("--out", type=Path, help="output folder (default: RESULTS/fatigue, or fatigue next to the table)")
+    f.add_argument("--no-plots", action="store_true", help="write the tables only")
     return p
 
 
@@ -557,6 +576,41 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def _numbers(text: str, what: str, count=None) -> list[float]:
+    """The numbers of a comma-separated option value (``count``: how many
+    are allowed)."""
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or (count and len(values) not in count):
+        need = f"{' or '.join(map(str, count))} numbers" if count else "numbers"
+        raise CraneCosimError(f"{what} {text!r} is not {need} separated by commas")
+    return values
+
+
+def cmd_fatigue(args) -> int:
+    import math
+    from .fatigue import DEFAULT_SIGNALS, YEAR, parse_combination, slewing_ring_bolt, study
+    combinations = [parse_combination(c) for c in args.combine]
+    for text in args.bolt:
+        n, d, *angle = _numbers(text, "--bolt", (2, 3))
+        if n < 1 or n != int(n) or d <= 0:
+            raise CraneCosimError(f"--bolt {text!r} needs a whole number of bolts of at least 1 and a diameter "
+                                  f"above 0 m")
+        combinations.append(slewing_ring_bolt(int(n), d, math.radians(angle[0] if angle else 0.0)))
+    slopes = _numbers(args.slopes, "--slopes")
+    if any(m <= 0 for m in slopes) or args.n_ref <= 0 or args.life <= 0 or args.skip < 0:
+        raise CraneCosimError("the slopes, --n-ref and --life must be above 0, and --skip at least 0")
+    out = args.out or (args.results / "fatigue" if args.results.is_dir() else args.results.parent / "fatigue")
+    cases, lifetime = study(args.results, out, tuple(args.signal or DEFAULT_SIGNALS), combinations, args.skip,
+                            args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
+    print(lifetime.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"lifetime DELs ({args.life:g} years, {args.n_ref:g} cycles) of {cases['case'].nunique()} case(s): "
+          f"{out / 'fatigue_lifetime.csv'}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(args)
@@ -577,7 +631,8 @@ def main(argv=None) -> int:
 
     args = _parser().parse_args(argv)
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
-                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench}
+                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
+                "fatigue": cmd_fatigue}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, cosim/master.py)
