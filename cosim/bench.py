@@ -204,3 +204,34 @@ def main(args) -> int:
     print(f"floor, the same three calls into a Python FMU that does nothing: {floor['pythonfmu_us_per_step']:.1f} µs "
           f"(bare pythonfmu), {floor['adapter_us_per_step']:.1f} µs (through the project's adapter)")
     return 0
+
+
+def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
+    """Cases per hour of a sweep (``cosim/sweep.py``) of the crane on the
+    Table I vessel, ``cases`` cases of ``stop_time`` s (the vessel's mass
+    varied), on a local cluster of one worker process and of two; and the
+    overhead per case: a case's wall time (its process started, the FMUs
+    loaded, the results converted to Parquet) less the run's own."""
+    from .ssp import write_ssd
+    from .sweep import CASES, cases_of_ranges, sweep
+
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_sweep_") as tmp:
+        root = Path(out) if out is not None else Path(tmp)
+        system = write_ssd(SCENARIOS["crane_on_vessel"](base_dir=root), root / "CraneOnVessel.ssd")
+        masses = ",".join(f"{1000 + 10 * k:g}" for k in range(cases))
+        record = {"cases": cases, "stop_time": stop_time}
+        for workers in (1, 2):
+            folder = root / f"sweep_{workers}"
+            t0 = time.perf_counter()
+            summary = sweep(system, cases_of_ranges([f"vessel.m={masses}"]), folder, ["--stop-time", str(stop_time)],
+                            workers=workers, progress=False)
+            wall = time.perf_counter() - t0
+            if set(summary["status"]) != {"completed"}:
+                raise CraneCosimError(f"the benchmark's sweep with {workers} worker(s) failed: "
+                                      f"{summary['reason'].dropna().iloc[0]}")
+            own = [json.loads((folder / CASES / name / "summary.json").read_text())["wall_time_s"]
+                   for name in summary["case"]]
+            record[f"cases_per_hour_{workers}"] = 3600 * cases / wall
+            record[f"overhead_s_per_case_{workers}"] = float((summary["wall_s"] - own).mean())
+        record["speedup"] = record["cases_per_hour_2"] / record["cases_per_hour_1"]
+    return record

@@ -16,7 +16,10 @@
     crane-cosim serve BLOCK --port P [--host ADDRESS] [--set NAME=VALUE ...] [--drop FRACTION [--seed N]]
                             [--stats FILE]
     crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
-    crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME]
+    crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME] [--sweep CASES]
+    crane-cosim sweep SYSTEM [CASES.csv] [--vary component.variable=v1,v2,... ...] [--out DIR] [--workers N]
+                             [--scheduler ADDRESS] [--stop-time T] [--step H] [--algorithm A]
+                             [--record component.variable ...] [--record-every N]
     crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
                                 [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
 
@@ -154,6 +157,25 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--repeat", type=int, default=3, help="co-simulation runs, the fastest counts (default: 3)")
     be.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
                     help="benchmark this scenario only (repeatable; default: all)")
+    be.add_argument("--sweep", type=int, metavar="CASES",
+                    help="instead: cases per hour of a sweep of CASES cases of --stop-time s, one worker against "
+                         "two, and the overhead per case")
+    w = sub.add_parser("sweep", help="run a system for many cases (parameter values) on a Dask cluster")
+    w.add_argument("system", type=Path, help="the system (.ssd file, folder holding one, or .ssp archive)")
+    w.add_argument("cases", type=Path, nargs="?", help="CSV of the cases: a column 'case' (optional) and one "
+                                                       "column per component.variable")
+    w.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=V1,V2,...",
+                   help="instead of a table: the product of these ranges (repeatable)")
+    w.add_argument("--out", type=Path, help="sweep folder (default: results/sweep next to the system)")
+    w.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    w.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster's scheduler, "
+                                                          "e.g. tcp://host:8786, instead of a local one")
+    w.add_argument("--stop-time", type=float, help="stop time [s] of every case (default: the system's)")
+    w.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
+    w.add_argument("--algorithm", choices=ALGORITHMS, help="master algorithm (default: the system file's)")
+    w.add_argument("--record", action="append", metavar="PATTERN", help="record only these columns (repeatable)")
+    w.add_argument("--record-every", type=int, metavar="N", help="record every Nth communication point")
+
     f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
     f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
                                               "probability, and labels such as Hs, Tp)")
@@ -589,6 +611,30 @@ def _numbers(text: str, what: str, count=None) -> list[float]:
     return values
 
 
+def cmd_sweep(args) -> int:
+    from .sweep import cases_of_ranges, cases_of_table, sweep
+    if (args.cases is None) == (not args.vary):
+        raise CraneCosimError("give the cases as a table (CASES.csv) or as --vary ranges, one of the two")
+    if args.workers is not None and args.workers < 1:
+        raise CraneCosimError(f"--workers {args.workers} must be at least 1")
+    cases = cases_of_table(args.cases) if args.cases is not None else cases_of_ranges(args.vary)
+    options = []
+    for flag, value in (("--stop-time", args.stop_time), ("--step", args.step), ("--algorithm", args.algorithm),
+                        ("--record-every", args.record_every)):
+        if value is not None:
+            options += [flag, str(value)]
+    for pattern in args.record or ():
+        options += ["--record", pattern]
+    system = args.system.resolve()
+    out = args.out or (system if system.is_dir() else system.parent) / "results" / "sweep"
+    summary = sweep(system, cases, out, options, args.scheduler, args.workers)
+    failed = summary[summary["status"] != "completed"]
+    print(f"{len(summary) - len(failed)} of {len(summary)} cases completed; summary in {out / 'summary.csv'}")
+    for _, row in failed.iterrows():
+        print(f"crane-cosim: case {row['case']} failed: {row['reason']}", file=sys.stderr)
+    return 1 if len(failed) else 0
+
+
 def cmd_fatigue(args) -> int:
     import math
     from .fatigue import DEFAULT_SIGNALS, YEAR, parse_combination, slewing_ring_bolt, study
@@ -613,6 +659,15 @@ def cmd_fatigue(args) -> int:
 
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
+    if args.sweep is not None:
+        from .bench import bench_sweep
+        if args.sweep < 2:
+            raise CraneCosimError(f"--sweep {args.sweep}: give at least 2 cases")
+        r = bench_sweep(args.sweep, args.stop_time, args.out)
+        print(f"sweep of {r['cases']} cases of {r['stop_time']:g} s: {r['cases_per_hour_1']:.0f} cases/h with one "
+              f"worker, {r['cases_per_hour_2']:.0f} with two ({r['speedup']:.2f} times); overhead per case "
+              f"{r['overhead_s_per_case_1']:.2f} s (one worker), {r['overhead_s_per_case_2']:.2f} s (two)")
+        return 0
     return bench_main(args)
 
 
@@ -632,7 +687,7 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
                 "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
-                "fatigue": cmd_fatigue}
+                "fatigue": cmd_fatigue, "sweep": cmd_sweep}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, cosim/master.py)

@@ -146,11 +146,15 @@ def signals_of(df: pd.DataFrame, patterns=DEFAULT_SIGNALS, combinations=()) -> d
 
 
 def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
-    """The ``results.csv`` of a run folder, its first ``skip`` seconds left out."""
-    path = Path(folder) / "results.csv"
-    if not path.is_file():
-        raise CraneCosimError(f"{folder} holds no results.csv: give the folder of a run")
-    df = pd.read_csv(path)
+    """The results of a run folder (``results.csv``, or a sweep case's
+    ``results.parquet``), its first ``skip`` seconds left out."""
+    folder = Path(folder)
+    if (folder / "results.parquet").is_file():
+        path, df = folder / "results.parquet", pd.read_parquet(folder / "results.parquet")
+    elif (folder / "results.csv").is_file():
+        path, df = folder / "results.csv", pd.read_csv(folder / "results.csv")
+    else:
+        raise CraneCosimError(f"{folder} holds no results.csv or results.parquet: give the folder of a run")
     df = df[df["time"] >= df["time"].iloc[0] + skip].reset_index(drop=True)
     if len(df) < 2:
         raise CraneCosimError(f"{path} holds fewer than two rows after the first {skip:g} s")
