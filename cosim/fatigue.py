@@ -198,8 +198,12 @@ def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
         raise CraneCosimError(f"the probabilities of the scatter table {results} must be numbers of at least 0 "
                               f"summing to 1 (they sum to {p.sum():g})")
     labels = [c for c in table.columns if c not in ("case", "probability")]
-    return [(str(row["case"]), results.parent / str(row["case"]), float(p[k]), {c: row[c] for c in labels})
-            for k, row in table.iterrows()]
+    # a case is named by its folder's own name, unless two share one
+    names = [Path(str(c)).name for c in table["case"]]
+    if len(set(names)) < len(names):
+        names = [str(c) for c in table["case"]]
+    return [(name, results.parent / str(row["case"]), float(p[k]), {c: row[c] for c in labels})
+            for name, (k, row) in zip(names, table.iterrows())]
 
 
 def study(results, out, patterns=DEFAULT_SIGNALS, combinations=(), skip: float = 0.0, n_ref: float = N_REF,

@@ -283,6 +283,22 @@ SCENARIOS = {"crane_on_vessel": crane_on_vessel, "crane_on_vessel_friction": cra
              "flexible_crane": flexible_crane}
 
 
+def offshore_knuckle_boom_in_waves(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0,
+                                   step: float = 1e-3) -> System:
+    """:func:`offshore_knuckle_boom` lifting in waves (``Waves`` defaults,
+    the scaled vessel's gains): the system of ``examples/fatigue_study``,
+    whose cases set the sea state (``waves.Hs``, ``waves.Tp``,
+    ``waves.seed``)."""
+    s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, sea={})
+    s.name = "OffshoreKnuckleBoomInWaves"
+    return s
+
+
+#: examples that are studies of many runs (``crane-cosim sweep``), not runs
+#: of their own: their folders hold the system and the study's tables
+STUDIES = {"fatigue_study": offshore_knuckle_boom_in_waves}
+
+
 def write_examples(root) -> list[Path]:
     """Write the ``.ssd`` of every example under ``root`` (the repository's
     ``examples/``; FMUs in ``fmus/`` next to each, built by ``crane-cosim
@@ -290,7 +306,7 @@ def write_examples(root) -> list[Path]:
     from .ssp import write_ssd
     root = Path(root)
     written = []
-    for folder, build in SCENARIOS.items():
+    for folder, build in {**SCENARIOS, **STUDIES}.items():
         system = build(base_dir=root / folder)
         written.append(write_ssd(system, root / folder / f"{system.name}.ssd"))
     return written

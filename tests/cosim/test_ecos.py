@@ -169,12 +169,15 @@ def test_hostile_archive_never_reaches_ecos(tmp_path, exported):
 
 
 # -- every example under ecos against our master -------------------------------------------------
-from crane_cosim.scenarios import SCENARIOS  # noqa: E402
+from crane_cosim.scenarios import SCENARIOS, STUDIES  # noqa: E402
+
+#: every example, the studies' systems (with the Waves FMU) among them
+EXAMPLES = {**SCENARIOS, **STUDIES}
 
 REACTIONS = ("W_", "boom_cyl_B_", "boom_cyl_P_", "jib_cyl_B_", "jib_cyl_P_")
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_every_example_under_ecos_agrees_with_our_master_from_t0(tmp_path, fmu_dir, name):
     """Each example run by ecos agrees with our master, same algorithm
     (Jacobi, inputs held), over 2 s at 1 ms: at t = 0 every output to
@@ -187,7 +190,7 @@ def test_every_example_under_ecos_agrees_with_our_master_from_t0(tmp_path, fmu_d
     reaction 0.2-0.4% of peak; the accelerations, not compared, up to 1.2%);
     the outputs of the components' states, though, are the same to
     round-off."""
-    system = SCENARIOS[name](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=2.0, step=STEP)
+    system = EXAMPLES[name](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=2.0, step=STEP)
     system.algorithm, system.extrapolation, system.iterations = "jacobi", "none", None
     ec = run_ecos(system)
     assert run_cosim(system, tmp_path, progress=False).status == "completed"

@@ -30,7 +30,7 @@ import libcosimpy  # noqa: F401  # a missing test dependency is an error, not a 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.libcosim import run_libcosim
 from crane_cosim.master import run_cosim
-from crane_cosim.scenarios import SCENARIOS, crane_on_vessel
+from crane_cosim.scenarios import SCENARIOS, STUDIES, crane_on_vessel
 from crane_cosim.ssp import SSC, SSD, write_ssd
 from crane_cosim.results import relative_rms
 
@@ -175,13 +175,17 @@ def _host_comparison(system, host_run, out):
     return rms, at_start
 
 
+#: every example, the studies' systems (with the Waves FMU) among them
+EXAMPLES = {**SCENARIOS, **STUDIES}
+
+
 def _example(fmu_dir, name, stop_time):
-    s = SCENARIOS[name](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=stop_time)
+    s = EXAMPLES[name](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=stop_time)
     s.algorithm, s.extrapolation = "jacobi", "none"
     return s
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_every_example_under_libcosims_ssp_loader_equals_our_master(tmp_path, fmu_dir, name):
     """Each example's system file, loaded by libcosim's own SSP loader, runs
     as our master runs it with the same algorithm, from t = 0: within 1% of

@@ -149,3 +149,19 @@ def test_a_bad_cases_table_is_named(tmp_path, text, message):
     (tmp_path / "cases.csv").write_text(text)
     with pytest.raises(CraneCosimError, match=message):
         cases_of_table(tmp_path / "cases.csv")
+
+
+def test_the_fatigue_study_example_is_consistent():
+    """examples/fatigue_study: its scatter table points at every case of its
+    cases table, once, with probabilities summing to 1, and its README's
+    command names both tables."""
+    from pathlib import Path
+    folder = Path(__file__).resolve().parents[2] / "examples" / "fatigue_study"
+    cases = cases_of_table(folder / "cases.csv")
+    scatter = pd.read_csv(folder / "scatter.csv")
+    assert [Path(c).name for c in scatter["case"]] == [name for name, _ in cases]
+    assert all(c.startswith("results/sweep/cases/") for c in scatter["case"])
+    assert scatter["probability"].sum() == pytest.approx(1.0, abs=1e-12)
+    readme = (folder / "README.md").read_text()
+    assert ("crane-cosim sweep examples/fatigue_study examples/fatigue_study/cases.csv && crane-cosim fatigue "
+            "examples/fatigue_study/scatter.csv") in readme
