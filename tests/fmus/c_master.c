@@ -183,5 +183,9 @@ int main(int argc, char **argv)
     printf("outputs\n");
     for (size_t i = 0; i < n; ++i)
         printf("%.17g\n", values[i]);
+    /* written now: an FMU whose exit-time teardown aborts the process
+     * (pythonfmu's binary alone, now and then) must not take the buffered
+     * output with it */
+    fflush(stdout);
     return 0;
 }
