@@ -573,21 +573,28 @@ class IteratedMidpoint:
             inst = instances[k]
             if p:
                 inst.restore_state(saved[k])
-            for r in route_map[inst.name]:
-                inst.u[r.dst_index] = mid[r.src][r.src_index]
-            inst.set_inputs()
-            if halves:
-                inst.do_step(t, h / 2)
-                mid[k][:] = inst.get_outputs()
-                _check_finite(inst, t + h / 2)
-                if last:  # else it is rolled back before it steps again
-                    inst.do_step(t + h / 2, h / 2)
-                else:
-                    at_mid.add(k)
-            else:
-                inst.do_step(t, h)
+            if not self._held_step(inst, k, route_map, halves, last, t, h):
+                at_mid.add(k)  # stopped at mid-step: rolled back before it steps again
         if before is not None:
             self._settled(before)
+
+    def _held_step(self, inst, k, route_map, halves, last, t, h) -> bool:
+        """Step ``inst`` (component ``k``) from ``t`` with its inputs held at
+        their sources' mid-step values: in halves, read at mid-step, if
+        ``halves``, and then on to ``t + h`` if ``last``; whether it
+        reached ``t + h``."""
+        for r in route_map[inst.name]:
+            inst.u[r.dst_index] = self.mid[r.src][r.src_index]
+        inst.set_inputs()
+        if not halves:
+            inst.do_step(t, h)
+            return True
+        inst.do_step(t, h / 2)
+        self.mid[k][:] = inst.get_outputs()
+        _check_finite(inst, t + h / 2)
+        if last:
+            inst.do_step(t + h / 2, h / 2)
+        return last
 
     def _settled(self, before, now=None) -> bool:
         """Whether the pass just made changed no output read from it (``now``,
@@ -597,7 +604,8 @@ class IteratedMidpoint:
         change = 0.0
         now = [self.mid[j] for j in self.again] if now is None else now
         for j, b, y in zip(self.again, before, now):
-            scale = np.maximum(np.maximum(self.scale[j], np.abs(y)), np.abs(b))
+            # y may hold the outputs more than once (at mid-step and at t + h)
+            scale = np.maximum(np.maximum(np.resize(self.scale[j], y.shape), np.abs(y)), np.abs(b))
             d = np.abs(y - b)
             moved = d > 0
             if moved.any():
@@ -669,8 +677,9 @@ class IteratedQuadratic(IteratedMidpoint):
         self.follows = [[r for r in route_map[inst.name] if r.src in again] for inst in instances]
         self.start = [inst.y.copy() for inst in instances]
         self.end = [inst.y.copy() for inst in instances]
-        # the first pass as the iterated midpoint plans it, for the others
-        self.first = [(k, halves) for p, k, halves, last in self.plan if p == 0 and k not in again]
+        #: the first pass as the iterated midpoint plans it, for the others:
+        #: whether each is read at mid-step
+        self.first = {k: halves for p, k, halves, last in self.plan if p == 0 and k not in again}
 
     def __call__(self, instances, route_map, t, h) -> None:
         for inst, y0, y1 in zip(instances, self.start, self.end):
@@ -681,10 +690,9 @@ class IteratedQuadratic(IteratedMidpoint):
     def _passes(self, instances, route_map, saved, t, h) -> None:
         mid, end = self.mid, self.end
         self.passes, self.change = 0, 0.0
-        first = dict(self.first)
         for k in range(len(instances)):  # the first pass, in order
-            if k in first:
-                self._held_step(instances[k], k, route_map, first[k], t, h)
+            if k in self.first:
+                self._held_step(instances[k], k, route_map, self.first[k], True, t, h)
             else:
                 self._quadratic_step(instances[k], k, route_map, t, h)
         for p in range(1, self.iterations + 1):
@@ -696,29 +704,6 @@ class IteratedQuadratic(IteratedMidpoint):
             now = [np.concatenate([mid[j], end[j]]) for j in self.again]
             if self._settled(before, now):
                 return
-
-    def _settled(self, before, now=None) -> bool:
-        # the scale of each output, twice: at mid-step and at t + h
-        scale = self.scale
-        self.scale = [np.concatenate([sc, sc]) for sc in scale]
-        try:
-            return super()._settled(before, now)
-        finally:
-            self.scale = scale
-
-    def _held_step(self, inst, k, route_map, halves, t, h) -> None:
-        """A component not stepped again: its inputs held at their sources'
-        mid-step values, read at mid-step if someone reads it there."""
-        for r in route_map[inst.name]:
-            inst.u[r.dst_index] = self.mid[r.src][r.src_index]
-        inst.set_inputs()
-        if halves:
-            inst.do_step(t, h / 2)
-            self.mid[k][:] = inst.get_outputs()
-            _check_finite(inst, t + h / 2)
-            inst.do_step(t + h / 2, h / 2)
-        else:
-            inst.do_step(t, h)
 
     def _quadratic_step(self, inst, k, route_map, t, h) -> None:
         """A component stepped again, from ``t`` over ``h`` in two halves, its

@@ -369,8 +369,9 @@ def slave_class(block_cls):
             try:
                 # A diverging model is reported below, by name; numpy's own
                 # overflow warnings would only add noise in the host's output.
+                moving = self._du.any()
                 with np.errstate(all="ignore"):
-                    if self._du.any():
+                    if moving:
                         x = self._block.advance_along(current_time, self._x, self._u, self._du, step_size)
                     else:
                         x = self._block.advance(current_time, self._x, self._u, step_size)
@@ -378,7 +379,7 @@ def slave_class(block_cls):
                 self._fail(f"step at t = {current_time:g} s failed", exc)
                 return False
             self._x = x
-            if self._du.any():  # the inputs at the new time, along their polynomial
+            if moving:  # the inputs at the new time, along their polynomial
                 h, (d1, d2) = step_size, self._du
                 self._u = self._u + h * d1 + (h * h / 2) * d2
                 self._du = np.array([d1 + h * d2, d2])
