@@ -39,7 +39,7 @@ import numpy as np
 from scipy.interpolate import CubicSpline
 
 from .block import Block, ParameterError, Variable
-from .signal import PointsError, points_of_file
+from .signal import PointsError, points_of_rows, read_rows
 from .vessel import _AXES, Vessel
 
 _P = Variable
@@ -76,14 +76,15 @@ class PrescribedVessel(Block):
             self._splines, self.span = [None] * 3, (-math.inf, math.inf)
             return
         factor = math.pi / 180 if p.angles == "deg" else 1.0
-        splines, times = [], None
+        splines, times, rows = [], None, None
         for _, name in _AXES:
             column = self.values[name]
             if not column:
                 splines.append(None)
                 continue
             try:
-                t, q = points_of_file(p.file, column)
+                rows = rows or read_rows(p.file)  # the file read once for its three columns
+                t, q = points_of_rows(rows, column)
             except PointsError as exc:
                 blamed = exc.parameter and name
                 raise ParameterError(f"PrescribedVessel parameter {blamed or 'file'} = "

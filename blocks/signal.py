@@ -162,7 +162,11 @@ def value_column(header: list[str], column: str) -> int:
 def points_of_file(path: str, column: str) -> tuple[list[float], list[float]]:
     """Times [s] and values in the CSV file ``path`` (column ``column``, see
     :func:`value_column`).  Raises :class:`PointsError` naming the bad line."""
-    rows = read_rows(path)
+    return points_of_rows(read_rows(path), column)
+
+
+def points_of_rows(rows, column: str) -> tuple[list[float], list[float]]:
+    """:func:`points_of_file` of the rows :func:`read_rows` read."""
     header = [name.strip() for name in rows[0][1]]
     t_col, y_col = time_column(header), value_column(header, column)
     times, lines, values = [], [], []
