@@ -162,13 +162,14 @@ def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
 
 
 def case_table(df: pd.DataFrame, signals: dict, n_ref: float = N_REF, life: float = LIFE_YEARS * YEAR,
-               slopes=SLOPES) -> pd.DataFrame:
+               slopes=SLOPES, counted: dict | None = None) -> pd.DataFrame:
     """Per signal of one run: the record's duration, the largest range and
-    the cycles counted, and the lifetime DEL for each slope."""
+    the cycles counted, and the lifetime DEL for each slope; ``counted``:
+    the signals' :func:`cycles`, if counted already."""
     duration = float(df["time"].iloc[-1] - df["time"].iloc[0])
     rows = []
     for name, series in signals.items():
-        c = cycles(series)
+        c = counted[name] if counted is not None else cycles(series)
         row = {"signal": name, "duration_s": duration, "cycles": float(c["count"].sum()),
                "largest_range": float(c["range"].max()) if len(c) else 0.0}
         for m in slopes:
@@ -221,13 +222,14 @@ def study(results, out, patterns=DEFAULT_SIGNALS, combinations=(), skip: float =
     for name, folder, probability, labels in read_cases(results):
         df = read_run(folder, skip)
         signals = signals_of(df, patterns, combinations)
-        table = case_table(df, signals, n_ref, life, slopes)
+        counted = {name: cycles(series) for name, series in signals.items()}
+        table = case_table(df, signals, n_ref, life, slopes, counted)
         table.insert(0, "probability", probability)
         table.insert(0, "case", name)
         for label, value in labels.items():
             table[label] = value
         per_case.append(table)
-        records[name] = (df["time"].to_numpy(), signals)
+        records[name] = (df["time"].to_numpy(), signals, counted)
     cases = pd.concat(per_case, ignore_index=True)
     cases.to_csv(out / "fatigue_cases.csv", index=False)
     lifetime = pd.DataFrame([{"signal": sig, **{f"DEL_m{m:g}": combined(g[f"DEL_m{m:g}"], g["probability"], m)

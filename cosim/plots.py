@@ -191,14 +191,13 @@ def _safe(name: str) -> str:
 
 def plot_fatigue(out_dir, cases, records, slopes) -> list[Path]:
     """The figures of a fatigue study (``cosim/fatigue.py``) in ``out_dir``:
-    per case, ``<case>_rainflow.png`` (each signal's cycles by range and
-    mean, counted) and ``<case>_records.png`` (each signal over time, its
+    per case (``records``: its times, signals and their counted cycles),
+    ``<case>_rainflow.png`` (each signal's cycles by range and mean) and ``<case>_records.png`` (each signal over time, its
     largest and smallest values marked), and ``del.png`` (each signal's
     lifetime DEL per case, for each slope)."""
-    from .fatigue import cycles
     out_dir = Path(out_dir)
     written = []
-    for case, (time, signals) in records.items():
+    for case, (time, signals, counted) in records.items():
         n = len(signals)
         fig, axes = plt.subplots(n, 1, figsize=(8, 2.4 * n), sharex=True, squeeze=False)
         for ax, (name, y) in zip(axes[:, 0], signals.items()):
@@ -218,8 +217,8 @@ def plot_fatigue(out_dir, cases, records, slopes) -> list[Path]:
         cols = min(3, n)
         rows = math.ceil(n / cols)
         fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.4 * rows), squeeze=False)
-        for ax, (name, y) in zip(axes.ravel(), signals.items()):
-            c = cycles(y)
+        for ax, name in zip(axes.ravel(), signals):
+            c = counted[name]
             if len(c):
                 h = ax.hist2d(c["mean"], c["range"], bins=24, weights=c["count"], cmin=0.5, cmap="viridis")
                 fig.colorbar(h[3], ax=ax, label="cycles")
