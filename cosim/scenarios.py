@@ -9,7 +9,7 @@ from .blocks.controller import Controller
 from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
 from .blocks.block import WRENCH_COMPONENTS
 from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
-from .system import System
+from .runtime.system import System
 
 
 def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float = 1e-3,
@@ -303,7 +303,7 @@ def write_examples(root) -> list[Path]:
     """Write the ``.ssd`` of every example under ``root`` (the repository's
     ``examples/``; FMUs in ``fmus/`` next to each, built by ``crane-cosim
     run`` when missing)."""
-    from .ssp import write_ssd
+    from .files.ssp import write_ssd
     root = Path(root)
     written = []
     for folder, build in {**SCENARIOS, **STUDIES}.items():

@@ -118,7 +118,7 @@ def fmu_is_current(path: Path, block_cls=None) -> bool:
     """Whether ``path`` is an FMU built by this project from the current
     sources (those of ``block_cls`` if it is not one of the package's
     blocks), with the binary a build here and now would give it."""
-    from ..archive import read_member
+    from ..files.archive import read_member
     from ..errors import CraneCosimError
     try:  # the file may be anyone's: read through the archive checks, a few bytes at most
         recorded = read_member(path, f"resources/{FMU_SOURCE_FILE}", "FMU", max_size=4096)
@@ -131,7 +131,7 @@ def needs_building(path: Path, block_cls) -> bool:
     """Whether ``path``, where the FMU of ``block_cls`` belongs, is missing
     or is this project's FMU built from other sources (another version,
     whose ports may differ); an FMU of someone else's is never rebuilt."""
-    from ..archive import check_archive
+    from ..files.archive import check_archive
     from ..errors import CraneCosimError
     path = Path(path)
     if not path.exists():
@@ -395,7 +395,7 @@ def bridge_spec_of(path) -> dict | None:
     """The spec of the bridge FMU at ``path`` (built by
     :func:`build_bridge_fmu`), or None for any other FMU; the archive is
     read through its safety checks (``CraneCosimError`` if it fails them)."""
-    from ..archive import check_archive, read_member
+    from ..files.archive import check_archive, read_member
     from ..errors import CraneCosimError
 
     names = [i.filename for i in check_archive(Path(path), "FMU")]

@@ -8,7 +8,7 @@ import pytest
 
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.signal import TIME_TOLERANCE, Signal
-from crane_cosim.results import ResultWriter
+from crane_cosim.files.results import ResultWriter
 
 #: eq. (21): -4000 N m for 0 <= t <= 0.1 s, then 0, in its two writings
 EQ21 = [{"table": "0 -4000; 0.1 -4000; 0.1 0"}, {"table": "0 -4000; 0.1 0", "interpolation": "previous"}]

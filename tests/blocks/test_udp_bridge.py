@@ -16,7 +16,7 @@ from crane_cosim.blocks.block import ParameterError, Variable
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.blocks.udp_bridge import (COUNTERS, HEADER_SIZE, BridgeError, bridge_block, bridge_from_spec,
                                            bridge_of, pack, unpack)
-from crane_cosim.serve import Peer, Server, random_drop
+from crane_cosim.hosts.serve import Peer, Server, random_drop
 from integrator_block import Integrator
 
 ControllerBridge = bridge_of(Controller)

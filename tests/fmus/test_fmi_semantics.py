@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from crane_cosim.blocks import BLOCKS
-from crane_cosim.fmu import FMUInstance
+from crane_cosim.runtime.fmu import FMUInstance
 from fmi_calls import fails
 
 
@@ -190,7 +190,7 @@ def _integrator(integrator_fmu, tmp_path):
 def test_the_fmus_take_input_derivatives(integrator_fmu, fmu_dir):
     """canInterpolateInputs where the FMU's Linux binary is the project's
     (it passes the derivatives on), as in every FMU built here."""
-    from crane_cosim.fmu import _read_model_description
+    from crane_cosim.runtime.fmu import _read_model_description
     from crane_cosim.fmus.native import shim_unavailable_reason
     assert shim_unavailable_reason() is None
     for path in [integrator_fmu, *sorted(fmu_dir.glob("*.fmu"))]:

@@ -19,7 +19,7 @@ from fmpy.validation import validate_fmu
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.fmu import FMUInstance
+from crane_cosim.runtime.fmu import FMUInstance
 
 MODELS = sorted(BLOCKS)
 
@@ -356,9 +356,9 @@ def test_a_second_run_after_the_first_ones_folder_is_gone(fmu_dir, tmp_path):
     import sys
     script = f"""
 from pathlib import Path
-from crane_cosim.master import run_cosim
+from crane_cosim.runtime.master import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.system import System
+from crane_cosim.runtime.system import System
 fmus = Path({str(fmu_dir)!r})
 s = System("Ramp", stop_time=0.01, step=1e-3, algorithm="gauss-seidel", base_dir=fmus)
 s.add_component("ramp", "Signal.fmu", table="0 0; 1 1")

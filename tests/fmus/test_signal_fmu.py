@@ -4,7 +4,7 @@ stepped as the project's master steps them."""
 import pytest
 
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.fmu import FMUInstance
+from crane_cosim.runtime.fmu import FMUInstance
 
 H = 1e-3
 

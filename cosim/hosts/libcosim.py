@@ -1,0 +1,211 @@
+"""Run a system under OSP libcosim, through the PyPI package ``libcosimpy``
+(``pip install libcosimpy``), as an independent check of our own master.
+
+>>> from crane_cosim.scenarios import crane_on_vessel
+>>> df = run_libcosim(crane_on_vessel(stop_time=5.0))
+>>> df[["time", "crane.W_mount_fz"]]
+
+libcosim's fixed-step algorithm steps all components in parallel from the
+same communication point and then passes every output on, inputs held over
+the step: the ``jacobi`` algorithm of our master with ``extrapolation =
+"none"``.  The ``algorithm`` and ``extrapolation`` of the system are
+therefore not used.  Before the first step libcosim exchanges the outputs in
+initialization mode as many times as there are components.
+
+The FMUs of this project run their Python code in this interpreter
+(``docs/fmus.md``); libcosim steps them on its worker threads.
+"""
+from __future__ import annotations
+
+import ctypes
+
+from ..errors import CraneCosimError
+from ..runtime.fmu import check_fmu, describe_variables, parameter_problem
+from ..runtime.system import System, coupled_connections
+from ..runtime.wiring import resolve
+
+__all__ = ["run_libcosim"]
+
+_NS = 1_000_000_000  # libcosim counts time in integer nanoseconds
+_LOG_LEVELS = ("trace", "debug", "info", "warning", "error", "fatal")
+
+
+def _libcosimpy():
+    try:
+        from libcosimpy import CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal
+    except ImportError as exc:
+        raise CraneCosimError(f"running under OSP libcosim needs the Python package libcosimpy, which cannot "
+                              f"be imported ({exc}); install it with 'pip install libcosimpy'") from None
+    try:
+        _internal.libcosimc()
+    except OSError as exc:
+        raise CraneCosimError(f"libcosimpy is installed but its libcosimc library cannot be loaded ({exc})") from None
+    return CosimEnums, CosimExecution.CosimExecution, CosimLogging, CosimObserver.CosimObserver, CosimSlave, _internal
+
+
+def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "warning"):
+    """Co-simulate with libcosim's fixed-step algorithm and return a
+    :class:`pandas.DataFrame`: a ``time`` column (every communication point
+    from the start time, as in our ``results.csv``) and one
+    ``component.variable`` column per output, in the order of
+    :func:`~crane_cosim.runtime.master.run_cosim` (or the ``outputs`` given).
+
+    ``system`` is a :class:`~crane_cosim.runtime.system.System` (components,
+    parameters and :func:`~crane_cosim.runtime.system.coupled_connections` are passed
+    to libcosim one by one; it must start at t = 0), or the path of a ``.ssd``
+    file, a folder holding one or an ``.ssp`` archive, which libcosim then
+    loads with its own SSP loader (our reader is used only for the step
+    size, the stop time and the names).  An archive is checked and
+    extracted by :func:`~crane_cosim.files.ssp.open_system` and libcosim reads the
+    extracted files, so what it loads is what was checked; every FMU is
+    checked (:func:`~crane_cosim.runtime.fmu.check_fmu`) before libcosim opens it.  Either way
+    the run makes ``ceil((stop - start) / step)`` full steps of the system's
+    step size (our master shortens the last one to end at the stop time).
+    ``log_level`` sets libcosim's console log level for the process.
+
+    Raises :class:`CraneCosimError` if libcosimpy is missing, or libcosim
+    rejects an FMU, a variable, a connection or a step.
+    """
+    if isinstance(system, System):
+        return _run_libcosim(system, None, outputs, log_level)
+    from ..files.ssp import open_system
+    with open_system(system) as opened:  # an archive's files live until the run ends
+        return _run_libcosim(opened.system, opened.ssd, outputs, log_level)
+
+
+def _run_libcosim(system: System, ssd, outputs, log_level: str):
+    import numpy as np
+    import pandas as pd
+    from ..runtime.master import prepare_fmus, steps_of
+
+    CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal = _libcosimpy()
+    if ssd is not None:
+        if system.coupling != "inertia":
+            raise CraneCosimError(f"system file {ssd} asks for the {system.coupling!r} coupling, which "
+                                  f"libcosim's SSP loader cannot apply (it connects the file as written)")
+    system.check_settings()
+    if ssd is None and system.start_time != 0:
+        raise CraneCosimError(f"libcosimpy runs start at t = 0, but system {system.name!r} starts at "
+                              f"t = {system.start_time:g} s")
+    step_ns = round(system.step * _NS)
+    if abs(step_ns - system.step * _NS) > 1e-6 * step_ns:
+        raise CraneCosimError(f"the step size {system.step!r} s is not a whole number of nanoseconds, "
+                              f"libcosim's time unit")
+    if log_level not in _LOG_LEVELS:
+        raise CraneCosimError(f"unknown log level {log_level!r}; use one of {', '.join(_LOG_LEVELS)}")
+    CosimLogging.log_output_level(CosimLogging.CosimLogLevel[log_level.upper()])
+    prepare_fmus(system)
+    for comp in system.components:  # libcosim opens them with its own unzip and XML parser
+        check_fmu(system.source_path(comp))
+
+    def fail(what: str):
+        return CraneCosimError(f"libcosim {what}: {_internal.get_last_error_message() or 'no message'}")
+
+    REAL, BOOLEAN, STRING = (CosimEnums.CosimVariableType[t] for t in ("REAL", "BOOLEAN", "STRING"))
+    OUTPUT = CosimEnums.CosimVariableCausality.OUTPUT.value
+    slaves, index, variables = [], {}, {}
+    if ssd is not None:
+        # The step is given explicitly: libcosim crashes (null algorithm) on a
+        # file without an OSP algorithm annotation that it can read.
+        try:
+            execution = CosimExecution.from_ssp_file(str(ssd), step_ns)
+        except AssertionError:
+            raise fail(f"cannot load the system file {ssd}") from None
+        for comp in system.components:
+            i = execution.slave_index_from_instance_name(comp.name)
+            if i is None:
+                raise CraneCosimError(f"libcosim did not load component {comp.name} of {ssd}")
+            index[comp.name] = i
+    else:
+        execution = CosimExecution.from_step_size(step_ns)
+        for comp in system.components:
+            path = system.source_path(comp)
+            if not path.is_file():
+                raise CraneCosimError(f"FMU file {path} of component {comp.name} does not exist")
+            slave = CosimSlave.CosimLocalSlave(str(path), comp.name)
+            i = execution.add_local_slave(slave) if slave.ptr() else -1
+            if i < 0:
+                raise fail(f"cannot load the FMU {path} of component {comp.name}")
+            slaves.append(slave)
+            index[comp.name] = i
+    for name, i in index.items():
+        variables[name] = {v.name.decode(): v for v in execution.slave_variables(i)}
+
+    def var(comp: str, name: str):
+        if comp not in variables:
+            raise CraneCosimError(f"system {system.name!r} has no component {comp!r}")
+        v = variables[comp].get(name)
+        if v is None:
+            raise CraneCosimError(f"component {comp} has no variable {name!r}")
+        return v
+
+    if ssd is None:
+        # the master's own checks first: unknown names, two outputs, an input driven twice, units
+        described = {c.name: describe_variables(system.source_path(c)) for c in system.components}
+        resolve(system, coupled_connections(system), described)
+        # each parameter by its type's call: a String as a text, a Boolean, else a Real
+        initial_value = {BOOLEAN.value: (execution.boolean_initial_value, bool),
+                         STRING.value: (execution.string_initial_value, str)}
+        for comp in system.components:
+            for name, value in comp.parameters.items():
+                v = var(comp.name, name)
+                if problem := parameter_problem(comp.name, name, value, described[comp.name][name]):
+                    raise CraneCosimError(problem)
+                set_value, kind = initial_value.get(v.type, (execution.real_initial_value, float))
+                if not set_value(index[comp.name], v.reference, kind(value)):
+                    raise fail(f"cannot set parameter {comp.name}.{name}")
+        for c in coupled_connections(system):
+            src, dst = var(c.start_element, c.start_connector), var(c.end_element, c.end_connector)
+            if src.type != REAL.value or dst.type != REAL.value:
+                raise CraneCosimError(f"connection {c}: only Real variables can be connected here")
+            if execution.connect_real_variables(index[c.start_element], src.reference,
+                                                index[c.end_element], dst.reference) != 0:
+                raise fail(f"cannot connect {c}")
+
+    if outputs is None:
+        outputs = [f"{comp.name}.{n}" for comp in system.components
+                   for n, v in variables[comp.name].items() if v.causality == OUTPUT and v.type == REAL.value]
+    n_steps = steps_of(system)
+    n = n_steps + 1
+    # The default time-series buffer keeps only the last 10 000 samples.
+    observer = CosimObserver.create_time_series(buffer_size=n)
+    execution.add_observer(observer)
+    recorded = []
+    for ref in outputs:
+        comp, _, name = ref.partition(".")
+        v = var(comp, name)
+        if v.type != REAL.value:
+            raise CraneCosimError(f"{ref} is not a Real variable")
+        if not observer.start_time_series(index[comp], v.reference, REAL):
+            raise fail(f"cannot record {ref}")
+        recorded.append((ref, index[comp], v.reference))
+
+    if not execution.step(n_steps):
+        raise fail(f"stopped at t = {execution.status().current_time / _NS:g} s")
+
+    # Read with the C function itself: libcosimpy 0.0.6's
+    # time_series_real_samples drops one sample whenever step 0 is read.
+    # Indexing gives a function object of our own: the attribute is shared with
+    # libcosimpy, whose calls fix its argtypes to one array length.
+    get_samples = _internal.libcosimc()["cosim_observer_slave_get_real_samples"]
+    get_samples.restype = ctypes.c_int64
+    get_samples.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_int64, ctypes.c_size_t,
+                            ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int64),
+                            ctypes.POINTER(ctypes.c_int64)]
+    values, steps, times = (ctypes.c_double * n)(), (ctypes.c_int64 * n)(), (ctypes.c_int64 * n)()
+    columns, time = {}, None
+    for ref, i, vr in recorded:
+        got = get_samples(observer.ptr(), ctypes.c_int(i), ctypes.c_uint32(vr), ctypes.c_int64(0),
+                          ctypes.c_size_t(n), values, steps, times)
+        if got != n or list(steps) != list(range(n)):
+            raise CraneCosimError(f"libcosim recorded {got} samples of {ref}, expected one at each of "
+                                  f"the {n} communication points")
+        t = np.frombuffer(times, dtype=np.int64) / _NS
+        if time is None:
+            time = t.copy()
+        elif not np.array_equal(t, time):
+            raise CraneCosimError(f"libcosim recorded {ref} at other times than {recorded[0][0]}")
+        columns[ref] = np.frombuffer(values, dtype=np.float64).copy()
+    if time is None:
+        time = system.start_time + np.arange(n) * system.step
+    return pd.DataFrame({"time": time, **columns})

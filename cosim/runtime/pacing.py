@@ -1,0 +1,238 @@
+"""Real-time pacing of a co-simulation: each communication point at its
+wall-clock deadline, every late one counted, none skipped.
+
+Communication point k (simulated time ``t_k``) is due at the wall-clock
+deadline ``wall_0 + (t_k - t_0) / factor``: ``factor`` 1 is real time, 2
+twice as fast.  The schedule is absolute: after a late step the next ones
+run back to back until they catch up, so that simulated time keeps tracking
+the wall clock, as a hardware-in-the-loop rig needs.
+
+What a Python process can do for its timing on Linux, and what
+:class:`Pacer` does (``docs/in_the_loop.md`` has the jitter each gives):
+
+* the clock is ``CLOCK_MONOTONIC`` (``time.perf_counter_ns``), which no
+  change of the system time moves;
+* the thread's *timer slack* is set to 1 ns (``prctl(PR_SET_TIMERSLACK)``):
+  by default Linux lets a sleeping thread wake up to 50 µs late, to batch
+  wake-ups;
+* it sleeps (``clock_nanosleep``, through ``time.sleep``) until ``spin``
+  before the deadline and spins on the clock for the rest, which trades up
+  to ``spin`` of CPU time per step for a wake-up within a microsecond or
+  two, the scheduler's wake-up latency being what a sleep alone gives;
+* the objects made during set-up are moved out of the cyclic garbage
+  collector's way (``gc.freeze``), so that its rare full collections do
+  not walk them in the middle of a step;
+* on request (``rt_priority``), the real-time scheduling class
+  ``SCHED_FIFO``: no ordinary process then preempts the run.  It needs
+  the privilege to (root or ``CAP_SYS_NICE``, or an ``rtprio`` limit);
+  without it the run goes on in the normal class and says so.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+__all__ = ["Pacer", "check_factor", "describe"]
+
+#: default spin before each deadline [s]: above the wake-up latency of a
+#: sleeping thread on a loaded desktop or VM (tens of µs, occasionally a few
+#: hundred), far below a 1 ms step
+SPIN = 200e-6
+#: compute time of a step as a share of its budget: the edges of the
+#: histogram in the summary (the last bin holds the overruns)
+SHARE_EDGES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, math.inf)
+_PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
+
+
+def check_factor(factor) -> None:
+    """One sentence for a real-time factor the pacer cannot keep."""
+    from ..errors import CraneCosimError
+    if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor > 0):
+        raise CraneCosimError(f"--real-time {factor!r} is not a positive number (1 = real time, 2 = twice as fast)")
+
+
+def _set_timer_slack(ns: int) -> int | None:
+    """Set this thread's timer slack [ns]; the value it had, or None if the
+    system did not take it (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        old = libc.prctl(_PR_GET_TIMERSLACK, 0, 0, 0, 0)
+        if old < 0 or libc.prctl(_PR_SET_TIMERSLACK, ctypes.c_ulong(ns), 0, 0, 0) != 0:
+            return None
+        return old
+    except (OSError, AttributeError):
+        return None
+
+
+class Pacer:
+    """Holds each communication point to its deadline and keeps the figures.
+
+    ``steps``: communication steps of the run; ``step`` [s]: the
+    communication step; ``t0`` [s]: the start time; ``spin`` [s]: how long before a
+    deadline sleeping stops and spinning starts (0: sleep only);
+    ``rt_priority``: 1-99 to ask for ``SCHED_FIFO`` at that priority.
+
+    Call :meth:`start` when the first step begins and :meth:`wait` with each
+    point's simulated time as soon as the point is computed and recorded.
+    """
+
+    def __init__(self, steps: int, step: float, factor: float, t0: float = 0.0, spin: float = SPIN,
+                 rt_priority: int | None = None):
+        self.factor = factor
+        self.t0 = t0
+        self.budget = step / factor
+        self.spin_ns = int(spin * 1e9)
+        self.rt_priority = rt_priority
+        # per step: compute time (from the step's start to its point being
+        # recorded) and lateness (that moment less the deadline), ns; the
+        # wake-up error of the steps that waited (wake-up less deadline), ns
+        self.compute = np.zeros(steps, dtype=np.int64)
+        self.lateness = np.zeros(steps, dtype=np.int64)
+        self.wake = np.full(steps, -1, dtype=np.int64)
+        self.t = np.zeros(steps)
+        self.n = 0
+        self.facilities = {}
+        self._restore = []
+
+    def start(self) -> None:
+        """Take the OS facilities and start the clock: step 1 begins now."""
+        self.facilities = {"clock": "CLOCK_MONOTONIC (time.perf_counter_ns)",
+                           "spin_us": self.spin_ns / 1e3}
+        old = _set_timer_slack(1)
+        # None: the system's default (50 µs on Linux) stays
+        self.facilities["timer_slack_ns"] = None if old is None else 1
+        if old is not None:
+            self._restore.append(lambda: _set_timer_slack(old))
+        gc.collect()
+        gc.freeze()
+        self._restore.append(gc.unfreeze)
+        self.facilities["scheduler"] = "SCHED_OTHER (normal)"
+        if self.rt_priority is not None:
+            self.facilities["scheduler"] = self._real_time_class()
+        self.wall0 = self.step_start = time.perf_counter_ns()
+
+    def _real_time_class(self) -> str:
+        """Ask for SCHED_FIFO; what the run got, in words."""
+        try:
+            old = (os.sched_getscheduler(0), os.sched_getparam(0))
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(self.rt_priority))
+        except (OSError, AttributeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.facilities["scheduler_refused"] = reason
+            return f"SCHED_OTHER (normal; SCHED_FIFO {self.rt_priority} refused: {reason})"
+        self._restore.append(lambda: os.sched_setscheduler(0, *old))
+        return f"SCHED_FIFO {self.rt_priority}"
+
+    def wait(self, t: float, idle=None) -> None:
+        """The point at simulated time ``t`` [s] is computed: count it, and
+        sleep until its deadline if it is early.  ``idle(until_ns)``, if
+        given, is called first to do deferred work (writing results) that
+        ends before ``until_ns`` (``time.perf_counter_ns``), ``spin`` before
+        the deadline."""
+        now = time.perf_counter_ns()
+        deadline = self.wall0 + round((t - self.t0) / self.factor * 1e9)
+        k = self.n
+        self.t[k] = t
+        self.compute[k] = now - self.step_start
+        self.lateness[k] = now - deadline
+        self.n += 1
+        if now >= deadline:
+            self.step_start = now  # late: the next step starts at once
+            return
+        spin = self.spin_ns
+        if idle is not None and deadline - now > spin:
+            idle(deadline - spin)
+            now = time.perf_counter_ns()
+        while True:
+            remaining = deadline - now
+            if remaining <= 0:
+                break
+            if remaining > spin:
+                time.sleep((remaining - spin) * 1e-9)
+            now = time.perf_counter_ns()
+        self.wake[k] = now - deadline
+        self.step_start = now
+
+    def stop(self) -> None:
+        """Give back what :meth:`start` took (the scheduling class, the
+        collector)."""
+        while self._restore:
+            try:
+                self._restore.pop()()
+            except OSError:
+                pass
+
+    def write(self, path) -> None:
+        """The steps done so far, one row each, to the CSV file ``path``:
+        communication point, its simulated time [s], compute time,
+        lateness and wake-up error [µs] (empty: the step was late and did
+        not wait)."""
+        if not hasattr(self, "wall0"):
+            return  # never started: nothing was paced
+        n = self.n
+        with open(path, "w") as fh:
+            fh.write("step,time,compute_us,lateness_us,wake_up_error_us\n")
+            for k in range(n):
+                wake = "" if self.wake[k] < 0 else f"{self.wake[k] / 1e3:.3f}"
+                fh.write(f"{k + 1},{self.t[k]:.9g},{self.compute[k] / 1e3:.3f},"
+                         f"{self.lateness[k] / 1e3:.3f},{wake}\n")
+
+    def summary(self) -> dict:
+        """The figures of the steps done so far (times in µs)."""
+        n = self.n
+        budget_us = self.budget * 1e6
+        compute = self.compute[:n] / 1e3
+        late = np.maximum(self.lateness[:n], 0) / 1e3
+        wake = self.wake[:n][self.wake[:n] >= 0] / 1e3
+        share = compute / budget_us if n else compute
+        counts = np.histogram(share, bins=SHARE_EDGES)[0] if n else np.zeros(len(SHARE_EDGES) - 1, dtype=int)
+
+        def pct(a, q):
+            return float(np.percentile(a, q)) if len(a) else None
+
+        return {
+            "factor": self.factor,
+            "budget_us": budget_us,
+            "steps": n,
+            "overruns": int((self.lateness[:n] > 0).sum()),
+            "lateness_max_us": float(late.max()) if n else None,
+            "lateness_p99_us": pct(late, 99),
+            "compute_us": {"mean": float(compute.mean()) if n else None, "p50": pct(compute, 50),
+                           "p90": pct(compute, 90), "p99": pct(compute, 99),
+                           "max": float(compute.max()) if n else None},
+            "budget_used": {"mean": float(share.mean()) if n else None, "p99": pct(share, 99),
+                            "max": float(share.max()) if n else None},
+            "budget_used_histogram": {"edges": [e if math.isfinite(e) else None for e in SHARE_EDGES],
+                                      "counts": [int(c) for c in counts]},
+            "wake_up_error_us": {"p50": pct(wake, 50), "p99": pct(wake, 99),
+                                 "max": float(wake.max()) if len(wake) else None},
+            "facilities": self.facilities,
+        }
+
+
+def describe(s: dict) -> str:
+    """The summary's figures in a few lines for the terminal."""
+    if not s["steps"]:
+        return f"real time x{s['factor']:g}: no step completed"
+    c, b, w = s["compute_us"], s["budget_used"], s["wake_up_error_us"]
+    lines = [
+        f"real time x{s['factor']:g} ({s['budget_us']:.0f} µs per step): {s['steps']} steps, "
+        f"{s['overruns']} overrun{'s' if s['overruns'] != 1 else ''} "
+        f"({100 * s['overruns'] / s['steps']:.2f}%); lateness max {s['lateness_max_us']:.0f} µs, "
+        f"p99 {s['lateness_p99_us']:.0f} µs",
+        f"  step compute time p50 {c['p50']:.0f} µs, p99 {c['p99']:.0f} µs, max {c['max']:.0f} µs; "
+        f"budget used {100 * b['mean']:.0f}% on average, {100 * b['p99']:.0f}% at p99",
+    ]
+    if w["p50"] is not None:
+        lines.append(f"  wake-up after the deadline p50 {w['p50']:.1f} µs, p99 {w['p99']:.1f} µs, "
+                     f"max {w['max']:.1f} µs ({s['facilities']['scheduler']})")
+    return "\n".join(lines)

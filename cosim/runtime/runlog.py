@@ -1,0 +1,142 @@
+"""Bookkeeping shared by the co-simulation and the monolithic runner: the
+results file, the progress bar, the status, wall time and ``summary.json``,
+and the translation of a failure into an error that says where the results
+so far are."""
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CraneCosimError, SimulationError, Terminated
+from ..files.results import ResultWriter, versions, write_summary
+
+
+@dataclass
+class RunResult:
+    out_dir: Path
+    status: str
+    end_time: float
+    wall_time: float
+    real_time_factor: float
+    steps: int
+    columns: list
+    fmi_call_time: float | None = None  # wall time inside FMI calls [s] (co-simulation)
+    real_time: dict | None = None  # the pacing's figures (co-simulation paced to the wall clock)
+    fmi_call_time_by_component: dict | None = None  # the same per component [s]
+    coupling_error: dict | None = None  # the estimate of the coupling error (``cosim/estimate.py``)
+
+
+def check_folder(path, label: str = "the results folder") -> None:
+    """Raise :class:`CraneCosimError` when ``path`` cannot be a folder to
+    write in: it is a file, one of its parents is a file, or its nearest
+    existing parent cannot be written.  Creates nothing, so that it can run
+    before anything else; ``label`` names it in the sentence (``--out``)."""
+    path = Path(path)
+    if path.exists():
+        if not path.is_dir():
+            raise CraneCosimError(f"{label} {path} is an existing file, not a folder")
+        return
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise CraneCosimError(f"{label} {path} cannot be created: {parent} is a file, not a folder")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise CraneCosimError(f"{label} {path} cannot be created: {parent} is not writable")
+            return
+
+
+class RunLog:
+    """Context manager around one run.
+
+    ``open(columns, units)`` creates ``results.csv``; ``record(t, values)`` appends a
+    row and sets the time reached (``t``, which a run that records every
+    N-th point also sets between rows); ``started()`` starts the wall clock
+    (after set-up); ``advanced(dt)`` moves the progress bar.  On leaving: a
+    ``KeyboardInterrupt`` marks the run interrupted (:class:`Terminated`:
+    terminated) and propagates; a
+    :class:`CraneCosimError` after results exist becomes a
+    :class:`SimulationError` naming where they are; the summary is written in
+    every case once results exist.  ``result`` holds the :class:`RunResult`.
+    """
+
+    def __init__(self, system, out_dir, settings: dict, progress: bool = True):
+        self.system = system
+        self.out_dir = Path(out_dir)
+        self.summary = {"system": system.name, **settings, "start_time": system.start_time,
+                        "stop_time": system.stop_time,
+                        "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
+                                       for c in system.components},
+                        "versions": versions()}
+        self.progress = progress
+        self.writer = None
+        self.bar = None
+        self.t = system.start_time
+        self.recorded_t = None
+        self.rows = 0
+        self.steps = 0
+        self.columns: list = []
+        self.result = None
+        self._wall0 = time.perf_counter()
+
+    def open(self, columns, units) -> None:
+        """Create ``results.csv`` with ``columns``; ``units`` (one per column,
+        SI, FMI notation) go to ``summary.json`` under ``"units"``, with
+        ``"time": "s"``, so that a script can read them."""
+        self.columns = list(columns)
+        self.summary["units"] = {"time": "s", **dict(zip(self.columns, units))}
+        try:
+            self.writer = ResultWriter(self.out_dir, self.columns)
+        except OSError as exc:  # check_folder ran before; the disk may say otherwise since
+            raise CraneCosimError(f"the results folder {self.out_dir} cannot be written: "
+                                  f"{exc.strerror or exc}") from None
+
+    def record(self, t: float, values) -> None:
+        self.writer.append(t, values)
+        self.t = self.recorded_t = t
+        self.rows += 1
+
+    def started(self) -> None:
+        self._wall0 = time.perf_counter()
+        if self.progress:
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.system.stop_time - self.system.start_time, unit="s", delay=2.0,
+                            disable=None, leave=False,
+                            bar_format="{l_bar}{bar}| {n:.2f}/{total:.2f} s simulated [{elapsed}<{remaining}]")
+
+    def advanced(self, dt: float) -> None:
+        if self.bar is not None:
+            self.bar.update(dt)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        wall = time.perf_counter() - self._wall0
+        status, error = "completed", None
+        if exc_type is not None:
+            if issubclass(exc_type, Terminated):
+                status, error = "terminated", f"terminated by SIGTERM at t = {self.t:g} s"
+            elif issubclass(exc_type, KeyboardInterrupt):
+                status, error = "interrupted", f"interrupted by the user at t = {self.t:g} s"
+            else:
+                status, error = "failed", str(exc)
+        if self.bar is not None:
+            self.bar.close()
+        simulated = self.t - self.system.start_time
+        rtf = simulated / wall if wall > 0 else math.inf
+        if self.writer is not None:
+            self.writer.close()
+            self.summary.update(status=status, error=error, end_time=self.t, steps=self.steps, rows=self.rows,
+                                wall_time_s=wall, real_time_factor=rtf)
+            write_summary(self.out_dir, self.summary)
+        self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
+                                self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
+                                self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"))
+        if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
+                and not isinstance(exc, SimulationError):
+            upto = self.t if self.recorded_t is None else self.recorded_t
+            raise SimulationError(f"{exc}; the results up to t = {upto:g} s are in {self.out_dir}") from None
+        return False

@@ -1,0 +1,237 @@
+"""``crane-cosim bench``: real-time factors of the monolithic run and of the
+co-simulation at a 1 ms step, and the master's own time per macro step next
+to the bare minimum of fmpy calls measured in the same run.
+
+Records (``--json``), one per scenario and mode:
+
+* ``scenario``, ``mode`` (``monolithic`` | ``cosim``), ``step`` [s];
+* ``rtf``: simulated seconds per wall second;
+* ``master_overhead_us``: the master's own time per macro step [µs], the
+  co-simulation's wall time outside the FMI calls (exchange of values,
+  checks, recording); ``null`` for monolithic;
+* for cosim also ``master_us_per_step`` (all of it), ``fmi_calls_us_per_step``
+  (inside ``fmi2SetReal``/``fmi2DoStep``/``fmi2GetReal``, including the
+  FMUs' own computation) and ``bare_fmpy_us_per_step``: the same FMUs
+  stepped by the bare minimum of calls through fmpy's public API (one
+  ``setReal``, one ``doStep``, one ``getReal`` per FMU and step, replaying
+  the co-simulation's inputs, no exchange or recording), and
+  ``fmu_us_per_step``: per component, the time inside its FMI calls per
+  macro step [µs].
+
+and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
+``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
+that does nothing, bare and through the project's adapter, timed the same
+way (``cosim/floor.py``): the floor under every ``fmu_us_per_step``.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..errors import CraneCosimError
+from .floor import floor_us_per_step
+from ..runtime.fmu import describe_variables
+from ..runtime.master import prepare_fmus, run_cosim
+from ..hosts.monolithic import run_monolithic
+from ..scenarios import SCENARIOS
+from ..runtime.system import coupled_connections
+from ..runtime.wiring import resolve
+
+
+def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
+    """Mean wall time [µs] per macro step of one setReal + doStep + getReal per
+    FMU, through fmpy's public API, for the same FMUs, inputs and outputs as
+    the master.  The inputs replay the co-simulation's recorded values, so
+    the FMUs compute the same trajectory (cost depends on it: the blocks
+    cache their kinematics while the state does not change)."""
+    import pandas as pd
+    from fmpy import extract, read_model_description
+    from fmpy.fmi2 import FMU2Slave
+
+    variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}
+    wiring = resolve(system, coupled_connections(system), variables)
+    recorded = pd.read_csv(results_csv)
+    slaves = []
+    # A folder of its own for every call: the FMUs' binaries stay loaded in
+    # the process once used (fmus/native.py), and a library rewritten in
+    # place while it is mapped crashes the process.
+    unzip_root = Path(tempfile.mkdtemp(prefix="bare_", dir=work))
+    for comp in system.components:
+        path = system.source_path(comp)
+        md = read_model_description(str(path))
+        s = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), unzipdir=str(unzip_root / comp.name)),
+                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName=comp.name)
+        s.instantiate()
+        s.setupExperiment(startTime=system.start_time)
+        for name, value in comp.parameters.items():
+            v = variables[comp.name][name]
+            if v.type == "String":  # a model or a table chosen by text
+                s.setString([v.value_reference], [value])
+            elif v.type == "Boolean":
+                s.setBoolean([v.value_reference], [bool(value)])
+            else:
+                s.setReal([v.value_reference], [float(value)])
+        s.enterInitializationMode()
+        s.exitInitializationMode()
+        vr_in = [variables[comp.name][w[0]].value_reference for w in wiring[comp.name]]
+        vr_out = [v.value_reference for v in variables[comp.name].values() if v.causality == "output"]
+        columns = [f"{src}.{var}" for _, src, var in wiring[comp.name]]
+        values = recorded[columns].to_numpy().tolist() if columns else [[]] * len(recorded)
+        slaves.append((s, vr_in, vr_out, values))
+    h = system.step
+    steps = len(recorded) - 1
+    t0 = time.perf_counter()
+    for k in range(steps):
+        t = system.start_time + k * h
+        for s, vr_in, vr_out, values in slaves:
+            s.setReal(vr_in, values[k])
+            s.doStep(currentCommunicationPoint=t, communicationStepSize=h)
+            s.getReal(vr_out)
+    elapsed = time.perf_counter() - t0
+    for s, *_ in slaves:
+        s.terminate()
+        s.freeInstance()
+    return elapsed / steps * 1e6
+
+
+#: the communication step of every benchmark run [s]
+STEP = 1e-3
+
+
+def check_bench_settings(stop_time: float, repeat: int) -> None:
+    """One sentence for settings the benchmark cannot run with."""
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        raise CraneCosimError(f"--repeat must be a whole number of at least 1, got {repeat!r}")
+    if not stop_time > 0:
+        raise CraneCosimError(f"--stop-time must be positive, got {stop_time:g} s")
+    if stop_time < STEP:
+        raise CraneCosimError(f"--stop-time {stop_time:g} s is shorter than the benchmark's step of {STEP:g} s")
+
+
+def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None, on_record=None) -> list[dict]:
+    """Benchmark records of the ``scenarios`` (names in
+    :data:`scenarios.SCENARIOS`, default all).  The co-simulation and the bare
+    fmpy loop alternate ``repeat`` times and the fastest of each counts (the
+    machine's speed drifts); the monolithic run, slower and not the target,
+    runs once.  ``on_record(record)`` is called as each record is complete."""
+    check_bench_settings(stop_time, repeat)
+    records = []
+
+    def add(record):
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
+        work = Path(work or tmp)
+        for name in scenarios or SCENARIOS:
+            system = SCENARIOS[name](base_dir=work / name, stop_time=stop_time, step=STEP)
+            prepare_fmus(system)
+            mono = run_monolithic(system, work / name / "monolithic", progress=False)
+            add({"scenario": name, "mode": "monolithic", "step": system.step,
+                 "rtf": mono.real_time_factor, "master_overhead_us": None,
+                 "wall_time_s": mono.wall_time})
+            co_runs, bare = [], []
+            for _ in range(repeat):
+                co_runs.append(run_cosim(system, work / name / "cosim", progress=False))
+                bare.append(bare_fmpy_us_per_step(system, work / name / "cosim" / "results.csv", work / name))
+            co = min(co_runs, key=lambda r: r.wall_time)
+            add({"scenario": name, "mode": "cosim", "step": system.step,
+                 "rtf": co.real_time_factor,
+                 "master_overhead_us": (co.wall_time - co.fmi_call_time) / co.steps * 1e6,
+                 "wall_time_s": co.wall_time, "master_us_per_step": co.wall_time / co.steps * 1e6,
+                 "fmi_calls_us_per_step": co.fmi_call_time / co.steps * 1e6,
+                 "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm,
+                 "fmu_us_per_step": {c: t / co.steps * 1e6 for c, t in co.fmi_call_time_by_component.items()}})
+        floor = floor_us_per_step(work, step=STEP)
+        add({"scenario": None, "mode": "floor", "step": STEP, "rtf": None,
+             "pythonfmu_us_per_step": floor["pythonfmu"], "adapter_us_per_step": floor["adapter"]})
+    return records
+
+
+def main(args) -> int:
+    """The ``bench`` command: records as a table or JSON on stdout, progress
+    (a line per scenario and mode as it completes) on stderr."""
+    from ..fmus.warmup import models_of, warm_up
+
+    from ..runtime.runlog import check_folder
+
+    check_bench_settings(args.stop_time, args.repeat)
+    if args.out is not None:
+        check_folder(args.out, "--out")
+    names = args.scenario or list(SCENARIOS)
+    total = 2 * len(names) + 1
+    print(f"bench: {len(names)} scenario(s), monolithic once and co-simulation {args.repeat} time(s) each, "
+          f"{args.stop_time:g} s simulated per run ...", file=sys.stderr, flush=True)
+    # the blocks' kernels compiled now, with a word, rather than silently
+    # in the set-up of the first run (in an empty folder: models by name)
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
+        warm_up(set().union(*(models_of(SCENARIOS[n](base_dir=Path(tmp))) for n in names)))
+    t0 = time.perf_counter()
+    done = []
+
+    def report(r):
+        done.append(r)
+        what = (f"{r['scenario']} {r['mode']}: real-time factor {r['rtf']:.2f}" if r["mode"] != "floor" else
+                f"floor of a Python FMU: {r['pythonfmu_us_per_step']:.1f} µs a step")
+        print(f"bench: [{len(done)}/{total}] {what} ({time.perf_counter() - t0:.0f} s so far)", file=sys.stderr,
+              flush=True)
+
+    records = run_bench(args.stop_time, args.out, args.repeat, args.scenario, on_record=report)
+    if args.json:
+        print(json.dumps(records, indent=2))
+        return 0
+    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
+          f"{args.stop_time:g} s simulated per run")
+    nan = float("nan")
+    print(f"{'scenario':24} {'mode':11} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} {'in FMI calls':>13} "
+          f"{'master own':>11} {'bare fmpy':>10}")
+    runs = [r for r in records if r["mode"] != "floor"]
+    for r in runs:
+        own = r["master_overhead_us"] if r["master_overhead_us"] is not None else nan
+        print(f"{r['scenario']:24} {r['mode']:11} {r['step']:9.4g} {r['rtf']:6.2f} "
+              f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
+              f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
+    print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal):")
+    for r in runs:
+        if r["mode"] == "cosim":
+            print(f"  {r['scenario']:24} " + ", ".join(f"{c} {t:.1f}" for c, t in r["fmu_us_per_step"].items()))
+    floor = next(r for r in records if r["mode"] == "floor")
+    print(f"floor, the same three calls into a Python FMU that does nothing: {floor['pythonfmu_us_per_step']:.1f} µs "
+          f"(bare pythonfmu), {floor['adapter_us_per_step']:.1f} µs (through the project's adapter)")
+    return 0
+
+
+def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
+    """Cases per hour of a sweep (``cosim/sweep.py``) of the crane on the
+    Table I vessel, ``cases`` cases of ``stop_time`` s (the vessel's mass
+    varied), on a local cluster of one worker process and of two; and the
+    overhead per case: a case's wall time (its process started, the FMUs
+    loaded, the results converted to Parquet) less the run's own."""
+    from ..files.ssp import write_ssd
+    from .sweep import CASES, cases_of_ranges, sweep
+
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_sweep_") as tmp:
+        root = Path(out) if out is not None else Path(tmp)
+        system = write_ssd(SCENARIOS["crane_on_vessel"](base_dir=root), root / "CraneOnVessel.ssd")
+        masses = ",".join(f"{1000 + 10 * k:g}" for k in range(cases))
+        record = {"cases": cases, "stop_time": stop_time}
+        for workers in (1, 2):
+            folder = root / f"sweep_{workers}"
+            t0 = time.perf_counter()
+            summary = sweep(system, cases_of_ranges([f"vessel.m={masses}"]), folder, ["--stop-time", str(stop_time)],
+                            workers=workers, progress=False)
+            wall = time.perf_counter() - t0
+            if set(summary["status"]) != {"completed"}:
+                raise CraneCosimError(f"the benchmark's sweep with {workers} worker(s) failed: "
+                                      f"{summary['reason'].dropna().iloc[0]}")
+            own = [json.loads((folder / CASES / name / "summary.json").read_text())["wall_time_s"]
+                   for name in summary["case"]]
+            record[f"cases_per_hour_{workers}"] = 3600 * cases / wall
+            record[f"overhead_s_per_case_{workers}"] = float((summary["wall_s"] - own).mean())
+        record["speedup"] = record["cases_per_hour_2"] / record["cases_per_hour_1"]
+    return record

@@ -1,0 +1,242 @@
+"""Fatigue of the crane-vessel interface from recorded runs.
+
+Each signal (an interface force or moment, ``crane.W_mount_*`` by default,
+or a linear combination of recorded columns, such as the axial force in a
+bolt of the slewing ring) is reduced to its cycles by rainflow counting
+(ASTM E1049-85, section 5.4.4, by the ``rainflow`` package): ranges, means
+and counts, a half cycle counting 0.5.  For an S-N curve of slope ``m``
+(``N S**m`` constant, Basquin) the damage of the cycles is proportional to
+``D = sum(n_i S_i**m)``, and the damage-equivalent load is the range that,
+repeated ``N_ref`` times, does the same damage:
+
+    DEL_m = (D / N_ref) ** (1 / m)
+
+With ``N_ref`` the number of cycles counted in a sinusoid, its DEL is its
+range, for every slope.  A run of ``T`` seconds stands for the lifetime
+``T_life`` spent in its conditions: the damage scales by ``T_life / T``,
+and ``DEL_m = (D T_life / (T N_ref)) ** (1 / m)`` is the case's lifetime
+DEL.  Over a scatter table of cases, each with the probability ``p_k`` of
+its conditions (the fraction of the lifetime spent in them, summing to 1),
+the damages add:
+
+    DEL_m = (sum_k p_k D_k T_life / (T_k N_ref)) ** (1 / m)
+          = (sum_k p_k DEL_{m,k} ** m) ** (1 / m)
+
+Defaults: slopes 3, 4 and 5 (welded steel details, and bolts and base
+material, DNV-RP-C203), ``N_ref`` = 1e7 cycles, ``T_life`` = 20 years.
+Assumptions: the S-N curve is one line (no knee, no endurance limit, no
+mean-stress correction; the means are reported, not used), and a run's
+record stands for its conditions stationarily, so its first ``skip``
+seconds (the start-up transient) are left out.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import CraneCosimError
+
+SLOPES = (3, 4, 5)
+N_REF = 1e7
+LIFE_YEARS = 20.0
+YEAR = 365.25 * 86400.0
+#: the signals by default: the crane's wrench at the mount (Frame 1)
+DEFAULT_SIGNALS = ("crane.W_mount_*",)
+
+
+def cycles(series) -> pd.DataFrame:
+    """The rainflow cycles of ``series`` (ASTM E1049-85, 5.4.4): columns
+    ``range``, ``mean``, ``count`` (1 or 0.5), ``start`` and ``end`` (sample
+    indices)."""
+    import rainflow
+    rows = list(rainflow.extract_cycles(np.asarray(series, float)))
+    return pd.DataFrame(rows, columns=["range", "mean", "count", "start", "end"])
+
+
+def damage(ranges, counts, m: float) -> float:
+    """``sum(n_i S_i**m)``: the damage of the cycles, in load**m (the S-N
+    curve's constant left out)."""
+    return float(np.sum(np.asarray(counts) * np.asarray(ranges, float) ** m))
+
+
+def damage_equivalent_load(ranges, counts, m: float, n_ref: float) -> float:
+    """The range that, ``n_ref`` times, does the cycles' damage at slope ``m``."""
+    return (damage(ranges, counts, m) / n_ref) ** (1.0 / m)
+
+
+def combined(dels, probabilities, m: float) -> float:
+    """Lifetime DELs of cases (same ``N_ref`` and lifetime) combined with
+    the probabilities of their conditions: ``(sum p_k DEL_k**m)**(1/m)``."""
+    p = np.asarray(probabilities, float)
+    return float(np.sum(p * np.asarray(dels, float) ** m) ** (1.0 / m))
+
+
+@dataclass(frozen=True)
+class Combination:
+    """A signal ``name`` = ``sum(coefficient * column)`` of recorded columns."""
+    name: str
+    terms: tuple  # ((coefficient, column), ...)
+
+    def of(self, df: pd.DataFrame) -> np.ndarray:
+        return sum(c * df[col].to_numpy() for c, col in self.terms)
+
+
+_TERM = re.compile(r"\s*([+-]?)\s*(?:([0-9.eE+-]+)\s*\*\s*)?([A-Za-z_][\w.]*)\s*")
+
+
+def parse_combination(text: str) -> Combination:
+    """``"NAME=EXPR"``, EXPR a sum of ``[coefficient*]component.variable``
+    terms (``bolt=2.5e-2*crane.W_mount_fz-0.4*crane.W_mount_nx``)."""
+    name, eq, expr = text.partition("=")
+    if not eq or not name.strip() or not expr.strip():
+        raise CraneCosimError(f"the combination {text!r} is not NAME=EXPRESSION, e.g. "
+                              f"bolt=0.025*crane.W_mount_fz-0.4*crane.W_mount_nx")
+    terms, pos, expr = [], 0, expr.strip()
+    while pos < len(expr):
+        m = _TERM.match(expr, pos)
+        if not m or m.end() == pos or (terms and not m.group(1)):
+            raise CraneCosimError(f"the combination {text!r} cannot be read at {expr[pos:]!r}: write a sum of "
+                                  f"coefficient*component.variable terms")
+        try:
+            coefficient = float(m.group(2)) if m.group(2) else 1.0
+        except ValueError:
+            raise CraneCosimError(f"the combination {text!r} has the coefficient {m.group(2)!r}, not a "
+                                  f"number") from None
+        terms.append((-coefficient if m.group(1) == "-" else coefficient, m.group(3)))
+        pos = m.end()
+    return Combination(name.strip(), tuple(terms))
+
+
+def slewing_ring_bolt(n_bolts: int, diameter: float, angle: float = 0.0, prefix: str = "crane.W_mount_") \
+        -> Combination:
+    """The axial force [N] (tension positive) in the bolt at ``angle`` [rad]
+    from the x1 axis (toward y1) of a slewing ring of ``n_bolts`` bolts on a
+    circle of ``diameter`` [m], from ``W_mount``, the wrench of the vessel
+    on the crane at the mount (Frame 1, z1 up), which the bolts carry: the
+    ring rigid, the bolts alike, their forces linear across the ring, so
+    that their sum and moment balance the wrench:
+    ``F = -f_z/n + 4 (n_y cos(a) - n_x sin(a)) / (n D)``.  Horizontal forces
+    and the slewing torque go to the ring's friction and pins, not the
+    bolts; the bolts' preload and the flange's prying are left out."""
+    n, d = float(n_bolts), float(diameter)
+    return Combination(f"bolt_{math.degrees(angle):g}deg", (
+        (-1.0 / n, f"{prefix}fz"), (4 * math.cos(angle) / (n * d), f"{prefix}ny"),
+        (-4 * math.sin(angle) / (n * d), f"{prefix}nx")))
+
+
+def signals_of(df: pd.DataFrame, patterns=DEFAULT_SIGNALS, combinations=()) -> dict:
+    """The signals of a run: its columns matching ``patterns`` (shell
+    wildcards) and the ``combinations``, by name."""
+    from fnmatch import fnmatchcase
+    out = {c: df[c].to_numpy() for c in df.columns if c != "time" and any(fnmatchcase(c, p) for p in patterns)}
+    for combo in combinations:
+        missing = [col for _, col in combo.terms if col not in df.columns]
+        if missing:
+            raise CraneCosimError(f"the combination {combo.name} uses {', '.join(missing)}, which the results "
+                                  f"do not hold")
+        out[combo.name] = combo.of(df)
+    if not out:
+        raise CraneCosimError(f"no recorded column matches {', '.join(patterns)}")
+    return out
+
+
+def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
+    """The results of a run folder (``results.csv``, or a sweep case's
+    ``results.parquet``), its first ``skip`` seconds left out."""
+    folder = Path(folder)
+    if (folder / "results.parquet").is_file():
+        path, df = folder / "results.parquet", pd.read_parquet(folder / "results.parquet")
+    elif (folder / "results.csv").is_file():
+        path, df = folder / "results.csv", pd.read_csv(folder / "results.csv")
+    else:
+        raise CraneCosimError(f"{folder} holds no results.csv or results.parquet: give the folder of a run")
+    df = df[df["time"] >= df["time"].iloc[0] + skip].reset_index(drop=True)
+    if len(df) < 2:
+        raise CraneCosimError(f"{path} holds fewer than two rows after the first {skip:g} s")
+    return df
+
+
+def case_table(df: pd.DataFrame, signals: dict, n_ref: float = N_REF, life: float = LIFE_YEARS * YEAR,
+               slopes=SLOPES, counted: dict | None = None) -> pd.DataFrame:
+    """Per signal of one run: the record's duration, the largest range and
+    the cycles counted, and the lifetime DEL for each slope; ``counted``:
+    the signals' :func:`cycles`, if counted already."""
+    duration = float(df["time"].iloc[-1] - df["time"].iloc[0])
+    rows = []
+    for name, series in signals.items():
+        c = counted[name] if counted is not None else cycles(series)
+        row = {"signal": name, "duration_s": duration, "cycles": float(c["count"].sum()),
+               "largest_range": float(c["range"].max()) if len(c) else 0.0}
+        for m in slopes:
+            row[f"DEL_m{m:g}"] = damage_equivalent_load(c["range"], c["count"] * life / duration, m, n_ref)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
+    """The cases of ``results``: a run folder (one case, probability 1), or a
+    scatter table, a CSV with a column ``case`` (run folders, relative to
+    the table's folder) and a column ``probability`` (the fraction of the
+    lifetime in each case's conditions, summing to 1); its other columns
+    (Hs, Tp, ...) label the cases.  ``(name, folder, probability, labels)``."""
+    results = Path(results)
+    if results.is_dir():
+        return [(results.name, results, 1.0, {})]
+    if not results.is_file():
+        raise CraneCosimError(f"{results} is neither a run folder nor a scatter table (CSV)")
+    table = pd.read_csv(results)
+    missing = [c for c in ("case", "probability") if c not in table.columns]
+    if missing:
+        raise CraneCosimError(f"the scatter table {results} has no column {' and '.join(missing)}: give each "
+                              f"case's run folder under 'case' and its probability under 'probability'")
+    p = pd.to_numeric(table["probability"], errors="coerce")
+    if p.isna().any() or (p < 0).any() or abs(p.sum() - 1.0) > 1e-6:
+        raise CraneCosimError(f"the probabilities of the scatter table {results} must be numbers of at least 0 "
+                              f"summing to 1 (they sum to {p.sum():g})")
+    labels = [c for c in table.columns if c not in ("case", "probability")]
+    # a case is named by its folder's own name, unless two share one
+    names = [Path(str(c)).name for c in table["case"]]
+    if len(set(names)) < len(names):
+        names = [str(c) for c in table["case"]]
+    return [(name, results.parent / str(row["case"]), float(p[k]), {c: row[c] for c in labels})
+            for name, (k, row) in zip(names, table.iterrows())]
+
+
+def study(results, out, patterns=DEFAULT_SIGNALS, combinations=(), skip: float = 0.0, n_ref: float = N_REF,
+          life: float = LIFE_YEARS * YEAR, slopes=SLOPES, plots: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rainflow counting and DELs of every case of ``results``
+    (:func:`read_cases`) into ``out``: ``fatigue_cases.csv`` (per case and
+    signal), ``fatigue_lifetime.csv`` (per signal, over the cases with
+    their probabilities) and, with ``plots``, the figures (per case the
+    rainflow matrices and the records with their extremes marked, and the
+    DELs of every case).  The tables are written before the figures.
+    Returns both tables."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    per_case, records = [], {}
+    for name, folder, probability, labels in read_cases(results):
+        df = read_run(folder, skip)
+        signals = signals_of(df, patterns, combinations)
+        counted = {name: cycles(series) for name, series in signals.items()}
+        table = case_table(df, signals, n_ref, life, slopes, counted)
+        table.insert(0, "probability", probability)
+        table.insert(0, "case", name)
+        for label, value in labels.items():
+            table[label] = value
+        per_case.append(table)
+        records[name] = (df["time"].to_numpy(), signals, counted)
+    cases = pd.concat(per_case, ignore_index=True)
+    cases.to_csv(out / "fatigue_cases.csv", index=False)
+    lifetime = pd.DataFrame([{"signal": sig, **{f"DEL_m{m:g}": combined(g[f"DEL_m{m:g}"], g["probability"], m)
+                                                 for m in slopes}}
+                             for sig, g in cases.groupby("signal", sort=False)])
+    lifetime.to_csv(out / "fatigue_lifetime.csv", index=False)
+    if plots:
+        from ..reports.plots import plot_fatigue
+        plot_fatigue(out, cases, records, slopes)
+    return cases, lifetime

@@ -1,0 +1,134 @@
+"""Compiling the blocks' numba kernels before a run, with a word to the user.
+
+The hot paths of the knuckle boom crane, the flexible crane, the
+torque-driven crane of Cibicik & Egeland (2018) and its vessel, and the
+spring-supported base are compiled by numba the first time they run on a
+machine (``blocks/jit.py``): up to a minute in
+which a run would otherwise sit silent.  :func:`warm_up` does that
+compilation up front when the cache does not hold it yet, saying what
+happens, how long it takes roughly and where the result is kept, with a bar
+over the kernel functions on a terminal (one line per function elsewhere,
+e.g. in a log file).  With a warm cache it prints nothing and costs a
+fraction of a second.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from ..blocks import BLOCKS
+from ..blocks import jit
+
+#: blocks whose hot path numba compiles (their kernel module is the block's
+#: ``kernel_module``): model name -> (what to call it, how long it takes;
+#: measured on a 2-core x86 machine: the knuckle boom crane 41 s idle, 63 s
+#: beside other work, docs/knuckle_boom.md#speed; the flexible crane 10 s
+#: idle, 14 s beside a busy core; the torque-driven crane 3.7 s beside a busy
+#: core, 5.3 s beside more work; the vessel 2.0-2.5 s; the supported base
+#: 3.1 s idle and beside a busy core)
+COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minute"),
+                   "FlexibleCrane": ("the flexible crane", "about 10 s"),
+                   "Crane": ("the torque-driven crane", "about 4 s"),
+                   "Vessel": ("the vessel", "about 2 s"),
+                   "SupportedBase": ("the spring-supported base", "about 3 s")}
+
+
+def models_of(system) -> set[str]:
+    """Model names of the project's blocks behind ``system``'s components (an
+    FMU not yet built counts by its file name; foreign FMUs are left out)."""
+    from ..runtime.fmu import our_model_name
+
+    models = set()
+    for comp in system.components:
+        try:
+            model = our_model_name(system.source_path(comp))
+        except Exception:  # an unreadable FMU is reported by the run itself
+            model = None
+        if model:
+            models.add(model)
+    return models
+
+
+def to_compile(models) -> list[str]:
+    """Those of ``models`` whose kernels the cache does not hold yet."""
+    return [m for m in sorted(models)
+            if m in COMPILED_BLOCKS and not jit.kernels_compiled(BLOCKS[m].kernel_module)]
+
+
+def warm_up(models, stream=None) -> list[str]:
+    """Compile the kernels of those ``models`` (block model names) that the
+    cache does not hold yet, telling ``stream`` (default: stderr) what is
+    happening.  Returns the models compiled (empty with a warm cache)."""
+    stream = stream or sys.stderr
+    todo = to_compile(models)
+    for model in todo:
+        what, duration = COMPILED_BLOCKS[model]
+        kernels = BLOCKS[model].kernel_module
+        print(f"compiling {what} with numba ({duration}, once per machine; kept in {jit.cache_dir()}) ...",
+              file=stream, flush=True)
+        t0 = time.perf_counter()
+        with _KernelProgress(kernels, stream) as progress, jit.compile_events(kernels, progress.event):
+            BLOCKS[model]().prepare()  # compiles the kernels
+        print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
+    return todo
+
+
+class _KernelProgress:
+    """A bar over the kernel functions, naming the one being compiled.
+
+    numba holds the interpreter for seconds at a time while it compiles one
+    function, and tqdm redraws only when told; a small thread redraws every
+    second so that the elapsed time keeps moving.  Where ``stream`` is not a
+    terminal, a line per finished function instead."""
+
+    def __init__(self, kernels: str, stream):
+        self.total = len(jit.kernel_functions(kernels))
+        self.stream = stream
+        self.finished: set[str] = set()
+        self.running: list[str] = []
+        self.bar = None
+        self._stop = threading.Event()
+        self._thread = None
+
+    def __enter__(self):
+        if getattr(self.stream, "isatty", lambda: False)():
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.total, file=self.stream, leave=False, desc=self._desc(),
+                            bar_format="{desc} |{bar}| {n}/{total} kernel functions [{elapsed}]")
+            self._thread = threading.Thread(target=self._tick, daemon=True)
+            self._thread.start()
+        self._t0 = time.perf_counter()
+        return self
+
+    def _desc(self) -> str:
+        # the longest kernel name has 18 characters: the bar stays in place
+        return f"  compiling {self.running[-1] if self.running else '':18}"
+
+    def _tick(self):
+        while not self._stop.wait(1.0):
+            self.bar.refresh()
+
+    def event(self, kind: str, function: str) -> None:
+        if kind == "start":
+            self.running.append(function)
+        else:
+            if function in self.running:
+                self.running.remove(function)
+            # a function compiled for a second signature counts once
+            new = function not in self.finished
+            self.finished.add(function)
+            if self.bar is None and new:
+                print(f"  compiled {function} ({len(self.finished)}/{self.total}, "
+                      f"{time.perf_counter() - self._t0:.0f} s)", file=self.stream, flush=True)
+        if self.bar is not None:
+            self.bar.n = len(self.finished)
+            self.bar.set_description_str(self._desc(), refresh=True)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.bar is not None:
+            self.bar.close()
+        return False

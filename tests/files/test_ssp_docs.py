@@ -1,0 +1,93 @@
+"""docs/ssp.md says what it shows: its marked code blocks run as written
+(export, run, libcosim, ecos in Python and on its command line), and its
+table of limits is the code's."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from crane_cosim.files.archive import ENV, Limits, RATIO_FLOOR
+
+REPO = Path(__file__).resolve().parents[2]
+DOC = REPO / "docs" / "ssp.md"
+
+
+def _blocks() -> dict:
+    text = DOC.read_text()
+    found = re.findall(r"<!-- checked: (\S+) -->\n```(\w+)\n(.*?)```", text, re.S)
+    return {name: (lang, code) for name, lang, code in found}
+
+
+BLOCKS = _blocks()
+
+
+def _run(lang, code, cwd, timeout=600):
+    env = os.environ.copy()
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")  # python, crane-cosim
+    env["TMPDIR"] = str(cwd / "tmp")  # ecos unpacks (and keeps) archives under TMPDIR
+    (cwd / "tmp").mkdir(exist_ok=True)
+    cmd = ["bash", "-euo", "pipefail", "-c", code] if lang == "sh" else [sys.executable, "-c", code]
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{lang} block failed ({proc.returncode}):\n{code}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc.stdout
+
+
+def test_every_block_is_checked():
+    assert sorted(BLOCKS) == ["ecos", "ecos-cli", "export", "libcosim", "open", "write"]
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory, fmu_dir):
+    """A copy of the example with its FMUs built (as `run` would build them),
+    after the export block ran in it."""
+    w = tmp_path_factory.mktemp("docs")
+    example = w / "examples" / "crane_on_vessel"
+    shutil.copytree(REPO / "examples" / "crane_on_vessel", example)
+    shutil.copytree(fmu_dir, example / "fmus")
+    _run(*BLOCKS["export"], cwd=w)
+    return w
+
+
+def test_export_and_run(work):
+    df = pd.read_csv(work / "results" / "CraneOnVessel" / "results.csv")
+    assert len(df) == 1001 and df["vessel.q_roll"].iloc[0] == 0.02
+
+
+def test_write_ssp_from_python(tmp_path, fmu_dir):
+    shutil.copytree(fmu_dir, tmp_path / "work" / "fmus")
+    _run(*BLOCKS["write"], cwd=tmp_path)
+    assert (tmp_path / "work" / "CraneOnVessel.ssp").is_file()
+
+
+def test_open_system_from_python(work):
+    _run(*BLOCKS["open"], cwd=work)
+    assert len(pd.read_csv(work / "results" / "results.csv")) == 1001
+
+
+def test_libcosim_opens_the_archive(work):
+    _run(*BLOCKS["libcosim"], cwd=work)
+
+
+def test_ecos_opens_the_archive(work):
+    roll, fz = map(float, _run(*BLOCKS["ecos"], cwd=work).split()[-2:])
+    assert roll == 0.02 and fz > 0
+
+
+def test_ecos_command_line_opens_the_archive(work):
+    _run(*BLOCKS["ecos-cli"], cwd=work)
+    csv = pd.read_csv(work / "CraneOnVessel.csv", skipinitialspace=True)
+    assert (csv["vessel::q_roll_0[REAL]"] == 0.02).all() and len(csv) >= 999
+
+
+def test_the_limits_table_is_the_code():
+    rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| `(CRANE_COSIM_\w+)` \|$", DOC.read_text(), re.M)
+    table = {var: limit.strip() for _, limit, var in rows}
+    d = Limits()
+    assert table == {ENV["max_unpacked"]: f"{d.max_unpacked >> 30} GiB", ENV["max_ratio"]: f"{d.max_ratio:g}:1",
+                     ENV["max_entries"]: str(d.max_entries), ENV["max_xml"]: f"{d.max_xml >> 20} MiB"}
+    assert f"larger than {RATIO_FLOOR >> 20} MiB" in DOC.read_text()

@@ -1,0 +1,96 @@
+"""Compiling the blocks' numba kernels up front, with a word to the user
+(cosim/warmup.py): the first run on a machine must not sit silent."""
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
+
+from crane_cosim.fmus import warmup
+from crane_cosim.blocks import jit
+from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
+
+
+MESSAGE = "compiling the knuckle boom crane with numba (about a minute, once per machine; kept in "
+
+
+def test_models_of_a_system(tmp_path):
+    assert warmup.models_of(crane_on_vessel(base_dir=tmp_path)) == {"Vessel", "Crane", "Controller"}
+    assert "KnuckleBoomCrane" in warmup.models_of(offshore_knuckle_boom(base_dir=tmp_path))
+
+
+def test_a_cold_cache_is_announced(monkeypatch, tmp_path):
+    """The sentence says what, how long, that it happens once and where the
+    result is kept; a closing line gives the time taken."""
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    err = io.StringIO()
+    assert warmup.warm_up({"Controller", "KnuckleBoomCrane"}, err) == ["KnuckleBoomCrane"]
+    lines = err.getvalue().splitlines()
+    assert lines[0] == MESSAGE + f"{tmp_path}) ..."
+    assert lines[-1].startswith("compiled the knuckle boom crane in ")
+
+
+def test_a_warm_cache_says_nothing(monkeypatch):
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: True)
+    err = io.StringIO()
+    assert warmup.warm_up({"KnuckleBoomCrane"}, err) == [] and err.getvalue() == ""
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    assert warmup.warm_up({"Controller", "JointFriction"}, err) == [] and err.getvalue() == ""  # nothing to compile
+
+
+_TINY = b"""def _double(x):
+    return 2.0 * x
+
+
+def quad(x):
+    return _double(_double(x))
+"""
+
+
+def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path):
+    """A real compilation, of a block with a tiny kernel module: off a
+    terminal, a line per function as it is compiled, callees first."""
+    monkeypatch.setitem(jit._SOURCES, "tiny_kernels", _TINY)
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+
+    class Tiny:
+        kernel_module = "tiny_kernels"
+
+        def prepare(self):
+            assert jit.load_kernels("tiny_kernels").quad(1.0) == 4.0
+
+    monkeypatch.setitem(warmup.COMPILED_BLOCKS, "Tiny", ("the tiny block", "a moment"))
+    monkeypatch.setitem(warmup.BLOCKS, "Tiny", Tiny)
+    err = io.StringIO()
+    try:
+        assert warmup.warm_up({"Tiny"}, err) == ["Tiny"]
+        assert warmup.warm_up({"Tiny"}, io.StringIO()) == []  # compiled now
+    finally:
+        for name in [n for n in sys.modules if n.startswith("crane_cosim_tiny_kernels_")]:
+            del sys.modules[name]
+    lines = err.getvalue().splitlines()
+    assert lines[0] == f"compiling the tiny block with numba (a moment, once per machine; kept in {tmp_path}) ..."
+    assert [l.split(" (")[0] for l in lines[1:3]] == ["  compiled _double", "  compiled quad"]
+    assert lines[1].startswith("  compiled _double (1/2, ") and lines[2].startswith("  compiled quad (2/2, ")
+
+
+@pytest.mark.slow
+def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path):
+    """With an empty cache folder, ``build-fmus`` compiles the knuckle boom
+    crane (measured 41-63 s on 2 cores), naming every kernel function; the
+    next command finds it compiled and says nothing about it."""
+    env = {**os.environ, "CRANE_COSIM_CACHE_DIR": str(tmp_path / "cache")}
+    exe = os.path.join(os.path.dirname(sys.executable), "crane-cosim")
+    first = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
+                           env=env, timeout=600)
+    assert first.returncode == 0, first.stderr
+    assert MESSAGE + f"{tmp_path / 'cache'}) ..." in first.stderr
+    compiled = [l.split()[1] for l in first.stderr.splitlines() if l.startswith("  compiled ")]
+    assert sorted(compiled) == sorted(jit.kernel_functions("knuckle_boom_kernels"))
+    assert "compiled the knuckle boom crane in " in first.stderr
+    again = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
+                           env=env, timeout=600)
+    assert again.returncode == 0 and "compil" not in again.stderr, again.stderr

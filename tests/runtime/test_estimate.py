@@ -1,0 +1,130 @@
+"""The coupling error estimate by Richardson extrapolation (its arithmetic
+on series of known error, and what the command says about it).  Against
+the monolithic run of every example: ``test_example_accuracy.py``."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.runtime.estimate import FLOOR, CouplingEstimate, order_of
+from crane_cosim.runtime.master import run_cosim
+from crane_cosim.files.results import error_norms
+from crane_cosim.scenarios import crane_on_vessel
+
+COLUMNS = ["crane.W_fx", "crane.W_nz", "crane.q1", "crane.W_fy", "vessel.F"]
+UNITS = ["N", "N.m", "rad", "N", "N"]
+
+
+def series(order, h, times):
+    """Outputs whose error at step h is exactly C h^order g(t): the exact
+    ones, and those of the runs at h and at h/2."""
+    exact = np.stack([1e4 * np.sin(times), 3e3 * np.cos(2 * times), times, 0.0 * times, 50 + 0 * times], axis=1)
+    shape = np.stack([np.cos(3 * times), times, np.sin(times), 0.0 * times, np.sin(times)], axis=1)
+    return exact, exact + 7.0 * h ** order * shape, exact + 7.0 * (h / 2) ** order * shape
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_the_estimate_is_the_error_of_a_series_whose_error_is_c_h_to_the_order(order):
+    """Where the error is C h^p exactly, (y_h - y_{h/2}) 2^p / (2^p - 1) is
+    it, to round-off; the largest and the RMS over the run are the max and
+    RMS norms over the peak of :func:`results.error_norms`."""
+    times = np.linspace(0.01, 5, 500)
+    exact, y, y_half = series(order, 0.01, times)
+    rating = CouplingEstimate(COLUMNS, UNITS, order)
+    for t, a, b, e in zip(times, y, y_half, exact):
+        rating.update(t, a, b)
+        np.testing.assert_allclose(rating.error, (a - e)[rating.index], rtol=1e-9, atol=1e-9)
+    found = rating.summary()
+    run = pd.DataFrame(y, columns=COLUMNS).assign(time=times)
+    # the force that stays zero aside (its error is zero); the estimate
+    # scales by the run's peak, the norms by the reference's
+    moving = [n for n in rating.names if n != "crane.W_fy"]
+    norms = error_norms(run, pd.DataFrame(exact, columns=COLUMNS).assign(time=times), moving)
+    peak_ratio = np.abs(pd.DataFrame(exact, columns=COLUMNS)[moving]).max() / np.abs(run[moving]).max()
+    by = found["by_output"]
+    np.testing.assert_allclose([by[n]["rms"] for n in moving], norms["rms_peak"] * peak_ratio, rtol=1e-9)
+    np.testing.assert_allclose([by[n]["largest"] for n in moving], norms["max_peak"] * peak_ratio, rtol=1e-9)
+    assert by["crane.W_fy"] == {"largest": 0.0, "rms": 0.0}
+    assert found["largest"] == pytest.approx((norms["max_peak"] * peak_ratio).max(), rel=1e-9)
+    assert found["rms"] == pytest.approx((norms["rms_peak"] * peak_ratio).max(), rel=1e-9)
+    assert found["order"] == order
+
+
+def test_the_forces_and_moments_are_estimated_and_an_output_zero_throughout_is_not_divided_by_zero():
+    rating = CouplingEstimate(COLUMNS, UNITS, 1)
+    assert rating.names == ["crane.W_fx", "crane.W_nz", "crane.W_fy", "vessel.F"]
+    y = np.array([100.0, 10.0, 0.5, 0.0, 50.0])
+    rating.update(0.001, y, y - np.array([1.0, 0.0, 0.0, 1e-7, 0.0]))
+    by = rating.summary()["by_output"]
+    assert by["crane.W_fx"]["largest"] == pytest.approx(2 * 1.0 / 100.0)
+    # W_fy is zero: its error is measured against FLOOR of crane's largest force
+    assert by["crane.W_fy"]["largest"] == pytest.approx(2 * 1e-7 / (FLOOR * 100.0))
+    assert CouplingEstimate(["a.x", "a.y"], ["m", "rad"], 1).names == ["a.x", "a.y"]  # no force: every output
+
+
+def test_the_order_is_the_algorithms():
+    assert order_of("iterated-midpoint") == 2
+    assert order_of("gauss-seidel") == order_of("jacobi") == 1
+
+
+def test_the_estimate_is_on_disk_and_in_the_summary(tmp_path, fmu_dir):
+    system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.2)
+    result = run_cosim(system, tmp_path / "out", progress=False, estimate=True)
+    errors = pd.read_csv(tmp_path / "out" / "coupling_error.csv")
+    results = pd.read_csv(tmp_path / "out" / "results.csv")
+    np.testing.assert_array_equal(errors["time"], results["time"])
+    assert "crane.W_mount_fx" in errors.columns and "crane.q1" not in errors.columns
+    assert (errors.iloc[0, 1:] == 0).all() and (errors.iloc[1:, 1:] != 0).any().any()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["estimate"] is True and summary["coupling_error"] == result.coupling_error
+    largest = max(v["largest"] for v in result.coupling_error["by_output"].values())
+    assert result.coupling_error["largest"] == largest > 0
+
+
+def test_the_command_prints_the_estimate(capsys, tmp_path, fmu_dir):
+    from crane_cosim.files.ssp import write_ssd
+
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2), tmp_path / "s.ssd")
+    assert main(["run", str(ssd), "--estimate", "--no-plots", "--out", str(tmp_path / "out")]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())["coupling_error"]
+    assert line.startswith(f"coupling error estimate: at most {summary['largest']:.2g} of peak "
+                           f"({summary['largest_output']} at t = "), line
+
+
+@pytest.mark.parametrize("options, fragment", [
+    (["--tolerance", "0"], "the tolerance 0.0 must be a fraction of peak between 0 and 1"),
+    (["--tolerance", "2"], "the tolerance 2.0 must be a fraction of peak between 0 and 1"),
+    (["--tolerance", "1e-3", "--real-time"], "a tolerance may run the system again at a smaller step"),
+    (["--estimate", "--monolithic"], "--estimate and --tolerance concern the coupling of a co-simulation"),
+])
+def test_the_command_refuses_an_estimate_it_cannot_make(capsys, tmp_path, fmu_dir, options, fragment):
+    from crane_cosim.files.ssp import write_ssd
+
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2), tmp_path / "s.ssd")
+    assert main(["run", str(ssd), "--no-plots", "--out", str(tmp_path / "out"), *options]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("crane-cosim: error: ") and fragment in err, err
+    assert not (tmp_path / "out" / "results.csv").exists()
+
+
+def test_a_tolerance_not_met_at_the_smallest_step_keeps_the_results_and_says_so(capsys, tmp_path, fmu_dir,
+                                                                                 monkeypatch):
+    from crane_cosim.runtime import master
+    from crane_cosim.files.ssp import write_ssd
+
+    monkeypatch.setattr(master, "HALVINGS", 1)
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2), tmp_path / "s.ssd")
+    out = tmp_path / "out"
+    assert main(["run", str(ssd), "--tolerance", "1e-9", "--no-plots", "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("crane-cosim: error: the estimated coupling error "), err
+    assert "is over --tolerance 1e-09 even at the smallest step tried, 0.0005 s" in err and str(out) in err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "completed" and summary["step"] == 0.0005
+    found = summary["coupling_error"]
+    assert found["met"] is False and [t["step"] for t in found["steps_tried"]] == [0.001]
+    # the points recorded are the system's step's
+    assert len(pd.read_csv(out / "results.csv")) == 201

@@ -1,0 +1,180 @@
+"""Real-time pacing (``--real-time``): the schedule a paced run keeps, checked
+on a simulated clock, and the figures a real paced run reports, checked
+against each other (no assertion on how long anything took)."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crane_cosim.runtime import pacing
+from crane_cosim.cli import main
+from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime.pacing import Pacer
+from crane_cosim.scenarios import crane_on_vessel
+
+
+class FakeClock:
+    """``time.perf_counter_ns`` and ``time.sleep`` on a clock the test moves:
+    a sleep lasts exactly what was asked, plus ``oversleep`` [ns]; a reading
+    of the clock while spinning takes ``tick`` [ns]."""
+
+    def __init__(self, oversleep=0, tick=0):
+        self.now = 0
+        self.oversleep = oversleep
+        self.tick = tick
+        self.sleeps = []
+
+    def perf_counter_ns(self):
+        self.now += self.tick
+        return self.now - self.tick
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += round(seconds * 1e9) + self.oversleep
+
+    def work(self, seconds):
+        self.now += round(seconds * 1e9)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    c = FakeClock()
+    monkeypatch.setattr(pacing.time, "perf_counter_ns", c.perf_counter_ns)
+    monkeypatch.setattr(pacing.time, "sleep", c.sleep)
+    return c
+
+
+def run_schedule(clock, work, step=1e-3, factor=1.0, spin=0.0):
+    """Steps whose computation takes ``work[k]`` [s] each, paced."""
+    p = Pacer(len(work), step, factor, spin=spin)
+    p.start()
+    for k, w in enumerate(work, start=1):
+        clock.work(w)
+        p.wait(k * step)
+    p.stop()
+    return p
+
+
+def test_early_steps_wait_for_their_deadline(clock):
+    p = run_schedule(clock, [0.3e-3] * 5)
+    assert clock.now == 5_000_000  # the last point at its deadline, 5 ms in
+    assert p.compute.tolist() == [300_000] * 5  # each step from its deadline
+    assert p.lateness.tolist() == [-700_000] * 5
+    assert p.summary()["overruns"] == 0
+
+
+def test_a_late_step_is_counted_and_the_schedule_catches_up(clock):
+    """A step that takes 2.5 budgets: its point is 1.5 ms late, the next
+    two steps start at once and are late too, the schedule being absolute;
+    the fourth is on time again.  Nothing is skipped."""
+    p = run_schedule(clock, [0.2e-3, 2.5e-3, 0.2e-3, 0.2e-3, 0.2e-3, 0.2e-3])
+    assert p.lateness.tolist() == [-800_000, 1_500_000, 700_000, -100_000, -800_000, -800_000]
+    s = p.summary()
+    assert s["steps"] == 6 and s["overruns"] == 2
+    assert s["lateness_max_us"] == 1500.0
+    assert p.wake.tolist() == [0, -1, -1, 0, 0, 0]  # late points do not wait
+    assert clock.now == 6_000_000
+
+
+def test_factor_two_halves_the_budget(clock):
+    p = run_schedule(clock, [0.3e-3] * 4, factor=2.0)
+    assert clock.now == 2_000_000
+    s = p.summary()
+    assert s["budget_us"] == 500.0
+    assert s["budget_used"]["mean"] == pytest.approx(0.6)
+    assert s["budget_used_histogram"]["counts"] == [0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0]
+
+
+def test_the_last_stretch_is_spun_not_slept(clock):
+    """With a spin of 200 µs the sleep ends 200 µs before the deadline;
+    a sleep that wakes 50 µs late still leaves the point on time."""
+    clock.oversleep, clock.tick = 50_000, 1_000
+    p = run_schedule(clock, [0.3e-3] * 3, spin=200e-6)
+    assert clock.sleeps == pytest.approx([499e-6] * 3, abs=2e-9)  # one clock reading into each step
+    assert p.summary()["overruns"] == 0
+    assert (p.wake >= 0).all() and (p.wake <= 1_000).all()  # within a reading of the clock
+    # without a spin the same oversleep makes every point 50 µs late
+    clock.now, clock.sleeps, clock.tick = 0, [], 0
+    p = run_schedule(clock, [0.3e-3] * 3, spin=0.0)
+    assert p.wake.tolist() == [50_000] * 3
+
+
+def test_idle_time_is_offered_before_the_spin(clock):
+    clock.tick = 1_000
+    offered = []
+    p = Pacer(2, 1e-3, 1.0, spin=200e-6)
+    p.start()
+    clock.work(0.3e-3)
+    p.wait(1e-3, idle=lambda until: offered.append(until))
+    clock.work(1.2e-3)  # late: no idle time
+    p.wait(2e-3, idle=lambda until: offered.append(until))
+    assert offered == [800_000]
+    assert p.lateness[1] > 0 and p.wake[1] == -1
+
+
+def test_a_paced_run_reports_consistent_figures_and_the_same_results(tmp_path, fmu_dir):
+    """The crane on the vessel paced at 4 times real time: the same results,
+    byte for byte, as the run at full speed (the results are written in the
+    time it waits); the summary's figures agree with timing.csv and with
+    each other; the run cannot have been faster than its schedule."""
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.3)
+    free = run_cosim(system, tmp_path / "free", progress=False)
+    paced = run_cosim(system, tmp_path / "paced", progress=False, real_time=4.0)
+    assert (tmp_path / "paced" / "results.csv").read_bytes() == (tmp_path / "free" / "results.csv").read_bytes()
+    assert free.real_time is None
+    s = json.loads((tmp_path / "paced" / "summary.json").read_text())["real_time"]
+    assert s == paced.real_time
+    timing = pd.read_csv(tmp_path / "paced" / "timing.csv")
+    assert s["steps"] == len(timing) == 300 == paced.steps
+    assert timing["step"].tolist() == list(range(1, 301))
+    assert timing["time"].to_numpy() == pytest.approx(np.arange(1, 301) * 1e-3, abs=1e-12)
+    late = timing["lateness_us"] > 0
+    assert s["overruns"] == int(late.sum())
+    assert timing["wake_up_error_us"].isna().tolist() == late.tolist()  # a late point does not wait
+    assert (timing["wake_up_error_us"].dropna() >= 0).all()
+    assert sum(s["budget_used_histogram"]["counts"]) == 300
+    assert s["budget_us"] == 250.0
+    assert s["compute_us"]["max"] == pytest.approx(timing["compute_us"].max(), abs=1e-3)
+    assert s["lateness_max_us"] == pytest.approx(max(timing["lateness_us"].max(), 0), abs=1e-3)
+    assert paced.wall_time >= 0.3 / 4
+    assert s["facilities"]["clock"].startswith("CLOCK_MONOTONIC")
+
+
+def test_a_run_too_slow_for_its_schedule_skips_nothing(tmp_path, fmu_dir):
+    """At 1000 times real time (1 µs a step) every point is late: all are
+    counted, all computed and recorded."""
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05)
+    result = run_cosim(system, tmp_path / "out", progress=False, real_time=1000.0)
+    s = result.real_time
+    assert s["overruns"] == s["steps"] == 50
+    assert len(pd.read_csv(tmp_path / "out" / "results.csv")) == 51
+    assert s["budget_used_histogram"]["counts"][-1] == 50
+
+
+def test_the_terminal_shows_the_figures(capsys, tmp_path, fmu_dir):
+    from crane_cosim.files.ssp import write_ssd
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05),
+                    tmp_path / "system.ssd")
+    assert main(["run", str(ssd), "--no-plots", "--real-time", "2", "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "real time x2 (500 µs per step): 50 steps, " in out
+    assert "step compute time p50 " in out and "budget used " in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--real-time", "0"], "--real-time 0.0 is not a positive number"),
+    (["--real-time", "nan"], "--real-time nan is not a positive number"),
+    (["--spin", "0.001"], "--spin paces a run and needs --real-time"),
+    (["--rt-priority", "10"], "--rt-priority paces a run and needs --real-time"),
+    (["--real-time", "--rt-priority", "0"], "--rt-priority 0 must be between 1 and 99"),
+    (["--real-time", "--spin", "-1"], "--spin -1.0 must be zero or a positive time below 1 s"),
+    (["--real-time", "--monolithic"], "a monolithic run has none"),
+])
+def test_bad_pacing_options(capsys, tmp_path, fmu_dir, args, fragment):
+    from crane_cosim.files.ssp import write_ssd
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.01),
+                    tmp_path / "system.ssd")
+    assert main(["run", str(ssd), "--no-plots", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("crane-cosim: error: ") and fragment in err[0], err

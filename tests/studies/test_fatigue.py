@@ -1,0 +1,145 @@
+"""Fatigue from recorded runs (``cosim/fatigue.py``): rainflow counting
+against the published example of ASTM E1049-85, damage-equivalent loads
+against the sinusoid's range, the lifetime over a scatter table, the bolt
+force of a slewing ring against the ring's equilibrium, and the command."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.studies.fatigue import (YEAR, case_table, combined, cycles, damage_equivalent_load, parse_combination,
+                                 slewing_ring_bolt, study)
+
+
+def test_rainflow_counts_the_astm_e1049_example():
+    """ASTM E1049-85, section 5.4.4, Fig. 6 and Table X2.4 (rainflow
+    counting): the loads -2, 1, -3, 5, -1, 3, -4, 4, -2 hold half a cycle
+    of range 3, one and a half of 4, half of 6, one of 8 and half of 9."""
+    c = cycles([-2, 1, -3, 5, -1, 3, -4, 4, -2])
+    counted = c.groupby("range")["count"].sum().to_dict()
+    assert counted == {3.0: 0.5, 4.0: 1.5, 6.0: 0.5, 8.0: 1.0, 9.0: 0.5}
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_the_del_of_a_sinusoid_is_its_range(m):
+    """200 periods of a sinusoid of amplitude 3 kN about a mean of 7 kN,
+    from a crest to a crest (20 samples a period, the crests and troughs
+    among them): 200 cycles of range 6 kN, and with N_ref = 200 the DEL
+    is that range for every slope (round-off: 1e-16 measured)."""
+    t = np.arange(0, 200 * 20 + 1) / 20
+    c = cycles(7e3 + 3e3 * np.cos(2 * np.pi * t))
+    assert c["count"].sum() == 200
+    assert damage_equivalent_load(c["range"], c["count"], m, 200) == pytest.approx(6e3, rel=1e-12)
+    assert c["mean"].to_numpy() == pytest.approx(7e3, rel=1e-12)
+
+
+def test_a_lifetime_scales_the_damage_of_the_record():
+    """A record of T seconds standing for a lifetime of 2 T: the DEL grows by
+    2**(1/m)."""
+    t = np.linspace(0.0, 100.0, 4001)
+    df = pd.DataFrame({"time": t, "x": np.sin(2 * np.pi * t / 4) + 0.3 * np.sin(2 * np.pi * t / 1.3)})
+    one, two = (case_table(df, {"x": df["x"].to_numpy()}, n_ref=1e3, life=k * 100.0) for k in (1, 2))
+    for m in (3, 4, 5):
+        assert two[f"DEL_m{m}"][0] / one[f"DEL_m{m}"][0] == pytest.approx(2 ** (1 / m), rel=1e-12)
+
+
+def test_cases_combine_by_the_probability_of_their_conditions():
+    """(sum p_k DEL_k**m)**(1/m): one case alone is itself; two cases of
+    DELs 1 and 2 at slope 3, half the life each: (0.5 + 4)**(1/3)."""
+    assert combined([5.0], [1.0], 4) == 5.0
+    assert combined([1.0, 2.0], [0.5, 0.5], 3) == pytest.approx(4.5 ** (1 / 3), rel=1e-15)
+
+
+def test_the_bolt_forces_balance_the_wrench_on_the_ring():
+    """24 bolts on a 0.3 m circle, each bolt's force from the formula: their
+    sum and their moments about x1 and y1 give back the vertical force and
+    the tilting moments of the crane's wrench (the force a bolt in tension
+    puts on the crane points down, -z1)."""
+    n, d = 24, 0.3
+    wrench = {"crane.W_mount_fz": 1.2e4, "crane.W_mount_nx": -3.1e3, "crane.W_mount_ny": 4.4e3}
+    df = pd.DataFrame({k: [v] for k, v in wrench.items()})
+    angles = 2 * np.pi * np.arange(n) / n + 0.1
+    F = np.array([slewing_ring_bolt(n, d, a).of(df)[0] for a in angles])
+    x, y = d / 2 * np.cos(angles), d / 2 * np.sin(angles)
+    # the bolts' forces on the crane: -F along z1 at (x, y)
+    assert np.sum(-F) == pytest.approx(wrench["crane.W_mount_fz"], rel=1e-12)
+    assert np.sum(-F * y) == pytest.approx(wrench["crane.W_mount_nx"], rel=1e-12)  # y * f_z
+    assert np.sum(F * x) == pytest.approx(wrench["crane.W_mount_ny"], rel=1e-12)  # -x * f_z
+
+
+def test_a_combination_is_read_as_a_sum_of_terms():
+    c = parse_combination("bolt = 2.5e-2*crane.W_mount_fz - 0.4*crane.W_mount_nx + crane.W_mount_ny")
+    assert c.name == "bolt"
+    assert c.terms == ((2.5e-2, "crane.W_mount_fz"), (-0.4, "crane.W_mount_nx"), (1.0, "crane.W_mount_ny"))
+    for bad in ("bolt", "=crane.x", "bolt=2*", "bolt=crane.x crane.y", "bolt=1e*crane.x"):
+        with pytest.raises(CraneCosimError, match="combination"):
+            parse_combination(bad)
+
+
+def _run_folder(folder, amplitude, periods=50):
+    """A run's results.csv of the mount wrench: sinusoids of ``amplitude``
+    [N] and [N.m], 20 samples a period of 2 s."""
+    folder.mkdir(parents=True)
+    t = np.arange(0, periods * 20 + 1) * 0.1
+    cols = {"time": t}
+    for k, c in enumerate(("nx", "ny", "nz", "fx", "fy", "fz")):
+        cols[f"crane.W_mount_{c}"] = 1e3 * k + amplitude * np.sin(np.pi * t + k)
+    pd.DataFrame(cols).to_csv(folder / "results.csv", index=False)
+    return folder
+
+
+def test_a_scatter_table_gives_the_lifetime_del(tmp_path):
+    """Two sea states, runs of 100 s each, amplitudes 1 and 2 kN, 30% and
+    70% of a 20-year life: every case's DEL at N_ref cycles is its range
+    times (cycles in the life / N_ref)**(1/m), and the lifetime DEL is
+    their combination."""
+    _run_folder(tmp_path / "calm", 1e3)
+    _run_folder(tmp_path / "rough", 2e3)
+    pd.DataFrame({"case": ["calm", "rough"], "probability": [0.3, 0.7], "Hs": [1.0, 3.0]}).to_csv(
+        tmp_path / "scatter.csv", index=False)
+    cases, life = study(tmp_path / "scatter.csv", tmp_path / "out", n_ref=1e7, life=20 * YEAR, plots=False)
+    per_life = 50 * 20 * YEAR / 100.0  # cycles in the life: 50 a record of 100 s
+    for m in (3, 4, 5):
+        rows = cases[cases["signal"] == "crane.W_mount_fz"].set_index("case")
+        for case, amplitude in (("calm", 1e3), ("rough", 2e3)):
+            assert rows.loc[case, f"DEL_m{m}"] == pytest.approx(2 * amplitude * (per_life / 1e7) ** (1 / m),
+                                                                rel=2e-3)
+        lifetime = life.set_index("signal").loc["crane.W_mount_fz", f"DEL_m{m}"]
+        assert lifetime == pytest.approx(combined(rows[f"DEL_m{m}"], [0.3, 0.7], m), rel=1e-12)
+    assert set(cases["Hs"]) == {1.0, 3.0}
+    assert (tmp_path / "out" / "fatigue_cases.csv").exists() and (tmp_path / "out" / "fatigue_lifetime.csv").exists()
+
+
+def test_the_command_writes_tables_and_figures(tmp_path, capsys):
+    run = _run_folder(tmp_path / "run", 1e3)
+    assert main(["fatigue", str(run), "--bolt", "24,0.3,90", "--combine", "sum=crane.W_mount_fx+crane.W_mount_fy",
+                 "--skip", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "bolt_90deg" in out and "sum" in out
+    names = {p.name for p in (run / "fatigue").iterdir()}
+    assert names == {"fatigue_cases.csv", "fatigue_lifetime.csv", "run_records.png", "run_rainflow.png", "del.png"}
+    cases = pd.read_csv(run / "fatigue" / "fatigue_cases.csv")
+    assert cases["duration_s"].iloc[0] == pytest.approx(90.0)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nowhere"], "is neither a run folder nor a scatter table"),
+    (["--bolt", "24"], "--bolt '24' is not 2 or 3 numbers separated by commas"),
+    (["--combine", "x=crane.W_mount_fx+crane.nothing"], "the combination x uses crane.nothing, which the results "
+                                                         "do not hold"),
+    (["--signal", "vessel.*"], "no recorded column matches vessel.*"),
+])
+def test_bad_input_is_one_sentence(tmp_path, capsys, args, message):
+    run = _run_folder(tmp_path / "run", 1e3)
+    argv = ["fatigue", str(tmp_path / args[0])] if args == ["nowhere"] else ["fatigue", str(run), *args]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("crane-cosim: error: ") and message in err and "\n" not in err
+
+
+def test_probabilities_that_do_not_sum_to_one_are_refused(tmp_path, capsys):
+    _run_folder(tmp_path / "a", 1e3)
+    pd.DataFrame({"case": ["a"], "probability": [0.5]}).to_csv(tmp_path / "scatter.csv", index=False)
+    assert main(["fatigue", str(tmp_path / "scatter.csv")]) == 2
+    assert "must be numbers of at least 0 summing to 1 (they sum to 0.5)" in capsys.readouterr().err
