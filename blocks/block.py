@@ -42,7 +42,11 @@ class Variable:
     FMI String has no unit); ``tunable``: a parameter whose change between two
     communication steps the block honours (gains, set-points, damping);
     the others (geometry, masses, initial values) are fixed once the model
-    is initialized."""
+    is initialized; ``role``: what the port is for, where a host looks for
+    a port by purpose rather than by name (``interface.wrench.fx``: a
+    component of the wrench an interface passes; the FMU carries it in a
+    vendor annotation, and the crane-vessel coupling and the studies find
+    ports by it)."""
 
     name: str
     unit: str
@@ -50,6 +54,7 @@ class Variable:
     description: str
     type: str = "Real"
     tunable: bool = False
+    role: str | None = None
 
     def __post_init__(self):
         # a declaration the FMU could not carry is refused where it is written

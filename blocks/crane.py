@@ -82,7 +82,7 @@ class Crane(CompiledBlock):
         + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j.capitalize()} rate (u{PAPER_INDEX[j]})") for j in JOINTS)
         + tuple(_P(f"du_{j}", "rad/s2", 0.0, f"{j.capitalize()} acceleration") for j in JOINTS)
         + wrench_ports("W_mount", "Wrench of the vessel on the king at the mount (origin of Frame 2), "
-                                  "mount (vessel, Frame-1) axes")
+                                  "mount (vessel, Frame-1) axes", role="interface.wrench")
         + wrench_ports("W_king", "Wrench of the vessel on the king at the mount (origin of Frame 2), "
                                  "king (Frame-2) axes")
         + MOUNT_INERTIA

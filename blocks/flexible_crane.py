@@ -155,7 +155,8 @@ class FlexibleCrane(CompiledBlock):
                                           f"(x along the boom, z along the boom joint's axis)") for c in "xyz")
         + tuple(_P(f"p_E_{c}", "m", 0.0, f"Position of the end effector E, Frame 0, {c}") for c in "xyz")
         + tuple(_P(f"v_E_{c}", "m/s", 0.0, f"Velocity of the end effector E, Frame 0, {c}") for c in "xyz")
-        + wrench_ports("W_mount", "Wrench of the mount on the column at the mount point, mount (Frame-1) axes")
+        + wrench_ports("W_mount", "Wrench of the mount on the column at the mount point, mount (Frame-1) axes",
+                       role="interface.wrench")
         + wrench_ports("W_king", "Wrench of the mount on the column at the mount point, column axes")
         + MOUNT_INERTIA
         + wrench_ports("W_boom", "Wrench of the column on the boom through the boom joint, boom-root (c,2,0) "

@@ -43,10 +43,12 @@ def _IA_unit(name: str) -> str:
 #: ``W = I_A [dw; a] + p_A`` (Frame 1, referenced to the mount point).
 MOUNT_INERTIA = (
     tuple(Variable(n, _IA_unit(n), 0.0,
-                   f"Articulated inertia I_A of the crane at the mount, Frame 1, entry {n[-2]},{n[-1]}")
+                   f"Articulated inertia I_A of the crane at the mount, Frame 1, entry {n[-2]},{n[-1]}",
+                   role=f"interface.inertia.{n[-2:]}")
           for n in sym6_names("I_A"))
     + tuple(Variable(f"p_A_{c}", "N.m" if c[0] == "n" else "N", 0.0,
-                     f"Bias wrench p_A of the crane at the mount, Frame 1, component {c}")
+                     f"Bias wrench p_A of the crane at the mount, Frame 1, component {c}",
+                     role=f"interface.bias.{c}")
             for c in WRENCH_COMPONENTS)
 )
 
@@ -79,10 +81,12 @@ def crane_feedthrough(actuation: tuple, extra: tuple = ()) -> tuple:
                ("*", (GRAVITY_DIRECTION, "mount_w_*", "mount_dw_*", "mount_a_*", tuple(actuation)))))
 
 
-def wrench_ports(prefix: str, what: str):
-    """Six wrench components ``prefix_nx ... prefix_fz`` (N.m, then N)."""
+def wrench_ports(prefix: str, what: str, role: str | None = None):
+    """Six wrench components ``prefix_nx ... prefix_fz`` (N.m, then N), each
+    with the role ``<role>.<component>`` if a ``role`` is given."""
     return tuple(Variable(f"{prefix}_{c}", "N.m" if c[0] == "n" else "N", 0.0,
-                          f"{what}, component {c}") for c in WRENCH_COMPONENTS)
+                          f"{what}, component {c}", role=f"{role}.{c}" if role else None)
+                 for c in WRENCH_COMPONENTS)
 
 
 def mount_motion_from_inputs(u: np.ndarray, offset: int = 0):

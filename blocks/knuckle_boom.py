@@ -162,7 +162,8 @@ class KnuckleBoomCrane(CompiledBlock):
                                          "at this pose"),
          _P("F_jib_cyl_hold", "N", 0.0, "Jib cylinder force that holds the crane still against gravity "
                                         "at this pose"))
-        + wrench_ports("W_mount", "Wrench of the mount on the king at the slew joint (Joint 1), mount axes")
+        + wrench_ports("W_mount", "Wrench of the mount on the king at the slew joint (Joint 1), mount axes",
+                       role="interface.wrench")
         + wrench_ports("W_king", "Wrench of the mount on the king at the slew joint (Joint 1), king axes")
         + MOUNT_INERTIA
         + wrench_ports("W_boom", "Wrench of the king on the boom through the boom joint (Joint 2): pin "
