@@ -51,8 +51,8 @@ from ..blocks import BLOCKS
 from ..blocks.units import BASE_UNITS, base_unit_exponents
 from . import native
 
-__all__ = ["build_fmu", "build_block_fmu", "build_bridge_fmu", "build_all", "source_hash", "fmu_is_current",
-           "bridge_spec_of", "FMU_SOURCE_FILE"]
+__all__ = ["build_fmu", "build_block_fmu", "build_bridge_fmu", "build_all", "prepare_fmus", "source_hash",
+           "fmu_is_current", "bridge_spec_of", "FMU_SOURCE_FILE"]
 
 HERE = Path(__file__).resolve().parent
 BLOCKS_DIR = HERE.parent / "blocks"
@@ -307,6 +307,7 @@ def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
     with zipfile.ZipFile(src) as zin:
         md = ET.fromstring(zin.read("modelDescription.xml"))
         _add_units(md, block_cls)
+        _add_roles(md, block_cls)
         _add_model_structure(md, block_cls)
         md.set("generationTool", f"crane-cosim ({md.get('generationTool')})")
         md.set("version", digest)
@@ -365,6 +366,26 @@ def _add_units(md: ET.Element, block_cls) -> None:
             real.set("unit", units[sv.get("name")])
 
 
+#: the tool name of the vendor annotation that holds the ports' roles (read
+#: by ``runtime/model.py``)
+ROLE_TOOL = "crane-cosim"
+
+
+def _add_roles(md: ET.Element, block_cls) -> None:
+    """The ports' roles (``Variable.role``) as a vendor annotation: what a
+    port is for, which hosts that look for a port by purpose read."""
+    roles = [(v.name, v.role) for v in block_cls.parameters + block_cls.inputs + block_cls.outputs if v.role]
+    if not roles:
+        return
+    annotations = ET.Element("VendorAnnotations")
+    # FMI 2.0's schema lets a Tool hold one element: the roles go in one
+    holder = ET.SubElement(ET.SubElement(annotations, "Tool", name=ROLE_TOOL), "Roles")
+    for name, role in roles:
+        ET.SubElement(holder, "Role", variable=name, role=role)
+    # Schema order: ... LogCategories, DefaultExperiment, VendorAnnotations, ModelVariables
+    md.insert(list(md).index(md.find("ModelVariables")), annotations)
+
+
 def _add_model_structure(md: ET.Element, block_cls) -> None:
     """Each output's direct dependencies on inputs (``Block.feedthrough``), and
     the InitialUnknowns: the outputs, which in initialization mode depend on
@@ -407,6 +428,16 @@ def bridge_spec_of(path) -> dict | None:
         return json.loads(read_member(Path(path), found[0], "FMU", max_size=1 << 20).decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CraneCosimError(f"FMU {path} holds a bridge spec that cannot be read ({exc})") from None
+
+
+def prepare_fmus(system) -> None:
+    """Build the project's own FMUs that ``system`` (a
+    ``runtime.system.System``) uses when they are missing or were built
+    from other sources (never touches a foreign FMU)."""
+    for comp in system.components:
+        path = system.source_path(comp)
+        if path.suffix == ".fmu" and path.stem in BLOCKS and needs_building(path, BLOCKS[path.stem]):
+            build_fmu(path.stem, path.parent)
 
 
 def build_all(out_dir: Path, models=None, only_stale: bool = False) -> list[Path]:
