@@ -37,7 +37,7 @@ COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minut
 def models_of(system) -> set[str]:
     """Model names of the project's blocks behind ``system``'s components (an
     FMU not yet built counts by its file name; foreign FMUs are left out)."""
-    from ..runtime.fmu import our_model_name
+    from ..runtime.model import our_model_name
 
     models = set()
     for comp in system.components:
@@ -48,6 +48,11 @@ def models_of(system) -> set[str]:
         if model:
             models.add(model)
     return models
+
+
+def models_of_plan(plan) -> set[str]:
+    """Model names of the project's blocks behind a plan's components."""
+    return {p.model.ours for p in plan.parts if p.model is not None and p.model.ours}
 
 
 def to_compile(models) -> list[str]:

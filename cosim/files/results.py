@@ -22,29 +22,41 @@ ESTIMATE_FILE = "coupling_error.csv"
 
 class ResultWriter:
     """Streaming CSV writer with a row buffer: ``name`` in ``out_dir``, the
-    columns ``time``, then ``columns``."""
+    columns ``time``, then ``columns``, each in its printf ``formats``
+    entry (default ``%.12g``: 12 significant digits; ``%d`` for a whole
+    number; ``%s`` for a text already quoted as CSV needs)."""
 
-    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = RESULTS_FILE):
+    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = RESULTS_FILE,
+                 formats: list[str] | None = None):
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.out_dir / name
         self.columns = ["time"] + list(columns)
         self._file = open(self.path, "w", newline="")
         self._file.write(",".join(self.columns) + "\n")
-        self._rows: list[np.ndarray] = []
+        self._rows: list = []
         self._flush_seconds = flush_seconds
         self._last_flush = time.monotonic()
+        formats = list(formats) if formats is not None else ["%.12g"] * len(columns)
+        # a row of texts is kept as a tuple, a row of numbers as an array
+        self._texts = "%s" in formats
         # 12 significant digits: a row of 100 values costs about 20 µs
-        self._row_format = ",".join(["%.12g"] * len(self.columns)) + "\n"
+        self._row_format = ",".join(["%.12g"] + formats) + "\n"
         self._row_ns = 20_000  # until measured
 
     def append(self, t: float, values) -> None:
-        row = np.empty(len(self.columns))
-        row[0] = t
-        row[1:] = values
+        if self._texts:
+            row = (t, *values)
+        else:
+            row = np.empty(len(self.columns))
+            row[0] = t
+            row[1:] = values
         self._rows.append(row)
         if len(self._rows) >= 256 and time.monotonic() - self._last_flush > self._flush_seconds:
             self.flush()
+
+    def _text(self, row) -> str:
+        return self._row_format % (row if self._texts else tuple(row.tolist()))
 
     def write_until(self, until_ns: int) -> None:
         """Write buffered rows, oldest first, while each can be done before
@@ -53,12 +65,12 @@ class ResultWriter:
         (about 20 µs a row of 100 values, 20 ms a second at 1 ms)."""
         if not self._rows:
             return
-        write, fmt, rows = self._file.write, self._row_format, self._rows
+        write, text, rows = self._file.write, self._text, self._rows
         start = now = time.perf_counter_ns()
         done = 0
         # a row costs about what the last ones did; twice that is kept spare
         while done < len(rows) and now + 2 * self._row_ns < until_ns:
-            write(fmt % tuple(rows[done].tolist()))
+            write(text(rows[done]))
             done += 1
             now = time.perf_counter_ns()
         if done:
@@ -68,8 +80,7 @@ class ResultWriter:
 
     def flush(self) -> None:
         if self._rows:
-            fmt = self._row_format
-            self._file.write("".join(fmt % tuple(row.tolist()) for row in self._rows))
+            self._file.write("".join(map(self._text, self._rows)))
             self._rows.clear()
         self._file.flush()
         self._last_flush = time.monotonic()
@@ -123,12 +134,12 @@ def force_columns(system, reference) -> list[str]:
     ``system``'s components in N or N.m whose peak in ``reference`` (a
     DataFrame of them) is above 1e-6 of the largest such peak of their
     component (a reaction that is zero but for round-off is left out)."""
-    from ..runtime.estimate import FORCE_UNITS
-    from ..runtime.fmu import describe_variables
+    from ..runtime.model import describe
+    from ..runtime.observers.estimate import FORCE_UNITS
 
     columns = []
     for comp in system.components:
-        variables = describe_variables(system.source_path(comp))
+        variables = describe(system.source_path(comp)).variables
         mine = [f"{comp.name}.{v.name}" for v in variables.values()
                 if v.causality == "output" and v.unit in FORCE_UNITS]
         if mine:

@@ -39,7 +39,6 @@ from pathlib import Path
 
 from .archive import Limits, read_xml, safe_extract
 from ..errors import CraneCosimError
-from ..runtime.fmu import describe_variables, parameter_problem
 from ..runtime.system import System
 from ..blocks.units import BASE_UNITS, base_unit_exponents
 
@@ -71,10 +70,11 @@ def _q(ns, tag):
 # -- writing ----------------------------------------------------------------------------
 
 def _variables(system: System) -> dict:
+    from ..runtime.model import describe
     out = {}
     for comp in system.components:
         try:
-            out[comp.name] = describe_variables(system.source_path(comp))
+            out[comp.name] = describe(system.source_path(comp)).variables
         except CraneCosimError:
             out[comp.name] = {}  # FMU not there (yet): the component is written without connectors
     return out
@@ -86,11 +86,27 @@ def _value_kind(value) -> str:
     return "Boolean" if isinstance(value, bool) else "String" if isinstance(value, str) else "Real"
 
 
+#: the SSP 1.0 type of each FMI type that has one (SSP 1.0 section 4.5.1:
+#: Real is a double, Integer 32 bits; an Enumeration's connector would name
+#: an ssd:Enumeration, so it is written without a type, which is allowed)
+SSP_TYPES = {"Real": "Real", "Float64": "Real", "Integer": "Integer", "Int32": "Integer", "Int16": "Integer",
+             "Int8": "Integer", "UInt16": "Integer", "UInt8": "Integer", "Boolean": "Boolean", "String": "String"}
+
+
 def _parameter(params: ET.Element, comp: str, name: str, value, var, units: set) -> None:
+    from ..runtime.types import value_of
     p = ET.SubElement(params, _q(SSV, "Parameter"), name=name)
-    if var is not None and var.causality == "parameter" and (problem := parameter_problem(comp, name, value, var)):
-        raise CraneCosimError(problem)
+    if var is not None:
+        try:
+            value = value_of(var, value, f"{comp}.{name}")
+        except ValueError as exc:
+            raise CraneCosimError(str(exc)) from None
     kind = var.type if var is not None else _value_kind(value)
+    if kind == "Enumeration":
+        item = next((n for n, v in var.items if v == value), None)
+        ET.SubElement(p, _q(SSV, "Enumeration"), value=item if item is not None else str(value))
+        return
+    kind = SSP_TYPES.get(kind, kind)
     if kind == "Boolean":
         ET.SubElement(p, _q(SSV, "Boolean"), value=str(bool(value)).lower())
     elif kind == "Integer":
@@ -104,7 +120,8 @@ def _parameter(params: ET.Element, comp: str, name: str, value, var, units: set)
             units.add(var.unit)
         ET.SubElement(p, _q(SSV, "Real"), attrs)
     else:
-        raise CraneCosimError(f"{comp}.{name} is a {kind} parameter, which crane-cosim cannot write")
+        raise CraneCosimError(f"{comp}.{name} is {'an' if kind[0] in 'AEIOU' else 'a'} {kind} variable, whose value "
+                              f"an SSP 1.0 parameter set cannot hold")
 
 
 def _parameter_set(comp, variables: dict, standalone: bool) -> ET.Element:
@@ -141,8 +158,10 @@ def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | Non
             if v.causality not in ("input", "output", "parameter"):
                 continue
             c = ET.SubElement(connectors, _q(SSD, "Connector"), name=v.name, kind=v.causality)
-            attrs = {"unit": v.unit} if v.unit and v.type == "Real" else {}
-            ET.SubElement(c, _q(SSC, v.type), attrs)
+            kind = SSP_TYPES.get(v.type)
+            if kind is not None and not v.shape:
+                attrs = {"unit": v.unit} if v.unit and kind == "Real" else {}
+                ET.SubElement(c, _q(SSC, kind), attrs)
             if v.unit:
                 units_used.add(v.unit)
         if comp.parameters:
@@ -153,6 +172,11 @@ def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | Non
                 pset = _parameter_set(comp, variables[comp.name], standalone=False)
                 ET.SubElement(binding, _q(SSD, "ParameterValues")).append(pset)
                 units_used |= {r.get("unit") for r in pset.iter(_q(SSV, "Real")) if r.get("unit")}
+        if comp.step is not None:
+            # the component's own step, as OSP libcosim reads it (its parser matches the prefix osp: literally)
+            annotation = ET.SubElement(ET.SubElement(el, _q(SSD, "Annotations")), _q(SSC, "Annotation"),
+                                       type=OSP_ANNOTATION)
+            ET.SubElement(annotation, _q(OSP, "StepSizeHint"), value=repr(float(comp.step)))
     conns = ET.SubElement(sysel, _q(SSD, "Connections"))
     for c in system.connections:
         ET.SubElement(conns, _q(SSD, "Connection"), startElement=c.start_element,
@@ -212,15 +236,16 @@ def _zip_info(name: str) -> zipfile.ZipInfo:
 
 def _ssp_entries(system: System) -> dict:
     """The files of the SSP layout, by name: bytes, or the FMU's path."""
-    from ..runtime.fmu import check_fmu
-    from ..runtime.master import prepare_fmus
+    from ..fmus.build import prepare_fmus
+    from ..runtime.plan import plan_of
 
-    system.check_settings()
     prepare_fmus(system)
+    # an archive others open must hold a system that fits together: every
+    # FMU read through the archive checks, every value checked against its variable
+    plan_of(system)
     entries, sources, ssv_sources, fmu_names, taken = {}, {}, {}, {}, set()
     for comp in system.components:
         src = system.source_path(comp)
-        check_fmu(src)
         key = src.resolve()
         if key not in fmu_names:
             fmu_names[key] = "resources/" + _file_name(Path(src.name).stem, ".fmu", taken)
@@ -228,13 +253,6 @@ def _ssp_entries(system: System) -> dict:
         sources[comp.name] = fmu_names[key]
     variables = _variables(system)
     for comp in system.components:
-        for name in comp.parameters:  # an archive others open must name only what its FMUs have
-            v = variables[comp.name].get(name)
-            if v is None:
-                raise CraneCosimError(f"component {comp.name} ({system.source_path(comp).name}) has no "
-                                      f"variable {name!r}")
-            if v.causality != "parameter":
-                raise CraneCosimError(f"{comp.name}.{name} is {v.causality}, not a parameter that can be set")
         if comp.parameters:
             name = "resources/" + _file_name(comp.name, ".ssv", taken)
             ssv_sources[comp.name] = name
@@ -256,8 +274,10 @@ def write_ssp(system: System, path) -> Path:
     exists) and return the path.
 
     The project's own FMUs are built or refreshed first
-    (:func:`~crane_cosim.runtime.master.prepare_fmus`); every FMU is checked
-    (:func:`~crane_cosim.runtime.fmu.check_fmu`) and copied as it is.  The archive
+    (:func:`~crane_cosim.fmus.build.prepare_fmus`); the system is checked as
+    a run would check it (:func:`~crane_cosim.runtime.plan.plan_of`: every FMU
+    read through the archive checks, every connection and value) and every
+    FMU copied as it is.  The archive
     holds ``SystemStructure.ssd``, ``resources/<Model>.fmu`` and
     ``resources/<component>.ssv`` (one per component with parameters, its
     set named :data:`PARAMETER_SET`), entries sorted, with fixed time stamps
@@ -340,12 +360,13 @@ def _local_file(source: str, base: Path, root: Path | None, what: str) -> Path:
 
 def _value(value_el: ET.Element, where: str):
     tag, raw = value_el.tag, value_el.get("value")
-    if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean"), _q(SSV, "String")):
+    if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean"), _q(SSV, "String"),
+                   _q(SSV, "Enumeration")):
         kind = tag.rpartition("}")[2]
         raise CraneCosimError(f"{where} holds a value of type {kind}, which crane-cosim cannot set")
     if raw is None:
         raise CraneCosimError(f"{where} has no value")
-    if tag == _q(SSV, "String"):
+    if tag in (_q(SSV, "String"), _q(SSV, "Enumeration")):  # an Enumeration by its item's name
         return raw
     try:
         if tag == _q(SSV, "Boolean"):
@@ -399,6 +420,23 @@ def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, 
     return params
 
 
+def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
+    """A component's own step [s], from the annotation OSP libcosim reads
+    (``osp:StepSizeHint``), or None."""
+    for annotation in el.iterfind(f"{_q(SSD, 'Annotations')}/{_q(SSC, 'Annotation')}"):
+        hint = annotation.find(_q(OSP, "StepSizeHint")) if annotation.get("type") == OSP_ANNOTATION else None
+        if hint is not None:
+            try:
+                step = float(hint.get("value"))
+            except (TypeError, ValueError):
+                step = None
+            if step is None or not step >= 0:
+                raise CraneCosimError(f"system file {path}: component {comp} has the step {hint.get('value')!r}, "
+                                      f"which is not a time in seconds")
+            return step or None  # 0: libcosim's "the base step"
+    return None
+
+
 def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = None) -> System:
     """Read a ``.ssd`` file (or a folder holding one) into a :class:`System`,
     with the ``.ssv`` files its bindings name (relative to the ``.ssd``).
@@ -420,7 +458,8 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
         if not name or not source:
             raise CraneCosimError(f"system file {path}: a component lacks its name or source attribute")
         _local_file(source, path.parent, _archive_root, f"system file {path}: the source of component {name}")
-        system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits))
+        comp = system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits))
+        comp.step = _step_hint(path, name, el)
     for c in sysel.iterfind(f"{_q(SSD, 'Connections')}/{_q(SSD, 'Connection')}"):
         ends = [c.get(k) for k in ("startElement", "startConnector", "endElement", "endConnector")]
         if not all(ends):

@@ -21,7 +21,7 @@ What the runner takes care of (ecospy 0.7.2):
 * ecos is given a folder in the layout of :func:`~crane_cosim.files.ssp.write_ssp`
   written from the system (so it applies every component's parameters,
   passed as the set :data:`~crane_cosim.files.ssp.PARAMETER_SET`), with the
-  connections of :func:`~crane_cosim.runtime.system.coupled_connections`;
+  connections of the system's plan (``runtime/plan.py``: the coupling applied);
 * it steps with ``step(n)``: ``step_until`` sums the step in floating point
   and can stop one step short;
 * values are recorded by a listener through ``get_real`` at full precision
@@ -40,7 +40,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import CraneCosimError
-from ..runtime.system import System, coupled_connections
+from ..runtime.system import System
 
 __all__ = ["run_ecos"]
 
@@ -74,7 +74,7 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn"):
     :class:`pandas.DataFrame` shaped as :func:`~crane_cosim.hosts.libcosim.run_libcosim`'s:
     a ``time`` column (every communication point from the start time) and
     one ``component.variable`` column per output, in the order of
-    :func:`~crane_cosim.runtime.master.run_cosim` (or the ``outputs`` given).
+    :func:`~crane_cosim.runtime.run.run_cosim` (or the ``outputs`` given).
 
     ``system`` is a :class:`~crane_cosim.runtime.system.System`, or the path of a
     ``.ssd`` file, a folder holding one or an ``.ssp`` archive, read with
@@ -96,26 +96,26 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn"):
 def _run_ecos(system: System, outputs, log_level: str):
     import numpy as np
     import pandas as pd
-    from ..runtime.fmu import describe_variables
-    from ..runtime.master import prepare_fmus, steps_of
     from ..files.ssp import PARAMETER_SET, write_ssp_folder
-    from ..runtime.wiring import resolve
+    from ..fmus.build import prepare_fmus
+    from ..runtime.plan import plan_of
 
     if log_level not in _LOG_LEVELS:
         raise CraneCosimError(f"unknown log level {log_level!r}; use one of {', '.join(_LOG_LEVELS)}")
-    system.check_settings()
     if system.start_time < 0:
         raise CraneCosimError(f"ecos runs start at t >= 0, but system {system.name!r} starts at "
                               f"t = {system.start_time:g} s")
     ecospy = _ecospy()
     prepare_fmus(system)
-    variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}
-    connections = coupled_connections(system)
-    # the master's own checks first: unknown names, two outputs, an input driven twice, units
-    resolve(system, connections, variables)
+    # the master's own checks first: files, names, types, units, values
+    plan = plan_of(system)
+    if plan.multi_rate:
+        raise CraneCosimError(f"system {system.name!r} has components of their own steps, which this runner "
+                              f"does not give ecos; run it under our master or libcosim")
+    connections = plan.connections
+    variables = {p.name: p.model.variables for p in plan.parts}
     if outputs is None:
-        outputs = [f"{c.name}.{n}" for c in system.components for n, v in variables[c.name].items()
-                   if v.causality == "output" and v.type == "Real"]
+        outputs = [f"{p.name}.{v.name}" for p in plan.parts for v in p.outputs if v.type == "Real"]
     for ref in outputs:
         comp, _, name = ref.partition(".")
         if comp not in variables:
@@ -127,7 +127,7 @@ def _run_ecos(system: System, outputs, log_level: str):
             raise CraneCosimError(f"{ref} is not a Real variable")
     ids = [ref.replace(".", "::", 1) for ref in outputs]  # ecos names variables instance::variable
 
-    n_steps = steps_of(system)
+    n_steps = plan.n_steps
     rows = np.full((n_steps + 1, len(ids)), np.nan)
     done = [0]
     ecospy.EcosLib.set_log_level(log_level)

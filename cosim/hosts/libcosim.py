@@ -8,9 +8,11 @@
 libcosim's fixed-step algorithm steps all components in parallel from the
 same communication point and then passes every output on, inputs held over
 the step: the ``jacobi`` algorithm of our master with ``extrapolation =
-"none"``.  The ``algorithm`` and ``extrapolation`` of the system are
-therefore not used.  Before the first step libcosim exchanges the outputs in
-initialization mode as many times as there are components.
+"none"``, components of their own steps included (read from a system
+file's ``osp:StepSizeHint``).  The ``algorithm`` and ``extrapolation`` of
+the system are therefore not used.  Before the first step libcosim
+exchanges the outputs in initialization mode as many times as there are
+components.
 
 The FMUs of this project run their Python code in this interpreter
 (``docs/fmus.md``); libcosim steps them on its worker threads.
@@ -20,9 +22,7 @@ from __future__ import annotations
 import ctypes
 
 from ..errors import CraneCosimError
-from ..runtime.fmu import check_fmu, describe_variables, parameter_problem
-from ..runtime.system import System, coupled_connections
-from ..runtime.wiring import resolve
+from ..runtime.system import System
 
 __all__ = ["run_libcosim"]
 
@@ -48,19 +48,22 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     :class:`pandas.DataFrame`: a ``time`` column (every communication point
     from the start time, as in our ``results.csv``) and one
     ``component.variable`` column per output, in the order of
-    :func:`~crane_cosim.runtime.master.run_cosim` (or the ``outputs`` given).
+    :func:`~crane_cosim.runtime.run.run_cosim` (or the ``outputs`` given).
 
-    ``system`` is a :class:`~crane_cosim.runtime.system.System` (components,
-    parameters and :func:`~crane_cosim.runtime.system.coupled_connections` are passed
-    to libcosim one by one; it must start at t = 0), or the path of a ``.ssd``
-    file, a folder holding one or an ``.ssp`` archive, which libcosim then
-    loads with its own SSP loader (our reader is used only for the step
-    size, the stop time and the names).  An archive is checked and
-    extracted by :func:`~crane_cosim.files.ssp.open_system` and libcosim reads the
-    extracted files, so what it loads is what was checked; every FMU is
-    checked (:func:`~crane_cosim.runtime.fmu.check_fmu`) before libcosim opens it.  Either way
-    the run makes ``ceil((stop - start) / step)`` full steps of the system's
+    ``system`` is a :class:`~crane_cosim.runtime.system.System` (its plan's
+    components, values and connections, ``runtime/plan.py``, are passed to
+    libcosim one by one; it must start at t = 0 and its components take the
+    system's step), or the path of a ``.ssd`` file, a folder holding one or
+    an ``.ssp`` archive, which libcosim then loads with its own SSP loader
+    (our reader is used for the checks, the step size, the stop time and
+    the names).  An archive is checked and extracted by
+    :func:`~crane_cosim.files.ssp.open_system` and libcosim reads the
+    extracted files, so what it loads is what was checked, every FMU read
+    through the archive checks before libcosim opens it.  Either way the
+    run makes ``ceil((stop - start) / step)`` full steps of the system's
     step size (our master shortens the last one to end at the stop time).
+    A component of its own step is recorded by libcosim where its steps
+    end; its value holds in between, as in our ``results.csv``.
     ``log_level`` sets libcosim's console log level for the process.
 
     Raises :class:`CraneCosimError` if libcosimpy is missing, or libcosim
@@ -76,14 +79,14 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
 def _run_libcosim(system: System, ssd, outputs, log_level: str):
     import numpy as np
     import pandas as pd
-    from ..runtime.master import prepare_fmus, steps_of
+    from ..fmus.build import prepare_fmus
+    from ..runtime.plan import plan_of
 
     CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal = _libcosimpy()
     if ssd is not None:
         if system.coupling != "inertia":
             raise CraneCosimError(f"system file {ssd} asks for the {system.coupling!r} coupling, which "
                                   f"libcosim's SSP loader cannot apply (it connects the file as written)")
-    system.check_settings()
     if ssd is None and system.start_time != 0:
         raise CraneCosimError(f"libcosimpy runs start at t = 0, but system {system.name!r} starts at "
                               f"t = {system.start_time:g} s")
@@ -95,13 +98,17 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str):
         raise CraneCosimError(f"unknown log level {log_level!r}; use one of {', '.join(_LOG_LEVELS)}")
     CosimLogging.log_output_level(CosimLogging.CosimLogLevel[log_level.upper()])
     prepare_fmus(system)
-    for comp in system.components:  # libcosim opens them with its own unzip and XML parser
-        check_fmu(system.source_path(comp))
+    # every FMU read through the archive checks before libcosim opens it with its own unzip and XML parser
+    plan = plan_of(system)
+    if ssd is None and plan.multi_rate:
+        raise CraneCosimError(f"system {system.name!r} has components of their own steps, which libcosimpy "
+                              f"takes from a system file only (osp:StepSizeHint); run it from its .ssd")
 
     def fail(what: str):
         return CraneCosimError(f"libcosim {what}: {_internal.get_last_error_message() or 'no message'}")
 
-    REAL, BOOLEAN, STRING = (CosimEnums.CosimVariableType[t] for t in ("REAL", "BOOLEAN", "STRING"))
+    REAL, INTEGER, BOOLEAN, STRING = (CosimEnums.CosimVariableType[t] for t in ("REAL", "INTEGER", "BOOLEAN",
+                                                                                "STRING"))
     OUTPUT = CosimEnums.CosimVariableCausality.OUTPUT.value
     slaves, index, variables = [], {}, {}
     if ssd is not None:
@@ -140,32 +147,25 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str):
         return v
 
     if ssd is None:
-        # the master's own checks first: unknown names, two outputs, an input driven twice, units
-        described = {c.name: describe_variables(system.source_path(c)) for c in system.components}
-        resolve(system, coupled_connections(system), described)
-        # each parameter by its type's call: a String as a text, a Boolean, else a Real
-        initial_value = {BOOLEAN.value: (execution.boolean_initial_value, bool),
-                         STRING.value: (execution.string_initial_value, str)}
-        for comp in system.components:
-            for name, value in comp.parameters.items():
-                v = var(comp.name, name)
-                if problem := parameter_problem(comp.name, name, value, described[comp.name][name]):
-                    raise CraneCosimError(problem)
-                set_value, kind = initial_value.get(v.type, (execution.real_initial_value, float))
-                if not set_value(index[comp.name], v.reference, kind(value)):
-                    raise fail(f"cannot set parameter {comp.name}.{name}")
-        for c in coupled_connections(system):
+        # each value by its type's call; the plan has typed and checked them
+        initial_value = {BOOLEAN.value: execution.boolean_initial_value, STRING.value: execution.string_initial_value,
+                         INTEGER.value: execution.integer_initial_value, REAL.value: execution.real_initial_value}
+        connect = {BOOLEAN.value: execution.connect_boolean_variables, STRING.value: execution.connect_string_variables,
+                   INTEGER.value: execution.connect_integer_variables, REAL.value: execution.connect_real_variables}
+        for part in plan.parts:
+            for name, value in part.values.items():
+                v = var(part.name, name)
+                if not initial_value[v.type](index[part.name], v.reference, value):
+                    raise fail(f"cannot set {part.name}.{name}")
+        for c in plan.connections:
             src, dst = var(c.start_element, c.start_connector), var(c.end_element, c.end_connector)
-            if src.type != REAL.value or dst.type != REAL.value:
-                raise CraneCosimError(f"connection {c}: only Real variables can be connected here")
-            if execution.connect_real_variables(index[c.start_element], src.reference,
-                                                index[c.end_element], dst.reference) != 0:
+            if connect[src.type](index[c.start_element], src.reference, index[c.end_element], dst.reference) != 0:
                 raise fail(f"cannot connect {c}")
 
     if outputs is None:
         outputs = [f"{comp.name}.{n}" for comp in system.components
                    for n, v in variables[comp.name].items() if v.causality == OUTPUT and v.type == REAL.value]
-    n_steps = steps_of(system)
+    n_steps = plan.n_steps
     n = n_steps + 1
     # The default time-series buffer keeps only the last 10 000 samples.
     observer = CosimObserver.create_time_series(buffer_size=n)
@@ -193,19 +193,22 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str):
                             ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int64),
                             ctypes.POINTER(ctypes.c_int64)]
     values, steps, times = (ctypes.c_double * n)(), (ctypes.c_int64 * n)(), (ctypes.c_int64 * n)()
-    columns, time = {}, None
+    every = {p.name: p.every for p in plan.parts}
+    columns = {}
     for ref, i, vr in recorded:
         got = get_samples(observer.ptr(), ctypes.c_int(i), ctypes.c_uint32(vr), ctypes.c_int64(0),
                           ctypes.c_size_t(n), values, steps, times)
-        if got != n or list(steps) != list(range(n)):
+        k = every[ref.partition(".")[0]]
+        # a component of its own step is sampled where its steps end: held in between
+        expected = sorted(set(range(0, n, k)) | {n - 1})
+        at = list(steps)[:got]
+        if at != expected[:got] or got < len(expected) - 1:
             raise CraneCosimError(f"libcosim recorded {got} samples of {ref}, expected one at each of "
-                                  f"the {n} communication points")
-        t = np.frombuffer(times, dtype=np.int64) / _NS
-        if time is None:
-            time = t.copy()
-        elif not np.array_equal(t, time):
-            raise CraneCosimError(f"libcosim recorded {ref} at other times than {recorded[0][0]}")
-        columns[ref] = np.frombuffer(values, dtype=np.float64).copy()
-    if time is None:
-        time = system.start_time + np.arange(n) * system.step
+                                  f"its {len(expected)} communication points")
+        column = np.empty(n)
+        sampled = np.frombuffer(values, dtype=np.float64)[:got]
+        for j, s in enumerate(at):
+            column[s:] = sampled[j]
+        columns[ref] = column
+    time = system.start_time + np.arange(n) * system.step
     return pd.DataFrame({"time": time, **columns})

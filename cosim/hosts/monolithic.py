@@ -11,6 +11,7 @@ which points are written, so the values are those of the full run).
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -18,14 +19,12 @@ from scipy.integrate import solve_ivp
 
 from ..blocks import BLOCKS
 from ..blocks.block import ParameterError
-from ..runtime.check import require_fit
 from ..errors import CraneCosimError
-from ..runtime.fmu import describe_variables, our_model_name
-from ..runtime.master import _DeferredInterrupt, steps_of
+from ..runtime.observers.progress import DeferredSignals
+from ..runtime.plan import plan_of
 from ..runtime.recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
 from ..runtime.runlog import RunLog, RunResult, check_folder
 from ..runtime.system import System
-from ..runtime.wiring import resolve, routes
 
 RTOL = 1e-9
 ATOL = 1e-9
@@ -33,26 +32,26 @@ ATOL = 1e-9
 RTOL_STIFF = 1e-7
 
 
-def block_models(system: System) -> list[str]:
-    """The block behind each component, in order; a component that is not
-    one of this project's FMUs is an error naming it."""
+def block_models(plan) -> list[str]:
+    """The block behind each component of ``plan``, in order; a component
+    that is not one of this project's FMUs is an error naming it."""
     from ..fmus.build import bridge_spec_of
 
     models = []
-    for comp in system.components:
-        path = system.source_path(comp)
-        model = our_model_name(path)
+    for comp in plan.parts:
+        path = comp.path
+        model = comp.model.ours
         # a bridge's outputs come from another process, at the times it is
         # asked: an integrator's trial states would be sent there as steps
         networked = BLOCKS[model].networked if model is not None else (
             path.exists() and bridge_spec_of(path) is not None)
         if networked:
-            raise CraneCosimError(f"component {comp.name} ({Path(comp.source).name}) is a bridge to a block run by "
+            raise CraneCosimError(f"component {comp.name} ({path.name}) is a bridge to a block run by "
                                   f"another process, which the monolithic run cannot integrate; run the system "
                                   f"as a co-simulation")
         if model is None:
             raise CraneCosimError(f"the monolithic run needs this project's own FMUs; component "
-                                  f"{comp.name} ({comp.source}) is not one")
+                                  f"{comp.name} ({path.name}) is not one")
         models.append(model)
     return models
 
@@ -64,22 +63,21 @@ class _Unsettled(CraneCosimError):
 class Composite:
     """Blocks joined by connections into ``dx/dt = f(t, x)``, outputs ``y(t, x)``."""
 
-    def __init__(self, system: System):
-        self.names = [c.name for c in system.components]
+    def __init__(self, plan):
+        self.names = [p.name for p in plan.parts]
         self.blocks = []
-        for comp, model in zip(system.components, block_models(system)):
+        for part, model in zip(plan.parts, block_models(plan)):
             try:
-                self.blocks.append(BLOCKS[model](**comp.parameters))
+                self.blocks.append(BLOCKS[model](**part.values))
             except ParameterError as exc:
-                raise CraneCosimError(f"component {comp.name}: {exc}") from None
-        variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}
-        wiring = resolve(system, system.connections, variables)
-        outputs = {n: b.output_names() for n, b in zip(self.names, self.blocks)}
-        self.routes = routes(wiring, self.names, outputs)
+                raise CraneCosimError(f"component {part.name}: {exc}") from None
+        # the plan's outputs are the blocks' (in their order), its inputs the
+        # connected ones in connection order, mapped here to each block's own order
+        self.routes = plan.routes
         self.inputs = []
-        for name, b in zip(self.names, self.blocks):
+        for part, b in zip(plan.parts, self.blocks):
             u = b.default_inputs()
-            self.inputs.append((u, [b.input_names().index(w[0]) for w in wiring[name]]))
+            self.inputs.append((u, [b.input_names().index(v.name) for v in part.inputs]))
         # Inputs are filled in connection order; map to the block's own order.
         self.ys = [np.array([v.start for v in b.outputs], float) for b in self.blocks]
         sizes = [len(b.states) for b in self.blocks]
@@ -98,7 +96,7 @@ class Composite:
 
     def _inputs(self, i):
         u, order = self.inputs[i]
-        for r in self.routes[self.names[i]]:
+        for r in self.routes[i]:
             u[np.asarray(order)[r.dst_index]] = self.ys[r.src][r.src_index]
         return u
 
@@ -168,25 +166,24 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     1 kHz: DOP853 runs its system with friction 2.5 times faster than
     Radau, the two agreeing to 2e-8 of each output's peak).
     ``record``, ``record_every``, ``size_limit`` and ``progress`` as for
-    :func:`master.run_cosim`.  SIGTERM stops the run with
+    :func:`~crane_cosim.runtime.run.run_cosim`.  SIGTERM stops the run with
     :class:`errors.Terminated`, Ctrl-C with ``KeyboardInterrupt``, the
     results so far and the summary on disk."""
-    record = system.record if record is None else record
-    record_every = system.record_every if record_every is None else record_every
-    system.check_settings()
-    require_fit(system)
+    record_every = 1 if record_every is None else record_every
     check_every(record_every)
     out_dir = Path(out_dir)
     check_folder(out_dir)
-    models = block_models(system)
-    columns = [f"{c.name}.{v}" for c, m in zip(system.components, models) for v in BLOCKS[m].output_names()]
+    # the connections of the inertia coupling: the coupled accelerations are exact in one ODE
+    plan = plan_of(dataclasses.replace(system, coupling="inertia"))
+    models = block_models(plan)
+    columns = plan.columns
     chosen = select_columns(columns, record)
-    n_steps = steps_of(system)
+    n_steps = plan.n_steps
     check_size(rows_of(n_steps, record_every), len(chosen) + 1, size_limit)
     if progress:
         from ..fmus.warmup import warm_up
         warm_up(set(models))
-    model = Composite(system)
+    model = Composite(plan)
     pick = None if len(chosen) == len(columns) else np.asarray(chosen)
     stiff = any(b.stiff for b in model.blocks) and not any(b.oscillatory for b in model.blocks)
     method = "Radau" if stiff else "DOP853"
@@ -196,7 +193,7 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
                 "step": system.step, "record": None if record is None else list(record),
                 "record_every": record_every}
     x = model.initial_state()
-    with RunLog(system, out_dir, settings, progress) as log, _DeferredInterrupt() as interrupt:
+    with RunLog.of_system(system, out_dir, settings, progress) as log, DeferredSignals() as interrupt:
         log.open([model.columns[i] for i in chosen], [model.units[i] for i in chosen])
         y = model.outputs(system.start_time, x)
         log.record(system.start_time, y if pick is None else y[pick])

@@ -26,7 +26,8 @@ class RunResult:
     fmi_call_time: float | None = None  # wall time inside FMI calls [s] (co-simulation)
     real_time: dict | None = None  # the pacing's figures (co-simulation paced to the wall clock)
     fmi_call_time_by_component: dict | None = None  # the same per component [s]
-    coupling_error: dict | None = None  # the estimate of the coupling error (``cosim/estimate.py``)
+    coupling_error: dict | None = None  # the estimate of the coupling error (``observers/estimate.py``)
+    reason: str | None = None  # why the run stopped before its stop time (status ended, failed, ...)
 
 
 def check_folder(path, label: str = "the results folder") -> None:
@@ -62,36 +63,62 @@ class RunLog:
     every case once results exist.  ``result`` holds the :class:`RunResult`.
     """
 
-    def __init__(self, system, out_dir, settings: dict, progress: bool = True):
-        self.system = system
+    def __init__(self, name: str, start_time: float, stop_time: float, components: dict, out_dir, settings: dict,
+                 progress: bool = True):
+        self.start_time, self.stop_time = start_time, stop_time
         self.out_dir = Path(out_dir)
-        self.summary = {"system": system.name, **settings, "start_time": system.start_time,
-                        "stop_time": system.stop_time,
-                        "components": {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
-                                       for c in system.components},
-                        "versions": versions()}
+        self.summary = {"system": name, **settings, "start_time": start_time, "stop_time": stop_time,
+                        "components": components, "versions": versions()}
         self.progress = progress
         self.writer = None
         self.bar = None
-        self.t = system.start_time
+        self.t = start_time
         self.recorded_t = None
         self.rows = 0
         self.steps = 0
         self.columns: list = []
         self.result = None
+        self._ended = None
         self._wall0 = time.perf_counter()
 
-    def open(self, columns, units) -> None:
-        """Create ``results.csv`` with ``columns``; ``units`` (one per column,
-        SI, FMI notation) go to ``summary.json`` under ``"units"``, with
-        ``"time": "s"``, so that a script can read them."""
+    @classmethod
+    def of_plan(cls, plan, out_dir, settings: dict, progress: bool = True) -> "RunLog":
+        """The log of a co-simulation of ``plan`` (``runtime/plan.py``)."""
+        components = {p.name: {"source": str(p.path), "parameters": p.values,
+                               **({"step": plan.settings.step * p.every} if p.every > 1 else {})}
+                      for p in plan.parts}
+        s = plan.settings
+        return cls(plan.name, s.start_time, s.stop_time, components, out_dir, settings, progress)
+
+    @classmethod
+    def of_system(cls, system, out_dir, settings: dict, progress: bool = True) -> "RunLog":
+        """The log of a run of ``system`` as the system file gives it."""
+        components = {c.name: {"source": str(system.source_path(c)), "parameters": c.parameters}
+                      for c in system.components}
+        return cls(system.name, system.start_time, system.stop_time, components, out_dir, settings, progress)
+
+    def open(self, columns, units, formats=None, types=None, roles=None) -> None:
+        """Create ``results.csv`` with ``columns`` (``formats``: each one's, as
+        :class:`~crane_cosim.files.results.ResultWriter` takes them);
+        ``units`` (one per column, SI, FMI notation), ``types`` (FMI types)
+        and ``roles`` (``runtime/coupling.py``; None where a column has
+        none) go to ``summary.json`` under ``"units"``, ``"types"`` and
+        ``"roles"``, with ``"time": "s"``, so that a script can read them."""
         self.columns = list(columns)
         self.summary["units"] = {"time": "s", **dict(zip(self.columns, units))}
+        if types is not None:
+            self.summary["types"] = {"time": "Real", **dict(zip(self.columns, types))}
+        if roles is not None:
+            self.summary["roles"] = {c: r for c, r in zip(self.columns, roles) if r}
         try:
-            self.writer = ResultWriter(self.out_dir, self.columns)
+            self.writer = ResultWriter(self.out_dir, self.columns, formats=formats)
         except OSError as exc:  # check_folder ran before; the disk may say otherwise since
             raise CraneCosimError(f"the results folder {self.out_dir} cannot be written: "
                                   f"{exc.strerror or exc}") from None
+
+    def ended(self, reason: str) -> None:
+        """A component ended the run before its stop time (status ``ended``)."""
+        self._ended = reason
 
     def record(self, t: float, values) -> None:
         self.writer.append(t, values)
@@ -102,7 +129,7 @@ class RunLog:
         self._wall0 = time.perf_counter()
         if self.progress:
             from tqdm import tqdm
-            self.bar = tqdm(total=self.system.stop_time - self.system.start_time, unit="s", delay=2.0,
+            self.bar = tqdm(total=self.stop_time - self.start_time, unit="s", delay=2.0,
                             disable=None, leave=False,
                             bar_format="{l_bar}{bar}| {n:.2f}/{total:.2f} s simulated [{elapsed}<{remaining}]")
 
@@ -115,7 +142,7 @@ class RunLog:
 
     def __exit__(self, exc_type, exc, tb):
         wall = time.perf_counter() - self._wall0
-        status, error = "completed", None
+        status, error = ("completed", None) if self._ended is None else ("ended", self._ended)
         if exc_type is not None:
             if issubclass(exc_type, Terminated):
                 status, error = "terminated", f"terminated by SIGTERM at t = {self.t:g} s"
@@ -125,7 +152,7 @@ class RunLog:
                 status, error = "failed", str(exc)
         if self.bar is not None:
             self.bar.close()
-        simulated = self.t - self.system.start_time
+        simulated = self.t - self.start_time
         rtf = simulated / wall if wall > 0 else math.inf
         if self.writer is not None:
             self.writer.close()
@@ -134,7 +161,8 @@ class RunLog:
             write_summary(self.out_dir, self.summary)
         self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
                                 self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
-                                self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"))
+                                self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"),
+                                error)
         if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
                 and not isinstance(exc, SimulationError):
             upto = self.t if self.recorded_t is None else self.recorded_t

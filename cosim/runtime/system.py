@@ -16,20 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import CraneCosimError
-from .recording import check_every
-
-ALGORITHMS = ("jacobi", "gauss-seidel", "iterated-midpoint", "iterated-quadratic")
-#: the algorithms that step components again (re-step passes)
-ITERATED = ("iterated-midpoint", "iterated-quadratic")
-COUPLINGS = ("inertia", "explicit")
-EXTRAPOLATIONS = ("midpoint", "none")
 
 
 @dataclass
 class Component:
+    """An FMU of the system: ``source``, its path (relative to the system's
+    ``base_dir`` unless absolute); ``parameters``: the values set before
+    the run, by variable name; ``step`` [s]: its own communication step, a
+    multiple of the system's (None: the system's)."""
     name: str
     source: str
     parameters: dict = field(default_factory=dict)
+    step: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,20 +53,16 @@ class System:
     coupling: str = "inertia"
     extrapolation: str = "none"
     #: re-step passes of the iterated-midpoint and iterated-quadratic
-    #: algorithms (``master.IteratedMidpoint``); ``None``: until the values
-    #: read from them settle (at most ``master.MAX_PASSES``).  The other algorithms step each
-    #: component once and do not read it.
+    #: algorithms (``runtime/algorithms/midpoint.py``); ``None``: until the
+    #: values read from them settle (at most ``MAX_PASSES``).  The other
+    #: algorithms step each component once and do not read it.
     iterations: int | None = None
     base_dir: Path = field(default_factory=Path.cwd)
-    #: what a run writes to results.csv: the outputs matching these
-    #: ``component.variable`` patterns (shell wildcards; ``None``: all), at
-    #: every ``record_every``-th communication point and the last one
-    #: (``cosim/recording.py``).  Not stored in the ``.ssd`` file.
-    record: list | None = None
-    record_every: int = 1
 
     # -- builder -------------------------------------------------------------
     def add_component(self, name: str, source, **parameters) -> Component:
+        """Add the FMU ``source`` as component ``name`` with ``parameters``;
+        its own step, if any, is the returned component's ``step``."""
         if any(c.name == name for c in self.components):
             raise CraneCosimError(f"system {self.name!r} already has a component named {name!r}")
         comp = Component(name, str(source), dict(parameters))
@@ -93,10 +87,19 @@ class System:
         """Swap component ``name`` for the FMU ``source`` (relative to
         ``base_dir`` unless absolute), keeping its connections and
         parameters.  Raises :class:`CraneCosimError` naming every connection
-        or parameter the new FMU cannot take (name, causality, unit), and
-        leaves the system as it was (``docs/swapping.md``)."""
-        from .check import replace_component
-        return replace_component(self, name, source)
+        or parameter the new FMU cannot take (name, causality, type, unit),
+        and leaves the system as it was (``docs/swapping.md``)."""
+        from .config import RunConfig
+        from .plan import problems_of
+        self.component(name)
+        # values are checked by their types and bounds: a bridge's address, say, is set after the swap
+        problems, _ = problems_of(self, RunConfig(replacements={name: source}), block_checks=False)
+        mine = [p for p in problems if p.startswith(f"component {name} cannot be replaced")]
+        if mine:
+            raise CraneCosimError(mine[0])
+        comp = self.component(name)
+        comp.source = str(source)
+        return comp
 
     def source_path(self, comp: Component) -> Path:
         p = Path(comp.source)
@@ -108,61 +111,9 @@ class System:
         comp, var = _split(target)
         self.component(comp).parameters[var] = value
 
-    def check_settings(self) -> None:
-        """Reject impossible experiment settings with one clear sentence."""
-        if not self.step > 0:
-            raise CraneCosimError(f"the step size must be positive, got {self.step:g} s")
-        if not self.stop_time > self.start_time:
-            raise CraneCosimError(f"the stop time {self.stop_time:g} s is not after the start time "
-                                  f"{self.start_time:g} s")
-        length = self.stop_time - self.start_time
-        # a step beyond the run would be cut to the run's length while the
-        # results and summary said otherwise; 1e-9 relative: a step written
-        # as the run's length in decimal must pass
-        if self.step > length * (1 + 1e-9):
-            raise CraneCosimError(f"the step {self.step:g} s is longer than the run ({length:g} s, from "
-                                  f"{self.start_time:g} s to {self.stop_time:g} s); choose a step of at most "
-                                  f"{length:g} s or a later stop time")
-        check_every(self.record_every)
-        if self.algorithm not in ALGORITHMS:
-            raise CraneCosimError(f"unknown algorithm {self.algorithm!r}; use one of {', '.join(ALGORITHMS)}")
-        if self.coupling not in COUPLINGS:
-            raise CraneCosimError(f"unknown coupling {self.coupling!r}; use one of {', '.join(COUPLINGS)}")
-        if self.extrapolation not in EXTRAPOLATIONS:
-            raise CraneCosimError(f"unknown input extrapolation {self.extrapolation!r}; use one of "
-                                  f"{', '.join(EXTRAPOLATIONS)}")
-        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
-                                            or self.iterations < 1):
-            raise CraneCosimError(f"iterations must be a whole number of at least 1, got {self.iterations!r}")
-        if self.algorithm in ITERATED and self.extrapolation != "none":
-            raise CraneCosimError(f"the {self.algorithm} algorithm gives every input its mid-step value or "
-                                  f"its quadratic over the step and takes no input extrapolation "
-                                  f"({self.extrapolation!r}); use extrapolation none with it")
-
 
 def _split(ref: str):
     comp, dot, var = str(ref).partition(".")
     if not dot or not comp or not var:
         raise CraneCosimError(f"{ref!r} is not of the form component.variable")
     return comp, var
-
-
-def coupled_connections(system: System) -> list:
-    """The connections a co-simulation with ``system.coupling`` uses.
-
-    ``inertia``: as written.  ``explicit``: the plain exchange of wrench and
-    motion; the articulated inertia ``I_A_*`` is not passed (those inputs keep
-    their start value, zero) and every ``p_A_<c>`` input is fed instead from
-    the ``W_mount_<c>`` output of the same component, the wrench itself
-    (``docs/interfaces/mount.md``).
-    """
-    if system.coupling == "inertia":
-        return list(system.connections)
-    out = []
-    for c in system.connections:
-        if c.end_connector.startswith("I_A_"):
-            continue
-        if c.end_connector.startswith("p_A_") and c.start_connector.startswith("p_A_"):
-            c = Connection(c.start_element, "W_mount_" + c.start_connector[4:], c.end_element, c.end_connector)
-        out.append(c)
-    return out

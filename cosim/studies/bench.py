@@ -33,13 +33,13 @@ import time
 from pathlib import Path
 
 from ..errors import CraneCosimError
-from .floor import floor_us_per_step
-from ..runtime.fmu import describe_variables
-from ..runtime.master import prepare_fmus, run_cosim
+from ..fmus.build import prepare_fmus
 from ..hosts.monolithic import run_monolithic
+from ..runtime.config import RunConfig
+from ..runtime.plan import plan_of
+from ..runtime.run import run_cosim
 from ..scenarios import SCENARIOS
-from ..runtime.system import coupled_connections
-from ..runtime.wiring import resolve
+from .floor import floor_us_per_step
 
 
 def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
@@ -52,23 +52,23 @@ def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
     from fmpy import extract, read_model_description
     from fmpy.fmi2 import FMU2Slave
 
-    variables = {c.name: describe_variables(system.source_path(c)) for c in system.components}
-    wiring = resolve(system, coupled_connections(system), variables)
+    plan = plan_of(system)
     recorded = pd.read_csv(results_csv)
     slaves = []
     # A folder of its own for every call: the FMUs' binaries stay loaded in
     # the process once used (fmus/native.py), and a library rewritten in
     # place while it is mapped crashes the process.
     unzip_root = Path(tempfile.mkdtemp(prefix="bare_", dir=work))
-    for comp in system.components:
-        path = system.source_path(comp)
+    sources = {(c.end_element, c.end_connector): f"{c.start_element}.{c.start_connector}" for c in plan.connections}
+    for part in plan.parts:
+        path = part.path
         md = read_model_description(str(path))
-        s = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), unzipdir=str(unzip_root / comp.name)),
-                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName=comp.name)
+        s = FMU2Slave(guid=md.guid, unzipDirectory=extract(str(path), unzipdir=str(unzip_root / part.name)),
+                      modelIdentifier=md.coSimulation.modelIdentifier, instanceName=part.name)
         s.instantiate()
         s.setupExperiment(startTime=system.start_time)
-        for name, value in comp.parameters.items():
-            v = variables[comp.name][name]
+        for name, value in part.values.items():
+            v = part.model.variables[name]
             if v.type == "String":  # a model or a table chosen by text
                 s.setString([v.value_reference], [value])
             elif v.type == "Boolean":
@@ -77,9 +77,9 @@ def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
                 s.setReal([v.value_reference], [float(value)])
         s.enterInitializationMode()
         s.exitInitializationMode()
-        vr_in = [variables[comp.name][w[0]].value_reference for w in wiring[comp.name]]
-        vr_out = [v.value_reference for v in variables[comp.name].values() if v.causality == "output"]
-        columns = [f"{src}.{var}" for _, src, var in wiring[comp.name]]
+        vr_in = [v.value_reference for v in part.inputs]
+        vr_out = [v.value_reference for v in part.outputs]
+        columns = [sources[(part.name, v.name)] for v in part.inputs]
         values = recorded[columns].to_numpy().tolist() if columns else [[]] * len(recorded)
         slaves.append((s, vr_in, vr_out, values))
     h = system.step
@@ -223,7 +223,7 @@ def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
         for workers in (1, 2):
             folder = root / f"sweep_{workers}"
             t0 = time.perf_counter()
-            summary = sweep(system, cases_of_ranges([f"vessel.m={masses}"]), folder, ["--stop-time", str(stop_time)],
+            summary = sweep(system, cases_of_ranges([f"vessel.m={masses}"]), folder, RunConfig(stop_time=stop_time),
                             workers=workers, progress=False)
             wall = time.perf_counter() - t0
             if set(summary["status"]) != {"completed"}:

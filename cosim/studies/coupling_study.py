@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimulationError
-from ..runtime.master import prepare_fmus, run_cosim
+from ..fmus.build import prepare_fmus
+from ..runtime.run import run_cosim
 from ..hosts.monolithic import run_monolithic
 from ..files.results import error_norms, force_columns, relative_rms
 from ..scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom,

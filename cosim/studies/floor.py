@@ -1,6 +1,6 @@
 """The floor of a step of a Python FMU: what one ``fmi2SetReal``, one
 ``fmi2DoStep`` and one ``fmi2GetReal`` cost when the FMU does nothing, timed
-as the master times the FMUs of a run (``FMUInstance``).
+as the master times the FMUs of a run (``runtime/instance.py``).
 
 Two FMUs, each with one input and one output: a bare ``pythonfmu`` slave
 (the cost of calling from C into Python through pythonfmu's binary and this
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from ..blocks.pass_on import PassOn
-from ..runtime.fmu import FMUInstance
+from ..runtime.instance import open_instance
 
 __all__ = ["floor_us_per_step"]
 
@@ -53,10 +53,9 @@ def _bare_fmu(folder: Path) -> Path:
 
 def _time_steps(path: Path, work: Path, steps: int, step: float) -> float:
     """Mean wall time [µs] inside the three FMI calls of a step."""
-    inst = FMUInstance(path.stem, path, work)
+    inst = open_instance(path, work, inputs=["u"], outputs=["y"])
     try:
-        inst.initialize(0.0, {})
-        inst.bind(["u"], ["y"])
+        inst.initialize(0.0)
         inst.fmi_time = 0.0
         for k in range(steps):
             inst.u[0] = k

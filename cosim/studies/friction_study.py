@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import SimulationError
 from .coupling_study import COMPARE_EVERY, on_shared_grid, reference_run
-from ..runtime.master import run_cosim
+from ..runtime.run import run_cosim
 from ..files.results import relative_rms
 from ..scenarios import crane_on_vessel_friction, offshore_knuckle_boom
 

@@ -6,10 +6,14 @@ gain.  The cases come from a table (CSV: a column ``case`` naming each
 case, optional, then one column per ``component.variable``), or from the
 product of ranges (``--vary waves.Hs=1,2,3 --vary waves.seed=1,2``).
 
-Each case is one ``crane-cosim run`` of the system with its values, in a
-process of its own (our FMUs run Python in the process that loads them, so
-a case never shares a process with another, and a case that crashes takes
-nothing else down), started by a Dask worker: a ``LocalCluster`` of one
+Each case is one run of the system with its values, a
+:class:`~crane_cosim.runtime.config.RunConfig` (the sweep's options and the
+case's values) checked with the system before the cluster starts, then
+carried as JSON to a process of its own (``python -m
+crane_cosim.studies.case``: our FMUs run Python in the process that loads
+them, so a case never shares a process with another, and a case that
+crashes takes nothing else down), which writes how it ended as JSON
+beside its results; the process is started by a Dask worker: a ``LocalCluster`` of one
 worker process per core by default, or the cluster whose scheduler is
 given (``--scheduler tcp://host:8786``; its workers must have this
 package installed and see the system's and the output's folders at the
@@ -21,8 +25,9 @@ on another worker, from the start.
 
 ``<out>/summary.csv`` lists every case: its values, status (``completed``
 or ``failed``, with the reason, or ``pending``), wall time, and the
-largest magnitude of each force and moment of the crane's wrench at the
-mount (``crane.W_mount_*``).  It is written again as each case ends, so an
+largest magnitude of each component of the wrench at an interface (the
+outputs with the role ``interface.wrench``, ``runtime/coupling.py``: the
+crane's wrench at the mount).  It is written again as each case ends, so an
 interrupted sweep leaves it up to date, and a sweep run again skips the
 cases that completed.
 """
@@ -46,8 +51,8 @@ from ..errors import CraneCosimError
 SUMMARY = "summary.csv"
 CASES = "cases"
 RESULTS = "results.parquet"
-#: the peaks the summary lists: the crane's wrench at the mount
-PEAK_COLUMNS = "crane.W_mount_"
+#: the peaks the summary lists: the outputs with this role (the wrench at an interface)
+PEAK_ROLE = "interface.wrench."
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 
@@ -93,32 +98,42 @@ def _checked(source, cases):
     return cases
 
 
-def run_case(system: str, name: str, values: dict, out: str, options: list[str]) -> dict:
-    """Run one case (``crane-cosim run`` in a process of its own) into
-    ``<out>/cases/<name>``; returns its summary row.  Runs on a Dask worker."""
+def run_case(system: str, name: str, values: dict, out: str, config_json: str) -> dict:
+    """Run one case (``python -m crane_cosim.studies.case``, in a process of
+    its own) into ``<out>/cases/<name>``; returns its summary row.  Runs on
+    a Dask worker."""
+    from ..runtime.coupling import columns_of_role
+    from .case import OUTCOME, case_command
+
     final = Path(out) / CASES / name
     part = final.with_name(name + ".part")
     shutil.rmtree(part, ignore_errors=True)  # a worker that died left it
-    sets = [f"{target}={value}" for target, value in values.items()]
-    command = [sys.executable, "-m", "crane_cosim.cli", "run", system, "--out", str(part), "--no-plots",
-               *options, *itertools.chain.from_iterable(("--set", s) for s in sets)]
+    part.mkdir(parents=True)
+    (part / "config.json").write_text(config_json)
     t0 = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    proc = subprocess.run(case_command(system, part), capture_output=True, text=True,
+                          env={**os.environ, "PYTHONUNBUFFERED": "1"},
                           preexec_fn=_die_with_parent if sys.platform == "linux" else None)
     wall = time.perf_counter() - t0
-    row = {"case": name, **values, "status": "completed" if proc.returncode == 0 else "failed", "reason": "",
-           "wall_s": wall}
-    if proc.returncode != 0:
-        lines = [line for line in proc.stderr.splitlines() if line.strip()]
-        row["reason"] = lines[-1].removeprefix("crane-cosim: error: ") if lines else f"exit {proc.returncode}"
-    part.mkdir(parents=True, exist_ok=True)
+    try:
+        outcome = json.loads((part / OUTCOME).read_text())
+    except (OSError, ValueError):  # the process died before it could say
+        outcome = {"status": "failed", "reason": f"the case's process ended with exit status {proc.returncode} "
+                                                 f"and no outcome"}
+    completed = outcome["status"] in ("completed", "ended")
+    row = {"case": name, **values, "status": "completed" if completed else "failed",
+           "reason": outcome.get("reason") or "", "wall_s": wall}
     csv = part / "results.csv"
     if csv.exists():
         df = pd.read_csv(csv)
         df.to_parquet(part / RESULTS, compression="zstd", index=False)
         csv.unlink()
-        for column in df.columns:
-            if column.startswith(PEAK_COLUMNS):
+        try:
+            roles = json.loads((part / "summary.json").read_text()).get("roles", {})
+        except (OSError, ValueError):
+            roles = {}
+        for column in columns_of_role(roles, PEAK_ROLE):
+            if column in df:
                 row[f"peak_{column}"] = float(np.abs(df[column]).max()) if len(df) else float("nan")
     (part / "case.json").write_text(json.dumps(row, indent=1) + "\n")
     shutil.rmtree(final, ignore_errors=True)
@@ -155,20 +170,42 @@ def write_summary(out: Path, cases, rows: dict) -> Path:
     return path
 
 
-def sweep(system_path, cases, out, options=(), scheduler: str | None = None, workers: int | None = None,
+def check_cases(system, cases, config) -> None:
+    """Raise :class:`CraneCosimError` naming the first case the system
+    cannot run (an unknown variable, a value not of its type or out of its
+    bounds), before any case runs."""
+    from ..runtime.plan import problems_of
+    for name, values in cases:
+        try:
+            problems, _ = problems_of(system, config.replace(values={**config.values, **values}))
+        except CraneCosimError as exc:
+            problems = [str(exc)]
+        if problems:
+            from ..runtime.checks import joined
+            raise CraneCosimError(f"case {name}: {joined(problems)}")
+
+
+def sweep(system_path, cases, out, config=None, scheduler: str | None = None, workers: int | None = None,
           progress: bool = True) -> pd.DataFrame:
     """Run ``cases`` (``[(name, values)]``) of the system at ``system_path``
-    into ``out`` on a Dask cluster; returns the summary table.  Cases that
-    completed in an earlier sweep into ``out`` are not run again."""
+    with ``config`` (a :class:`~crane_cosim.runtime.config.RunConfig`, each
+    case's values added to its own) into ``out`` on a Dask cluster;
+    returns the summary table.  Every case is checked before the cluster
+    starts; cases that completed in an earlier sweep into ``out`` are not
+    run again."""
     from dask.distributed import Client, LocalCluster, as_completed
-    from ..runtime.master import prepare_fmus
+    from ..fmus.build import prepare_fmus
     from ..files.ssp import open_system
+    from ..runtime.config import RunConfig
 
+    config = (config or RunConfig()).replace(progress=False)
+    config.check()
     out = Path(out)
-    (out / CASES).mkdir(parents=True, exist_ok=True)
     system_path = str(Path(system_path).resolve())
     with open_system(system_path) as opened:
-        prepare_fmus(opened.system)  # once, here: two cases must not build the same FMU at once
+        prepare_fmus(config.applied_to(opened.system))  # once, here: two cases must not build the same FMU at once
+        check_cases(opened.system, cases, config)
+    (out / CASES).mkdir(parents=True, exist_ok=True)
     rows = {name: row for name, _ in cases if (row := finished(out, name)) is not None}
     todo = [(name, values) for name, values in cases if name not in rows]
     write_summary(out, cases, rows)
@@ -185,7 +222,8 @@ def sweep(system_path, cases, out, options=(), scheduler: str | None = None, wor
         from tqdm import tqdm
         bar = tqdm(total=len(cases), initial=len(rows), unit="case", file=sys.stderr)
     try:
-        futures = [client.submit(run_case, system_path, name, values, str(out.resolve()), list(options),
+        futures = [client.submit(run_case, system_path, name, values, str(out.resolve()),
+                                 config.replace(values={**config.values, **values}).to_json(),
                                  key=f"case-{name}-{time.time_ns()}", pure=False) for name, values in todo]
         for future in as_completed(futures):
             row = future.result()

@@ -127,7 +127,7 @@ def test_negative_mass_or_length(capsys, system_file, setting, fragment, mode):
 @pytest.mark.parametrize("setting,fragment", [
     ("crane.nothing=1", "component crane (Crane.fmu) has no variable 'nothing'"),
     ("nobody.m=1", "has no component named 'nobody'"),
-    ("crane.m_king=heavy", "--set 'crane.m_king=heavy': 'heavy' is not a number"),
+    ("crane.m_king=heavy", "crane.m_king is a Real parameter; set it to a number, not 'heavy'"),
     ("crane.m_king", "is not of the form component.variable=value"),
 ])
 def test_bad_set_options(capsys, system_file, setting, fragment):
@@ -336,7 +336,7 @@ def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch
     from crane_cosim.runtime import runlog
     out = tmp_path / "out"
     monkeypatch.setattr(runlog, "check_folder", lambda *a, **k: None)
-    monkeypatch.setattr("crane_cosim.runtime.master.check_folder", lambda *a, **k: None)
+    monkeypatch.setattr("crane_cosim.runtime.run.check_folder", lambda *a, **k: None)
     (tmp_path / "out").write_text("")
     code, err = run_cli(capsys, system_file(stop_time=0.01), "--out", out)
     assert code == 2

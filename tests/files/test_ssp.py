@@ -148,8 +148,8 @@ def test_bindings_apply_in_order_with_their_prefix(tmp_path):
     ("<a/>", "parameter file {ssv} of component vessel is not an SSP 1.0 parameter set"),
     (SSV_FILE.format(name="x", params=_param("m", "Real", "heavy")),
      "parameter file {ssv} of component vessel: parameter vessel.m has the value 'heavy', which is not a Real"),
-    (SSV_FILE.format(name="x", params='<ssv:Parameter name="s"><ssv:Enumeration value="a"/></ssv:Parameter>'),
-     "parameter file {ssv} of component vessel: parameter vessel.s holds a value of type Enumeration, which crane-cosim "
+    (SSV_FILE.format(name="x", params='<ssv:Parameter name="s"><ssv:Binary value="0a"/></ssv:Parameter>'),
+     "parameter file {ssv} of component vessel: parameter vessel.s holds a value of type Binary, which crane-cosim "
      "cannot set"),
     (SSV_FILE.format(name="x", params='<ssv:Parameter name="s"><ssv:String/></ssv:Parameter>'),
      "parameter file {ssv} of component vessel: parameter vessel.s has no value"),

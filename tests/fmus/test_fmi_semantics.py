@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from crane_cosim.blocks import BLOCKS
-from crane_cosim.runtime.fmu import FMUInstance
+from crane_cosim.runtime.instance import open_instance
 from fmi_calls import fails
 
 
 def _open(fmu_dir, tmp_path, model, name="c"):
-    inst = FMUInstance(name, fmu_dir / f"{model}.fmu", tmp_path)
+    inst = open_instance(fmu_dir / f"{model}.fmu", tmp_path, name)
     inst._slave.setupExperiment(startTime=0.0)
     return inst
 
@@ -25,7 +25,7 @@ def _running(fmu_dir, tmp_path, model):
 
 
 def _vr(inst, names):
-    return [inst.variable(n).valueReference for n in names]
+    return [inst.variable(n).value_reference for n in names]
 
 
 def _outputs(inst, model):
@@ -180,7 +180,7 @@ def test_state_round_trips_with_the_tunable_parameters(fmu_dir, tmp_path):
 
 
 def _integrator(integrator_fmu, tmp_path):
-    inst = FMUInstance("i", integrator_fmu, tmp_path)
+    inst = open_instance(integrator_fmu, tmp_path, "i")
     inst._slave.setupExperiment(startTime=0.0)
     inst._slave.enterInitializationMode()
     inst._slave.exitInitializationMode()
@@ -190,11 +190,11 @@ def _integrator(integrator_fmu, tmp_path):
 def test_the_fmus_take_input_derivatives(integrator_fmu, fmu_dir):
     """canInterpolateInputs where the FMU's Linux binary is the project's
     (it passes the derivatives on), as in every FMU built here."""
-    from crane_cosim.runtime.fmu import _read_model_description
+    from crane_cosim.runtime.model import read_model
     from crane_cosim.fmus.native import shim_unavailable_reason
     assert shim_unavailable_reason() is None
     for path in [integrator_fmu, *sorted(fmu_dir.glob("*.fmu"))]:
-        assert _read_model_description(path).coSimulation.canInterpolateInputs, path.name
+        assert read_model(path).capabilities.can_interpolate_inputs, path.name
 
 
 def test_inputs_follow_their_derivatives_over_the_steps(integrator_fmu, tmp_path):

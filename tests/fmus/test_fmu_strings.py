@@ -10,7 +10,7 @@ from fmpy.validation import validate_fmu
 
 from choice_block import Choice
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.fmu import FMUInstance
+from crane_cosim.runtime.instance import open_instance
 from crane_cosim.fmus.build import build_block_fmu, fmu_is_current
 from fmi_calls import fails
 
@@ -52,9 +52,8 @@ def test_a_block_the_fmu_cannot_import_by_name_is_refused(tmp_path):
 
 
 def _instance(choice_fmu, tmp_path, parameters, name="c"):
-    inst = FMUInstance(name, choice_fmu, tmp_path)
-    inst.initialize(0.0, parameters)
-    inst.bind(["u"], ["level"])
+    inst = open_instance(choice_fmu, tmp_path, name, inputs=["u"], outputs=["level"], values=parameters)
+    inst.initialize(0.0)
     return inst
 
 
@@ -64,7 +63,7 @@ def _instance(choice_fmu, tmp_path, parameters, name="c"):
 def test_a_string_set_before_initialization_reaches_the_block(choice_fmu, tmp_path, parameters, level):
     inst = _instance(choice_fmu, tmp_path, parameters)
     assert list(inst.get_outputs()) == [level]
-    assert inst._slave.getString([inst.variable("model").valueReference]) == \
+    assert inst._slave.getString([inst.variable("model").value_reference]) == \
         [parameters.get("model", "lugre").encode()]
     inst.do_step(0.0, 0.01)
     assert list(inst.get_outputs()) == [level] and not inst.errors
@@ -72,9 +71,9 @@ def test_a_string_set_before_initialization_reaches_the_block(choice_fmu, tmp_pa
 
 
 def test_an_unknown_choice_fails_initialization_with_the_blocks_sentence(choice_fmu, tmp_path):
-    inst = FMUInstance("c", choice_fmu, tmp_path)
+    inst = open_instance(choice_fmu, tmp_path, "c", values={"model": "bogus"})
     with pytest.raises(CraneCosimError) as exc:
-        inst.initialize(0.0, {"model": "bogus"})
+        inst.initialize(0.0)
     assert str(exc.value) == ("component c (Choice.fmu) failed to initialize: Choice (c): cannot initialize: Choice "
                               "parameter model = 'bogus' is invalid: it must be one of 'none', 'dahl', 'lugre'")
     inst.free()
@@ -83,19 +82,18 @@ def test_an_unknown_choice_fails_initialization_with_the_blocks_sentence(choice_
 @pytest.mark.parametrize("name,value,sentence", [
     ("model", 2.0, "c.model is a String parameter; set it to a text, not 2.0"),
     ("model", "a\0b", "c.model = 'a\\x00b' holds a NUL character, which an FMI String cannot carry"),
-    ("k", "2", "c.k is a Real parameter; set it to a number, not '2'"),
+    ("k", "two", "c.k is a Real parameter; set it to a number, not 'two'"),
+    ("k", True, "c.k is a Real parameter; set it to a number, not True"),
 ])
 def test_a_value_of_the_wrong_kind_is_refused_before_it_is_set(choice_fmu, tmp_path, name, value, sentence):
-    inst = FMUInstance("c", choice_fmu, tmp_path)
     with pytest.raises(CraneCosimError) as exc:
-        inst.initialize(0.0, {name: value})
+        open_instance(choice_fmu, tmp_path, "c", values={name: value})
     assert str(exc.value) == sentence
-    inst.free()
 
 
 def test_a_tunable_string_is_honoured_between_steps_and_a_fixed_one_refused(choice_fmu, tmp_path):
     inst = _instance(choice_fmu, tmp_path, {"model": "dahl"})
-    vr = {n: inst.variable(n).valueReference for n in ("model", "sign", "k")}
+    vr = {n: inst.variable(n).value_reference for n in ("model", "sign", "k")}
     inst.do_step(0.0, 0.01)
     inst._slave.setString([vr["sign"]], ["minus"])
     assert list(inst.get_outputs()) == [-1.0] and not inst.errors
@@ -118,7 +116,7 @@ def test_a_tunable_string_is_honoured_between_steps_and_a_fixed_one_refused(choi
 
 def test_the_fmu_state_keeps_the_strings(choice_fmu, tmp_path):
     inst = _instance(choice_fmu, tmp_path, {})
-    vr = inst.variable("sign").valueReference
+    vr = inst.variable("sign").value_reference
     state = inst._slave.getFMUstate()
     inst._slave.setString([vr], ["minus"])
     inst.do_step(0.0, 0.01)

@@ -19,7 +19,7 @@ from fmpy.validation import validate_fmu
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.fmu import FMUInstance
+from crane_cosim.runtime.instance import open_instance
 
 MODELS = sorted(BLOCKS)
 
@@ -340,10 +340,10 @@ def _simulate_isolated(fmu, site, absent):
 
 def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):
     """fmpy alone says only that the call failed; the FMU logger gives the reason."""
-    inst = FMUInstance("crane", fmu_dir / "Crane.fmu", tmp_path)
+    inst = open_instance(fmu_dir / "Crane.fmu", tmp_path, "crane", values={"m_king": -3.0})
     with pytest.raises(CraneCosimError, match=r"component crane \(Crane.fmu\) failed to initialize: "
                                               r"Crane \(crane\): cannot initialize: Crane parameter m_king = -3 kg"):
-        inst.initialize(0.0, {"m_king": -3.0})
+        inst.initialize(0.0)
     inst.free()
 
 
@@ -356,7 +356,7 @@ def test_a_second_run_after_the_first_ones_folder_is_gone(fmu_dir, tmp_path):
     import sys
     script = f"""
 from pathlib import Path
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.runtime.system import System
 fmus = Path({str(fmu_dir)!r})

@@ -4,15 +4,14 @@ stepped as the project's master steps them."""
 import pytest
 
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.fmu import FMUInstance
+from crane_cosim.runtime.instance import open_instance
 
 H = 1e-3
 
 
 def _signal(fmu_dir, tmp_path, parameters):
-    inst = FMUInstance("drive", fmu_dir / "Signal.fmu", tmp_path / "unzipped")
-    inst.initialize(0.0, parameters)
-    inst.bind([], ["y"])
+    inst = open_instance(fmu_dir / "Signal.fmu", tmp_path / "unzipped", "drive", outputs=["y"], values=parameters)
+    inst.initialize(0.0)
     return inst
 
 
@@ -33,7 +32,7 @@ def test_the_drive_torque_of_eq_21_set_as_a_table(fmu_dir, tmp_path):
     y = _samples(inst, 5000)
     assert [y[k] for k in (0, 50, 99, 100, 101, 5000)] == [-4000.0, -4000.0, -4000.0, 0.0, 0.0, 0.0]
     assert sum(y[:-1]) * H == pytest.approx(-400.0, rel=1e-12)
-    assert inst._slave.getString([inst.variable("table").valueReference]) == [b"0 -4000; 0.1 -4000; 0.1 0"]
+    assert inst._slave.getString([inst.variable("table").value_reference]) == [b"0 -4000; 0.1 -4000; 0.1 0"]
     assert not inst.errors
     inst.free()
 
@@ -45,9 +44,10 @@ def test_points_from_a_file_in_the_hosts_working_folder(fmu_dir, tmp_path, monke
                                        "scale": 10.0})
     assert _samples(inst, 5) == [10.0, 10.0, 20.0, 20.0, 30.0, 30.0]
     inst.free()
-    bad = FMUInstance("drive", fmu_dir / "Signal.fmu", tmp_path / "unzipped-bad")
+    bad = open_instance(fmu_dir / "Signal.fmu", tmp_path / "unzipped-bad", "drive",
+                        values={"file": "results.csv", "column": "y"})
     with pytest.raises(CraneCosimError) as exc:
-        bad.initialize(0.0, {"file": "results.csv", "column": "y"})
+        bad.initialize(0.0)
     assert str(exc.value) == (
         "component drive (Signal.fmu) failed to initialize: Signal (drive): cannot initialize: Signal parameter "
         "column = 'y' is invalid for file 'results.csv': the file has no such column; its columns are 'time' "

@@ -28,7 +28,7 @@ from crane_cosim.blocks.udp_bridge import bridge_block, bridge_of
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.fmus.build import build_bridge_fmu, fmu_is_current, guid, source_hash
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.hosts.serve import Server
 from crane_cosim.files.ssp import write_ssd

@@ -19,7 +19,7 @@ import pytest
 
 from crane_cosim.hosts.ecos import _ecospy, run_ecos
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.files.results import relative_rms
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.ssp import PARAMETER_SET, write_ssp
@@ -226,7 +226,7 @@ SAMPLED_A_STEP_APART = {"flexible_crane"}
 def _feedthrough(system, column: str) -> bool:
     """Whether a component's output depends directly on its inputs."""
     from crane_cosim.blocks import BLOCKS
-    from crane_cosim.runtime.fmu import our_model_name
+    from crane_cosim.runtime.model import our_model_name
     comp, var = column.split(".", 1)
     block = BLOCKS[our_model_name(system.source_path(system.component(comp)))]
     return bool(block.output_dependencies()[var])

@@ -11,13 +11,13 @@ import pytest
 
 from choice_block import Choice
 from crane_cosim.blocks import BLOCKS
-from crane_cosim.runtime.check import check_system
+from crane_cosim.runtime import problems_of
 from crane_cosim.cli import main
 from crane_cosim.reports.docgen import _table
 from crane_cosim.hosts.ecos import _ecospy, run_ecos
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.hosts.libcosim import run_libcosim
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.files.ssp import SSC, SSD, SSV, open_system, read_ssd, write_ssd, write_ssp
 from crane_cosim.runtime.system import System
@@ -105,7 +105,7 @@ def test_set_on_the_command_line_takes_the_text(capsys, ssd, tmp_path, settings,
     ("c.model=bogus", "Choice parameter model = 'bogus' is invalid: it must be one of 'none', 'dahl', 'lugre'"),
     ("c.model=2", "Choice parameter model = '2' is invalid: it must be one of"),
     ("c.sign=true", "Choice parameter sign = 'true' is invalid: it must be one of 'plus', 'minus'"),
-    ("c.k=heavy", "--set 'c.k=heavy': 'heavy' is not a number"),
+    ("c.k=heavy", "c.k is a Real parameter; set it to a number, not 'heavy'"),
 ])
 def test_a_bad_value_on_the_command_line_is_one_sentence(capsys, ssd, tmp_path, setting, sentence):
     code, _, err = _cli(capsys, "run", ssd, "--set", setting, "--out", tmp_path / "out", "--no-plots")
@@ -120,14 +120,14 @@ def test_export_and_check_take_the_text(capsys, ssd, tmp_path):
     with open_system(tmp_path / "s.ssp") as opened:
         assert opened.system.component("c").parameters == {"model": "none"}
     code, out, err = _cli(capsys, "check", ssd, "--set", "c.model=dahl")
-    assert code == 0 and "parameters check out" in out, err
+    assert code == 0 and "values and capabilities check out" in out, err
 
 
 def test_set_types_the_value_by_the_fmu_it_replaces_with(capsys, ssd, tmp_path, fmu_dir):
     """With --replace, a value is read for the variable of the new FMU."""
     code, _, err = _cli(capsys, "check", ssd, "--replace", f"c={fmu_dir / 'Controller.fmu'}", "--set",
                         "c.kP_slew=strong")
-    assert code == 2 and "--set 'c.kP_slew=strong': 'strong' is not a number" in err
+    assert code == 2 and "c.kP_slew is a Real parameter; set it to a number, not 'strong'" in err
 
 
 # -- the monolithic run: the block in-process --------------------------------------------
@@ -145,7 +145,7 @@ def test_the_monolithic_run_makes_the_block_with_the_string(registered, choice_f
 
 
 def test_check_names_the_blocks_sentence_before_anything_runs(registered, choice_fmu):
-    problems, _ = check_system(_system(choice_fmu, model="bogus"))
+    problems, _ = problems_of(_system(choice_fmu, model="bogus"))
     assert problems == ["component c: Choice parameter model = 'bogus' is invalid: it must be one of 'none', "
                         "'dahl', 'lugre'"]
 

@@ -9,6 +9,7 @@ from crane_cosim.blocks.kane import (Body, Chain, Joint, applied_forces, gravity
                                      kinetic_energy, mass_matrix)
 from crane_cosim.blocks.screw import rot_x, rot_z
 from crane_cosim.hosts.monolithic import Composite
+from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import crane_on_vessel
 
 G = 9.81
@@ -56,7 +57,7 @@ def test_composed_blocks_equal_one_chain(rng, m1):
     the accelerations of the undivided 6-DOF Kane model to 1e-9 (relative to
     their scale), at random states, for the Table I and the light vessel."""
     system = crane_on_vessel(vessel_mass=m1)
-    model = Composite(system)
+    model = Composite(plan_of(system))
     ctrl = Controller()
     for _ in range(5):
         q = np.concatenate([rng.normal(scale=0.1, size=3), rng.normal(scale=1.0, size=3)])
@@ -79,7 +80,7 @@ def test_coupled_energy_is_conserved():
         ctrl.parameters[f"kP_{j}"] = 0.0
         ctrl.parameters[f"kD_{j}"] = 0.0
     system.component("crane").parameters.update(q_boom_0=0.4, q_jib_0=-0.6, u_slew_0=0.5)
-    model = Composite(system)
+    model = Composite(plan_of(system))
     chain = paper_chain()
 
     def energy(x):
@@ -105,7 +106,7 @@ def test_a_diverging_loop_rejects_the_trial_step_and_forgets_it():
     values that diverged."""
     from crane_cosim.errors import CraneCosimError
     from crane_cosim.scenarios import flexible_crane
-    model = Composite(flexible_crane())
+    model = Composite(plan_of(flexible_crane()))
     x0 = model.initial_state()
     wild = x0.copy()
     crane = model.slices[model.names.index("crane")]

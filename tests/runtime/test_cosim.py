@@ -10,7 +10,7 @@ import pytest
 from references import monolithic_runs
 
 from crane_cosim.errors import SimulationError
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import relative_rms
 
@@ -102,8 +102,8 @@ def test_an_fmu_of_an_earlier_version_is_checked_by_its_block_and_rebuilt(fmu_di
     import shutil
     import zipfile
 
-    from crane_cosim.runtime.check import check_system
-    from crane_cosim.runtime.fmu import describe_variables
+    from crane_cosim.runtime import problems_of
+    from crane_cosim.runtime.model import describe
     from crane_cosim.fmus.build import FMU_SOURCE_FILE, fmu_is_current
     folder = tmp_path / "fmus"
     folder.mkdir()
@@ -115,8 +115,8 @@ def test_an_fmu_of_an_earlier_version_is_checked_by_its_block_and_rebuilt(fmu_di
             data = zin.read(item.filename)
             zout.writestr(item, b"0123456789ab\nan earlier version\n" if item.filename.endswith(FMU_SOURCE_FILE)
                           else data)
-    assert describe_variables(old)["M_wave_roll"].value_reference is None  # the block's declaration
+    assert describe(old).variables["M_wave_roll"].value_reference is None  # the block's declaration
     s = crane_on_vessel(base_dir=tmp_path, fmu_dir="fmus", stop_time=0.01, sea={})
-    assert check_system(s)[0] == []
+    assert problems_of(s)[0] == []
     assert run_cosim(s, tmp_path / "out", progress=False).status == "completed"
     assert fmu_is_current(old)

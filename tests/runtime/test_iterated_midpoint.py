@@ -1,16 +1,17 @@
-"""The master's iterated-midpoint algorithm (``cosim/master.py``) on small
+"""The master's iterated-midpoint algorithm (``runtime/algorithms/midpoint.py``) on small
 systems with known solutions: two integrators in a loop (the harmonic
 oscillator ``a' = b``, ``b' = -a``: ``a = cos t``, ``b = -sin t``) and a
 ramp integrated (``t^2 / 2``).  The integrators' RK4 is exact for a held
 input, so these errors are the master's alone."""
-from types import SimpleNamespace
-
+import fake_plans as fake
 import numpy as np
 import pandas as pd
 import pytest
 
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.master import IteratedMidpoint, links_against_order, run_cosim
+from crane_cosim.runtime import run_cosim
+from crane_cosim.runtime.algorithms import IteratedMidpoint
+from crane_cosim.runtime.algorithms.graph import links_against_order
 from crane_cosim.runtime.system import System
 
 
@@ -79,42 +80,31 @@ def test_a_ramp_is_integrated_exactly(integrator_fmu, fmu_dir, tmp_path):
     np.testing.assert_allclose(results["gauss-seidel"]["x.y"], t ** 2 / 2 + t * 0.1 / 2, rtol=0, atol=1e-14)
 
 
-def _instance(name, can_roll_back=True, feedthrough=True):
-    """One input u, one output y, which depends on u directly or not at all."""
-    declared = SimpleNamespace(variable=SimpleNamespace(name="y"), dependencies=None if feedthrough else [])
-    return SimpleNamespace(name=name, path=SimpleNamespace(name=f"{name}.fmu"), can_roll_back=can_roll_back,
-                           y=np.zeros(1), input_names=["u"], output_names=["y"], output_units=[""],
-                           md=SimpleNamespace(outputs=[declared]))
-
-
-def _route(src):
-    return SimpleNamespace(src=src, src_index=np.array([0]), dst_index=np.array([0]))
-
-
 def test_which_components_step_twice():
     """Those that read a later component (or one stepped twice) step
     twice; a source before them steps once."""
     names = ["signal", "base", "crane", "friction", "drive"]
-    instances = [_instance(n) for n in names]
-    routes = {"signal": [], "base": [_route(2)], "crane": [_route(0), _route(1), _route(3), _route(4)],
-              "friction": [_route(2)], "drive": []}
-    step = IteratedMidpoint(instances, routes, iterations=1)
+    p = fake.plan([fake.model(n) for n in names],
+                  {"base": [2], "crane": [0, 1, 3, 4], "friction": [2]}, iterations=1)
+    step = IteratedMidpoint(p, fake.instances(p))
     assert [names[k] for k in step.again] == ["base", "crane", "friction"]
-    halves = {(p, names[k]): h for p, k, h, last in step.plan}
+    halves = {(q, names[k]): h for q, k, h, last in step.plan_of_passes}
     # read later in the step: in halves; the last of the second pass is read by no one after it
     assert halves[0, "signal"] and halves[0, "drive"] and halves[1, "base"]
     assert not halves[1, "friction"]
-    last = {(p, names[k]): last for p, k, h, last in step.plan}
+    last = {(q, names[k]): last for q, k, h, last in step.plan_of_passes}
     # a first step that is rolled back ends at mid-step
     assert not last[0, "base"] and last[1, "base"] and last[0, "signal"]
+    # and every step of theirs that a rollback may follow says so to the FMU
+    assert [inst.may_roll_back for inst in step.instances] == [False, True, True, True, False]
 
 
 def test_a_step_that_nothing_reads_is_not_taken():
     """A component reading a later one steps again; its first step, which
     no one reads, is left out."""
-    instances = [_instance("sink"), _instance("source")]
-    step = IteratedMidpoint(instances, {"sink": [_route(1)], "source": []}, iterations=1)
-    assert [(p, k) for p, k, h, last in step.plan] == [(0, 1), (1, 0)]
+    p = fake.plan([fake.model("sink"), fake.model("source")], {"sink": [1]}, iterations=1)
+    step = IteratedMidpoint(p, fake.instances(p))
+    assert [(q, k) for q, k, h, last in step.plan_of_passes] == [(0, 1), (1, 0)]
 
 
 def test_passes_follow_the_links_against_the_order():
@@ -124,33 +114,42 @@ def test_passes_follow_the_links_against_the_order():
     b reads c, c reads a, only a's output not feedthrough); a loop of
     feedthrough is gone round once: the link into it and its one link
     against the order."""
-    chain = {"a": [], "b": [_route(0)], "c": [_route(1)]}
-    closed = dict(chain, a=[_route(2)])
-    backwards = {"a": [_route(1)], "b": [_route(2)], "c": [_route(0)]}
+    chain = {"b": [0], "c": [1]}
+    closed = dict(chain, a=[2])
+    backwards = {"a": [1], "b": [2], "c": [0]}
 
     def links(routes, feedthrough_a=True):
-        return links_against_order([_instance("a", feedthrough=feedthrough_a), _instance("b"), _instance("c")],
-                                   routes)
+        return links_against_order(fake.plan([fake.model("a", feedthrough=feedthrough_a), fake.model("b"),
+                                              fake.model("c")], routes))
 
     assert links(chain) == 0
     assert links(closed, feedthrough_a=False) == 1
     assert links(backwards, feedthrough_a=False) == 2
     assert links(closed) == 2
-    step = IteratedMidpoint([_instance("a", feedthrough=False), _instance("b"), _instance("c")], backwards)
-    assert step.settle == 3
+    p = fake.plan([fake.model("a", feedthrough=False), fake.model("b"), fake.model("c")], backwards)
+    assert IteratedMidpoint(p, fake.instances(p)).settle == 3
 
 
 def test_a_component_that_cannot_roll_back_is_named():
-    instances = [_instance("vessel", can_roll_back=False), _instance("crane")]
-    routes = {"vessel": [_route(1)], "crane": [_route(0)]}
-    with pytest.raises(CraneCosimError, match=r"component vessel \(vessel.fmu\) cannot save and restore its state"):
-        IteratedMidpoint(instances, routes)
+    p = fake.plan([fake.model("vessel", can_roll_back=False), fake.model("crane")], {"vessel": [1], "crane": [0]})
+    assert [s for s, _ in IteratedMidpoint.problems(p)] == [
+        "component vessel (vessel.fmu) cannot save and restore its state (canGetAndSetFMUstate is false), which the "
+        "iterated-midpoint algorithm needs to step it twice: it is in a loop with a component after it in the "
+        "system's order; use gauss-seidel for this system"]
 
 
 def test_no_extrapolation_with_it():
-    s = System("S", algorithm="iterated-midpoint", extrapolation="midpoint")
-    with pytest.raises(CraneCosimError, match="takes no input extrapolation"):
-        s.check_settings()
+    from crane_cosim.runtime import problems_of
+    problems, _ = problems_of(System("S", algorithm="iterated-midpoint", extrapolation="midpoint"))
+    assert problems == ["the iterated-midpoint algorithm gives every input its mid-step value or its quadratic over "
+                        "the step and takes no input extrapolation ('midpoint'); use extrapolation none with it"]
+
+
+def test_no_components_of_their_own_steps_with_it():
+    p = fake.plan([fake.model("vessel"), fake.model("crane")], {"vessel": [1], "crane": [0]}, every={"vessel": 5})
+    assert [s for s, _ in IteratedMidpoint.problems(p)] == [
+        "the iterated-midpoint algorithm steps every component over the same step, rolling some back together, and "
+        "component vessel steps every 5 steps: use gauss-seidel or jacobi with components of their own steps"]
 
 
 def _chain(integrator_fmu, step, iterations, stop_time=1.0):
@@ -208,11 +207,11 @@ def test_iterations_are_kept_in_the_system_file(tmp_path, integrator_fmu):
     s.iterations = None  # the default, chosen from the FMUs, is not written
     assert "iterations" not in write_ssd(s, tmp_path / "auto.ssd").read_text()
     assert read_ssd(tmp_path / "auto.ssd").iterations is None
+    from crane_cosim.runtime import problems_of
     s.algorithm = "gauss-seidel"  # a file's passes do not stop another algorithm
-    s.check_settings()
+    assert problems_of(s)[0] == []
     s.algorithm, s.iterations = "iterated-midpoint", 0
-    with pytest.raises(CraneCosimError, match="iterations must be a whole number of at least 1, got 0"):
-        s.check_settings()
+    assert problems_of(s)[0] == ["iterations must be a whole number of at least 1, got 0"]
 
 
 def test_by_default_the_passes_go_on_until_the_values_settle(integrator_fmu, tmp_path):
@@ -223,7 +222,7 @@ def test_by_default_the_passes_go_on_until_the_values_settle(integrator_fmu, tmp
     the coupling's own error of 2.5e-4), and the summary says how many
     passes the steps took."""
     import json
-    from crane_cosim.runtime.master import MAX_PASSES
+    from crane_cosim.runtime.algorithms.midpoint import MAX_PASSES
     auto = _run(_chain(integrator_fmu, 0.02, None), tmp_path / "auto")
     full = _run(_chain(integrator_fmu, 0.02, MAX_PASSES), tmp_path / "full")
     cols = ["a.y", "b.y", "c.y"]

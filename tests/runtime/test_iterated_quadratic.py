@@ -1,14 +1,14 @@
-"""The master's iterated-quadratic algorithm (``cosim/master.py``) on two
+"""The master's iterated-quadratic algorithm (``runtime/algorithms/quadratic.py``) on two
 integrators in a loop, the harmonic oscillator ``a' = b``, ``b' = -a``
 (``a = cos t``, ``b = -sin t``).  The integrators' RK4 is Simpson's rule
 for an input on a quadratic, exact, so these errors are the master's
 alone."""
+import fake_plans as fake
 import numpy as np
 import pytest
-from test_iterated_midpoint import _instance, _oscillator, _oscillator_error, _route, _run
+from test_iterated_midpoint import _oscillator, _oscillator_error, _run
 
-from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.master import IteratedQuadratic
+from crane_cosim.runtime.algorithms import IteratedQuadratic
 
 
 @pytest.fixture(scope="module")
@@ -43,24 +43,25 @@ def test_one_pass_leaves_it_third_order(errors):
 
 
 def test_a_component_without_input_derivatives_is_named():
-    vessel, crane = _instance("vessel"), _instance("crane")
-    for inst, interpolates in ((vessel, False), (crane, True)):
-        inst.can_interpolate_inputs = interpolates
-    routes = {"vessel": [_route(1)], "crane": [_route(0)]}
-    with pytest.raises(CraneCosimError, match=r"component vessel \(vessel.fmu\) does not take input derivatives "
-                                              r"\(canInterpolateInputs is false\)"):
-        IteratedQuadratic([vessel, crane], routes)
+    p = fake.plan([fake.model("vessel", interpolates=False), fake.model("crane"),
+                   fake.model("tool", fmi_version="3.0")], {"vessel": [1], "crane": [0, 2], "tool": [1]},
+                  algorithm="iterated-quadratic")
+    assert [s for s, _ in IteratedQuadratic.problems(p)] == [
+        "component vessel (vessel.fmu) does not take input derivatives (canInterpolateInputs is false), which the "
+        "iterated-quadratic algorithm gives it: it is in a loop with a component after it in the system's order; "
+        "use iterated-midpoint for this system",
+        "component tool (tool.fmu) does not take input derivatives (it is an FMI 3.0 FMU, and FMI 3.0 has no input "
+        "derivatives), which the iterated-quadratic algorithm gives it: it is in a loop with a component after it "
+        "in the system's order; use iterated-midpoint for this system"]
 
 
 def test_a_source_outside_the_loop_is_held_at_mid_step():
     """The drive before the loop is not stepped again: its value is held, as
     the iterated midpoint holds it, so a step in it stays a step; the
     vessel's input from the crane after it follows the quadratic."""
-    drive, vessel, crane = _instance("drive"), _instance("vessel"), _instance("crane")
-    for inst in (drive, vessel, crane):
-        inst.can_interpolate_inputs = True
-    routes = {"drive": [], "vessel": [_route(2)], "crane": [_route(0), _route(1)]}
-    step = IteratedQuadratic([drive, vessel, crane], routes)
+    p = fake.plan([fake.model(n) for n in ("drive", "vessel", "crane")], {"vessel": [2], "crane": [0, 1]},
+                  algorithm="iterated-quadratic")
+    step = IteratedQuadratic(p, fake.instances(p))
     assert step.again == [1, 2]
     assert [[r.src for r in f] for f in step.follows] == [[], [2], [1]]
 
@@ -74,7 +75,8 @@ def test_the_algorithm_is_kept_in_the_system_file(tmp_path, integrator_fmu):
 
 
 def test_no_extrapolation_with_it():
+    from crane_cosim.runtime import problems_of
     from crane_cosim.runtime.system import System
-    s = System("S", algorithm="iterated-quadratic", extrapolation="midpoint")
-    with pytest.raises(CraneCosimError, match="the iterated-quadratic algorithm .* takes no input extrapolation"):
-        s.check_settings()
+    problems, _ = problems_of(System("S", algorithm="iterated-quadratic", extrapolation="midpoint"))
+    assert len(problems) == 1 and "the iterated-quadratic algorithm gives every input its mid-step value or its " \
+        "quadratic over the step and takes no input extrapolation ('midpoint')" in problems[0]

@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.runtime import pacing
+from crane_cosim.runtime.observers import pacing
 from crane_cosim.cli import main
-from crane_cosim.runtime.master import run_cosim
-from crane_cosim.runtime.pacing import Pacer
+from crane_cosim.runtime import run_cosim
+from crane_cosim.runtime.observers.pacing import Pacer
 from crane_cosim.scenarios import crane_on_vessel
 
 

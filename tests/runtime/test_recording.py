@@ -1,4 +1,4 @@
-"""Recording a chosen subset (cosim/recording.py): the columns and rows asked
+"""Recording a chosen subset (runtime/recording.py): the columns and rows asked
 for, the values of the full run at those points, a smaller file; and the
 size estimate that refuses a run that would fill the disk."""
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from crane_cosim.runtime import recording
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
 
@@ -112,10 +112,10 @@ def test_subset_is_the_full_run_at_the_recorded_points(full_runs, fmu_dir, tmp_p
     assert ratio < 1.3 * (len(rows) / 601) * (8 / len(full.columns))
 
 
-def test_the_system_carries_recording_settings(fmu_dir, tmp_path):
+def test_a_run_configuration_carries_recording_settings(fmu_dir, tmp_path):
+    from crane_cosim.runtime import RunConfig
     system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05)
-    system.record, system.record_every = ["controller.tau_*"], 10
-    run_cosim(system, tmp_path, progress=False)
+    run_cosim(system, tmp_path, RunConfig(record=["controller.tau_*"], record_every=10, progress=False))
     df = pd.read_csv(tmp_path / "results.csv")
     assert list(df.columns) == ["time", "controller.tau_slew", "controller.tau_boom", "controller.tau_jib"]
     assert np.allclose(df["time"], [0.0, 0.01, 0.02, 0.03, 0.04, 0.05])

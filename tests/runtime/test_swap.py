@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.runtime.check import check_system
+from crane_cosim.runtime import problems_of
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
@@ -57,8 +57,8 @@ def test_check_passes_a_system_that_fits(capsys, vessel_system):
     _, ssd = vessel_system()
     assert main(["check", str(ssd)]) == 0
     out = capsys.readouterr().out
-    assert out.strip().endswith("CraneOnVessel: 3 components, 57 connections: files, connections, units and "
-                                "parameters check out")
+    assert out.strip().endswith("CraneOnVessel: 3 components, 57 connections: files, connections, types, units, values and "
+                                "capabilities check out")
 
 
 def test_check_names_every_problem_and_runs_nothing(capsys, vessel_system, tmp_path):
@@ -116,7 +116,7 @@ def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_pat
     s, ssd = vessel_system()
     s.replace("controller", own_controller)  # the Python API fits it
     assert s.component("controller").source == str(own_controller)
-    problems, notes = check_system(s)
+    problems, notes = problems_of(s)
     assert problems == [] and any("controller.q_slew declares no unit; taken to be rad" in n for n in notes)
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--replace", f"controller={own_controller}", "--out", str(out), "--no-plots"]) == 0

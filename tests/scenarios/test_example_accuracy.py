@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from references import monolithic_runs
 
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.files.results import error_norms, force_columns
 from crane_cosim.scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom,
@@ -128,16 +128,22 @@ ESTIMATED = 5.0
 def test_the_estimate_tracks_the_error_against_the_monolithic_run(example, algorithm, reference, fmu_dir,
                                                                   tmp_path):
     """The master's estimate of its own coupling error (Richardson
-    extrapolation against the run at half the step, ``cosim/estimate.py``)
-    over the first 5 s of every example at 1 ms: its largest and its RMS
-    over the peak, the worst over the forces, against the same norms of the
-    difference from the monolithic run.  Measured ratios: RMS 0.90 (the
-    flexible crane, Gauss-Seidel), 0.96 (the offshore knuckle boom, iterated
-    midpoint), 0.99-1.00 for the rest; largest 0.96-1.08, but for the
-    flexible crane with Gauss-Seidel: 0.35, whose largest error is the
-    one-step spike where the drive's torque steps and is read a step late,
-    an error that does not scale with the step as the estimate assumes.
-    The flexible crane with the iterated quadratic: 0.99 and 0.99."""
+    extrapolation against the run at half the step,
+    ``runtime/observers/estimate.py``) over the first 5 s of every example
+    at 1 ms: its largest and its RMS over the peak, the worst over the
+    forces, against the same norms of the difference from the monolithic
+    run.  Measured ratios: RMS 0.90 (the flexible crane, Gauss-Seidel), 0.96
+    (the offshore knuckle boom, iterated midpoint), 0.99-1.00 for the rest;
+    largest 0.96-1.08, but for the flexible crane with Gauss-Seidel: 0.35,
+    whose largest error is the one-step spike where the drive's torque
+    steps and is read a step late, an error that does not scale with the
+    step as the estimate assumes.  The flexible crane with the iterated
+    midpoint makes the one re-step pass of its example, fewer than the
+    links of direct feedthrough against its order: the estimate takes
+    first order, which the passes guarantee, and is 1.48 of the error
+    (RMS; conservative: at 1 ms its error still halves about as fast
+    as a second-order one's).  The flexible crane with the iterated
+    quadratic: 0.99 and 0.99."""
     s = _system(fmu_dir, example)
     if s.algorithm != algorithm:
         s.algorithm, s.iterations = algorithm, None
@@ -146,8 +152,11 @@ def test_the_estimate_tracks_the_error_against_the_monolithic_run(example, algor
     ref = reference(example)
     ref = ref[ref["time"] <= ESTIMATED + 1e-9].reset_index(drop=True)
     err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref)).max()
-    assert 0.7 < found["rms"] / err["rms_peak"] < 1.3, (found["rms"], err["rms_peak"])
-    low, high = (0.25, 0.5) if (example, algorithm) == ("flexible crane", "gauss-seidel") else (0.75, 1.25)
+    conservative = (example, algorithm) == ("flexible crane", "iterated-midpoint")
+    low, high = (1.3, 1.7) if conservative else (0.7, 1.3)
+    assert low < found["rms"] / err["rms_peak"] < high, (found["rms"], err["rms_peak"])
+    low, high = {("flexible crane", "gauss-seidel"): (0.25, 0.5)}.get((example, algorithm),
+                                                                    (1.3, 1.7) if conservative else (0.75, 1.25))
     assert low < found["largest"] / err["max_peak"] < high, (found["largest"], err["max_peak"])
 
 

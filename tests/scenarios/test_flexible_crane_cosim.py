@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.scenarios import flexible_crane
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.studies.friction_study import group_errors as errors
 from crane_cosim.scenarios import crane_on_vessel_friction, offshore_knuckle_boom

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel, knuckle_boom
 
 

@@ -5,7 +5,7 @@ played back (``blocks/prescribed_vessel.py``)."""
 import numpy as np
 import pandas as pd
 
-from crane_cosim.runtime.master import run_cosim
+from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.files.results import error_norms, force_columns
 from crane_cosim.scenarios import crane_on_vessel

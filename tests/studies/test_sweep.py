@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from crane_cosim.runtime import RunConfig
 from crane_cosim.cli import main
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
@@ -61,22 +62,33 @@ def test_ranges_make_the_product_of_cases():
 
 
 def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, capsys):
+    """With the explicit coupling the light vessel (120 kg) diverges within
+    0.02 s: that case fails, its reason is the run's own sentence (written
+    by the case's process, not read off its messages), the other completes."""
     out = tmp_path / "sweep"
-    assert main(["sweep", str(system), "--vary", "vessel.m=1200,-5", "--out", str(out), "--workers", "2",
-                 "--stop-time", STOP]) == 1
+    assert main(["sweep", str(system), "--vary", "vessel.m=1200,120", "--out", str(out), "--workers", "2",
+                 "--stop-time", STOP, "--coupling", "explicit"]) == 1
     summary = _summary(out).set_index("case")
     assert summary.loc["case0001", "status"] == "completed"
     assert summary.loc["case0002", "status"] == "failed"
-    assert "Vessel parameter m = -5 kg is invalid" in summary.loc["case0002", "reason"]
+    assert summary.loc["case0002", "reason"].startswith("component vessel (Vessel.fmu) failed to step from t = ")
     assert "crane-cosim: case case0002 failed: " in capsys.readouterr().err
+
+
+def test_a_case_the_system_cannot_run_is_named_before_the_cluster_starts(system, tmp_path, capsys):
+    out = tmp_path / "sweep"
+    assert main(["sweep", str(system), "--vary", "vessel.m=1200,-5", "--out", str(out), "--stop-time", STOP]) == 2
+    assert capsys.readouterr().err.strip() == ("crane-cosim: error: case case0002: component vessel: Vessel "
+                                               "parameter m = -5 kg is invalid: it must be positive")
+    assert not out.exists()
 
 
 def test_a_sweep_run_again_skips_the_finished_cases(system, tmp_path):
     out = tmp_path / "sweep"
     cases = cases_of_ranges(["vessel.m=1000,1100,1200"])
-    sweep(system, cases[:2], out, ["--stop-time", STOP], workers=2, progress=False)
+    sweep(system, cases[:2], out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
     before = {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in ("case0001", "case0002")}
-    summary = sweep(system, cases, out, ["--stop-time", STOP], workers=2, progress=False)
+    summary = sweep(system, cases, out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
     assert list(summary["status"]) == ["completed"] * 3
     assert before == {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in before}
 
@@ -92,7 +104,7 @@ def test_a_killed_worker_loses_no_case(system, tmp_path):
     cases = cases_of_ranges(["vessel.m=1000,1100,1200,1300"])
     result = {}
     runner = threading.Thread(target=lambda: result.update(summary=sweep(
-        system, cases, out, ["--stop-time", "1.0"], scheduler=cluster.scheduler_address, progress=False)))
+        system, cases, out, RunConfig(stop_time=1.0), scheduler=cluster.scheduler_address, progress=False)))
     runner.start()
     try:
         deadline = time.time() + 120

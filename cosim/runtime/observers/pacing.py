@@ -39,7 +39,9 @@ import time
 
 import numpy as np
 
-__all__ = ["Pacer", "check_factor", "describe"]
+from . import Observer
+
+__all__ = ["Pacer", "Pacing", "check_factor", "describe"]
 
 #: default spin before each deadline [s]: above the wake-up latency of a
 #: sleeping thread on a loaded desktop or VM (tens of µs, occasionally a few
@@ -53,7 +55,7 @@ _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
 
 def check_factor(factor) -> None:
     """One sentence for a real-time factor the pacer cannot keep."""
-    from ..errors import CraneCosimError
+    from ...errors import CraneCosimError
     if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor > 0):
         raise CraneCosimError(f"--real-time {factor!r} is not a positive number (1 = real time, 2 = twice as fast)")
 
@@ -236,3 +238,24 @@ def describe(s: dict) -> str:
         lines.append(f"  wake-up after the deadline p50 {w['p50']:.1f} µs, p99 {w['p99']:.1f} µs, "
                      f"max {w['max']:.1f} µs ({s['facilities']['scheduler']})")
     return "\n".join(lines)
+
+
+class Pacing(Observer):
+    """Holds each communication point to its wall-clock deadline with
+    ``pacer`` (a :class:`Pacer`), writing buffered results in the time it
+    waits; the figures go to ``summary.json`` under ``"real_time"`` and, a
+    row a step, to ``timing.csv`` in ``out_dir``."""
+
+    def __init__(self, pacer: Pacer, log, out_dir):
+        self.pacer, self.log, self.out_dir = pacer, log, out_dir
+
+    def started(self, execution) -> None:
+        self.pacer.start()
+
+    def step_complete(self, execution) -> None:
+        self.pacer.wait(execution.t, self.log.writer.write_until)
+
+    def finished(self, execution, error) -> None:
+        self.pacer.stop()
+        self.log.summary["real_time"] = self.pacer.summary()
+        self.pacer.write(self.out_dir / "timing.csv")

@@ -4,7 +4,10 @@ the same system at half the step, run beside it.
 
 Where the error of a co-simulation at step ``h`` is ``e(h) ~ C h^p`` (the
 coupling's order ``p``: 1 for Jacobi and Gauss-Seidel, with or without
-extrapolated inputs, 2 for the iterated midpoint; ``docs/coupling-error.md``),
+extrapolated inputs, 2 for the iterated midpoint, 4 for the iterated
+quadratic, each where its passes settle, and lower with fewer passes than
+its loop needs: the algorithm's ``coupling_order`` from the passes both
+runs made; ``docs/coupling-error.md``),
 the run at ``h/2`` has ``e(h)/2^p``, so at every communication point
 
     e(h) ~ (y_h - y_{h/2}) 2^p / (2^p - 1)
@@ -33,34 +36,15 @@ from __future__ import annotations
 
 import numpy as np
 
-#: the least scale of an output's error: this fraction of the largest output
-#: of its component in the same unit (also the iterated midpoint's, for its
-#: passes)
-FLOOR = 1e-6
+from ...files.results import ESTIMATE_FILE, ResultWriter
+from ..algorithms.base import FLOOR, floored_scale
+from ..recording import recorded
+from . import Observer
+
+__all__ = ["CouplingEstimate", "Estimate", "FORCE_UNITS", "FLOOR", "floored_scale"]
+
 #: the units of the outputs estimated (every output when none has one)
 FORCE_UNITS = ("N", "N.m")
-
-
-def floored_scale(peak: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """The scale of each output's error: its ``peak``, or ``FLOOR`` of the
-    largest peak of its ``group`` (the outputs of one component in one
-    unit, numbered from 0) for one that is zero but for round-off."""
-    largest = np.zeros(group.max() + 1 if len(group) else 0)
-    np.maximum.at(largest, group, peak)
-    return np.maximum(peak, FLOOR * largest[group])
-
-
-def order_of(algorithm: str) -> int:
-    """The order in the step of the coupling error of ``algorithm``: 4 for
-    the iterated quadratic (the collocation of the coupling at the step's
-    start, middle and end, Lobatto IIIA), 2 for the iterated midpoint (the
-    implicit midpoint rule), 1 for Jacobi and Gauss-Seidel (inputs held, or
-    extrapolated to mid-step from the last two samples, which lowers the
-    constant, not the order); measured in ``docs/coupling-error.md``.  A
-    component that steps its own way holds the mid-step value of an input
-    on a quadratic (``Block.advance_along``), which can leave the iterated
-    quadratic nearer third order (the flexible crane's friction)."""
-    return {"iterated-quadratic": 4, "iterated-midpoint": 2}.get(algorithm, 1)
 
 
 class CouplingEstimate:
@@ -77,8 +61,7 @@ class CouplingEstimate:
 
     def __init__(self, columns: list[str], units: list[str], order: int):
         self.columns = list(columns)
-        self.order = order
-        self.factor = 2 ** order / (2 ** order - 1)
+        self.set_order(order)
         chosen = [i for i, u in enumerate(units) if u in FORCE_UNITS]
         self.index = np.asarray(chosen if chosen else range(len(columns)), dtype=int)
         #: the outputs estimated
@@ -96,6 +79,11 @@ class CouplingEstimate:
         #: the estimated error of each output estimated at the last point
         #: [its unit]
         self.error = np.zeros(n)
+
+    def set_order(self, order: int) -> None:
+        """The coupling's order from here on (the passes the runs made)."""
+        self.order = order
+        self.factor = 2 ** order / (2 ** order - 1)
 
     def update(self, t: float, y: np.ndarray, y_half: np.ndarray) -> None:
         y, y_half = y[self.index], y_half[self.index]
@@ -129,3 +117,53 @@ class CouplingEstimate:
                 "largest": float(largest[k]), "largest_output": self.names[k], "largest_at_time": float(self.max_at[k]),
                 "rms": float(rms[j]), "rms_output": self.names[j],
                 "by_output": {n: {"largest": float(a), "rms": float(b)} for n, a, b in zip(self.names, largest, rms)}}
+
+
+class Estimate(Observer):
+    """The coupling error of a run, estimated beside it: a second execution
+    of the same plan at half the step, stepped twice a step, and
+    :class:`CouplingEstimate` of the two at every communication point,
+    written to ``coupling_error.csv`` at the recorded points (every
+    ``every``-th and the last) and summed up in ``summary.json``.  The
+    coupling's order is the algorithm's, from the passes both runs made."""
+
+    def __init__(self, plan, log, out_dir, every: int):
+        self.plan, self.log, self.out_dir, self.every = plan, log, out_dir, every
+        self.half = self.rating = self.writer = None
+
+    def instantiated(self, execution) -> None:
+        from ..execution import Execution
+        self.half = Execution(self.plan.halved(), execution.folder / "half")
+        self.half.instantiate()
+
+    def started(self, execution) -> None:
+        self.half.start()
+        parts = self.plan.parts
+        columns = [f"{p.name}.{v.name}" for p in parts for v in p.outputs]
+        units = [v.unit for p in parts for v in p.outputs]
+        self.rating = CouplingEstimate(columns, units, self._order(execution))
+        self.writer = ResultWriter(self.out_dir, self.rating.names, name=ESTIMATE_FILE)
+        self.writer.append(execution.t, self.rating.error)
+
+    def _order(self, execution) -> int:
+        return min(execution.algorithm.coupling_order(), self.half.algorithm.coupling_order())
+
+    def step_complete(self, execution) -> None:
+        self.half.step()
+        self.half.step()
+        self.rating.set_order(self._order(execution))
+        self.rating.update(execution.t, np.concatenate([c.y for c in execution.instances]),
+                           np.concatenate([c.y for c in self.half.instances]))
+        if recorded(execution.k, self.plan.n_steps, self.every):
+            self.writer.append(execution.t, self.rating.error)
+
+    @property
+    def largest(self) -> float:
+        return self.rating.largest if self.rating is not None else 0.0
+
+    def finished(self, execution, error) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.log.summary["coupling_error"] = self.rating.summary()
+        if self.half is not None:
+            self.half.close()

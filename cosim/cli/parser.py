@@ -1,0 +1,188 @@
+"""The arguments of the ``crane-cosim`` commands, declared once: the
+experiment's options shared by ``run``, ``check`` and ``sweep``, and each
+command's own."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..runtime.algorithms import ALGORITHMS
+from ..runtime.coupling import COUPLINGS
+from ..runtime.plan import EXTRAPOLATIONS
+from ..scenarios import SCENARIOS
+
+DEFAULT_FMU_DIR = Path("fmus_build")
+DEMO_SCENARIO = "offshore_knuckle_boom"
+
+__all__ = ["parser", "DEFAULT_FMU_DIR", "DEMO_SCENARIO"]
+
+
+def _experiment(p) -> None:
+    """The experiment and the master's settings (each overrides the system file's)."""
+    p.add_argument("--stop-time", type=float, help="stop time [s] (default: the system's)")
+    p.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
+    p.add_argument("--coupling", choices=COUPLINGS,
+                   help="crane-vessel coupling (default: the system file's; inertia if it names none)")
+    p.add_argument("--algorithm", choices=tuple(ALGORITHMS),
+                   help="master algorithm (default: the system file's: gauss-seidel in the examples, "
+                        "iterated-midpoint for the flexible crane; jacobi if the file names none; "
+                        "iterated-quadratic is the most accurate, docs/master.md); the file's iterations and "
+                        "extrapolation, settings of its own algorithm, do not carry over to another")
+    p.add_argument("--iterations", type=int, metavar="N",
+                   help="with --algorithm iterated-midpoint or iterated-quadratic: re-step passes per step "
+                        "(default: the system file's, else until the values settle, at most 12; docs/master.md)")
+    p.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
+                   help="inputs held over a step: last sample or mid-step estimate (default: the system "
+                        "file's; none if it names none)")
+    p.add_argument("--component-step", action="append", default=[], metavar="COMPONENT=H",
+                   help="the component's own communication step [s], a multiple of the step: it steps every "
+                        "H/step base steps, its inputs held between (repeatable; jacobi and gauss-seidel; "
+                        "docs/master.md)")
+
+
+def _values(p) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
+                   help="set a start value: a parameter, an input no connection drives, or another variable "
+                        "FMI lets a host set before initialization; an Enumeration by its item's name or value "
+                        "(repeatable)")
+    p.add_argument("--replace", action="append", default=[], metavar="COMPONENT=FMU",
+                   help="swap a component for another FMU with the same ports (repeatable; every connection "
+                        "and value is checked against it first)")
+
+
+def _estimate(p) -> None:
+    p.add_argument("--estimate", action="store_true",
+                   help="estimate the coupling error without a monolithic run, from a second run at half the "
+                        "step beside this one (about 3x the time): coupling_error.csv, summary.json, and its "
+                        "largest printed (docs/coupling-error.md)")
+    p.add_argument("--tolerance", type=float, metavar="TOL",
+                   help="run at the system's step or the largest of its halves (down to 1/16) whose estimated "
+                        "coupling error stays within TOL of each force's peak, e.g. 1e-3 (implies --estimate)")
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    """The arguments of every command."""
+    p = argparse.ArgumentParser(prog="crane-cosim", description=description)
+    p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run a system (.ssd file, folder holding one, or .ssp archive)")
+    r.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
+    r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd or .ssp)")
+    r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
+    _experiment(r)
+    _values(r)
+    r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    r.add_argument("--record", action="append", metavar="COMPONENT.VARIABLE",
+                   help="write only the outputs matching this pattern, shell wildcards allowed, e.g. "
+                        "'crane.W_mount_*' (repeatable; default: all outputs)")
+    r.add_argument("--record-every", type=int, metavar="N",
+                   help="write every N-th communication point (and the last; default: every one)")
+    r.add_argument("--force", action="store_true",
+                   help="run even if results.csv would exceed 200 MB")
+    r.add_argument("--real-time", type=float, nargs="?", const=1.0, metavar="FACTOR",
+                   help="pace the run to the wall clock, each communication point at its deadline, FACTOR times "
+                        "real time (default 1); late steps are counted, never skipped (summary.json, timing.csv)")
+    r.add_argument("--spin", type=float, metavar="SECONDS",
+                   help="with --real-time: sleep until this long before each deadline and spin on the clock for "
+                        "the rest (default 0.0002; 0: sleep only)")
+    r.add_argument("--rt-priority", type=int, metavar="N",
+                   help="with --real-time: ask for the real-time scheduling class SCHED_FIFO at priority N (1-99; "
+                        "needs root or CAP_SYS_NICE, else the run says it did not get it)")
+    _estimate(r)
+
+    c = sub.add_parser("check", help="check a system (files, connections, types, units, values, the capabilities "
+                                      "its algorithm needs) without running it")
+    c.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
+    _experiment(c)
+    _values(c)
+    _estimate(c)
+
+    e = sub.add_parser("export", help="write a system as an SSP archive (.ssp) for other tools")
+    e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
+    e.add_argument("out", type=Path, help="the .ssp file to write")
+    e.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    e.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
+                   help="set a start value in the archive (repeatable)")
+
+    b = sub.add_parser("build-fmus", help="build the project's FMUs")
+    b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
+    b.add_argument("--no-compile", action="store_true",
+                   help="do not compile the knuckle boom crane's numba kernels now (else done once per machine)")
+
+    bb = sub.add_parser("build-bridge", help="build a UDP bridge FMU that stands in for a block run by another "
+                                             "process (hardware in the loop)")
+    bb.add_argument("block", nargs="?", help="the project's block whose ports the bridge has, e.g. Controller "
+                                             "(the FMU is <BLOCK>Bridge.fmu)")
+    bb.add_argument("--name", help="instead of a block: the model name of a bridge with the ports of --inputs and "
+                                   "--outputs")
+    bb.add_argument("--inputs", default="", metavar="NAME[:UNIT],...",
+                    help="with --name: the bridge's inputs, sent to the peer in this order (unit default 1)")
+    bb.add_argument("--outputs", default="", metavar="NAME[:UNIT],...",
+                    help="with --name: the bridge's outputs, answered by the peer in this order (unit default 1)")
+    bb.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
+
+    sv = sub.add_parser("serve", help="run one of the project's blocks as the peer of a UDP bridge")
+    sv.add_argument("block", help="the project's block to serve, e.g. Controller")
+    sv.add_argument("--port", type=int, required=True,
+                    help="UDP port to listen on (0: one the system chooses; the line printed when ready shows it)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    sv.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="set a parameter of the block (repeatable)")
+    sv.add_argument("--drop", type=float, default=0.0, metavar="FRACTION",
+                    help="drop this fraction of the answers, at random, to test how a rig copes with lost "
+                         "packets (default 0)")
+    sv.add_argument("--seed", type=int, help="seed of --drop's random choices (default: new ones every time)")
+    sv.add_argument("--stats", type=Path, metavar="FILE",
+                    help="write what was served (requests, answers, the answers dropped, resets, malformed "
+                         "packets) to FILE as JSON when stopped")
+
+    d = sub.add_parser("demo", help="build the FMUs and run the richest example")
+    d.add_argument("--out", type=Path, default=Path("crane-cosim-demo"), help="output folder (default: crane-cosim-demo)")
+    d.add_argument("--scenario", choices=sorted(SCENARIOS), default=DEMO_SCENARIO,
+                   help=f"example to run (default: {DEMO_SCENARIO}, the hydraulic knuckle boom crane on the vessel)")
+    d.add_argument("--stop-time", type=float, help="stop time [s] (default: the example's, 20 s)")
+
+    be = sub.add_parser("bench", help="measure real-time factors and master overhead")
+    be.add_argument("--json", action="store_true", help="print JSON records instead of a table")
+    be.add_argument("--stop-time", type=float, default=5.0, help="simulated seconds per run (default: 5)")
+    be.add_argument("--out", type=Path, default=None, help="working folder (default: a temporary one)")
+    be.add_argument("--repeat", type=int, default=3, help="co-simulation runs, the fastest counts (default: 3)")
+    be.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
+                    help="benchmark this scenario only (repeatable; default: all)")
+    be.add_argument("--sweep", type=int, metavar="CASES",
+                    help="instead: cases per hour of a sweep of CASES cases of --stop-time s, one worker against "
+                         "two, and the overhead per case")
+    w = sub.add_parser("sweep", help="run a system for many cases (parameter values) on a Dask cluster")
+    w.add_argument("system", type=Path, help="the system (.ssd file, folder holding one, or .ssp archive)")
+    w.add_argument("cases", type=Path, nargs="?", help="CSV of the cases: a column 'case' (optional) and one "
+                                                       "column per component.variable")
+    w.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=V1,V2,...",
+                   help="instead of a table: the product of these ranges (repeatable)")
+    w.add_argument("--out", type=Path, help="sweep folder (default: results/sweep next to the system)")
+    w.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    w.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster's scheduler, "
+                                                          "e.g. tcp://host:8786, instead of a local one")
+    _experiment(w)
+    w.add_argument("--record", action="append", metavar="PATTERN", help="record only these columns (repeatable)")
+    w.add_argument("--record-every", type=int, metavar="N", help="record every Nth communication point")
+
+    f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
+    f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
+                                              "probability, and labels such as Hs, Tp)")
+    f.add_argument("--signal", action="append", metavar="PATTERN",
+                   help="recorded columns to count (shell wildcards, repeatable; default: crane.W_mount_*)")
+    f.add_argument("--combine", action="append", default=[], metavar="NAME=EXPR",
+                   help="a linear combination of columns to count, e.g. "
+                        "bolt=0.025*crane.W_mount_fz-0.4*crane.W_mount_nx (repeatable)")
+    f.add_argument("--bolt", action="append", default=[], metavar="N,D[,ANGLE]",
+                   help="the axial force of the bolt at ANGLE deg (default 0) of a slewing ring of N bolts on a "
+                        "circle of D m (repeatable; docs/fatigue.md)")
+    f.add_argument("--skip", type=float, default=0.0, help="seconds left out at the start of each run (default: 0)")
+    f.add_argument("--n-ref", type=float, default=1e7, help="reference number of cycles of the DELs (default: 1e7)")
+    f.add_argument("--life", type=float, default=20.0, help="lifetime [years] the runs stand for (default: 20)")
+    f.add_argument("--slopes", default="3,4,5", help="S-N curve slopes (default: 3,4,5)")
+    f.add_argument("--out", type=Path, help="output folder (default: RESULTS/fatigue, or fatigue next to the table)")
+    f.add_argument("--no-plots", action="store_true", help="write the tables only")
+    return p

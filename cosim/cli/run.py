@@ -1,0 +1,154 @@
+"""``crane-cosim run``, ``check``, ``export`` and ``demo``."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import CraneCosimError
+from ..runtime.algorithms import ALGORITHMS
+from ..runtime.coupling import COUPLINGS
+from ..runtime.plan import EXTRAPOLATIONS
+from ..scenarios import SCENARIOS
+from .options import run_config
+
+__all__ = ["cmd_run", "cmd_check", "cmd_export", "cmd_demo", "describe_estimate"]
+
+
+def cmd_check(args) -> int:
+    from ..files.ssp import open_system
+    from ..runtime.plan import problems_of
+
+    config = run_config(args)
+    with open_system(args.system) as opened:
+        system = opened.system
+        problems, notes = problems_of(system, config)
+    for note in notes:
+        print(f"note: {note}")
+    if problems:
+        for p in problems:
+            print(f"crane-cosim: error: {p}", file=sys.stderr)
+        print(f"crane-cosim: {system.name} does not fit together ({len(problems)} problem"
+              f"{'s' if len(problems) > 1 else ''})", file=sys.stderr)
+        return 2
+    print(f"{system.name}: {len(system.components)} components, {len(system.connections)} connections: "
+          f"files, connections, types, units, values and capabilities check out")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from ..files.ssp import open_system
+    from ..runtime.runlog import check_folder
+
+    if args.out is not None:
+        check_folder(args.out, "--out")
+    config = run_config(args, monolithic=args.monolithic)
+    # an .ssp archive is extracted into a temporary folder that lives for the run
+    with open_system(args.system) as opened:
+        return _run(args, config, opened.system, opened.folder)
+
+
+def _run(args, config, system, folder: Path) -> int:
+    from ..hosts.monolithic import run_monolithic
+    from ..reports.plots import plot_run
+    from ..runtime.run import run_cosim
+
+    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    try:
+        if args.monolithic:
+            result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
+                                    record=config.record, record_every=config.record_every)
+        else:
+            result = run_cosim(system, out, config)
+    finally:
+        if not args.no_plots and (Path(out) / "results.csv").exists():
+            try:
+                plot_run(out)
+            except Exception as exc:  # plots must never hide the run's own outcome
+                print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
+    print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
+          f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
+    if result.status == "ended":
+        print(f"crane-cosim: note: the run ended before its stop time: {result.reason}")
+    if result.real_time is not None:
+        from ..runtime.observers.pacing import describe
+        print(describe(result.real_time))
+    if result.coupling_error is not None:
+        print(describe_estimate(result.coupling_error))
+        if result.coupling_error.get("met") is False:
+            print(f"crane-cosim: error: the estimated coupling error {result.coupling_error['largest']:.2g} of "
+                  f"peak ({result.coupling_error['largest_output']}) is over --tolerance {args.tolerance:g} even "
+                  f"at the smallest step tried, {result.coupling_error['step']:g} s; the results at that step "
+                  f"are in {out}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def describe_estimate(found: dict) -> str:
+    """One line of the coupling error estimate of a run (``summary.json``'s
+    ``coupling_error``)."""
+    if "largest_output" not in found:
+        return "coupling error estimate: no output to estimate"
+    text = (f"coupling error estimate: at most {found['largest']:.2g} of peak ({found['largest_output']} at "
+            f"t = {found['largest_at_time']:g} s), RMS {found['rms']:.2g} of peak ({found['rms_output']})")
+    if "tolerance" in found:
+        tried = ", ".join(f"{t['step']:g} s ({t['largest']:.2g})" for t in found["steps_tried"])
+        text += f"; step {found['step']:g} s for the tolerance {found['tolerance']:g}"
+        if tried:
+            text += f" after {tried}"
+    return text
+
+
+def cmd_export(args) -> int:
+    from ..files.ssp import open_system, write_ssp
+
+    out = Path(args.out)
+    if out.is_dir():
+        raise CraneCosimError(f"{out} is a folder; name the .ssp file to write")
+    if out.exists() and not args.force:
+        raise CraneCosimError(f"{out} already exists; pass --force to replace it")
+    config = run_config(args)
+    with open_system(args.system) as opened:
+        write_ssp(config.applied_to(opened.system), out)
+    print(f"{opened.system.name}: wrote {out}")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from ..files.ssp import write_ssd
+    from ..fmus.build import build_all
+    from ..fmus.warmup import models_of, warm_up
+    from ..reports.plots import plot_run
+    from ..runtime.checks import settings_problems
+    from ..runtime.run import run_cosim
+    from ..runtime.runlog import check_folder
+
+    out = Path(args.out)
+    # everything the user typed is checked before the minutes of building
+    # and compiling
+    system = SCENARIOS[args.scenario](base_dir=out)
+    if args.stop_time is not None:
+        system.stop_time = args.stop_time
+        if system.start_time < args.stop_time < system.start_time + system.step:  # the demo has no --step
+            raise CraneCosimError(f"--stop-time {args.stop_time:g} s is shorter than the example's step of "
+                                  f"{system.step:g} s")
+    problems = settings_problems(system, ALGORITHMS, COUPLINGS, EXTRAPOLATIONS)
+    if problems:
+        raise CraneCosimError(problems[0])
+    for folder in (out, out / "fmus", out / "results"):
+        check_folder(folder, "--out" if folder == out else "the demo's folder")
+    print(f"building FMUs in {out / 'fmus'} ...", flush=True)
+    build_all(out / "fmus", only_stale=True)
+    warm_up(models_of(system))
+    ssd = write_ssd(system, out / f"{system.name}.ssd")
+    print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...",
+          flush=True)
+    result = run_cosim(system, out / "results")
+    plots = plot_run(out / "results")
+    print(f"simulated {system.stop_time:g} s in {result.wall_time:.2f} s (real-time factor "
+          f"{result.real_time_factor:.2f})")
+    print(f"system file: {ssd}")
+    print(f"results:     {out / 'results' / 'results.csv'}")
+    print(f"summary:     {out / 'results' / 'summary.json'}")
+    for p in plots:
+        print(f"plot:        {p}")
+    return 0

@@ -1,0 +1,76 @@
+"""``crane-cosim sweep``, ``fatigue`` and ``bench``."""
+from __future__ import annotations
+
+import sys
+
+from ..errors import CraneCosimError
+from .options import run_config
+
+__all__ = ["cmd_sweep", "cmd_fatigue", "cmd_bench"]
+
+
+def _numbers(text: str, what: str, count=None) -> list[float]:
+    """The numbers of a comma-separated option value (``count``: how many
+    are allowed)."""
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or (count and len(values) not in count):
+        need = f"{' or '.join(map(str, count))} numbers" if count else "numbers"
+        raise CraneCosimError(f"{what} {text!r} is not {need} separated by commas")
+    return values
+
+
+def cmd_sweep(args) -> int:
+    from ..studies.sweep import cases_of_ranges, cases_of_table, sweep
+    if (args.cases is None) == (not args.vary):
+        raise CraneCosimError("give the cases as a table (CASES.csv) or as --vary ranges, one of the two")
+    if args.workers is not None and args.workers < 1:
+        raise CraneCosimError(f"--workers {args.workers} must be at least 1")
+    cases = cases_of_table(args.cases) if args.cases is not None else cases_of_ranges(args.vary)
+    config = run_config(args).replace(progress=False)
+    system = args.system.resolve()
+    out = args.out or (system if system.is_dir() else system.parent) / "results" / "sweep"
+    summary = sweep(system, cases, out, config, args.scheduler, args.workers)
+    failed = summary[summary["status"] != "completed"]
+    print(f"{len(summary) - len(failed)} of {len(summary)} cases completed; summary in {out / 'summary.csv'}")
+    for _, row in failed.iterrows():
+        print(f"crane-cosim: case {row['case']} failed: {row['reason']}", file=sys.stderr)
+    return 1 if len(failed) else 0
+
+
+def cmd_fatigue(args) -> int:
+    import math
+    from ..studies.fatigue import DEFAULT_SIGNALS, YEAR, parse_combination, slewing_ring_bolt, study
+    combinations = [parse_combination(c) for c in args.combine]
+    for text in args.bolt:
+        n, d, *angle = _numbers(text, "--bolt", (2, 3))
+        if n < 1 or n != int(n) or d <= 0:
+            raise CraneCosimError(f"--bolt {text!r} needs a whole number of bolts of at least 1 and a diameter "
+                                  f"above 0 m")
+        combinations.append(slewing_ring_bolt(int(n), d, math.radians(angle[0] if angle else 0.0)))
+    slopes = _numbers(args.slopes, "--slopes")
+    if any(m <= 0 for m in slopes) or args.n_ref <= 0 or args.life <= 0 or args.skip < 0:
+        raise CraneCosimError("the slopes, --n-ref and --life must be above 0, and --skip at least 0")
+    out = args.out or (args.results / "fatigue" if args.results.is_dir() else args.results.parent / "fatigue")
+    cases, lifetime = study(args.results, out, tuple(args.signal or DEFAULT_SIGNALS), combinations, args.skip,
+                            args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
+    print(lifetime.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"lifetime DELs ({args.life:g} years, {args.n_ref:g} cycles) of {cases['case'].nunique()} case(s): "
+          f"{out / 'fatigue_lifetime.csv'}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from ..studies.bench import main as bench_main
+    if args.sweep is not None:
+        from ..studies.bench import bench_sweep
+        if args.sweep < 2:
+            raise CraneCosimError(f"--sweep {args.sweep}: give at least 2 cases")
+        r = bench_sweep(args.sweep, args.stop_time, args.out)
+        print(f"sweep of {r['cases']} cases of {r['stop_time']:g} s: {r['cases_per_hour_1']:.0f} cases/h with one "
+              f"worker, {r['cases_per_hour_2']:.0f} with two ({r['speedup']:.2f} times); overhead per case "
+              f"{r['overhead_s_per_case_1']:.2f} s (one worker), {r['overhead_s_per_case_2']:.2f} s (two)")
+        return 0
+    return bench_main(args)

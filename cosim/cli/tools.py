@@ -1,0 +1,163 @@
+"""``crane-cosim build-fmus``, ``build-bridge`` and ``serve``."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from ..errors import CraneCosimError
+
+__all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve"]
+
+
+def cmd_build(args) -> int:
+    from ..fmus.build import build_all
+    from ..runtime.runlog import check_folder
+    from ..fmus.warmup import warm_up
+
+    check_folder(args.out, "--out")
+    paths = build_all(args.out)
+    for path in paths:
+        print(path)
+    if not args.no_compile:  # else the first run of the crane compiles
+        warm_up({Path(p).stem for p in paths})
+    return 0
+
+
+def _bridge_ports(text: str, option: str) -> tuple:
+    """The ports ``name[:unit],...`` of ``--inputs`` or ``--outputs``."""
+    from ..blocks.block import Variable
+    from ..blocks.units import UNITS
+
+    what = "input" if option == "--inputs" else "output"
+    ports = []
+    for item in filter(None, (i.strip() for i in text.split(","))):
+        name, _, unit = (part.strip() for part in item.partition(":"))
+        unit = unit or "1"
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise CraneCosimError(f"{option}: {name!r} is not a port name: use letters, digits and underscores, "
+                                  f"not starting with a digit")
+        if unit not in UNITS:
+            raise CraneCosimError(f"{option}: port {name} has the unit {unit!r}, which is not known; known units: "
+                                  f"{', '.join(sorted(UNITS))}")
+        ports.append(Variable(name, unit, 0.0, f"{what.capitalize()} {name} of the peer"))
+    return tuple(ports)
+
+
+def cmd_build_bridge(args) -> int:
+    from ..blocks import BLOCKS
+    from ..blocks.udp_bridge import bridge_block, bridge_of
+    from ..fmus.build import build_bridge_fmu
+    from ..runtime.runlog import check_folder
+
+    if (args.block is None) == (args.name is None):
+        raise CraneCosimError(f"build-bridge needs either a block ({', '.join(BLOCKS)}) or --name with --inputs "
+                              f"and --outputs, {'not both' if args.block else 'and got neither'}")
+    try:
+        if args.block is not None:
+            if args.inputs or args.outputs:
+                raise CraneCosimError(f"--inputs and --outputs go with --name; the bridge of {args.block} has "
+                                      f"{args.block}'s ports")
+            if args.block not in BLOCKS:
+                raise CraneCosimError(f"no block named {args.block!r}; known: {', '.join(BLOCKS)}")
+            bridge = bridge_of(BLOCKS[args.block])
+        else:
+            inputs, outputs = _bridge_ports(args.inputs, "--inputs"), _bridge_ports(args.outputs, "--outputs")
+            if not outputs:
+                raise CraneCosimError(f"--outputs names no port; the bridge {args.name} needs at least one "
+                                      f"output, answered by the peer")
+            bridge = bridge_block(args.name, inputs, outputs)
+        check_folder(args.out, "--out")
+        print(build_bridge_fmu(bridge, args.out))
+    except ValueError as exc:
+        raise CraneCosimError(str(exc)) from None
+    return 0
+
+
+def _block_parameters(block_cls, items) -> dict:
+    """The parameters ``name=value`` of ``serve --set``, each read as its
+    type says (a String as typed, a Boolean true or false, a Real a
+    number); an unknown name is left to the block to name."""
+    kinds = {p.name: p.type for p in block_cls.parameters}
+    params = {}
+    for item in items:
+        name, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not name:
+            raise CraneCosimError(f"--set {item!r} is not of the form name=value")
+        kind = kinds.get(name)
+        if kind == "String":
+            params[name] = value
+        elif kind == "Boolean":
+            if value.lower() not in ("true", "false"):
+                raise CraneCosimError(f"--set {item!r}: {block_cls.model_name} parameter {name} is true or false, "
+                                      f"not {value!r}")
+            params[name] = value.lower() == "true"
+        else:
+            try:
+                params[name] = float(value)
+            except ValueError:
+                if kind is not None:
+                    raise CraneCosimError(f"--set {item!r}: {value!r} is not a number") from None
+                params[name] = value
+    return params
+
+
+def cmd_serve(args) -> int:
+    import signal
+    import threading
+
+    from ..blocks import BLOCKS
+    from ..blocks.block import ParameterError
+    from ..runtime.runlog import check_folder
+    from ..hosts.serve import Server, random_drop
+    from ..fmus.warmup import warm_up
+
+    if args.block not in BLOCKS:
+        raise CraneCosimError(f"no block named {args.block!r} to serve; known: {', '.join(BLOCKS)}")
+    if not 0 <= args.port <= 65535:
+        raise CraneCosimError(f"--port {args.port} must be from 0 (any free port) to 65535")
+    if not 0 <= args.drop <= 1:
+        raise CraneCosimError(f"--drop {args.drop:g} must be a fraction from 0 to 1")
+    if args.stats is not None:
+        if args.stats.is_dir():
+            raise CraneCosimError(f"--stats {args.stats} is a folder; name the file to write")
+        check_folder(args.stats.parent, "--stats' folder")
+    block_cls = BLOCKS[args.block]
+    try:
+        block = block_cls(**_block_parameters(block_cls, args.set))
+    except ParameterError as exc:
+        raise CraneCosimError(str(exc)) from None
+    warm_up({args.block})
+    block.prepare()
+    failed = []
+
+    def on_failure(message):
+        if not failed:  # the first says what; the summary counts the rest
+            print(f"crane-cosim: warning: {message}; answered with NaN", file=sys.stderr, flush=True)
+        failed.append(message)
+    try:
+        server = Server(block, args.host, args.port, drop=random_drop(args.drop, args.seed), on_failure=on_failure)
+    except OSError as exc:
+        raise CraneCosimError(f"cannot serve {args.block} on udp://{args.host}:{args.port}: "
+                              f"{exc.strerror or exc}") from None
+    # Ctrl-C and SIGTERM end the service between two requests, so that the
+    # statistics are complete
+    stop = threading.Event()
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, lambda signum, frame: stop.set())
+    try:
+        print(f"serving {block.model_name} on {server.address}", flush=True)
+        stats = server.run(stop.is_set)
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        server.close()
+    if args.stats is not None:
+        try:
+            stats.write(args.stats)
+        except OSError as exc:
+            raise CraneCosimError(f"--stats {args.stats} cannot be written: {exc.strerror or exc}") from None
+    print(f"crane-cosim: {stats.summary()}", file=sys.stderr)
+    return 0

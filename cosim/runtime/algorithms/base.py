@@ -1,0 +1,132 @@
+"""What every master algorithm shares: the interface an execution steps
+(:class:`Algorithm`) and the moves of values between components that the
+algorithms are made of."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ...errors import CraneCosimError
+
+__all__ = ["Algorithm", "gather", "gather_strings", "pass_on", "check_finite", "exchange_initial", "FLOOR",
+           "floored_scale"]
+
+#: the least scale of a change of an output: this fraction of the largest
+#: output of its component in the same unit (the iterated algorithms'
+#: passes, and the estimate of the coupling error)
+FLOOR = 1e-6
+
+
+def floored_scale(peak: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """The scale of each output's change: its ``peak``, or ``FLOOR`` of the
+    largest peak of its ``group`` (the outputs of one component in one
+    unit, numbered from 0) for one that is zero but for round-off."""
+    largest = np.zeros(group.max() + 1 if len(group) else 0)
+    np.maximum.at(largest, group, peak)
+    return np.maximum(peak, FLOOR * largest[group])
+
+
+class Algorithm:
+    """A master algorithm: how the components step over one base step and
+    what their inputs hold meanwhile.
+
+    A subclass sets ``name`` and ``order`` (the order in the step of its
+    coupling error where it converges, for the estimate of that error),
+    says in :meth:`problems` what of a plan it cannot run (a missing
+    capability, components of their own steps), and implements
+    :meth:`step`.  It is built once the components are initialized and their
+    outputs exchanged (``runtime/execution.py``)."""
+
+    name: ClassVar[str]
+    order: ClassVar[int] = 1
+
+    @classmethod
+    def problems(cls, plan) -> list[tuple[str, tuple]]:
+        """What of ``plan`` this algorithm cannot run: ``(sentence,
+        components)`` pairs, checked before anything runs."""
+        return []
+
+    def __init__(self, plan, instances):
+        self.plan = plan
+        self.instances = instances
+        start, stop, step = plan.settings.start_time, plan.settings.stop_time, plan.settings.step
+        #: the time of base point k [s] (the last one at the stop time)
+        self.time_of = lambda k: min(start + k * step, stop)
+
+    def step(self, k: int, t: float, h: float) -> None:
+        """Base step ``k`` (from 0) from ``t`` over ``h`` [s]: every component
+        due steps, and the outputs at ``t + h`` are read."""
+        raise NotImplementedError
+
+    def coupling_order(self) -> int:
+        """The order of the coupling error of the steps made so far."""
+        return self.order
+
+    def summary(self) -> dict:
+        """What ``summary.json`` records of the algorithm's own work."""
+        return {}
+
+
+def gather(inst, routes, instances) -> None:
+    """Fill ``inst``'s inputs from its sources' outputs; with input weights
+    (input extrapolation, ``algorithms/explicit.py``) hold the estimate at
+    mid-step."""
+    raw = inst.u_raw
+    for r in routes:
+        raw[r.dst_index] = instances[r.src].y[r.src_index]
+    if inst.weights is None:
+        inst.u[:] = raw
+    else:
+        np.multiply(inst.weights, raw - inst.u_prev, out=inst.u)
+        inst.u += raw
+        inst.u_prev[:] = raw
+
+
+def gather_strings(inst, routes, instances) -> None:
+    """Fill ``inst``'s String inputs from its sources' newest outputs."""
+    for r in routes:
+        src = instances[r.src].sy
+        for o, j in zip(r.src_index, r.dst_index):
+            inst.su[j] = src[o]
+
+
+def check_finite(inst, t: float) -> None:
+    y = inst.y
+    if not np.isfinite(y).all():
+        if inst.errors:  # the FMU said why (ours return NaN and log the cause)
+            raise inst.explain(f"compute its outputs at t = {t:g} s")
+        i = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise CraneCosimError(f"component {inst.name} returned {y[i]} for its output "
+                              f"{inst.output_names[i]} at t = {t:g} s")
+
+
+def pass_on(instances, routes, string_routes) -> None:
+    """One pass, in order: each component's inputs from the outputs now,
+    then its outputs read again (direct feedthrough at a communication
+    point)."""
+    for inst, rts, srts in zip(instances, routes, string_routes):
+        gather(inst, rts, instances)
+        if srts:
+            gather_strings(inst, srts, instances)
+        inst.set_inputs()
+        inst.get_outputs()
+
+
+def exchange_initial(instances, plan, t0: float) -> None:
+    """Before the first step, the outputs passed on until they stop changing
+    (at most one pass more than there are components), which settles
+    direct feedthrough at the start time."""
+    for inst in instances:
+        inst.get_outputs()
+    for _ in range(len(instances) + 1):
+        before = np.concatenate([c.y for c in instances])
+        strings = [list(c.sy) for c in instances]
+        pass_on(instances, plan.routes, plan.string_routes)
+        if np.array_equal(before, np.concatenate([c.y for c in instances])) \
+                and strings == [c.sy for c in instances]:
+            break
+    # NaN spreads through the loop in the exchange: name first a component
+    # that logged the cause
+    for inst in sorted(instances, key=lambda c: not c.errors):
+        check_finite(inst, t0)

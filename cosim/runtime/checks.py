@@ -1,0 +1,227 @@
+"""The problems of a system found before anything runs, one sentence each,
+naming the file, component, connection or variable at fault: the
+experiment's settings, the connections (names, causality, types, units, an
+input driven twice), the values set before the run (which variables may be
+set, their types and bounds, this project's own blocks' checks) and the
+components' own steps.  :mod:`runtime.plan` gathers them; the
+capabilities each algorithm needs are checked by the algorithm
+(``algorithms/``)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from .types import UNSUPPORTED, bound_problem, connection_problem, settable_problem, value_of
+
+__all__ = ["settings_problems", "connection_problems", "value_problems", "step_problems", "unit_notes",
+           "joined", "RELATIVE"]
+
+#: tolerance of "a whole number of steps", relative: a step written in
+#: decimal must fit a run or a component's step written in decimal
+RELATIVE = 1e-9
+
+
+def joined(problems: list[str]) -> str:
+    """One problem as its sentence; several as a count and one per line."""
+    if len(problems) == 1:
+        return problems[0]
+    return f"{len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems)
+
+
+def settings_problems(settings, algorithms, couplings, extrapolations) -> list[str]:
+    """What is wrong with the experiment and master settings (a
+    ``plan.Settings``), given the names each may take."""
+    s, problems = settings, []
+    if not (isinstance(s.step, (int, float)) and math.isfinite(s.step)):
+        problems.append(f"the step size must be a finite number of seconds, got {s.step!r}")
+    elif not s.step > 0:
+        problems.append(f"the step size must be positive, got {s.step:g} s")
+    if not math.isfinite(s.stop_time):
+        problems.append(f"the stop time {s.stop_time:g} s is not a finite time")
+    elif not s.stop_time > s.start_time:
+        problems.append(f"the stop time {s.stop_time:g} s is not after the start time {s.start_time:g} s")
+    elif not problems:
+        length = s.stop_time - s.start_time
+        # a step beyond the run would be cut to the run's length while the
+        # results and summary said otherwise
+        if s.step > length * (1 + RELATIVE):
+            problems.append(f"the step {s.step:g} s is longer than the run ({length:g} s, from {s.start_time:g} s "
+                            f"to {s.stop_time:g} s); choose a step of at most {length:g} s or a later stop time")
+    if s.algorithm not in algorithms:
+        problems.append(f"unknown algorithm {s.algorithm!r}; use one of {', '.join(algorithms)}")
+    if s.coupling not in couplings:
+        problems.append(f"unknown coupling {s.coupling!r}; use one of {', '.join(couplings)}")
+    if s.extrapolation not in extrapolations:
+        problems.append(f"unknown input extrapolation {s.extrapolation!r}; use one of {', '.join(extrapolations)}")
+    if s.iterations is not None and (isinstance(s.iterations, bool) or not isinstance(s.iterations, int)
+                                     or s.iterations < 1):
+        problems.append(f"iterations must be a whole number of at least 1, got {s.iterations!r}")
+    return problems
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def connection_problems(connections, models: dict, components) -> list[tuple]:
+    """Every problem of ``connections``, ``(connection, sentence)``, naming the
+    connection: an unknown component or variable, an end that is not an
+    output or an input (SSP 1.0 section 5.3.2.1: an element's output drives
+    an element's input), an input driven twice, variables whose types or
+    units do not join (:func:`runtime.types.connection_problem`).
+    ``models``: component name -> ``ModelInfo``; ``components``: the names
+    of the system's components (one whose FMU cannot be read, named once
+    elsewhere, is left out here, and so are its connections)."""
+    problems, driven = [], {}
+    for c in connections:
+        ends = []
+        for comp, var, role in ((c.start_element, c.start_connector, "output"),
+                                (c.end_element, c.end_connector, "input")):
+            if comp not in components:
+                problems.append((c, f"connection {c}: the system has no component named {comp!r}"))
+                ends.append(False)
+                continue
+            if comp not in models:
+                ends.append(None)
+                continue
+            info = models[comp].variables.get(var)
+            if info is None:
+                problems.append((c, f"connection {c}: component {comp} has no variable {var!r}"))
+            elif info.causality != role:
+                extra = " (two outputs are connected)" if role == "input" and info.causality == "output" else ""
+                problems.append((c, f"connection {c}: {comp}.{var} is {_article(info.causality)} "
+                                    f"{info.causality}, not an {role}{extra}"))
+            elif info.shape:
+                problems.append((c, f"connection {c}: {comp}.{var} is an array of shape {info.shape}, which "
+                                    f"crane-cosim cannot exchange"))
+            else:
+                ends.append(info)
+                continue
+            ends.append(False)
+        if False in ends or None in ends:
+            continue
+        src, dst = ends
+        if (problem := connection_problem(src, dst)) is not None:
+            problems.append((c, f"connection {c} joins {problem}"))
+        key = (c.end_element, c.end_connector)
+        if key in driven:
+            problems.append((c, f"input {c.end_element}.{c.end_connector} is driven by two connections: "
+                                f"{driven[key]} and {c}"))
+        else:
+            driven[key] = c
+    return problems
+
+
+def unit_notes(connections, models: dict) -> list[str]:
+    """The connections with one end that declares a unit and one that does
+    not, one sentence each (notes, not problems): the undeclared one is
+    taken to be in the other's."""
+    notes = []
+    for c in connections:
+        src = models.get(c.start_element)
+        dst = models.get(c.end_element)
+        src = src.variables.get(c.start_connector) if src else None
+        dst = dst.variables.get(c.end_connector) if dst else None
+        if src is None or dst is None or src.family != "real" or dst.family != "real":
+            continue
+        if bool(src.unit) != bool(dst.unit):
+            known, unknown = (src, dst) if src.unit else (dst, src)
+            where = c.end_element if unknown is dst else c.start_element
+            notes.append(f"connection {c}: {where}.{unknown.name} declares no unit; taken to be {known.unit}")
+    return notes
+
+
+def value_problems(comp: str, source: str, model, raw_values: dict, driven: dict) -> tuple[dict, list[str]]:
+    """The values ``raw_values`` (variable name -> value or text) of
+    component ``comp`` (FMU file name ``source``) as its variables take
+    them, and the problems: a variable the FMU does not have, one a host
+    may not set, a value not of its type or outside its declared bounds.
+    ``driven``: (component, input) -> the connection that drives it."""
+    values, problems = {}, []
+    for name, raw in raw_values.items():
+        where = f"{comp}.{name}"
+        var = model.variables.get(name)
+        if var is None:
+            problems.append(f"component {comp} ({source}) has no variable {name!r}")
+            continue
+        if (problem := settable_problem(var, where, driven.get((comp, name)))) is not None:
+            problems.append(problem)
+            continue
+        if var.shape:
+            problems.append(f"{where} is an array of shape {var.shape}, which crane-cosim cannot set")
+            continue
+        try:
+            value = value_of(var, raw, where)
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if (problem := bound_problem(var, value, where)) is not None:
+            problems.append(problem)
+            continue
+        values[name] = value
+    return values, problems
+
+
+def our_block_problems(comp: str, block, values: dict) -> list[str]:
+    """This project's block checks its own parameters: the check its FMU
+    makes at initialization, made here before anything runs."""
+    from ..blocks.block import ParameterError
+    params = {n: v for n, v in values.items() if any(p.name == n for p in block.parameters)}
+    try:
+        block.check_parameters(**params)
+    except ParameterError as exc:
+        return [f"component {comp}: {exc}"]
+    return []
+
+
+def every_of(step: float, component_step: float) -> int | None:
+    """How many base steps of ``step`` make ``component_step``, or None
+    when it is not a whole number of them."""
+    k = round(component_step / step)
+    if k >= 1 and abs(component_step - k * step) <= RELATIVE * component_step:
+        return k
+    return None
+
+
+def step_problems(name: str, source: str, model, settings, every: int, n_steps: int) -> list[str]:
+    """Problems of a component's own step: one that is not a whole number
+    of base steps, and, for an FMU that cannot vary its step
+    (``canHandleVariableCommunicationStepSize`` false), a run whose last
+    step it would take shorter."""
+    problems = []
+    own = settings.step * every
+    if model.capabilities.can_vary_step:
+        return problems
+    length = settings.stop_time - settings.start_time
+    steps = length / own
+    if abs(steps - round(steps)) > RELATIVE * max(1.0, steps):
+        below, above = math.floor(steps) * own, math.ceil(steps) * own
+        options = " or ".join(f"{settings.start_time + t:g} s" for t in (below, above) if t > 0)
+        problems.append(f"the run of {length:g} s is not a whole number of component {name}'s steps of {own:g} s, "
+                        f"which it cannot vary ({source} declares canHandleVariableCommunicationStepSize false), "
+                        f"so its last step would be shorter; choose a stop time of {options}")
+    return problems
+
+
+def libcosim_step_note(name: str, step: float, component_step: float) -> str | None:
+    """A note when libcosim, which reads steps as whole nanoseconds cut
+    down, would make another number of base steps of ``component_step``."""
+    ns = int(component_step * 1e9) // max(1, int(step * 1e9))
+    if ns != round(component_step / step):
+        return (f"component {name}: libcosim reads its step of {component_step:g} s as {ns * step:g} s "
+                f"(it truncates steps to whole nanoseconds); give the step so that it is exact in nanoseconds")
+    return None
+
+
+def unsupported_output_notes(comp: str, model) -> list[str]:
+    """Outputs this master cannot exchange or record (FMI 3.0 Binary, Clock,
+    arrays): left out of the results, noted."""
+    left = [v.name for v in model.outputs() if v.family in UNSUPPORTED or v.shape]
+    if not left:
+        return []
+    return [f"component {comp}: {len(left)} output(s) of a type crane-cosim does not record (Binary, Clock or "
+            f"array), left out of the results: {', '.join(left)}"]
+
+
+def source_name(path) -> str:
+    return Path(path).name

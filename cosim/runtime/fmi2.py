@@ -1,0 +1,128 @@
+"""The FMI 2.0 co-simulation calls of an instance (``runtime/instance.py``):
+loading through fmpy, initialization, the step and its status, input
+derivatives, Strings and state rollback."""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from .instance import Ended, FMUInstance
+
+__all__ = ["FMI2Instance"]
+
+_STATUS_DISCARD = 2
+
+
+class FMI2Instance(FMUInstance):
+    REAL = "Real"
+    PREFIX = "fmi2"
+    NVALUES = False
+    #: the get/set call of each type (an Enumeration through the Integer calls, FMI 2.0 section 2.1.7)
+    CALL = {"Real": "Real", "Integer": "Integer", "Enumeration": "Integer", "Boolean": "Boolean"}
+    CTYPES = {"Real": (ctypes.c_double, "float64"), "Integer": (ctypes.c_int, "int32"),
+              "Boolean": (ctypes.c_int, "int32")}
+
+    def _load(self, unzip_dir: str) -> None:
+        from fmpy import calloc, free
+        from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
+                               fmi2CallbackFunctions, fmi2CallbackLoggerTYPE)
+
+        self._slave = FMU2Slave(guid=self.model.token, unzipDirectory=unzip_dir,
+                                modelIdentifier=self.model.model_identifier, instanceName=self.name)
+
+        def logger(env, instance, status, category, message):
+            self._log(status, message)
+
+        self._callbacks = fmi2CallbackFunctions()
+        self._callbacks.logger = fmi2CallbackLoggerTYPE(logger)
+        self._callbacks.allocateMemory = fmi2CallbackAllocateMemoryTYPE(calloc)
+        self._callbacks.freeMemory = fmi2CallbackFreeMemoryTYPE(free)
+        self._call("load", self._slave.instantiate, callbacks=self._callbacks, loggingOn=True)
+        self._instantiated = True
+        self._dll = dll = self._slave.dll
+        self._component = self._slave.component
+        self._set_real, self._get_real = dll.fmi2SetReal, dll.fmi2GetReal
+        self._do_step = dll.fmi2DoStep
+        self._set_derivatives = dll.fmi2SetRealInputDerivatives
+        self._slave_get_state = self._slave.getFMUstate
+        self._slave_set_state = self._slave.setFMUstate
+        self._slave_free_state = self._slave.freeFMUstate
+
+    def _set_value(self, var, value) -> None:
+        setter = {"Real": self._slave.setReal, "Integer": self._slave.setInteger,
+                  "Enumeration": self._slave.setInteger, "Boolean": self._slave.setBoolean,
+                  "String": self._slave.setString}[var.type]
+        self._call(f"set {var.name}", setter, [var.value_reference], [value])
+
+    def initialize(self, start_time: float) -> None:
+        """Set up the experiment, set the values of the plan (inputs in
+        initialization mode, the others before it, FMI 2.0 section 4.2.4)
+        and run the initialization mode."""
+        self._call("set up the experiment", self._slave.setupExperiment, startTime=start_time)
+        variables = self.model.variables
+        values = self.part.values
+        for name, value in values.items():
+            if variables[name].causality != "input":
+                self._set_value(variables[name], value)
+        self._call("initialize", self._slave.enterInitializationMode)
+        for name, value in values.items():
+            if variables[name].causality == "input":
+                self._set_value(variables[name], value)
+        before = len(self.errors)
+        self._call("initialize", self._slave.exitInitializationMode)
+        if len(self.errors) > before:
+            # An FMU may report a failed initialization through its logger only
+            # (ours do: an exception would be fatal for the whole process).
+            raise self.explain("initialize")
+
+    def _step(self, t: float, h: float) -> int:
+        status = self._do_step(self._component, ctypes.c_double(t), ctypes.c_double(h),
+                               0 if self.may_roll_back else 1)
+        if status == _STATUS_DISCARD:
+            from fmpy.fmi2 import fmi2Terminated
+            if self._slave.getBooleanStatus(fmi2Terminated):
+                raise Ended(self.name, t)
+        return status
+
+    def _bind(self) -> None:
+        super()._bind()
+        real = [i for i, v in enumerate(self.part.inputs) if v.type == "Real"]
+        # the derivatives of the Real inputs only (the call takes no other type)
+        self._du_index = None if len(real) == len(self.part.inputs) else np.asarray(real, dtype=int)
+        if self._du_index is not None:
+            n = len(real)
+            refs = [self._in_vr[i] for i in real]
+            self._du_real = np.zeros((2, n))
+            self._du_vr = (ctypes.c_uint * (2 * n))(*refs, *refs)
+            self._du_order = (ctypes.c_int * (2 * n))(*[1] * n, *[2] * n)
+            self._du_ptr = self._du_real.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+    def set_input_derivatives(self) -> None:
+        """Write ``du`` (the inputs' first time derivatives in ``du[0]``,
+        second in ``du[1]``) through ``fmi2SetRealInputDerivatives``; only
+        for an FMU that declares ``canInterpolateInputs``."""
+        from time import perf_counter
+        t0 = perf_counter()
+        if self._du_index is not None:
+            self._du_real[:] = self.du[:, self._du_index]
+        n = len(self._du_order)
+        status = self._set_derivatives(self._component, self._du_vr, n, self._du_order, self._du_ptr) if n else 0
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("accept its input derivatives")
+
+    def _set_strings(self) -> int:
+        vr, values = self._s_in
+        for i, text in enumerate(self.su):
+            values[i] = text.encode()
+        return self._dll.fmi2SetString(self._component, vr, len(self.su), values)
+
+    def _get_strings(self) -> int:
+        vr, values = self._s_out
+        status = self._dll.fmi2GetString(self._component, vr, len(self.sy), values)
+        if status <= 1:
+            for i in range(len(self.sy)):
+                self.sy[i] = (values[i] or b"").decode(errors="replace")
+        return status
+

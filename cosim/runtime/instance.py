@@ -1,0 +1,292 @@
+"""One instantiated FMU of a plan, with the calls of the master's hot loop.
+
+Every failing call raises :class:`CraneCosimError` naming the component and
+giving the FMU's own log message.  The values exchanged live in numpy
+arrays: ``u`` (the connected numeric inputs, in the plan's order) and ``y``
+(the numeric outputs), as 64-bit floats whatever their FMI type
+(``runtime/types.py``), and ``su``/``sy`` for Strings.  An FMU whose
+exchanged variables are all of its version's 64-bit real type (FMI 2.0
+Real, FMI 3.0 Float64) is called with pointers into ``u`` and ``y``
+themselves: one set, one step and one get a step, preallocated, nothing
+converted.  Other types go through a small array of their own C type per
+call (``fmi2SetInteger``, ``fmi3GetInt8`` ...).
+
+The FMI version's own calls are in :class:`FMI2Instance` and
+:class:`FMI3Instance`; :func:`instantiate` picks one.
+"""
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+from time import perf_counter
+
+import numpy as np
+
+from ..errors import CraneCosimError
+from ..files.archive import safe_extract
+from .types import EXACT_INTEGER
+
+__all__ = ["FMUInstance", "Channel", "Ended", "instantiate", "open_instance"]
+
+_DOUBLE_P = ctypes.POINTER(ctypes.c_double)
+
+
+class Ended(Exception):
+    """A component asked to end the simulation (FMI 2.0 ``fmi2Terminated``,
+    FMI 3.0 ``terminateSimulation``) in its step from ``time``."""
+
+    def __init__(self, component: str, time: float):
+        super().__init__(f"component {component} asked to end the simulation in its step from t = {time:g} s")
+        self.component, self.time = component, time
+
+
+class Channel:
+    """The variables of one FMI get or set call of a type other than the
+    64-bit real: their value references, a buffer of their C type, and
+    where they sit in ``u`` or ``y``."""
+
+    def __init__(self, fn, ctype, dtype, refs: list[int], index: list[int], names: list[str], nvalues: bool):
+        self.fn, self.n, self.nvalues = fn, len(refs), nvalues
+        self.vr = (ctypes.c_uint * len(refs))(*refs)
+        self.buf = np.zeros(len(refs), dtype=dtype)
+        self.ptr = self.buf.ctypes.data_as(ctypes.POINTER(ctype))
+        self.index = np.asarray(index, dtype=int)
+        self.names = names
+        self.wide = np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind in "iu"
+
+    def call(self, component) -> int:
+        if self.nvalues:
+            return self.fn(component, self.vr, self.n, self.ptr, self.n)
+        return self.fn(component, self.vr, self.n, self.ptr)
+
+
+class FMUInstance:
+    """An instantiated FMU of the plan's ``part`` (:class:`runtime.plan.Part`),
+    unzipped under ``unzip_root``.  ``fmi_time`` [s] sums the wall time spent
+    inside its FMI calls, so that a benchmark can tell the master's own time
+    from the FMUs'."""
+
+    #: the FMI type exchanged without conversion, and the type names of
+    #: the version's get/set calls (subclasses)
+    REAL = ""
+
+    def __init__(self, part, unzip_root: Path):
+        self.part = part
+        self.name = part.name
+        self.path = Path(part.path)
+        self.model = part.model
+        self.messages: list[str] = []
+        self.errors: list[str] = []  # messages logged with status error or fatal
+        self.fmi_time = 0.0
+        #: whether a state saved before the current step may be restored
+        #: (``noSetFMUStatePriorToCurrentPoint`` false then)
+        self.may_roll_back = False
+        self._instantiated = False
+        unzip_dir = str(safe_extract(self.path, Path(unzip_root) / part.name, "FMU"))
+        self._load(unzip_dir)
+        self._bind()
+
+    # -- errors ----------------------------------------------------------------
+    def _log(self, status: int, message) -> None:
+        text = message.decode(errors="replace") if isinstance(message, bytes) else str(message)
+        self.messages.append(text.strip())
+        if status >= 3:  # error, fatal
+            self.errors.append(text.strip())
+
+    def explain(self, what: str, exc: BaseException | None = None) -> CraneCosimError:
+        cause = [m for m in (self.errors or self.messages) if m and not m.startswith("Fatal py exception")]
+        detail = cause[-1].splitlines()[0] if cause else (str(exc) if exc else "no message from the FMU")
+        return CraneCosimError(f"component {self.name} ({self.path.name}) failed to {what}: {detail}")
+
+    def _call(self, what: str, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            raise self.explain(what, exc) from None
+
+    def variable(self, name: str):
+        """The description of the variable ``name`` (``model.VariableInfo``)."""
+        v = self.model.variables.get(name)
+        if v is None:
+            raise CraneCosimError(f"component {self.name} ({self.path.name}) has no variable {name!r}")
+        return v
+
+    # -- set-up ----------------------------------------------------------------
+    def _bind(self) -> None:
+        """The exchange arrays and the channels that fill them."""
+        part = self.part
+        self.input_names = [v.name for v in part.inputs]
+        self.output_names = [v.name for v in part.outputs]
+        self.output_units = [v.unit for v in part.outputs]
+        self.u = np.zeros(len(part.inputs))
+        self.y = np.zeros(len(part.outputs))
+        self.su = [""] * len(part.string_inputs)
+        self.sy = [""] * len(part.string_outputs)
+        # for the master's input extrapolation (algorithms/explicit.py)
+        self.u_raw = np.zeros(len(part.inputs))
+        self.u_prev = np.zeros(len(part.inputs))
+        self.weights = None
+        #: which inputs are continuous reals (may be extrapolated, or follow a polynomial)
+        self.smooth = np.array([v.family == "real" and v.variability == "continuous" for v in part.inputs], bool)
+        self._in = self._channels(part.inputs, "set")
+        self._out = self._channels(part.outputs, "get")
+        self._s_in = self._string_refs(part.string_inputs)
+        self._s_out = self._string_refs(part.string_outputs)
+        direct_in = self._in is None
+        self._u_ptr = self.u.ctypes.data_as(_DOUBLE_P) if direct_in else None
+        self._y_ptr = self.y.ctypes.data_as(_DOUBLE_P) if self._out is None else None
+        self._in_vr = self._refs(part.inputs)
+        self._out_vr = self._refs(part.outputs)
+        self._in_vr_c = (ctypes.c_uint * len(self._in_vr))(*self._in_vr)
+        self._out_vr_c = (ctypes.c_uint * len(self._out_vr))(*self._out_vr)
+        # input derivatives (FMI 2.0): first, then second, of the real inputs
+        n = len(part.inputs)
+        self.du = np.zeros((2, n))
+        self._du_vr = (ctypes.c_uint * (2 * n))(*self._in_vr, *self._in_vr)
+        self._du_order = (ctypes.c_int * (2 * n))(*[1] * n, *[2] * n)
+        self._du_ptr = self.du.ctypes.data_as(_DOUBLE_P)
+
+    @staticmethod
+    def _refs(variables) -> list[int]:
+        return [v.value_reference for v in variables]
+
+    def _channels(self, variables, kind: str):
+        """None when every variable is of the real type exchanged in place;
+        else a :class:`Channel` per FMI call."""
+        if all(v.type == self.REAL for v in variables):
+            return None
+        groups = {}
+        for i, v in enumerate(variables):
+            call = self.CALL[v.type]
+            groups.setdefault(call, ([], [], []))
+            groups[call][0].append(v.value_reference)
+            groups[call][1].append(i)
+            groups[call][2].append(v.name)
+        out = []
+        for call, (refs, index, names) in groups.items():
+            ctype, dtype = self.CTYPES[call]
+            fn = getattr(self._dll, f"{self.PREFIX}{kind.capitalize()}{call}")
+            out.append(Channel(fn, ctype, dtype, refs, index, names, self.NVALUES))
+        return out
+
+    def _string_refs(self, variables):
+        if not variables:
+            return None
+        return (ctypes.c_uint * len(variables))(*self._refs(variables)), (ctypes.c_char_p * len(variables))()
+
+    # -- hot loop ----------------------------------------------------------------
+    def set_inputs(self) -> None:
+        """Write ``u`` (and ``su``) to the connected inputs."""
+        t0 = perf_counter()
+        if self._in is None:
+            status = self._set_real(self._component, self._in_vr_c, len(self.u), self._u_ptr) \
+                if len(self.u) else 0
+        else:
+            status = 0
+            for ch in self._in:
+                ch.buf[:] = self.u[ch.index]
+                status = max(status, ch.call(self._component))
+        if self._s_in is not None:
+            status = max(status, self._set_strings())
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("accept its inputs")
+
+    def get_outputs(self) -> np.ndarray:
+        """Read the outputs into ``y`` (and ``sy``); returns ``y``."""
+        t0 = perf_counter()
+        if self._out is None:
+            status = self._get_real(self._component, self._out_vr_c, len(self.y), self._y_ptr) \
+                if len(self.y) else 0
+        else:
+            status = 0
+            for ch in self._out:
+                status = max(status, ch.call(self._component))
+                if ch.wide and len(ch.buf) and np.abs(ch.buf.astype(float)).max() > EXACT_INTEGER:
+                    i = int(np.argmax(np.abs(ch.buf.astype(float))))
+                    raise CraneCosimError(f"component {self.name} returned {int(ch.buf[i])} for its output "
+                                          f"{ch.names[i]}, beyond the 2**53 that crane-cosim carries exactly")
+                self.y[ch.index] = ch.buf
+        if self._s_out is not None:
+            status = max(status, self._get_strings())
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("return its outputs")
+        return self.y
+
+    def do_step(self, t: float, h: float) -> None:
+        t0 = perf_counter()
+        status = self._step(t, h)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain(f"step from t = {t:g} s")
+
+    def set_input_derivatives(self) -> None:
+        raise NotImplementedError
+
+    # -- state rollback ------------------------------------------------------------
+    @property
+    def can_roll_back(self) -> bool:
+        return self.model.capabilities.can_get_and_set_state
+
+    @property
+    def can_interpolate_inputs(self) -> bool:
+        return self.model.capabilities.can_interpolate_inputs
+
+    def save_state(self):
+        """The FMU's state now; free it with :meth:`free_state`."""
+        t0 = perf_counter()
+        state = self._call("save its state", self._slave_get_state)
+        self.fmi_time += perf_counter() - t0
+        return state
+
+    def restore_state(self, state) -> None:
+        t0 = perf_counter()
+        self._call("restore its state", self._slave_set_state, state)
+        self.fmi_time += perf_counter() - t0
+
+    def free_state(self, state) -> None:
+        self._call("free a saved state", self._slave_free_state, state)
+
+    def free(self) -> None:
+        if self._instantiated:
+            for fn in (self._slave.terminate, self._slave.freeInstance):
+                try:
+                    fn()
+                except Exception:
+                    pass
+            self._instantiated = False
+
+
+def instantiate(part, unzip_root: Path) -> FMUInstance:
+    """The instance of ``part`` of its FMI version."""
+    from .fmi2 import FMI2Instance
+    from .fmi3 import FMI3Instance
+    cls = FMI2Instance if part.model.fmi_version == "2.0" else FMI3Instance
+    return cls(part, unzip_root)
+
+
+def open_instance(path, unzip_root: Path, name: str | None = None, inputs=(), outputs=None,
+                  values=None) -> FMUInstance:
+    """The FMU at ``path`` instantiated on its own, outside a system (the
+    tests of an FMU, the benchmark's floor): ``inputs`` and ``outputs`` (names;
+    default: no input, every numeric and String output) bound to ``u`` and
+    ``y``, ``values`` (variable name -> value) checked as a plan checks
+    them and set by :meth:`initialize`."""
+    from .checks import joined, value_problems
+    from .model import read_model
+    from .plan import Part
+    from .types import NUMERIC
+
+    path = Path(path)
+    model = read_model(path)
+    name = name or path.stem
+    typed, problems = value_problems(name, path.name, model, dict(values or {}), {})
+    if problems:
+        raise CraneCosimError(joined(problems))
+    chosen = [model.variables[n] for n in outputs] if outputs is not None else \
+        [v for v in model.outputs() if not v.shape]
+    part = Part(0, name, path, model, typed, inputs=[model.variables[n] for n in inputs],
+                outputs=[v for v in chosen if v.family in NUMERIC],
+                string_outputs=[v for v in chosen if v.family == "string"])
+    return instantiate(part, unzip_root)

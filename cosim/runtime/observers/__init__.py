@@ -1,0 +1,36 @@
+"""Observers of an execution (``runtime/execution.py``): what a run does
+beside stepping, each told when the FMUs are instantiated, when the run
+starts, after every base step (or every ``period`` steps) and when it ends.
+
+* :class:`~.recorder.Recorder`: ``results.csv`` and the summary's figures;
+* :class:`~.estimate.Estimate`: the coupling error, from a run at half the step;
+* :class:`~.pacing.Pacing`: each communication point at its wall-clock deadline;
+* :class:`~.progress.Progress`: the progress bar;
+* :class:`~.progress.Interrupts`: Ctrl-C and SIGTERM, acted on between two steps.
+
+``docs/master.md`` says how to add one.
+"""
+from __future__ import annotations
+
+__all__ = ["Observer"]
+
+
+class Observer:
+    """The interface; every method does nothing unless overridden.
+    ``period``: :meth:`step_complete` is called every ``period`` base steps."""
+
+    period = 1
+
+    def instantiated(self, execution) -> None:
+        """The FMUs are instantiated and initialized; no output is exchanged yet."""
+
+    def started(self, execution) -> None:
+        """The outputs at the start time are exchanged; the first step is next."""
+
+    def step_complete(self, execution) -> None:
+        """Base step ``execution.k`` is made; the time is ``execution.t``."""
+
+    def finished(self, execution, error) -> None:
+        """The run ended: at the stop time, where a component asked to end
+        it (``execution.ended``), or by ``error`` (an exception, which
+        propagates after every observer is told)."""

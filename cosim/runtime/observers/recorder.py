@@ -1,0 +1,99 @@
+"""``results.csv`` of a co-simulation: the chosen outputs at every
+``record_every``-th communication point and the last, written as the run
+goes (``runtime/runlog.py``), each column in its FMI type's format (a real
+to 12 significant digits, an integer, Boolean or Enumeration as a whole
+number, a String quoted as CSV quotes it), with its unit, type and role in
+``summary.json``."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..recording import recorded
+from . import Observer
+
+__all__ = ["Recorder", "column_format"]
+
+
+def column_format(var) -> str:
+    """The format of a column of the variable ``var`` in results.csv."""
+    family = var.family
+    if family == "real":
+        return "%.12g"
+    return "%s" if family == "string" else "%d"
+
+
+def _quoted(text: str) -> str:
+    """A String value as CSV quotes it (RFC 4180)."""
+    if any(c in text for c in ',"\n\r') or text != text.strip():
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+class Recorder(Observer):
+    """Writes the columns ``chosen`` (indices into ``plan.columns``) of every
+    ``every``-th base point, and the last, through ``log`` (a
+    :class:`~runtime.runlog.RunLog`)."""
+
+    def __init__(self, log, plan, chosen: list[int], every: int):
+        self.log, self.plan, self.every = log, plan, every
+        variables = plan.column_variables
+        names = plan.columns
+        self.variables = [variables[i] for i in chosen]
+        self.names = [names[i] for i in chosen]
+        # where each chosen column's value is: the concatenated numeric outputs, or a part's Strings
+        numeric, strings = [], []
+        offset = 0
+        where = {}
+        for k, part in enumerate(plan.parts):
+            for j, v in enumerate(part.outputs):
+                where[id(v)] = ("n", offset + j)
+            for j, v in enumerate(part.string_outputs):
+                where[id(v)] = ("s", (k, j))
+            offset += len(part.outputs)
+        for position, v in enumerate(self.variables):
+            kind, at = where[id(v)]
+            (numeric if kind == "n" else strings).append((position, at))
+        self.all_numeric = len(numeric) == offset and not strings
+        self.numeric_at = np.array([p for p, _ in numeric], dtype=int)
+        self.numeric_pick = np.array([a for _, a in numeric], dtype=int)
+        self.strings = strings
+
+    def values(self, execution):
+        y = np.concatenate([inst.y for inst in execution.instances])
+        if self.all_numeric:
+            return y
+        if not self.strings:
+            return y[self.numeric_pick]
+        row = np.empty(len(self.variables), dtype=object)
+        row[self.numeric_at] = y[self.numeric_pick].tolist()
+        for position, (k, j) in self.strings:
+            row[position] = _quoted(execution.instances[k].sy[j])
+        return row
+
+    def instantiated(self, execution) -> None:
+        v = self.variables
+        self.log.open(self.names, [x.unit for x in v], formats=[column_format(x) for x in v],
+                      types=[x.type for x in v], roles=[x.role for x in v])
+
+    def started(self, execution) -> None:
+        self.log.record(execution.t, self.values(execution))
+        self.log.started()
+
+    def step_complete(self, execution) -> None:
+        if recorded(execution.k, self.plan.n_steps, self.every):
+            self.log.record(execution.t, self.values(execution))
+        else:
+            self.log.t = execution.t
+        self.log.steps = execution.k
+
+    def finished(self, execution, error) -> None:
+        stopped = execution.ended is not None or isinstance(error, KeyboardInterrupt)
+        if stopped and self.log.writer is not None and execution.k and self.log.recorded_t != execution.t:
+            self.log.record(execution.t, self.values(execution))  # the point the run stopped at
+        summary = self.log.summary
+        summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in execution.instances)
+        summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in execution.instances}
+        if execution.algorithm is not None:
+            summary.update(execution.algorithm.summary())
+        if execution.ended is not None:
+            self.log.ended(str(execution.ended))

@@ -1,0 +1,358 @@
+"""The system resolved once, before anything runs: every FMU's description
+read once, the values to set typed and bounded, the connections wired and
+checked, each component's own step, and the capabilities the chosen
+algorithm and options need.  A problem anywhere is bad input, named in one
+sentence; ``crane-cosim check`` prints them all and runs nothing.
+
+    plan = plan_of(system, config)          # CraneCosimError naming every problem
+    problems, notes = problems_of(system)   # the same, as sentences
+
+The plan is what an execution runs (``runtime/execution.py``): its
+:class:`Part` per component (the FMU's :class:`~runtime.model.ModelInfo`,
+the values to set, the inputs it takes and the outputs it gives, in the
+order of the exchange) and its :class:`Route` lists, the index arrays that
+carry outputs to inputs.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from math import lcm
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CraneCosimError
+from . import checks
+from .coupling import COUPLINGS, coupled_connections
+from .model import ModelInfo, describe
+from .types import NUMERIC
+
+__all__ = ["Settings", "Part", "Route", "Plan", "plan_of", "problems_of", "steps_of", "EXTRAPOLATIONS"]
+
+EXTRAPOLATIONS = ("midpoint", "none")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The experiment and the master's settings a run uses [s]."""
+    start_time: float
+    stop_time: float
+    step: float
+    algorithm: str
+    coupling: str
+    extrapolation: str
+    iterations: int | None
+
+
+@dataclass
+class Part:
+    """A component as the plan places it: ``index`` in the stepping order;
+    ``values``: variable name -> value set before initialization; ``every``:
+    it steps every so many base steps; ``inputs``/``outputs``: the
+    connected numeric inputs and all numeric outputs, in the order of the
+    exchange's arrays; ``string_inputs``/``string_outputs`` likewise for
+    Strings."""
+    index: int
+    name: str
+    path: Path
+    model: ModelInfo
+    values: dict
+    every: int = 1
+    inputs: list = field(default_factory=list)
+    outputs: list = field(default_factory=list)
+    string_inputs: list = field(default_factory=list)
+    string_outputs: list = field(default_factory=list)
+
+    @property
+    def columns(self) -> list:
+        """The recorded outputs, in the FMU's order (numeric and String)."""
+        chosen = {id(v) for v in self.outputs + self.string_outputs}
+        return [v for v in self.model.variables.values() if id(v) in chosen]
+
+
+@dataclass(frozen=True)
+class Route:
+    """Values ``y[src_index]`` of part ``src`` go to ``u[dst_index]`` of the
+    part that holds the route; ``every``: only at base points that are a
+    multiple of it (the least common multiple of two components' own
+    steps where neither divides the other, as libcosim passes them)."""
+    src: int
+    src_index: np.ndarray
+    dst_index: np.ndarray
+    every: int = 1
+
+
+@dataclass
+class Plan:
+    """A system ready to run.  ``routes[k]``/``string_routes[k]``: the routes
+    that fill part ``k``'s numeric and String inputs."""
+    name: str
+    settings: Settings
+    parts: list
+    connections: list
+    routes: list
+    string_routes: list
+    n_steps: int
+    notes: list = field(default_factory=list)
+
+    def part(self, name: str) -> Part:
+        return next(p for p in self.parts if p.name == name)
+
+    @property
+    def columns(self) -> list[str]:
+        return [f"{p.name}.{v.name}" for p in self.parts for v in p.columns]
+
+    @property
+    def column_variables(self) -> list:
+        return [v for p in self.parts for v in p.columns]
+
+    @property
+    def multi_rate(self) -> bool:
+        return any(p.every > 1 for p in self.parts)
+
+    def halved(self) -> "Plan":
+        """The same plan at half the step (the estimate's second run): every
+        step halved, a component's own step too (it keeps its number of
+        base steps), so that the coupling error falls as the step's power."""
+        s = self.settings
+        settings = Settings(s.start_time, s.stop_time, s.step / 2, s.algorithm, s.coupling, s.extrapolation,
+                            s.iterations)
+        return Plan(self.name, settings, self.parts, self.connections, self.routes, self.string_routes,
+                    steps_of(s.start_time, s.stop_time, s.step / 2), self.notes)
+
+
+def steps_of(start: float, stop: float, step: float) -> int:
+    """Communication steps from ``start`` to ``stop`` (the last one shorter
+    when the run is not a whole number of steps)."""
+    return max(1, math.ceil((stop - start) / step - 1e-9))
+
+
+class _Planner:
+    """Builds a :class:`Plan` and gathers every problem on the way."""
+
+    def __init__(self, system, config, block_checks: bool = True):
+        self.system = system
+        self.config = config
+        self.block_checks = block_checks
+        self.problems: list[tuple[str, tuple]] = []   # (sentence, the components whose fit it concerns)
+        self.notes: list[str] = []
+
+    def problem(self, sentence: str, *components: str) -> None:
+        """A problem; ``components``: those whose fit with the rest it concerns
+        (a component swapped by ``--replace`` gets these under one sentence)."""
+        self.problems.append((sentence, components))
+
+    def plan(self) -> Plan:
+        from .algorithms import ALGORITHMS, ITERATED
+        s = self.system
+        settings = Settings(float(s.start_time), float(s.stop_time), s.step, s.algorithm, s.coupling,
+                            s.extrapolation, s.iterations)
+        bad_settings = checks.settings_problems(settings, tuple(ALGORITHMS), COUPLINGS, EXTRAPOLATIONS)
+        if self.config is not None and self.config.iterations is not None and settings.algorithm not in ITERATED:
+            bad_settings.append(f"--iterations {self.config.iterations} sets the re-step passes of the "
+                                f"{' and '.join(ITERATED)} algorithms; the {settings.algorithm} algorithm steps each "
+                                f"component once (add --algorithm {ITERATED[0]}, or leave --iterations out)")
+        for p in bad_settings:
+            self.problem(p)
+        self.settled = not bad_settings
+        models = self._models()
+        connections = coupled_connections(s.connections, models, settings.coupling)
+        for c, p in checks.connection_problems(connections, models, {c.name for c in s.components}):
+            self.problem(p, c.start_element, c.end_element)
+        self.notes += checks.unit_notes(connections, models)
+        driven = {(c.end_element, c.end_connector): c for c in connections}
+        n_steps = steps_of(settings.start_time, settings.stop_time, settings.step) if self.settled else 1
+        parts = [self._part(k, comp, models.get(comp.name), driven, settings, n_steps)
+                 for k, comp in enumerate(s.components)]
+        self._loose_inputs(parts, driven)
+        routes, string_routes = _routes(parts, connections)
+        plan = Plan(s.name, settings, parts, connections, routes, string_routes, n_steps, self.notes)
+        if not self.problems and settings.algorithm in ALGORITHMS:
+            for p, comps in ALGORITHMS[settings.algorithm].problems(plan):
+                self.problem(p, *comps)
+        if self.config is not None and self.config.estimates:
+            for p, comps in _estimate_problems(plan):
+                self.problem(p, *comps)
+        return plan
+
+    def _models(self) -> dict:
+        models = {}
+        for comp in self.system.components:
+            path = self.system.source_path(comp)
+            try:
+                model = describe(path)
+            except CraneCosimError as exc:
+                self.problem(f"component {comp.name}: {exc}", comp.name)
+                continue
+            for why in model.unsupported:
+                self.problem(f"component {comp.name} ({path.name}) cannot run here: {why}", comp.name)
+            models[comp.name] = model
+        return models
+
+    def _part(self, k, comp, model, driven, settings, n_steps) -> Part:
+        path = self.system.source_path(comp)
+        if model is None:
+            return Part(k, comp.name, path, None, {})
+        values, problems = checks.value_problems(comp.name, path.name, model, comp.parameters, driven)
+        for p in problems:
+            self.problem(p, comp.name)
+        if not problems and self.block_checks:
+            block = _block_of(model, path)
+            if block is not None:
+                for p in checks.our_block_problems(comp.name, block, values):
+                    self.problem(p)  # the component's own value, not its fit
+        every = 1
+        if comp.step is not None and self.settled:
+            every = checks.every_of(settings.step, comp.step)
+            if every is None:
+                self.problem(f"component {comp.name}'s step of {comp.step:g} s is not a whole number of the "
+                             f"system's steps of {settings.step:g} s", comp.name)
+                every = 1
+            elif (note := checks.libcosim_step_note(comp.name, settings.step, comp.step)) is not None:
+                self.notes.append(note)
+        if self.settled:
+            for p in checks.step_problems(comp.name, path.name, model, settings, every, n_steps):
+                self.problem(p, comp.name)
+        self.notes += checks.unsupported_output_notes(comp.name, model)
+        outputs = [v for v in model.outputs() if not v.shape]
+        return Part(k, comp.name, path, model, values, every,
+                    inputs=[], outputs=[v for v in outputs if v.family in NUMERIC],
+                    string_inputs=[], string_outputs=[v for v in outputs if v.family == "string"])
+
+    def _loose_inputs(self, parts, driven) -> None:
+        for part in parts:
+            if part.model is None:
+                continue
+            loose = [v.name for v in part.model.inputs() if (part.name, v.name) not in driven]
+            if loose:
+                self.notes.append(f"component {part.name}: {len(loose)} input(s) not connected, held at their "
+                                  f"start values: {', '.join(loose)}")
+
+    def sentences(self) -> list[str]:
+        """The problems, those of a component swapped by ``--replace`` under
+        one sentence that says it cannot be swapped."""
+        replaced = dict(self.config.replacements) if self.config is not None else {}
+        out, grouped = [], {}
+        for sentence, comps in self.problems:
+            mine = [c for c in comps if c in replaced]
+            if mine:
+                grouped.setdefault(mine[0], []).append(sentence)
+            else:
+                out.append(sentence)
+        for comp, sentences in grouped.items():
+            out.append(f"component {comp} cannot be replaced by {Path(replaced[comp]).name}: "
+                       + checks.joined(sentences))
+        return out
+
+
+def _block_of(model: ModelInfo, path: Path):
+    """This project's block behind an FMU (one of its blocks, or a bridge),
+    whose own parameter checks then apply; else None."""
+    from ..blocks import BLOCKS
+    if model.ours is not None:
+        return BLOCKS[model.ours]
+    if model.built and model.generation_tool.startswith("crane-cosim"):
+        from ..blocks.udp_bridge import bridge_from_spec
+        from ..fmus.build import bridge_spec_of
+        spec = bridge_spec_of(path)
+        return bridge_from_spec(spec) if spec is not None else None
+    return None
+
+
+def _routes(parts, connections) -> tuple[list, list]:
+    """The connected inputs of every part (in connection order) and the
+    routes that fill them, numeric and String."""
+    index = {p.name: p for p in parts}
+    wiring = {p.name: [] for p in parts}
+    for c in connections:
+        dst, src = index.get(c.end_element), index.get(c.start_element)
+        if dst is None or src is None or dst.model is None or src.model is None:
+            continue
+        var = dst.model.variables.get(c.end_connector)
+        if var is None or var.shape:
+            continue
+        if var.family == "string":
+            dst.string_inputs.append(var)
+        elif var.family in NUMERIC:
+            dst.inputs.append(var)
+        else:
+            continue
+        wiring[dst.name].append((var, src, c.start_connector))
+    routes, string_routes = [], []
+    for part in parts:
+        numeric, strings = {}, {}
+        position = {v.name: i for i, v in enumerate(part.inputs)}
+        string_position = {v.name: i for i, v in enumerate(part.string_inputs)}
+        for var, src, output in wiring[part.name]:
+            if var.family == "string":
+                outs, pos, table = src.string_outputs, string_position, strings
+            else:
+                outs, pos, table = src.outputs, position, numeric
+            o = next((i for i, v in enumerate(outs) if v.name == output), None)
+            if o is None:
+                continue
+            every = _gate(src.every, part.every)
+            table.setdefault((src.index, every), ([], []))
+            table[(src.index, every)][0].append(o)
+            table[(src.index, every)][1].append(pos[var.name])
+        routes.append([Route(s, np.array(a, dtype=int), np.array(b, dtype=int), e)
+                       for (s, e), (a, b) in numeric.items()])
+        string_routes.append([Route(s, np.array(a, dtype=int), np.array(b, dtype=int), e)
+                              for (s, e), (a, b) in strings.items()])
+    return routes, string_routes
+
+
+def _gate(src_every: int, dst_every: int) -> int:
+    """The base points at which a value passes from a component stepping
+    every ``src_every`` base steps to one stepping every ``dst_every``: every
+    point where both have just ended a step (libcosim's rule, their least
+    common multiple).  Where one divides the other, the destination takes
+    at each of its steps the source's newest output, so no gate is needed."""
+    if src_every % dst_every == 0 or dst_every % src_every == 0:
+        return 1
+    return lcm(src_every, dst_every)
+
+
+def _estimate_problems(plan) -> list:
+    """Components that cannot run twice side by side, which the estimate of
+    the coupling error needs (a second run at half the step)."""
+    from ..fmus.build import bridge_spec_of
+    found = []
+    for part in plan.parts:
+        if part.model is None:
+            continue
+        if part.model.built and bridge_spec_of(part.path) is not None:
+            why = "it is a bridge to a block run by another process, whose peer would answer both runs"
+        elif part.model.capabilities.only_once_per_process:
+            why = "it declares canBeInstantiatedOnlyOncePerProcess"
+        else:
+            continue
+        found.append((f"component {part.name} ({part.path.name}) cannot run twice side by side, which the "
+                      f"estimate of the coupling error needs (a second run at half the step): {why}",
+                      (part.name,)))
+    return found
+
+
+def problems_of(system, config=None, block_checks: bool = True) -> tuple[list[str], list[str]]:
+    """``(problems, notes)`` of ``system`` run with ``config`` (a
+    :class:`~runtime.config.RunConfig`), one sentence each; no problems:
+    it runs.  Notes: inputs nothing drives, ports without units.
+    ``block_checks``: this project's blocks check their own parameters'
+    values (False: their types and bounds only, for a system still being
+    put together)."""
+    planner = _Planner(config.applied_to(system) if config is not None else system, config, block_checks)
+    planner.plan()
+    return planner.sentences(), planner.notes
+
+
+def plan_of(system, config=None) -> Plan:
+    """The :class:`Plan` of ``system`` run with ``config``; raises
+    :class:`CraneCosimError` naming every problem."""
+    planner = _Planner(config.applied_to(system) if config is not None else system, config)
+    plan = planner.plan()
+    problems = planner.sentences()
+    if problems:
+        raise CraneCosimError(checks.joined(problems) if len(problems) == 1
+                              else f"system {system.name!r} does not fit together, " + checks.joined(problems))
+    return plan

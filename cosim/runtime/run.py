@@ -1,0 +1,144 @@
+"""A co-simulation run, start to end: the plan, the execution and its
+observers, the results on disk, and the choice of step for a tolerance.
+
+    from crane_cosim.runtime import RunConfig, run_cosim
+    result = run_cosim(system, "results", RunConfig(estimate=True))
+    result = run_cosim(system, "results", stop_time=5.0)    # the same options as keywords
+
+Bad input (a problem of the plan, an option that cannot be) raises
+:class:`CraneCosimError` before anything runs.  A failure during the run
+raises :class:`SimulationError` after the results computed so far and a
+summary with the reason are written.  SIGINT (Ctrl-C) and SIGTERM stop the
+run between two steps with ``KeyboardInterrupt`` and
+:class:`errors.Terminated`, the results so far and the summary on disk.
+"""
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+
+from ..errors import CraneCosimError
+from ..fmus.build import prepare_fmus
+from .config import RunConfig
+from .execution import Execution
+from .observers.estimate import Estimate
+from .observers.pacing import Pacer, Pacing
+from .observers.progress import DeferredSignals, Interrupts, Progress
+from .observers.recorder import Recorder
+from .plan import plan_of
+from .recording import check_size, rows_of, select_columns
+from .runlog import RunLog, RunResult, check_folder
+
+__all__ = ["run_cosim", "HALVINGS"]
+
+#: with a tolerance, the smallest step tried is the system's over 2**HALVINGS
+HALVINGS = 4
+
+
+class _OverTolerance(Exception):
+    """A run whose estimate went over the tolerance: its largest (a
+    fraction of peak) and the output it was largest for."""
+
+    def __init__(self, value: float, output: str | None, order: int):
+        super().__init__(f"the coupling error estimate {value:.3g} of peak ({output}) is over the tolerance; "
+                         f"run again at a smaller step")
+        self.value, self.output, self.order = value, output, order
+
+
+def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> RunResult:
+    """Co-simulate ``system`` (a :class:`~runtime.system.System`) with
+    ``config`` (a :class:`~runtime.config.RunConfig`, or its fields as
+    keywords) and write the results to ``out_dir``; returns the
+    :class:`~runtime.runlog.RunResult`.
+
+    With ``estimate``, a second co-simulation of the system at half the
+    step runs beside it, and the difference gives the estimate of the
+    coupling error at every communication point
+    (``runtime/observers/estimate.py``): written to ``coupling_error.csv``
+    at the recorded points, its largest and its RMS to ``summary.json``
+    under ``"coupling_error"`` and to ``RunResult.coupling_error``.  With a
+    ``tolerance`` (a fraction of peak, implies ``estimate``) the step is
+    the system's, or the largest of its halves down to ``1/2**HALVINGS``
+    of it, whose largest estimated error over the run is at most
+    ``tolerance`` of each force's peak: a run that goes over runs again,
+    recording the same points, at the step the coupling's order (from the
+    passes the run made) says will meet it (at least half the last), a
+    component's own step divided alike.  Each run keeps one step
+    throughout, so an FMU that cannot vary its step takes part.  The run at the smallest step is kept whatever its
+    estimate, and then ``RunResult.coupling_error["met"]`` is false."""
+    config = config or RunConfig()
+    if options:
+        config = config.replace(**options)
+    config.check()
+    if config.tolerance is None:
+        return _run(system, out_dir, config)
+    base = config.step if config.step is not None else system.step
+    every = config.record_every or 1
+    # every step halves, a component's own too (the estimate's error falls as their power)
+    own = {c.name: c.step for c in system.components if c.step is not None} | dict(config.component_steps)
+    tried, level = [], 0
+    while True:
+        attempt = config.replace(step=base / 2 ** level, record_every=every * 2 ** level,
+                                 component_steps={name: h / 2 ** level for name, h in own.items()})
+        try:
+            return _run(system, out_dir, attempt, final=level == HALVINGS, tried=tried)
+        except _OverTolerance as over:
+            tried.append({"step": attempt.step, "largest": over.value, "output": over.output})
+            # the error falls as the step to the coupling's order: halve as
+            # often as that says it takes, at least once
+            need = math.log2(over.value / config.tolerance) / over.order
+            level = min(HALVINGS, level + max(1, math.ceil(need)))
+
+
+def _settings(plan, config: RunConfig, every: int) -> dict:
+    s = plan.settings
+    settings = {"mode": "cosim", "algorithm": s.algorithm, "coupling": s.coupling, "extrapolation": s.extrapolation,
+                "iterations": s.iterations, "step": s.step,
+                "component_steps": {p.name: s.step * p.every for p in plan.parts if p.every > 1},
+                "record": None if config.record is None else list(config.record), "record_every": every}
+    if config.estimates:
+        settings.update(estimate=True, tolerance=config.tolerance)
+    return settings
+
+
+def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> RunResult:
+    """One co-simulation at one step; with a ``tolerance``, unless ``final``,
+    :class:`_OverTolerance` at the end when the estimate went over it;
+    ``tried``: the steps tried before."""
+    out_dir = Path(out_dir)
+    check_folder(out_dir)
+    prepare_fmus(config.applied_to(system))
+    plan = plan_of(system, config)
+    chosen = select_columns(plan.columns, config.record)
+    every = config.record_every or 1
+    check_size(rows_of(plan.n_steps, every), len(chosen) + 1, config.size_limit)
+    if config.progress:
+        from ..fmus.warmup import models_of_plan, warm_up
+        warm_up(models_of_plan(plan))
+    s = plan.settings
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
+            RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \
+            DeferredSignals() as signals:
+        observers = [Recorder(log, plan, chosen, every)]
+        estimate = None
+        if config.estimates:
+            estimate = Estimate(plan, log, out_dir, every)
+            observers.append(estimate)
+        if config.real_time is not None:
+            pacer = Pacer(plan.n_steps, s.step, config.real_time, s.start_time, config.spin, config.rt_priority)
+            observers.append(Pacing(pacer, log, out_dir))
+        observers += [Progress(log, s.step), Interrupts(signals)]
+        try:
+            Execution(plan, tmp).run(observers)
+        finally:
+            if estimate is not None and config.tolerance is not None and "coupling_error" in log.summary:
+                log.summary["coupling_error"].update(
+                    tolerance=config.tolerance, met=estimate.largest <= config.tolerance, step=s.step,
+                    steps_tried=list(tried))
+        if config.tolerance is not None and not final and estimate.largest > config.tolerance:
+            found = log.summary["coupling_error"]
+            raise _OverTolerance(found["largest"], found.get("largest_output"), found["order"])
+    return log.result
+
+

@@ -1,0 +1,188 @@
+"""Systems of FMUs with every FMI variable type (``tests/typed_fmus``): an
+FMI 2.0 source of a switch, a mode selector, a count, a label and a rate
+(``Pulse2``) driving a counter as an FMI 2.0 FMU (``Counter2``) and as an
+FMI 3.0 FMU (``Counter3``), beside this project's ``Signal`` block; every
+type connected, exchanged and recorded, and every refusal named."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.ssp import read_ssd, write_ssd
+from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
+
+H, STEPS = 0.1, 9
+FACTOR = {1: 0, 2: 1, 3: 2}
+
+
+def _system(typed_fmus, fmu_dir, algorithm="gauss-seidel", **values):
+    s = System("Typed", stop_time=STEPS * H, step=H, algorithm=algorithm, base_dir=typed_fmus)
+    s.add_component("pulse", "Pulse2.fmu", first_mode="slow", rate0=2.0)
+    s.add_component("ramp", str(fmu_dir / "Signal.fmu"), table="0 0; 10 10")
+    s.add_component("c2", "Counter2.fmu", increment=3)
+    s.add_component("c3", "Counter3.fmu", increment=5, prefix="got, \"quoted\" ")
+    for c in ("c2", "c3"):
+        for v in ("enable", "mode", "label"):
+            s.connect(f"pulse.{v}", f"{c}.{v}")
+    s.connect("pulse.rate", "c2.rate")
+    s.connect("ramp.y", "c3.rate")
+    for target, value in values.items():
+        s.set_parameter(target.replace("__", "."), value)
+    return s
+
+
+def _pulse(n, first_mode=2):
+    """The source's outputs after n steps (``tests/typed_fmus/pulse2.py``)."""
+    return n % 3 != 0 or n == 0, (first_mode - 1 + n) % 3 + 1
+
+
+def _counts(increment, delay):
+    """The count after each step: a step reads the source's outputs of the
+    same step's end (Gauss-Seidel, ``delay`` 0) or of its start (Jacobi, 1)."""
+    count, out = 0, [0]
+    for k in range(STEPS):
+        enable, mode = _pulse(k + 1 - delay)
+        count += increment * FACTOR[mode] if enable else 0
+        out.append(count)
+    return out
+
+
+@pytest.mark.parametrize("algorithm, delay", [("gauss-seidel", 0), ("jacobi", 1)])
+def test_every_type_is_exchanged_as_the_algorithm_says(typed_fmus, fmu_dir, tmp_path, algorithm, delay):
+    run_cosim(_system(typed_fmus, fmu_dir, algorithm), tmp_path, progress=False)
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert list(df["c2.count"]) == _counts(3, delay)
+    assert list(df["c3.count"]) == _counts(5, delay)
+    assert list(df["c3.total"]) == [10_000_000_000 + c for c in _counts(5, delay)]   # an Int64 beyond 32 bits
+    assert list(df["c3.ticks"]) == list(range(STEPS + 1))                              # a UInt64
+    n = np.maximum(np.arange(STEPS + 1) - delay, 0)
+    assert list(df["c2.mode_out"]) == [_pulse(int(k))[1] for k in n]
+    assert list(df["c2.running"]) == [int(_pulse(int(k))[0] and _pulse(int(k))[1] != 1) for k in n]
+    assert list(df["c2.echo"]) == [f"got pulse {k}" for k in n]
+    assert list(df["c3.echo"]) == [f'got, "quoted" pulse {k}' for k in n]               # CSV-quoted and back
+    # reals beside them: the source's constant rate integrated, and our block's ramp
+    np.testing.assert_allclose(df["c2.level"], 2.0 * df["time"], rtol=0, atol=1e-12)
+    assert df["ramp.y"].iloc[-1] == pytest.approx(STEPS * H)
+
+
+def test_the_results_say_each_columns_type_and_unit(typed_fmus, fmu_dir, tmp_path):
+    run_cosim(_system(typed_fmus, fmu_dir), tmp_path, progress=False)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    types = summary["types"]
+    assert (types["pulse.n"], types["pulse.enable"], types["pulse.mode"], types["pulse.label"]) == \
+        ("Integer", "Boolean", "Enumeration", "String")
+    assert (types["c3.count"], types["c3.total"], types["c3.ticks"], types["c3.level"]) == \
+        ("Int32", "Int64", "UInt64", "Float64")
+    assert summary["units"]["ramp.y"] == "" and "c3.history" not in types   # an array is not recorded
+    lines = (tmp_path / "results.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    row = dict(zip(header, lines[1].split(",", len(header) - 1)))
+    assert row["pulse.enable"] in ("0", "1") and row["c2.count"].isdigit()   # whole numbers, not 1.0 or 1e+10
+    assert row["c3.total"] == "10000000000"
+
+
+def test_notes_name_an_array_left_out(typed_fmus, fmu_dir):
+    problems, notes = problems_of(_system(typed_fmus, fmu_dir))
+    assert problems == []
+    assert ("component c3: 1 output(s) of a type crane-cosim does not record (Binary, Clock or array), left out of "
+            "the results: history") in notes
+
+
+@pytest.mark.parametrize("values, sentence", [
+    ({"pulse.first_mode": "medium"}, "pulse.first_mode is an Enumeration parameter of off=1, slow=2, fast=3; "
+                                     "'medium' is none of its items"),
+    ({"c2.increment": "200"}, "c2.increment = 200 is above its declared maximum 100"),
+    ({"c3.increment": -1}, "c3.increment = -1 is below its declared minimum 0"),
+    ({"c2.running": "true"}, "c2.running is an output computed by the FMU (initial = calculated), which a host "
+                             "may not set"),
+    ({"c2.enable": "true"}, "c2.enable is an input driven by the connection pulse.enable -> c2.enable"),
+    ({"c3.time": 1.0}, "c3.time is the independent variable (time), which the master sets"),
+    ({"c3.history": 1.0}, "c3.history is an output computed by the FMU"),
+    ({"c2.count": "1.5"}, "c2.count is an Integer output; '1.5' is not a whole number"),
+])
+def test_values_a_host_may_not_set_are_named(typed_fmus, fmu_dir, values, sentence):
+    problems, _ = problems_of(_system(typed_fmus, fmu_dir), RunConfig(values=values))
+    assert len(problems) == 1 and sentence in problems[0], problems
+
+
+def test_start_values_of_any_type_a_host_may_set(typed_fmus, fmu_dir, tmp_path):
+    """An Enumeration by name and by value, an output whose ``initial`` is
+    exact (a count that starts at 100: FMI 2.0 lets a host set it before
+    initialization, as fmpy does), a String, an Int64 beyond 32 bits."""
+    config = RunConfig(values={"pulse.first_mode": "fast", "c2.mode": "3", "c2.count": "100", "c3.count": 7,
+                               "c3.offset": str(2 ** 40), "c2.prefix": "n="}, progress=False)
+    s = _system(typed_fmus, fmu_dir)
+    s.connections = [c for c in s.connections if str(c) != "pulse.mode -> c2.mode"]
+    run_cosim(s, tmp_path, config)
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert df["pulse.mode"].iloc[0] == 3 and df["c2.mode_out"].iloc[-1] == 3
+    assert df["c2.count"].iloc[0] == 100 and df["c3.count"].iloc[0] == 7
+    assert df["c3.total"].iloc[0] == 2 ** 40 + 7 and df["c2.echo"].iloc[0] == "n=pulse 0"
+
+
+@pytest.mark.parametrize("start, end, words", [
+    ("pulse.n", "c2.rate", "joins an Integer output to a Real input"),
+    ("pulse.rate", "c2.enable", "joins a Real output to a Boolean input"),
+    ("pulse.enable", "c3.mode", "joins a Boolean output to an Enumeration input"),
+    ("pulse.label", "c3.rate", "joins a String output to a Float64 input"),
+    ("c3.total", "c2.count", "c2.count is an output, not an input"),
+])
+def test_check_names_every_connection_of_types_that_do_not_join(typed_fmus, fmu_dir, capsys, tmp_path, start, end,
+                                                                 words):
+    s = _system(typed_fmus, fmu_dir)
+    s.connections = [c for c in s.connections if f"{c.end_element}.{c.end_connector}" != end]
+    s.connect(start, end)
+    ssd = write_ssd(s, typed_fmus / f"{tmp_path.name}.ssd")  # beside the FMUs it names
+    assert main(["check", str(ssd)]) == 2
+    err = capsys.readouterr().err
+    assert f"crane-cosim: error: connection {start} -> {end}" in err and words in err, err
+
+
+def test_set_on_the_command_line_takes_an_items_name(typed_fmus, fmu_dir, capsys, tmp_path):
+    ssd = write_ssd(_system(typed_fmus, fmu_dir), typed_fmus / f"{tmp_path.name}.ssd")
+    assert main(["run", str(ssd), "--set", "pulse.first_mode=off", "--out", str(tmp_path / "out"),
+                 "--no-plots"]) == 0
+    assert pd.read_csv(tmp_path / "out" / "results.csv")["pulse.mode"].iloc[0] == 1
+    assert main(["run", str(ssd), "--set", "c2.increment=101", "--out", str(tmp_path / "bad"), "--no-plots"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "crane-cosim: error: c2.increment = 101 is above its declared maximum 100"
+
+
+def test_an_enumeration_value_in_the_system_file_is_its_items_name(typed_fmus, fmu_dir, tmp_path):
+    ssd = write_ssd(_system(typed_fmus, fmu_dir), typed_fmus / f"{tmp_path.name}.ssd")
+    assert '<ssv:Enumeration value="slow"' in ssd.read_text()
+    assert read_ssd(ssd).component("pulse").parameters["first_mode"] == "slow"
+
+
+def test_an_fmi3_fmu_in_a_loop_of_the_iterated_quadratic_is_refused_by_name(typed_fmus, fmu_dir):
+    """FMI 3.0 has no input derivatives: in a loop that the iterated quadratic
+    steps again (the counter before its source), the FMU is named."""
+    s = _system(typed_fmus, fmu_dir, "iterated-quadratic")
+    s.components = [s.component("c3"), *[c for c in s.components if c.name != "c3"]]
+    problems, _ = problems_of(s)
+    assert any(p.startswith("component c3 (Counter3.fmu) does not take input derivatives (it is an FMI 3.0 FMU, "
+                            "and FMI 3.0 has no input derivatives)") for p in problems), problems
+    assert problems_of(s, RunConfig(algorithm="iterated-midpoint"))[0] == []
+
+
+def test_the_iterated_algorithms_pass_every_type(typed_fmus, fmu_dir, tmp_path):
+    """The source is read at mid-step (it steps in halves, its count of
+    steps two a communication step); the counters take its values there."""
+    run_cosim(_system(typed_fmus, fmu_dir, "iterated-midpoint"), tmp_path, progress=False)
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert list(df["pulse.n"]) == [2 * k for k in range(STEPS + 1)]
+    count, expected = 0, [0]
+    for k in range(STEPS):
+        enable, mode = _pulse(2 * k + 1)   # the mid-step value
+        count += 3 * FACTOR[mode] if enable else 0
+        expected.append(count)
+    assert list(df["c2.count"]) == expected
+
+
+def test_a_bad_enumeration_in_the_results_of_a_wrong_run_is_never_silent(typed_fmus, fmu_dir, tmp_path):
+    with pytest.raises(CraneCosimError, match="c2.increment = 101 is above its declared maximum 100"):
+        run_cosim(_system(typed_fmus, fmu_dir, c2__increment=101), tmp_path, progress=False)
+    assert not (tmp_path / "results.csv").exists()
