@@ -38,6 +38,7 @@ class Execution:
         self.k = 0
         self.t = plan.settings.start_time
         self.ended = None
+        self._ends = []  # filled by an instance whose completed step asked to end the simulation
 
     # -- the parts of a run ----------------------------------------------------------
     def instantiate(self) -> None:
@@ -45,6 +46,7 @@ class Execution:
         start = self.plan.settings.start_time
         for part in self.plan.parts:
             inst = instantiate(part, self.folder)
+            inst.ends = self._ends
             self.instances.append(inst)
             inst.initialize(start)
 
@@ -68,7 +70,8 @@ class Execution:
     def run(self, observers=()) -> None:
         """Instantiate, start and step to the stop time, telling ``observers``
         (``observers.Observer``) as it goes; a component that asks to end
-        the simulation ends it there (``ended``)."""
+        the simulation ends it (``ended``): where the step that asked ends,
+        or, if that step could not be completed, where it began."""
         error = None
         try:
             self.instantiate()
@@ -93,7 +96,7 @@ class Execution:
     def _loop(self, observers) -> None:
         each = [o.step_complete for o in observers if o.period == 1]
         periodic = [(o.period, o.step_complete) for o in observers if o.period > 1]
-        step, time_of = self.algorithm.step, self.algorithm.time_of
+        step, time_of, ends = self.algorithm.step, self.algorithm.time_of, self._ends
         for k in range(self.k, self.plan.n_steps):
             t = self.t
             t_next = time_of(k + 1)
@@ -104,3 +107,7 @@ class Execution:
             for period, f in periodic:
                 if self.k % period == 0:
                     f(self)
+            if ends and self.k < self.plan.n_steps:
+                # a component ended the simulation where this step ended: so does the run
+                self.ended = ends[0]
+                return

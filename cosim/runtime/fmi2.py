@@ -80,9 +80,14 @@ class FMI2Instance(FMUInstance):
         status = self._do_step(self._component, ctypes.c_double(t), ctypes.c_double(h),
                                0 if self.may_roll_back else 1)
         if status == _STATUS_DISCARD:
-            from fmpy.fmi2 import fmi2Terminated
+            from fmpy.fmi2 import fmi2LastSuccessfulTime, fmi2Terminated
             if self._slave.getBooleanStatus(fmi2Terminated):
-                raise Ended(self.name, t)
+                reached = self._slave.getRealStatus(fmi2LastSuccessfulTime)
+                if reached < t + h * (1 - 1e-9):
+                    raise Ended(self.name, t)
+                # it reached the step's end: the run ends there, as fmpy ends it (FMI 2.0 section 4.2.3)
+                self.ends.append(Ended(self.name, t + h, completed=True))
+                return 0
         return status
 
     def _bind(self) -> None:

@@ -75,7 +75,10 @@ class FMI3Instance(FMUInstance):
 
     def _step(self, t: float, h: float) -> int:
         status = self._do_step(self._component, t, h, not self.may_roll_back, *self._flags)
-        if self._terminate.value:
+        if self._terminate.value and status <= 1:
+            # the step is complete (no early return is allowed): the run ends at its end, as fmpy ends it
+            self.ends.append(Ended(self.name, t + h, completed=True))
+        elif self._terminate.value:
             raise Ended(self.name, t)
         return status
 

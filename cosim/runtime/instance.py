@@ -33,11 +33,14 @@ _DOUBLE_P = ctypes.POINTER(ctypes.c_double)
 
 class Ended(Exception):
     """A component asked to end the simulation (FMI 2.0 ``fmi2Terminated``,
-    FMI 3.0 ``terminateSimulation``) in its step from ``time``."""
+    FMI 3.0 ``terminateSimulation``): at ``time``, where its step ended
+    (``completed``), or in its step from ``time``, which it could not
+    complete."""
 
-    def __init__(self, component: str, time: float):
-        super().__init__(f"component {component} asked to end the simulation in its step from t = {time:g} s")
-        self.component, self.time = component, time
+    def __init__(self, component: str, time: float, completed: bool = False):
+        where = f"at t = {time:g} s" if completed else f"in its step from t = {time:g} s, which it did not complete"
+        super().__init__(f"component {component} asked to end the simulation {where}")
+        self.component, self.time, self.completed = component, time, completed
 
 
 class Channel:
@@ -81,6 +84,9 @@ class FMUInstance:
         #: whether a state saved before the current step may be restored
         #: (``noSetFMUStatePriorToCurrentPoint`` false then)
         self.may_roll_back = False
+        #: where a step that completed and asked to end the simulation puts
+        #: its :class:`Ended` (the execution's list, read after each base step)
+        self.ends: list = []
         self._instantiated = False
         unzip_dir = str(safe_extract(self.path, Path(unzip_root) / part.name, "FMU"))
         self._load(unzip_dir)

@@ -186,3 +186,27 @@ def test_a_bad_enumeration_in_the_results_of_a_wrong_run_is_never_silent(typed_f
     with pytest.raises(CraneCosimError, match="c2.increment = 101 is above its declared maximum 100"):
         run_cosim(_system(typed_fmus, fmu_dir, c2__increment=101), tmp_path, progress=False)
     assert not (tmp_path / "results.csv").exists()
+
+
+@pytest.mark.parametrize("algorithm, delay", [("gauss-seidel", 0), ("jacobi", 1)])
+def test_a_component_that_ends_the_simulation_ends_the_run_where_its_step_ends(typed_fmus, fmu_dir, tmp_path,
+                                                                                algorithm, delay):
+    """The FMI 3.0 counter asks to end the simulation at the end of its
+    fourth step (``terminateSimulation``): the run ends there, at 0.4 s,
+    status ``ended``, the point written with every component at it (as
+    fmpy ends such a run), whatever points ``record_every`` keeps."""
+    s = _system(typed_fmus, fmu_dir, algorithm, c3__end_after=4)
+    result = run_cosim(s, tmp_path, RunConfig(record_every=3, progress=False))
+    assert (result.status, result.end_time) == ("ended", pytest.approx(0.4))
+    assert result.reason == "component c3 asked to end the simulation at t = 0.4 s"
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert list(df["time"]) == pytest.approx([0.0, 0.3, 0.4])
+    assert df["c3.ticks"].iloc[-1] == 4 and df["c2.count"].iloc[-1] == _counts(3, delay)[4]
+    assert json.loads((tmp_path / "summary.json").read_text())["status"] == "ended"
+
+
+def test_the_command_says_where_a_component_ended_the_run(typed_fmus, fmu_dir, tmp_path, capsys):
+    ssd = write_ssd(_system(typed_fmus, fmu_dir, c3__end_after=2), typed_fmus / f"{tmp_path.name}.ssd")
+    assert main(["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots"]) == 0
+    assert ("crane-cosim: note: the run ended before its stop time: component c3 asked to end the simulation at "
+            "t = 0.2 s") in capsys.readouterr().out

@@ -4,12 +4,14 @@ FMI 3.0 that pythonfmu3 serves: ``count`` an Int32 (``initial="exact"``),
 a UInt64 (steps made), ``level`` a Float64, ``running`` a Boolean,
 ``mode_out`` an Enumeration, ``echo`` a String, and ``history`` an array
 of three Float64 (the count, the level and the step), which a master that
-exchanges scalars leaves out.  Its inputs and step are Counter2's."""
+exchanges scalars leaves out.  Its inputs and step are Counter2's; with
+``end_after`` (a UInt64, 0: never) it asks to end the simulation when
+its ``ticks`` reach it, at the end of that step (``terminateSimulation``)."""
 import enum
 
 import numpy as np
-from pythonfmu3 import (Boolean, Dimension, EnumerationType, Fmi3Causality, Fmi3Initial, Fmi3Slave, Fmi3Variability,
-                        Float64, Int32, Int64, String, UInt64)
+from pythonfmu3 import (Boolean, Dimension, EnumerationType, Fmi3Causality, Fmi3Initial, Fmi3Slave, Fmi3StepResult,
+                        Fmi3Variability, Float64, Int32, Int64, String, UInt64)
 from pythonfmu3 import Enumeration as _Enumeration
 
 Mode = enum.Enum("Mode", {"off": 1, "slow": 2, "fast": 3})
@@ -35,6 +37,7 @@ class Counter3(Fmi3Slave):
         self.increment = 1
         self.offset = 10_000_000_000
         self.prefix = "got "
+        self.end_after = 0
         self.enable = False
         self.mode = Mode.slow.value
         self.label = ""
@@ -50,6 +53,7 @@ class Counter3(Fmi3Slave):
         reg(Int32("increment", causality=C.parameter, variability=V.tunable))
         reg(Int64("offset", causality=C.parameter, variability=V.fixed))
         reg(String("prefix", causality=C.parameter, variability=V.fixed))
+        reg(UInt64("end_after", causality=C.parameter, variability=V.fixed))
         reg(Boolean("enable", causality=C.input, variability=V.discrete))
         reg(Enumeration("mode", causality=C.input, variability=V.discrete), var_type=modes)
         reg(String("label", causality=C.input, variability=V.discrete))
@@ -76,7 +80,7 @@ class Counter3(Fmi3Slave):
         self.ticks += 1
         self.time = current_time + step_size
         self.history = np.array([float(self.count), self.level, float(self.ticks)])
-        return True
+        return Fmi3StepResult(terminateSimulation=self.ticks == self.end_after)
 
     def to_xml(self, model_options=dict()):
         root = super().to_xml(model_options)

@@ -87,9 +87,13 @@ class Recorder(Observer):
         self.log.steps = execution.k
 
     def finished(self, execution, error) -> None:
-        stopped = execution.ended is not None or isinstance(error, KeyboardInterrupt)
+        # the point the run stopped at, where every component is there: between
+        # two steps (an interrupt), or at the end of the step that ended it; a
+        # step ended in its middle has components past it, and is not written
+        stopped = isinstance(error, KeyboardInterrupt) or (execution.ended is not None
+                                                            and execution.ended.completed)
         if stopped and self.log.writer is not None and execution.k and self.log.recorded_t != execution.t:
-            self.log.record(execution.t, self.values(execution))  # the point the run stopped at
+            self.log.record(execution.t, self.values(execution))
         summary = self.log.summary
         summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in execution.instances)
         summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in execution.instances}
