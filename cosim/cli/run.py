@@ -30,7 +30,8 @@ def cmd_check(args) -> int:
         print(f"crane-cosim: {system.name} does not fit together ({len(problems)} problem"
               f"{'s' if len(problems) > 1 else ''})", file=sys.stderr)
         return 2
-    print(f"{system.name}: {len(system.components)} components, {len(system.connections)} connections: "
+    n, m = len(system.components), len(system.connections)
+    print(f"{system.name}: {n} component{'s' * (n != 1)}, {m} connection{'s' * (m != 1)}: "
           f"files, connections, types, units, values and capabilities check out")
     return 0
 

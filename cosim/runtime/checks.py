@@ -144,7 +144,7 @@ def value_problems(comp: str, source: str, model, raw_values: dict, driven: dict
         if var is None:
             problems.append(f"component {comp} ({source}) has no variable {name!r}")
             continue
-        if (problem := settable_problem(var, where, driven.get((comp, name)))) is not None:
+        if (problem := settable_problem(var, where, driven.get((comp, name)), model.fmi_version)) is not None:
             problems.append(problem)
             continue
         if var.shape:
@@ -201,6 +201,17 @@ def step_problems(name: str, source: str, model, settings, every: int, n_steps: 
                         f"which it cannot vary ({source} declares canHandleVariableCommunicationStepSize false), "
                         f"so its last step would be shorter; choose a stop time of {options}")
     return problems
+
+
+def internal_step_note(name: str, model, given: float) -> str | None:
+    """A note where an FMI 3.0 FMU that steps internally at a fixed step
+    (``fixedInternalStepSize``) is given shorter steps: such a step may
+    leave its outputs where they were."""
+    own = model.fixed_internal_step
+    if own and given < own * (1 - RELATIVE):
+        return (f"component {name} steps internally every {own:g} s (fixedInternalStepSize) and is given steps of "
+                f"{given:g} s: a step shorter than its own may leave its outputs where they were")
+    return None
 
 
 def libcosim_step_note(name: str, step: float, component_step: float) -> str | None:

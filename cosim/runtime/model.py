@@ -96,6 +96,7 @@ class ModelInfo:
     dependencies: dict
     capabilities: Capabilities
     default_step: float | None = None
+    fixed_internal_step: float | None = None   # FMI 3.0 fixedInternalStepSize [s]
     ours: str | None = None
     built: bool = True
     unsupported: tuple = field(default=())   # sentences: what of the FMU this master cannot run
@@ -230,6 +231,7 @@ def read_model(path) -> ModelInfo:
     step = md.defaultExperiment.stepSize if md.defaultExperiment is not None else None
     return ModelInfo(path, version, md.modelName or "", identifier, md.guid or "", md.generationTool or "",
                      variables, dependencies, capabilities, _number(step, "Float64"),
+                     _number(cs.fixedInternalStepSize, "Float64") if version == "3.0" else None,
                      _our_model(md.modelName, md.generationTool), True,
                      _unsupported(md, variables) if version == "3.0" else ())
 
@@ -255,7 +257,7 @@ def block_model(path, block_cls) -> ModelInfo:
     deps = {name: tuple(ins) for name, ins in block_cls.output_dependencies().items()}
     capabilities = Capabilities(block_cls.can_get_and_set_state, True, True, False, True)
     return ModelInfo(Path(path), "2.0", block_cls.model_name, block_cls.model_name, "", "crane-cosim",
-                     variables, deps, capabilities, block_cls.default_step, block_cls.model_name, False)
+                     variables, deps, capabilities, block_cls.default_step, None, block_cls.model_name, False)
 
 
 def describe(path) -> ModelInfo:

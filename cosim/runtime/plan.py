@@ -214,6 +214,10 @@ class _Planner:
         if self.settled:
             for p in checks.step_problems(comp.name, path.name, model, settings, every, n_steps):
                 self.problem(p, comp.name)
+            from .algorithms import ITERATED
+            given = settings.step * every / (2 if settings.algorithm in ITERATED else 1)
+            if (note := checks.internal_step_note(comp.name, model, given)) is not None:
+                self.notes.append(note)
         self.notes += checks.unsupported_output_notes(comp.name, model)
         outputs = [v for v in model.outputs() if not v.shape]
         return Part(k, comp.name, path, model, values, every,

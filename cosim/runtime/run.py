@@ -18,7 +18,6 @@ import math
 import tempfile
 from pathlib import Path
 
-from ..errors import CraneCosimError
 from ..fmus.build import prepare_fmus
 from .config import RunConfig
 from .execution import Execution

@@ -184,7 +184,7 @@ def bound_problem(var, value, where: str) -> str | None:
     return None
 
 
-def settable_problem(var, where: str, driven_by=None) -> str | None:
+def settable_problem(var, where: str, driven_by=None, fmi_version: str = "2.0") -> str | None:
     """Why a host may not set ``var`` before the run starts (FMI 2.0
     section 4.2.4, FMI 3.0 section 2.3.2), in one sentence, or None.
     ``driven_by``: the connection that drives it, if any."""
@@ -200,8 +200,9 @@ def settable_problem(var, where: str, driven_by=None) -> str | None:
     if var.variability == "constant":
         return f"{where} is a constant, which no host may set"
     if var.initial not in ("exact", "approx"):
+        rule = "FMI 2.0 section 4.2.4" if fmi_version == "2.0" else "FMI 3.0 section 2.3.2"
         return (f"{where} is {_article(var.causality)} {var.causality} computed by the FMU (initial = "
-                f"{var.initial or 'calculated'}), which a host may not set (FMI 2.0 section 4.2.4)")
+                f"{var.initial or 'calculated'}), which a host may not set ({rule})")
     return None
 
 

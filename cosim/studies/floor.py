@@ -12,7 +12,6 @@ of a model's cost above the floor shows.
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 from ..blocks.pass_on import PassOn

@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.runtime.algorithms import IteratedMidpoint
 from crane_cosim.runtime.algorithms.graph import links_against_order
@@ -134,8 +133,9 @@ def test_a_component_that_cannot_roll_back_is_named():
     p = fake.plan([fake.model("vessel", can_roll_back=False), fake.model("crane")], {"vessel": [1], "crane": [0]})
     assert [s for s, _ in IteratedMidpoint.problems(p)] == [
         "component vessel (vessel.fmu) cannot save and restore its state (canGetAndSetFMUstate is false), which the "
-        "iterated-midpoint algorithm needs to step it twice: it is in a loop with a component after it in the "
-        "system's order; use gauss-seidel for this system"]
+        "iterated-midpoint algorithm needs to step it twice: it reads the output of a component after it in the "
+        "system's order, or of one stepped again (putting its sources before it may do without); use gauss-seidel "
+        "for this system"]
 
 
 def test_no_extrapolation_with_it():

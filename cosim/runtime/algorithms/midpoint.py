@@ -51,7 +51,11 @@ import numpy as np
 from .base import Algorithm, check_finite, floored_scale, gather_strings, pass_on
 from .graph import links_against_order, stepped_again
 
-__all__ = ["IteratedMidpoint", "SETTLED", "MAX_PASSES"]
+__all__ = ["IteratedMidpoint", "SETTLED", "MAX_PASSES", "AGAIN"]
+
+#: why a component is stepped again, in the words of a refusal
+AGAIN = ("it reads the output of a component after it in the system's order, or of one stepped again (putting "
+         "its sources before it may do without)")
 
 #: re-step passes until no mid-step output changes by more than this
 #: fraction of its peak in a pass, at most MAX_PASSES
@@ -78,8 +82,7 @@ class IteratedMidpoint(Algorithm):
             if not part.model.capabilities.can_get_and_set_state:
                 found.append((f"component {part.name} ({part.path.name}) cannot save and restore its state "
                               f"(canGetAndSetFMUstate is false), which the {cls.name} algorithm needs to step it "
-                              f"twice: it is in a loop with a component after it in the system's order; use "
-                              f"gauss-seidel for this system", (part.name,)))
+                              f"twice: {AGAIN}; use gauss-seidel for this system", (part.name,)))
         return found
 
     def __init__(self, plan, instances):

@@ -33,7 +33,7 @@ import numpy as np
 
 from .base import check_finite
 from .graph import stepped_again
-from .midpoint import IteratedMidpoint
+from .midpoint import AGAIN, IteratedMidpoint
 
 __all__ = ["IteratedQuadratic"]
 
@@ -52,8 +52,8 @@ class IteratedQuadratic(IteratedMidpoint):
             why = ("it is an FMI 3.0 FMU, and FMI 3.0 has no input derivatives" if part.model.fmi_version == "3.0"
                    else "canInterpolateInputs is false")
             found.append((f"component {part.name} ({part.path.name}) does not take input derivatives ({why}), "
-                          f"which the iterated-quadratic algorithm gives it: it is in a loop with a component after "
-                          f"it in the system's order; use iterated-midpoint for this system", (part.name,)))
+                          f"which the iterated-quadratic algorithm gives it when it steps it again: {AGAIN}; use "
+                          f"iterated-midpoint for this system", (part.name,)))
         return found
 
     def __init__(self, plan, instances):
