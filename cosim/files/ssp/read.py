@@ -1,0 +1,230 @@
+"""Reading SSP 1.0: a ``.ssd`` (and the ``.ssv`` files it binds), or an
+archive, checked and extracted safely (``files/archive.py``)."""
+from __future__ import annotations
+
+import contextlib
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import CraneCosimError
+from ...runtime.system import System
+from ..archive import Limits, read_xml, safe_extract
+from .names import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
+
+__all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
+
+
+def find_ssd(path) -> Path:
+    """``path`` itself if it is a file, else the single ``.ssd`` in the folder
+    (``SystemStructure.ssd`` preferred)."""
+    path = Path(path)
+    if path.is_dir():
+        preferred = path / SSP_SSD
+        if preferred.is_file():
+            return preferred
+        found = sorted(path.glob("*.ssd"))
+        if len(found) != 1:
+            what = "no .ssd file" if not found else f"{len(found)} .ssd files ({', '.join(f.name for f in found)})"
+            raise CraneCosimError(f"folder {path} holds {what}; name the system file")
+        return found[0]
+    if not path.exists():
+        raise CraneCosimError(f"system file {path} does not exist")
+    if zipfile.is_zipfile(path):
+        raise CraneCosimError(f"{path} is an SSP archive, not a .ssd file; open it with "
+                              f"crane_cosim.files.ssp.open_system")
+    return path
+
+
+def _local_file(source: str, base: Path, root: Path | None, what: str) -> Path:
+    """The file a ``source`` attribute names, relative to ``base``; within
+    ``root`` when the system came from an archive."""
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", source)
+    if scheme and len(scheme.group(1)) > 1:  # one letter: a Windows drive
+        raise CraneCosimError(f"{what} is the URL {source!r}; crane-cosim reads local files only and fetches "
+                              f"nothing")
+    p = Path(source)
+    p = p if p.is_absolute() else base / p
+    if root is not None:
+        resolved, top = p.resolve(), root.resolve()
+        if resolved != top and top not in resolved.parents:
+            raise CraneCosimError(f"{what} ({source!r}) lies outside its SSP archive")
+    return p
+
+
+def _value(value_el: ET.Element, where: str):
+    tag, raw = value_el.tag, value_el.get("value")
+    if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean"), _q(SSV, "String"),
+                   _q(SSV, "Enumeration")):
+        kind = tag.rpartition("}")[2]
+        raise CraneCosimError(f"{where} holds a value of type {kind}, which crane-cosim cannot set")
+    if raw is None:
+        raise CraneCosimError(f"{where} has no value")
+    if tag in (_q(SSV, "String"), _q(SSV, "Enumeration")):  # an Enumeration by its item's name
+        return raw
+    try:
+        if tag == _q(SSV, "Boolean"):
+            if raw not in ("true", "false", "1", "0"):
+                raise ValueError
+            return raw in ("true", "1")
+        return int(raw) if tag == _q(SSV, "Integer") else float(raw)
+    except ValueError:
+        raise CraneCosimError(f"{where} has the value {raw!r}, which is not a {tag.rpartition('}')[2]}") from None
+
+
+def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, limits) -> dict:
+    """The parameter values of one component: its bindings in order (a later
+    value replaces an earlier one), inline or from ``.ssv`` files."""
+    params = {}
+    for binding in el.iterfind(f"{_q(SSD, 'ParameterBindings')}/{_q(SSD, 'ParameterBinding')}"):
+        source, inline = binding.get("source"), binding.find(_q(SSD, "ParameterValues"))
+        if binding.find(_q(SSD, "ParameterMapping")) is not None:
+            raise CraneCosimError(f"system file {path}: component {comp} uses a parameter mapping, which "
+                                  f"crane-cosim does not read")
+        if source is not None:
+            if binding.get("sourceBase", "SSD") != "SSD":
+                raise CraneCosimError(f"system file {path}: component {comp} binds parameters relative to "
+                                      f"{binding.get('sourceBase')!r}; crane-cosim reads sources relative to "
+                                      f"the .ssd only")
+            ssv = _local_file(source, path.parent, root, f"system file {path}: the parameter source of {comp}")
+            what = f"parameter file {ssv} of component {comp}"
+            pset = read_xml(ssv, what, limits)
+            if pset.tag != _q(SSV, "ParameterSet"):
+                raise CraneCosimError(f"{what} is not an SSP 1.0 parameter set (root element {pset.tag!r})")
+        elif inline is not None:
+            pset, what = inline.find(_q(SSV, "ParameterSet")), f"system file {path}"
+            if pset is None:
+                raise CraneCosimError(f"system file {path}: component {comp} has ssd:ParameterValues without "
+                                      f"an ssv:ParameterSet")
+        else:
+            continue
+        prefix = binding.get("prefix", "")
+        for p in pset.iterfind(f"{_q(SSV, 'Parameters')}/{_q(SSV, 'Parameter')}"):
+            name = p.get("name")
+            if not name:
+                raise CraneCosimError(f"{what}: a parameter of {comp} has no name")
+            if prefix:  # SSP: the binding applies the parameters named <prefix><variable>
+                if not name.startswith(prefix):
+                    continue
+                name = name[len(prefix):]
+            value_el = next(iter(p), None)
+            if value_el is None:
+                raise CraneCosimError(f"{what}: parameter {comp}.{name} has no value")
+            params[name] = _value(value_el, f"{what}: parameter {comp}.{name}")
+    return params
+
+
+def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
+    """A component's own step [s], from the annotation OSP libcosim reads
+    (``osp:StepSizeHint``), or None."""
+    for annotation in el.iterfind(f"{_q(SSD, 'Annotations')}/{_q(SSC, 'Annotation')}"):
+        hint = annotation.find(_q(OSP, "StepSizeHint")) if annotation.get("type") == OSP_ANNOTATION else None
+        if hint is not None:
+            try:
+                step = float(hint.get("value"))
+            except (TypeError, ValueError):
+                step = None
+            if step is None or not step >= 0:
+                raise CraneCosimError(f"system file {path}: component {comp} has the step {hint.get('value')!r}, "
+                                      f"which is not a time in seconds")
+            return step or None  # 0: libcosim's "the base step"
+    return None
+
+
+def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = None) -> System:
+    """Read a ``.ssd`` file (or a folder holding one) into a :class:`System`,
+    with the ``.ssv`` files its bindings name (relative to the ``.ssd``).
+    An ``.ssp`` archive is opened with :func:`open_system`."""
+    path = find_ssd(path)
+    root = read_xml(path, f"system file {path}", limits)
+    if root.tag != _q(SSD, "SystemStructureDescription"):
+        raise CraneCosimError(f"system file {path} is not an SSP 1.0 System Structure Description "
+                              f"(root element {root.tag!r})")
+    sysel = root.find(_q(SSD, "System"))
+    if sysel is None:
+        raise CraneCosimError(f"system file {path} has no ssd:System element")
+    if sysel.find(_q(SSD, "ParameterBindings")) is not None:
+        raise CraneCosimError(f"system file {path} binds parameters to the whole system, which crane-cosim "
+                              f"does not read; bind them to each component")
+    system = System(name=sysel.get("name") or root.get("name") or path.stem, base_dir=path.parent)
+    for el in sysel.iterfind(f"{_q(SSD, 'Elements')}/{_q(SSD, 'Component')}"):
+        name, source = el.get("name"), el.get("source")
+        if not name or not source:
+            raise CraneCosimError(f"system file {path}: a component lacks its name or source attribute")
+        _local_file(source, path.parent, _archive_root, f"system file {path}: the source of component {name}")
+        comp = system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits))
+        comp.step = _step_hint(path, name, el)
+    for c in sysel.iterfind(f"{_q(SSD, 'Connections')}/{_q(SSD, 'Connection')}"):
+        ends = [c.get(k) for k in ("startElement", "startConnector", "endElement", "endConnector")]
+        if not all(ends):
+            raise CraneCosimError(f"system file {path}: a connection lacks one of startElement, "
+                                  f"startConnector, endElement, endConnector")
+        system.connect(f"{ends[0]}.{ends[1]}", f"{ends[2]}.{ends[3]}")
+    exp = root.find(_q(SSD, "DefaultExperiment"))
+    if exp is not None:
+        try:
+            system.start_time = float(exp.get("startTime", system.start_time))
+            system.stop_time = float(exp.get("stopTime", system.stop_time))
+            master = exp.find(f".//{_q(CC, 'Master')}")
+            osp = exp.find(f".//{_q(OSP, 'FixedStepAlgorithm')}")
+            if master is not None:
+                system.step = float(master.get("stepSize", system.step))
+                system.algorithm = master.get("algorithm", system.algorithm)
+                system.coupling = master.get("coupling", system.coupling)
+                system.extrapolation = master.get("extrapolation", system.extrapolation)
+                if master.get("iterations") is not None:
+                    system.iterations = int(master.get("iterations"))
+            elif osp is not None:
+                system.step = float(osp.get("baseStepSize"))
+        except (TypeError, ValueError) as exc:
+            raise CraneCosimError(f"system file {path}: bad DefaultExperiment ({exc})") from None
+    return system
+
+
+@dataclass
+class OpenedSystem:
+    """A system read by :func:`open_system`."""
+    system: System
+    ssd: Path              #: the .ssd read (inside the extraction folder for an archive)
+    archive: Path | None   #: the .ssp archive, if the system came from one
+
+    @property
+    def folder(self) -> Path:
+        """Where the system lives for the user: the archive's folder, or the .ssd's."""
+        return (self.archive or self.ssd).parent
+
+
+def is_ssp_archive(path) -> bool:
+    path = Path(path)
+    return path.is_file() and zipfile.is_zipfile(path)
+
+
+@contextlib.contextmanager
+def open_system(path, limits: Limits | None = None):
+    """Read the system at ``path``: a ``.ssd`` file, a folder holding one, or
+    an SSP archive (a zip of any name with ``SystemStructure.ssd`` at its
+    root).  An archive is checked and extracted (:mod:`crane_cosim.files.archive`)
+    into a temporary folder that lives until the ``with`` block ends; the
+    files it names must lie inside it.
+
+    >>> with open_system("CraneOnVessel.ssp") as opened:
+    ...     run_cosim(opened.system, "results")
+    """
+    path = Path(path)
+    if not is_ssp_archive(path):
+        yield OpenedSystem(read_ssd(path, limits), find_ssd(path), None)
+        return
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_ssp_") as tmp:
+        root = safe_extract(path, Path(tmp) / "ssp", "SSP archive", limits)
+        ssd = root / SSP_SSD
+        if not ssd.is_file():
+            raise CraneCosimError(f"SSP archive {path} has no {SSP_SSD} at its root")
+        try:
+            yield OpenedSystem(read_ssd(ssd, limits, _archive_root=root), ssd, path)
+        except CraneCosimError as exc:
+            # name a file of the archive as <archive>/<entry>, not by the temporary folder that is gone
+            exc.args = tuple(a.replace(str(root), str(path)) if isinstance(a, str) else a for a in exc.args)
+            raise

@@ -1,0 +1,22 @@
+"""The installed package holds every sub-package of the source: the list in
+``pyproject.toml`` names each folder with an ``__init__.py`` (a folder left
+out installs nothing of it, and only a fresh install would show it)."""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the installed name of each top folder (``[tool.setuptools.package-dir]``)
+TOP = {"cosim": "crane_cosim", "blocks": "crane_cosim.blocks", "fmus": "crane_cosim.fmus"}
+
+
+def test_every_package_is_installed():
+    text = (ROOT / "pyproject.toml").read_text()
+    listed = set(re.findall(r'"(crane_cosim[a-z_.]*)"', text[text.index("packages = ["):text.index("]", text.index(
+        "packages = ["))]))
+    found = set()
+    for folder, name in TOP.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            if "__pycache__" not in init.parts:
+                rel = init.parent.relative_to(ROOT / folder).parts
+                found.add(".".join((name, *rel)))
+    assert found == listed, (found - listed, listed - found)
