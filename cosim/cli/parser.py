@@ -172,7 +172,8 @@ def parser(description: str) -> argparse.ArgumentParser:
     f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
                                               "probability, and labels such as Hs, Tp)")
     f.add_argument("--signal", action="append", metavar="PATTERN",
-                   help="recorded columns to count (shell wildcards, repeatable; default: crane.W_mount_*)")
+                   help="recorded columns to count (shell wildcards, repeatable; default: the interface wrench, "
+                        "the columns whose role is interface.wrench: the crane's W_mount_*)")
     f.add_argument("--combine", action="append", default=[], metavar="NAME=EXPR",
                    help="a linear combination of columns to count, e.g. "
                         "bolt=0.025*crane.W_mount_fz-0.4*crane.W_mount_nx (repeatable)")

@@ -42,7 +42,7 @@ def cmd_sweep(args) -> int:
 
 def cmd_fatigue(args) -> int:
     import math
-    from ..studies.fatigue import DEFAULT_SIGNALS, YEAR, parse_combination, slewing_ring_bolt, study
+    from ..studies.fatigue import YEAR, parse_combination, slewing_ring_bolt, study
     combinations = [parse_combination(c) for c in args.combine]
     for text in args.bolt:
         n, d, *angle = _numbers(text, "--bolt", (2, 3))
@@ -54,7 +54,7 @@ def cmd_fatigue(args) -> int:
     if any(m <= 0 for m in slopes) or args.n_ref <= 0 or args.life <= 0 or args.skip < 0:
         raise CraneCosimError("the slopes, --n-ref and --life must be above 0, and --skip at least 0")
     out = args.out or (args.results / "fatigue" if args.results.is_dir() else args.results.parent / "fatigue")
-    cases, lifetime = study(args.results, out, tuple(args.signal or DEFAULT_SIGNALS), combinations, args.skip,
+    cases, lifetime = study(args.results, out, tuple(args.signal) if args.signal else None, combinations, args.skip,
                             args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
     print(lifetime.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"lifetime DELs ({args.life:g} years, {args.n_ref:g} cycles) of {cases['case'].nunique()} case(s): "

@@ -1,8 +1,10 @@
 """Fatigue of the crane-vessel interface from recorded runs.
 
-Each signal (an interface force or moment, ``crane.W_mount_*`` by default,
-or a linear combination of recorded columns, such as the axial force in a
-bolt of the slewing ring) is reduced to its cycles by rainflow counting
+Each signal (an interface force or moment: by default the columns whose
+role is the interface wrench, ``interface.wrench.*`` in the run's
+``summary.json``, the crane's ``W_mount_*``; or a linear combination of
+recorded columns, such as the axial force in a bolt of the slewing ring)
+is reduced to its cycles by rainflow counting
 (ASTM E1049-85, section 5.4.4, by the ``rainflow`` package): ranges, means
 and counts, a half cycle counting 0.5.  For an S-N curve of slope ``m``
 (``N S**m`` constant, Basquin) the damage of the cycles is proportional to
@@ -45,8 +47,11 @@ SLOPES = (3, 4, 5)
 N_REF = 1e7
 LIFE_YEARS = 20.0
 YEAR = 365.25 * 86400.0
-#: the signals by default: the crane's wrench at the mount (Frame 1)
-DEFAULT_SIGNALS = ("crane.W_mount_*",)
+#: the signals by default: the columns of this role, the wrench at the
+#: crane-vessel interface (the crane's at the mount, Frame 1)
+WRENCH_ROLE = "interface.wrench."
+#: a term of a combination that names a role, not a column: ``@<role>``
+ROLE_MARK = "@"
 
 
 def cycles(series) -> pd.DataFrame:
@@ -112,7 +117,7 @@ def parse_combination(text: str) -> Combination:
     return Combination(name.strip(), tuple(terms))
 
 
-def slewing_ring_bolt(n_bolts: int, diameter: float, angle: float = 0.0, prefix: str = "crane.W_mount_") \
+def slewing_ring_bolt(n_bolts: int, diameter: float, angle: float = 0.0, prefix: str = ROLE_MARK + WRENCH_ROLE) \
         -> Combination:
     """The axial force [N] (tension positive) in the bolt at ``angle`` [rad]
     from the x1 axis (toward y1) of a slewing ring of ``n_bolts`` bolts on a
@@ -122,27 +127,50 @@ def slewing_ring_bolt(n_bolts: int, diameter: float, angle: float = 0.0, prefix:
     that their sum and moment balance the wrench:
     ``F = -f_z/n + 4 (n_y cos(a) - n_x sin(a)) / (n D)``.  Horizontal forces
     and the slewing torque go to the ring's friction and pins, not the
-    bolts; the bolts' preload and the flange's prying are left out."""
+    bolts; the bolts' preload and the flange's prying are left out.  The
+    wrench's components are the columns of the role ``interface.wrench``
+    (``prefix``: of those names instead)."""
     n, d = float(n_bolts), float(diameter)
     return Combination(f"bolt_{math.degrees(angle):g}deg", (
         (-1.0 / n, f"{prefix}fz"), (4 * math.cos(angle) / (n * d), f"{prefix}ny"),
         (-4 * math.sin(angle) / (n * d), f"{prefix}nx")))
 
 
-def signals_of(df: pd.DataFrame, patterns=DEFAULT_SIGNALS, combinations=()) -> dict:
+def signals_of(df: pd.DataFrame, patterns=None, combinations=(), roles: dict | None = None) -> dict:
     """The signals of a run: its columns matching ``patterns`` (shell
-    wildcards) and the ``combinations``, by name."""
+    wildcards; None: the columns whose role is the interface wrench, from
+    ``roles``, the run's column -> role) and the ``combinations``, by name
+    (a term ``@<role>`` is the column of that role)."""
     from fnmatch import fnmatchcase
-    out = {c: df[c].to_numpy() for c in df.columns if c != "time" and any(fnmatchcase(c, p) for p in patterns)}
+    roles = roles or {}
+    by_role = {role: column for column, role in roles.items()}
+    if patterns is None:
+        out = {c: df[c].to_numpy() for c in df.columns if roles.get(c, "").startswith(WRENCH_ROLE)}
+        if not out:
+            raise CraneCosimError("the run's summary names no column with the role of the interface wrench "
+                                  f"({WRENCH_ROLE}*); name the signals to count with --signal")
+    else:
+        out = {c: df[c].to_numpy() for c in df.columns if c != "time" and any(fnmatchcase(c, p) for p in patterns)}
     for combo in combinations:
-        missing = [col for _, col in combo.terms if col not in df.columns]
+        terms = tuple((k, by_role.get(col[len(ROLE_MARK):], col) if col.startswith(ROLE_MARK) else col)
+                      for k, col in combo.terms)
+        missing = [col for _, col in terms if col not in df.columns]
         if missing:
             raise CraneCosimError(f"the combination {combo.name} uses {', '.join(missing)}, which the results "
                                   f"do not hold")
-        out[combo.name] = combo.of(df)
+        out[combo.name] = Combination(combo.name, terms).of(df)
     if not out:
         raise CraneCosimError(f"no recorded column matches {', '.join(patterns)}")
     return out
+
+
+def roles_of(folder: Path) -> dict:
+    """The roles of a run's columns (its ``summary.json``), or none."""
+    import json
+    try:
+        return json.loads((Path(folder) / "summary.json").read_text()).get("roles", {})
+    except (OSError, ValueError):
+        return {}
 
 
 def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
@@ -207,7 +235,7 @@ def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
             for name, (k, row) in zip(names, table.iterrows())]
 
 
-def study(results, out, patterns=DEFAULT_SIGNALS, combinations=(), skip: float = 0.0, n_ref: float = N_REF,
+def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref: float = N_REF,
           life: float = LIFE_YEARS * YEAR, slopes=SLOPES, plots: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Rainflow counting and DELs of every case of ``results``
     (:func:`read_cases`) into ``out``: ``fatigue_cases.csv`` (per case and
@@ -221,7 +249,7 @@ def study(results, out, patterns=DEFAULT_SIGNALS, combinations=(), skip: float =
     per_case, records = [], {}
     for name, folder, probability, labels in read_cases(results):
         df = read_run(folder, skip)
-        signals = signals_of(df, patterns, combinations)
+        signals = signals_of(df, patterns, combinations, roles_of(folder))
         counted = {name: cycles(series) for name, series in signals.items()}
         table = case_table(df, signals, n_ref, life, slopes, counted)
         table.insert(0, "probability", probability)

@@ -1,7 +1,9 @@
-"""Fatigue from recorded runs (``cosim/fatigue.py``): rainflow counting
+"""Fatigue from recorded runs (``cosim/studies/fatigue.py``): rainflow counting
 against the published example of ASTM E1049-85, damage-equivalent loads
 against the sinusoid's range, the lifetime over a scatter table, the bolt
 force of a slewing ring against the ring's equilibrium, and the command."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +11,7 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.studies.fatigue import (YEAR, case_table, combined, cycles, damage_equivalent_load, parse_combination,
-                                 slewing_ring_bolt, study)
+                                         signals_of, slewing_ring_bolt, study)
 
 
 def test_rainflow_counts_the_astm_e1049_example():
@@ -60,7 +62,11 @@ def test_the_bolt_forces_balance_the_wrench_on_the_ring():
     wrench = {"crane.W_mount_fz": 1.2e4, "crane.W_mount_nx": -3.1e3, "crane.W_mount_ny": 4.4e3}
     df = pd.DataFrame({k: [v] for k, v in wrench.items()})
     angles = 2 * np.pi * np.arange(n) / n + 0.1
-    F = np.array([slewing_ring_bolt(n, d, a).of(df)[0] for a in angles])
+    F = np.array([slewing_ring_bolt(n, d, a, prefix="crane.W_mount_").of(df)[0] for a in angles])
+    # by default the wrench is found by its role, as a run's summary gives it
+    roles = {f"crane.W_mount_{c}": f"interface.wrench.{c}" for c in ("fz", "nx", "ny")}
+    by_role = signals_of(df, ["crane.W_mount_fz"], [slewing_ring_bolt(n, d, angles[0])], roles)
+    assert by_role[f"bolt_{np.degrees(angles[0]):g}deg"][0] == F[0]
     x, y = d / 2 * np.cos(angles), d / 2 * np.sin(angles)
     # the bolts' forces on the crane: -F along z1 at (x, y)
     assert np.sum(-F) == pytest.approx(wrench["crane.W_mount_fz"], rel=1e-12)
@@ -86,6 +92,9 @@ def _run_folder(folder, amplitude, periods=50):
     for k, c in enumerate(("nx", "ny", "nz", "fx", "fy", "fz")):
         cols[f"crane.W_mount_{c}"] = 1e3 * k + amplitude * np.sin(np.pi * t + k)
     pd.DataFrame(cols).to_csv(folder / "results.csv", index=False)
+    # what a run's summary says the columns are for
+    roles = {f"crane.W_mount_{c}": f"interface.wrench.{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")}
+    (folder / "summary.json").write_text(json.dumps({"roles": roles}))
     return folder
 
 
@@ -143,3 +152,13 @@ def test_probabilities_that_do_not_sum_to_one_are_refused(tmp_path, capsys):
     pd.DataFrame({"case": ["a"], "probability": [0.5]}).to_csv(tmp_path / "scatter.csv", index=False)
     assert main(["fatigue", str(tmp_path / "scatter.csv")]) == 2
     assert "must be numbers of at least 0 summing to 1 (they sum to 0.5)" in capsys.readouterr().err
+
+
+def test_a_run_whose_summary_names_no_interface_wrench_needs_its_signals_named(tmp_path, capsys):
+    folder = _run_folder(tmp_path / "run", 1e3)
+    (folder / "summary.json").write_text("{}")
+    assert main(["fatigue", str(folder)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "crane-cosim: error: the run's summary names no column with the role of the interface wrench "
+        "(interface.wrench.*); name the signals to count with --signal")
+    assert main(["fatigue", str(folder), "--signal", "crane.W_mount_f*", "--no-plots"]) == 0

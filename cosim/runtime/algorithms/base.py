@@ -9,7 +9,7 @@ import numpy as np
 
 from ...errors import CraneCosimError
 
-__all__ = ["Algorithm", "gather", "gather_strings", "pass_on", "check_finite", "exchange_initial", "FLOOR",
+__all__ = ["Algorithm", "gather", "gather_strings", "gather_all", "pass_on", "check_finite", "exchange_initial", "FLOOR",
            "floored_scale"]
 
 #: the least scale of a change of an output: this fraction of the largest
@@ -91,6 +91,13 @@ def gather_strings(inst, routes, instances) -> None:
             inst.su[j] = src[o]
 
 
+def gather_all(inst, routes, string_routes, instances) -> None:
+    """:func:`gather` and, where there are any, the String inputs too."""
+    gather(inst, routes, instances)
+    if string_routes:
+        gather_strings(inst, string_routes, instances)
+
+
 def check_finite(inst, t: float) -> None:
     y = inst.y
     if not np.isfinite(y).all():
@@ -106,9 +113,7 @@ def pass_on(instances, routes, string_routes) -> None:
     then its outputs read again (direct feedthrough at a communication
     point)."""
     for inst, rts, srts in zip(instances, routes, string_routes):
-        gather(inst, rts, instances)
-        if srts:
-            gather_strings(inst, srts, instances)
+        gather_all(inst, rts, srts, instances)
         inst.set_inputs()
         inst.get_outputs()
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Algorithm, check_finite, gather, gather_strings
+from .base import Algorithm, check_finite, gather_all
 
 __all__ = ["Jacobi", "GaussSeidel"]
 
@@ -77,15 +77,11 @@ class _Explicit(Algorithm):
 
     def _inputs(self, k: int, i: int) -> None:
         """Component ``i``'s inputs at base point ``k``, through the gates."""
-        inst, instances = self.instances[i], self.instances
+        routes, strings = self.routes[i], self.string_routes[i]
         if self.gated:
-            gather(inst, [r for r in self.routes[i] if k % r.every == 0], instances)
-            srts = [r for r in self.string_routes[i] if k % r.every == 0]
-        else:
-            gather(inst, self.routes[i], instances)
-            srts = self.string_routes[i]
-        if srts:
-            gather_strings(inst, srts, instances)
+            routes = [r for r in routes if k % r.every == 0]
+            strings = [r for r in strings if k % r.every == 0]
+        gather_all(self.instances[i], routes, strings, self.instances)
 
     def _due(self, k: int, i: int) -> bool:
         return k % self.every[i] == 0
@@ -107,9 +103,7 @@ class Jacobi(_Explicit):
         instances = self.instances
         if self.single_rate:
             for inst, rts, srts in zip(instances, self.routes, self.string_routes):
-                gather(inst, rts, instances)
-                if srts:
-                    gather_strings(inst, srts, instances)
+                gather_all(inst, rts, srts, instances)
             for inst in instances:
                 inst.set_inputs()
                 inst.do_step(t, h)
@@ -135,9 +129,7 @@ class GaussSeidel(_Explicit):
         instances = self.instances
         if self.single_rate:
             for inst, rts, srts in zip(instances, self.routes, self.string_routes):
-                gather(inst, rts, instances)
-                if srts:
-                    gather_strings(inst, srts, instances)
+                gather_all(inst, rts, srts, instances)
                 inst.set_inputs()
                 inst.do_step(t, h)
                 inst.get_outputs()

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import check_finite
+from .base import check_finite, gather_strings
 from .graph import stepped_again
 from .midpoint import AGAIN, IteratedMidpoint
 
@@ -111,7 +111,6 @@ class IteratedQuadratic(IteratedMidpoint):
             inst.du[0, r.dst_index] = (-3 * u0 + 4 * um - ue) / h
             inst.du[1, r.dst_index] = (4 * u0 - 8 * um + 4 * ue) / (h * h)
         if self.string_routes[k]:
-            from .base import gather_strings
             gather_strings(inst, self.string_routes[k], self.instances)
         inst.set_inputs()
         inst.set_input_derivatives()
