@@ -24,7 +24,7 @@ point's time counts as that time, so a communication point that round-off
 puts just before a jump (ten steps of 0.1 s summed make
 0.9999999999999999 s) samples the same side as the exact time would.
 
-The monolithic reference (``cosim/monolithic.py``) needs nothing more at a
+The monolithic reference (``cosim/hosts/monolithic.py``) needs nothing more at a
 jump: scipy's adaptive step rejects steps until the one across it is short
 enough for the tolerance.  For the crane of Cibicik & Egeland (2018), on a
 fixed base, driven by eq. (21) over 0.5 s, DOP853 at its rtol of 1e-9 takes
@@ -33,7 +33,7 @@ integrated in two pieces, stopped at the jump, at 1e-12.
 
 The unit of ``y`` (and of ``offset``) is left undeclared: a port without a
 unit is taken to have its partner's unit when connected (N.m driving a
-torque, m a position, ...; ``cosim/wiring.py`` notes it), so one FMU serves
+torque, m a position, ...; ``cosim/runtime/checks.py`` notes it), so one FMU serves
 every signal.  A unit chosen by a parameter could not change the unit the
 FMU declares.
 

@@ -247,7 +247,7 @@ def flexible_crane(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 5.0,
 
     The base starts at rest under the crane's weight at its initial pose
     (eq. 23), so that a changed support stiffness starts settled too.
-    The iterated-midpoint algorithm (``cosim/master.py``), in the order
+    The iterated-midpoint algorithm (``runtime/algorithms/midpoint.py``), in the order
     base, crane, friction, drive: every input is held at its source's value
     at mid-step, and base, crane and friction, a loop, step twice (one
     re-step pass: more do not bring it closer), so that the base's 30-41 Hz

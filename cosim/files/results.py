@@ -16,7 +16,7 @@ import pandas as pd
 
 RESULTS_FILE = "results.csv"
 SUMMARY_FILE = "summary.json"
-#: the estimate of the coupling error at the recorded points (``cosim/estimate.py``)
+#: the estimate of the coupling error at the recorded points (``cosim/runtime/observers/estimate.py``)
 ESTIMATE_FILE = "coupling_error.csv"
 
 

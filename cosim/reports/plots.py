@@ -190,7 +190,7 @@ def _safe(name: str) -> str:
 
 
 def plot_fatigue(out_dir, cases, records, slopes) -> list[Path]:
-    """The figures of a fatigue study (``cosim/fatigue.py``) in ``out_dir``:
+    """The figures of a fatigue study (``cosim/studies/fatigue.py``) in ``out_dir``:
     per case (``records``: its times, signals and their counted cycles),
     ``<case>_rainflow.png`` (each signal's cycles by range and mean) and ``<case>_records.png`` (each signal over time, its
     largest and smallest values marked), and ``del.png`` (each signal's

@@ -21,7 +21,7 @@ Records (``--json``), one per scenario and mode:
 and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
 ``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
 that does nothing, bare and through the project's adapter, timed the same
-way (``cosim/floor.py``): the floor under every ``fmu_us_per_step``.
+way (``cosim/studies/floor.py``): the floor under every ``fmu_us_per_step``.
 """
 from __future__ import annotations
 
@@ -207,7 +207,7 @@ def main(args) -> int:
 
 
 def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
-    """Cases per hour of a sweep (``cosim/sweep.py``) of the crane on the
+    """Cases per hour of a sweep (``cosim/studies/sweep.py``) of the crane on the
     Table I vessel, ``cases`` cases of ``stop_time`` s (the vessel's mass
     varied), on a local cluster of one worker process and of two; and the
     overhead per case: a case's wall time (its process started, the FMUs

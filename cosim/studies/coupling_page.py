@@ -98,7 +98,7 @@ first variant is the example's default.
   crane, whose undamped 40.7 Hz base mode drifts in phase (1.4% at 1 ms,
   0.08% at 0.25 ms), which the iterated quadratic keeps within 0.07% at
   1 ms; the tests bound each example's error at about three times what it
-  achieves (`tests/cosim/test_example_accuracy.py`).
+  achieves (`tests/scenarios/test_example_accuracy.py`).
 * The FMUs integrate with classic Runge–Kutta, at most 1 ms a step inside:
   over these runs their own error is below 1e-7 of the peaks, so what the
   tables show is the coupling's.

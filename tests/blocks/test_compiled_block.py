@@ -38,7 +38,7 @@ def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch, block):
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)
 def test_the_kernels_are_compiled_once_the_block_ran(block):
     """Every function of the module is in numba's cache after the block ran:
-    warm_up (cosim/warmup.py) has nothing left to compile."""
+    warm_up (fmus/warmup.py) has nothing left to compile."""
     block().prepare()
     assert jit.kernels_compiled(block.kernel_module)
     module = jit.load_kernels(block.kernel_module)

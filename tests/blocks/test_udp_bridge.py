@@ -1,4 +1,4 @@
-"""The UDP bridge (``blocks/udp_bridge.py``) and its peer (``cosim/serve.py``),
+"""The UDP bridge (``blocks/udp_bridge.py``) and its peer (``cosim/hosts/serve.py``),
 in-process: the packet, the peer's rules, and a bridge against a peer thread
 running our blocks, compared with calling the blocks directly."""
 import json

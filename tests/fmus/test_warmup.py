@@ -1,5 +1,5 @@
 """Compiling the blocks' numba kernels up front, with a word to the user
-(cosim/warmup.py): the first run on a machine must not sit silent."""
+(fmus/warmup.py): the first run on a machine must not sit silent."""
 import io
 import os
 import subprocess

@@ -1,4 +1,4 @@
-"""Sweeps (``cosim/sweep.py``): many cases of a system on a real Dask
+"""Sweeps (``cosim/studies/sweep.py``): many cases of a system on a real Dask
 cluster (a ``LocalCluster`` of worker processes, not a mock), each case a
 run of its own; a failed case recorded with its reason, finished cases
 skipped when the sweep runs again, nothing lost when a worker or the
