@@ -10,8 +10,9 @@ together, with one run configuration (``config.py``).
     run_cosim(system, "results", RunConfig(algorithm="iterated-midpoint"))
 """
 from .config import RunConfig
-from .plan import plan_of, problems_of
+from .plan import plan_of, problems_of, replace_component
 from .run import run_cosim
 from .system import Component, Connection, System
 
-__all__ = ["RunConfig", "System", "Component", "Connection", "run_cosim", "plan_of", "problems_of"]
+__all__ = ["RunConfig", "System", "Component", "Connection", "run_cosim", "plan_of", "problems_of",
+           "replace_component"]

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from .algorithms import ALGORITHMS
 from .algorithms.base import exchange_initial
-from .instance import Ended, instantiate
+from .instance import Ended
+from .loading import instantiate
 
 __all__ = ["Execution"]
 

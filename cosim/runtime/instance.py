@@ -11,8 +11,8 @@ themselves: one set, one step and one get a step, preallocated, nothing
 converted.  Other types go through a small array of their own C type per
 call (``fmi2SetInteger``, ``fmi3GetInt8`` ...).
 
-The FMI version's own calls are in :class:`FMI2Instance` and
-:class:`FMI3Instance`; :func:`instantiate` picks one.
+The FMI version's own calls are in :class:`~runtime.fmi2.FMI2Instance`
+and :class:`~runtime.fmi3.FMI3Instance`; ``runtime/loading.py`` picks one.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from ..errors import CraneCosimError
 from ..files.archive import safe_extract
 from .types import EXACT_INTEGER
 
-__all__ = ["FMUInstance", "Channel", "Ended", "instantiate", "open_instance"]
+__all__ = ["FMUInstance", "Channel", "Ended"]
 
 _DOUBLE_P = ctypes.POINTER(ctypes.c_double)
 
@@ -262,37 +262,3 @@ class FMUInstance:
                 except Exception:
                     pass
             self._instantiated = False
-
-
-def instantiate(part, unzip_root: Path) -> FMUInstance:
-    """The instance of ``part`` of its FMI version."""
-    from .fmi2 import FMI2Instance
-    from .fmi3 import FMI3Instance
-    cls = FMI2Instance if part.model.fmi_version == "2.0" else FMI3Instance
-    return cls(part, unzip_root)
-
-
-def open_instance(path, unzip_root: Path, name: str | None = None, inputs=(), outputs=None,
-                  values=None) -> FMUInstance:
-    """The FMU at ``path`` instantiated on its own, outside a system (the
-    tests of an FMU, the benchmark's floor): ``inputs`` and ``outputs`` (names;
-    default: no input, every numeric and String output) bound to ``u`` and
-    ``y``, ``values`` (variable name -> value) checked as a plan checks
-    them and set by :meth:`initialize`."""
-    from .checks import joined, value_problems
-    from .model import read_model
-    from .plan import Part
-    from .types import NUMERIC
-
-    path = Path(path)
-    model = read_model(path)
-    name = name or path.stem
-    typed, problems = value_problems(name, path.name, model, dict(values or {}), {})
-    if problems:
-        raise CraneCosimError(joined(problems))
-    chosen = [model.variables[n] for n in outputs] if outputs is not None else \
-        [v for v in model.outputs() if not v.shape]
-    part = Part(0, name, path, model, typed, inputs=[model.variables[n] for n in inputs],
-                outputs=[v for v in chosen if v.family in NUMERIC],
-                string_outputs=[v for v in chosen if v.family == "string"])
-    return instantiate(part, unzip_root)

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, parse_xml, read_member
-from ..fmus.build import ROLE_TOOL
+from ..blocks import BLOCKS
+from ..fmus.build import ROLE_TOOL, needs_building
 from .types import FAMILY, INTEGER_RANGE
 
 __all__ = ["VariableInfo", "Capabilities", "ModelInfo", "read_model", "block_model", "describe", "ROLE_TOOL"]
@@ -237,7 +238,6 @@ def read_model(path) -> ModelInfo:
 
 
 def _our_model(name, tool) -> str | None:
-    from ..blocks import BLOCKS
     return name if name in BLOCKS and (tool or "").startswith("crane-cosim") else None
 
 
@@ -264,8 +264,6 @@ def describe(path) -> ModelInfo:
     """The FMU at ``path`` as a run will find it: read from the file, or,
     for one of this project's FMUs that a run will build first (missing,
     or built from other sources), from its block."""
-    from ..blocks import BLOCKS
-    from ..fmus.build import needs_building
 
     path = Path(path)
     if path.suffix == ".fmu" and path.stem in BLOCKS and needs_building(path, BLOCKS[path.stem]):
@@ -275,7 +273,6 @@ def describe(path) -> ModelInfo:
 
 def our_model_name(path) -> str | None:
     """The block behind an FMU of this project (by its model name), else None."""
-    from ..blocks import BLOCKS
     path = Path(path)
     if not path.exists():
         return path.stem if path.stem in BLOCKS else None

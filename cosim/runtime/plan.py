@@ -22,13 +22,19 @@ from pathlib import Path
 
 import numpy as np
 
+from ..blocks import BLOCKS
+from ..blocks.udp_bridge import bridge_from_spec
 from ..errors import CraneCosimError
+from ..fmus.build import bridge_spec_of
 from . import checks
+from .algorithms import ALGORITHMS, ITERATED
+from .config import RunConfig
 from .coupling import COUPLINGS, coupled_connections
 from .model import ModelInfo, describe
 from .types import NUMERIC
 
-__all__ = ["Settings", "Part", "Route", "Plan", "plan_of", "problems_of", "steps_of", "EXTRAPOLATIONS"]
+__all__ = ["Settings", "Part", "Route", "Plan", "plan_of", "problems_of", "replace_component", "steps_of",
+           "EXTRAPOLATIONS"]
 
 EXTRAPOLATIONS = ("midpoint", "none")
 
@@ -144,7 +150,6 @@ class _Planner:
         self.problems.append((sentence, components))
 
     def plan(self) -> Plan:
-        from .algorithms import ALGORITHMS, ITERATED
         s = self.system
         settings = Settings(float(s.start_time), float(s.stop_time), s.step, s.algorithm, s.coupling,
                             s.extrapolation, s.iterations)
@@ -214,7 +219,6 @@ class _Planner:
         if self.settled:
             for p in checks.step_problems(comp.name, path.name, model, settings, every, n_steps):
                 self.problem(p, comp.name)
-            from .algorithms import ITERATED
             given = settings.step * every / (2 if settings.algorithm in ITERATED else 1)
             if (note := checks.internal_step_note(comp.name, model, given)) is not None:
                 self.notes.append(note)
@@ -253,12 +257,9 @@ class _Planner:
 def _block_of(model: ModelInfo, path: Path):
     """This project's block behind an FMU (one of its blocks, or a bridge),
     whose own parameter checks then apply; else None."""
-    from ..blocks import BLOCKS
     if model.ours is not None:
         return BLOCKS[model.ours]
     if model.built and model.generation_tool.startswith("crane-cosim"):
-        from ..blocks.udp_bridge import bridge_from_spec
-        from ..fmus.build import bridge_spec_of
         spec = bridge_spec_of(path)
         return bridge_from_spec(spec) if spec is not None else None
     return None
@@ -321,7 +322,6 @@ def _gate(src_every: int, dst_every: int) -> int:
 def _estimate_problems(plan) -> list:
     """Components that cannot run twice side by side, which the estimate of
     the coupling error needs (a second run at half the step)."""
-    from ..fmus.build import bridge_spec_of
     found = []
     for part in plan.parts:
         if part.model is None:
@@ -348,6 +348,23 @@ def problems_of(system, config=None, block_checks: bool = True) -> tuple[list[st
     planner = _Planner(config.applied_to(system) if config is not None else system, config, block_checks)
     planner.plan()
     return planner.sentences(), planner.notes
+
+
+def replace_component(system, name: str, source):
+    """Swap component ``name`` of ``system`` for the FMU ``source`` (relative
+    to the system's ``base_dir`` unless absolute), keeping its connections
+    and values; returns the component.  Raises :class:`CraneCosimError`
+    naming every connection or value the new FMU cannot take (name,
+    causality, type, unit), and leaves the system as it was
+    (``docs/swapping.md``).  Values are checked by their types and bounds
+    only: a bridge's address, say, is set after the swap."""
+    comp = system.component(name)
+    problems, _ = problems_of(system, RunConfig(replacements={name: source}), block_checks=False)
+    mine = [p for p in problems if p.startswith(f"component {name} cannot be replaced")]
+    if mine:
+        raise CraneCosimError(mine[0])
+    comp.source = str(source)
+    return comp
 
 
 def plan_of(system, config=None) -> Plan:

@@ -83,24 +83,6 @@ class System:
         raise CraneCosimError(f"system {self.name!r} has no component named {name!r} "
                               f"(components: {', '.join(c.name for c in self.components)})")
 
-    def replace(self, name: str, source) -> Component:
-        """Swap component ``name`` for the FMU ``source`` (relative to
-        ``base_dir`` unless absolute), keeping its connections and
-        parameters.  Raises :class:`CraneCosimError` naming every connection
-        or parameter the new FMU cannot take (name, causality, type, unit),
-        and leaves the system as it was (``docs/swapping.md``)."""
-        from .config import RunConfig
-        from .plan import problems_of
-        self.component(name)
-        # values are checked by their types and bounds: a bridge's address, say, is set after the swap
-        problems, _ = problems_of(self, RunConfig(replacements={name: source}), block_checks=False)
-        mine = [p for p in problems if p.startswith(f"component {name} cannot be replaced")]
-        if mine:
-            raise CraneCosimError(mine[0])
-        comp = self.component(name)
-        comp.source = str(source)
-        return comp
-
     def source_path(self, comp: Component) -> Path:
         p = Path(comp.source)
         return p if p.is_absolute() else (Path(self.base_dir) / p)

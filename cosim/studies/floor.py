@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from ..blocks.pass_on import PassOn
-from ..runtime.instance import open_instance
+from ..runtime.loading import open_instance
 
 __all__ = ["floor_us_per_step"]
 

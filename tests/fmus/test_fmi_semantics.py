@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from crane_cosim.blocks import BLOCKS
-from crane_cosim.runtime.instance import open_instance
+from crane_cosim.runtime.loading import open_instance
 from fmi_calls import fails
 
 

@@ -10,7 +10,7 @@ from fmpy.validation import validate_fmu
 
 from choice_block import Choice
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.instance import open_instance
+from crane_cosim.runtime.loading import open_instance
 from crane_cosim.fmus.build import build_block_fmu, fmu_is_current
 from fmi_calls import fails
 

@@ -19,7 +19,7 @@ from fmpy.validation import validate_fmu
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.instance import open_instance
+from crane_cosim.runtime.loading import open_instance
 
 MODELS = sorted(BLOCKS)
 

@@ -4,7 +4,7 @@ stepped as the project's master steps them."""
 import pytest
 
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.runtime.instance import open_instance
+from crane_cosim.runtime.loading import open_instance
 
 H = 1e-3
 

@@ -27,6 +27,7 @@ from crane_cosim.blocks.controller import Controller
 from crane_cosim.blocks.udp_bridge import bridge_block, bridge_of
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
+from crane_cosim.runtime import replace_component
 from crane_cosim.fmus.build import build_bridge_fmu, fmu_is_current, guid, source_hash
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
@@ -52,7 +53,7 @@ def reference(fmu_dir, tmp_path_factory):
 
 def bridged(tmp_path, fmu_dir, bridge_fmu, port, **params):
     s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP)
-    s.replace("controller", bridge_fmu)
+    replace_component(s, "controller", bridge_fmu)
     s.set_parameter("controller.port", float(port))
     for name, value in params.items():
         s.set_parameter(f"controller.{name}", value)

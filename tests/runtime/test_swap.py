@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crane_cosim.runtime import problems_of
+from crane_cosim.runtime import problems_of, replace_component
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
@@ -104,7 +104,7 @@ def test_replace_in_python_leaves_the_system_as_it_was_when_the_fmu_does_not_fit
     s, _ = vessel_system()
     before = s.component("controller").source
     with pytest.raises(CraneCosimError, match=r"component controller cannot be replaced by Vessel.fmu: \d+ problems"):
-        s.replace("controller", fmu_dir / "Vessel.fmu")
+        replace_component(s, "controller", fmu_dir / "Vessel.fmu")
     assert s.component("controller").source == before
 
 
@@ -114,7 +114,7 @@ def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_pat
     (Gauss-Seidel: the controller steps after the crane), and check notes
     that its ports declare no units."""
     s, ssd = vessel_system()
-    s.replace("controller", own_controller)  # the Python API fits it
+    replace_component(s, "controller", own_controller)  # the Python API fits it
     assert s.component("controller").source == str(own_controller)
     problems, notes = problems_of(s)
     assert problems == [] and any("controller.q_slew declares no unit; taken to be rad" in n for n in notes)

@@ -5,7 +5,7 @@ played back (``blocks/prescribed_vessel.py``)."""
 import numpy as np
 import pandas as pd
 
-from crane_cosim.runtime import run_cosim
+from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.files.results import error_norms, force_columns
 from crane_cosim.scenarios import crane_on_vessel
@@ -61,7 +61,7 @@ def test_a_recorded_motion_played_back_gives_the_cranes_wrench(fmu_dir, tmp_path
     run_cosim(s, tmp_path / "run", progress=False)
     build_fmu("PrescribedVessel", tmp_path / "fmus")
     play = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=4.0)
-    play.replace("vessel", tmp_path / "fmus" / "PrescribedVessel.fmu")
+    replace_component(play, "vessel", tmp_path / "fmus" / "PrescribedVessel.fmu")
     play.set_parameter("vessel.file", str(tmp_path / "run" / "results.csv"))
     for angle in ("roll", "pitch", "yaw"):
         play.set_parameter(f"vessel.{angle}", f"vessel.q_{angle}")

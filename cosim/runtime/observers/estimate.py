@@ -38,6 +38,7 @@ import numpy as np
 
 from ...files.results import ESTIMATE_FILE, ResultWriter
 from ..algorithms.base import FLOOR, floored_scale
+from ..execution import Execution
 from ..recording import recorded
 from . import Observer
 
@@ -132,7 +133,6 @@ class Estimate(Observer):
         self.half = self.rating = self.writer = None
 
     def instantiated(self, execution) -> None:
-        from ..execution import Execution
         self.half = Execution(self.plan.halved(), execution.folder / "half")
         self.half.instantiate()
 

@@ -1,0 +1,44 @@
+"""An FMU of a plan loaded: the instance of its FMI version, and an FMU
+opened on its own, outside a system (the tests of an FMU, the benchmark's
+floor)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import CraneCosimError
+from .checks import joined, value_problems
+from .fmi2 import FMI2Instance
+from .fmi3 import FMI3Instance
+from .instance import FMUInstance
+from .model import read_model
+from .plan import Part
+from .types import NUMERIC
+
+__all__ = ["instantiate", "open_instance"]
+
+
+def instantiate(part, unzip_root: Path) -> FMUInstance:
+    """The instance of ``part`` of its FMI version."""
+    cls = FMI2Instance if part.model.fmi_version == "2.0" else FMI3Instance
+    return cls(part, unzip_root)
+
+
+def open_instance(path, unzip_root: Path, name: str | None = None, inputs=(), outputs=None,
+                  values=None) -> FMUInstance:
+    """The FMU at ``path`` instantiated on its own, outside a system (the
+    tests of an FMU, the benchmark's floor): ``inputs`` and ``outputs`` (names;
+    default: no input, every numeric and String output) bound to ``u`` and
+    ``y``, ``values`` (variable name -> value) checked as a plan checks
+    them and set by :meth:`initialize`."""
+    path = Path(path)
+    model = read_model(path)
+    name = name or path.stem
+    typed, problems = value_problems(name, path.name, model, dict(values or {}), {})
+    if problems:
+        raise CraneCosimError(joined(problems))
+    chosen = [model.variables[n] for n in outputs] if outputs is not None else \
+        [v for v in model.outputs() if not v.shape]
+    part = Part(0, name, path, model, typed, inputs=[model.variables[n] for n in inputs],
+                outputs=[v for v in chosen if v.family in NUMERIC],
+                string_outputs=[v for v in chosen if v.family == "string"])
+    return instantiate(part, unzip_root)
