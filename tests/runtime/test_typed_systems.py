@@ -210,3 +210,24 @@ def test_the_command_says_where_a_component_ended_the_run(typed_fmus, fmu_dir, t
     assert main(["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots"]) == 0
     assert ("crane-cosim: note: the run ended before its stop time: component c3 asked to end the simulation at "
             "t = 0.2 s") in capsys.readouterr().out
+
+
+def test_an_fmi3_fmu_is_rolled_back_in_the_iterated_midpoints_loop(typed_fmus, fmu_dir, tmp_path):
+    """The FMI 3.0 counter placed before the source it reads: the iterated
+    midpoint saves its state, steps it, restores it and steps it again
+    (``fmi3GetFMUState``, ``fmi3SetFMUState``), and its count is the one the
+    source's mid-step values give, once a step (its ticks one a step, the
+    passes rolled back)."""
+    s = _system(typed_fmus, fmu_dir, "iterated-midpoint")
+    s.components = [s.component("c3"), *[c for c in s.components if c.name != "c3"]]
+    result = run_cosim(s, tmp_path, progress=False)
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert list(df["c3.ticks"]) == list(range(STEPS + 1))
+    count, expected = 0, [0]
+    for k in range(STEPS):
+        enable, mode = _pulse(2 * k + 1)
+        count += 5 * FACTOR[mode] if enable else 0
+        expected.append(count)
+    assert list(df["c3.count"]) == expected
+    assert json.loads((tmp_path / "summary.json").read_text())["re_step_passes"]
+    assert result.status == "completed"
