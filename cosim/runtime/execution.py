@@ -96,19 +96,26 @@ class Execution:
 
     def _loop(self, observers) -> None:
         each = [o.step_complete for o in observers if o.period == 1]
-        periodic = [(o.period, o.step_complete) for o in observers if o.period > 1]
-        step, time_of, ends = self.algorithm.step, self.algorithm.time_of, self._ends
-        for k in range(self.k, self.plan.n_steps):
+        periodic = {}
+        for o in observers:
+            if o.period > 1:
+                periodic.setdefault(o.period, []).append(o.step_complete)
+        periodic = list(periodic.items())
+        step, ends = self.algorithm.step, self._ends
+        s = self.plan.settings
+        start, h, stop, n = s.start_time, s.step, s.stop_time, self.plan.n_steps
+        for k in range(self.k, n):
             t = self.t
-            t_next = time_of(k + 1)
+            t_next = min(start + (k + 1) * h, stop)  # algorithm.time_of(k + 1)
             step(k, t, t_next - t)
             self.k, self.t = k + 1, t_next
             for f in each:
                 f(self)
-            for period, f in periodic:
+            for period, fs in periodic:
                 if self.k % period == 0:
-                    f(self)
-            if ends and self.k < self.plan.n_steps:
+                    for f in fs:
+                        f(self)
+            if ends and self.k < n:
                 # a component ended the simulation where this step ended: so does the run
                 self.ended = ends[0]
                 return

@@ -4,6 +4,7 @@ derivatives, Strings and state rollback."""
 from __future__ import annotations
 
 import ctypes
+from time import perf_counter
 
 import numpy as np
 
@@ -76,19 +77,25 @@ class FMI2Instance(FMUInstance):
             # (ours do: an exception would be fatal for the whole process).
             raise self.explain("initialize")
 
-    def _step(self, t: float, h: float) -> int:
-        status = self._do_step(self._component, ctypes.c_double(t), ctypes.c_double(h),
-                               0 if self.may_roll_back else 1)
-        if status == _STATUS_DISCARD:
-            from fmpy.fmi2 import fmi2LastSuccessfulTime, fmi2Terminated
-            if self._slave.getBooleanStatus(fmi2Terminated):
-                reached = self._slave.getRealStatus(fmi2LastSuccessfulTime)
-                if reached < t + h * (1 - 1e-9):
-                    raise Ended(self.name, t)
-                # it reached the step's end: the run ends there, as fmpy ends it (FMI 2.0 section 4.2.3)
-                self.ends.append(Ended(self.name, t + h, completed=True))
-                return 0
-        return status
+    def do_step(self, t: float, h: float) -> None:
+        t0 = perf_counter()
+        status = self._do_step(self._component, ctypes.c_double(t), ctypes.c_double(h), self._no_prior)
+        self.fmi_time += perf_counter() - t0
+        if status > 1 and not (status == _STATUS_DISCARD and self._ended(t, h)):
+            raise self.explain(f"step from t = {t:g} s")
+
+    def _ended(self, t: float, h: float) -> bool:
+        """After a discarded step: whether the FMU asked to end the simulation
+        having reached the step's end (noted for the execution); one that
+        stopped inside the step ends the run at its start."""
+        from fmpy.fmi2 import fmi2LastSuccessfulTime, fmi2Terminated
+        if not self._slave.getBooleanStatus(fmi2Terminated):
+            return False
+        if self._slave.getRealStatus(fmi2LastSuccessfulTime) < t + h * (1 - 1e-9):
+            raise Ended(self.name, t)
+        # it reached the step's end: the run ends there, as fmpy ends it (FMI 2.0 section 4.2.3)
+        self.ends.append(Ended(self.name, t + h, completed=True))
+        return True
 
     def _bind(self) -> None:
         super()._bind()
@@ -107,7 +114,6 @@ class FMI2Instance(FMUInstance):
         """Write ``du`` (the inputs' first time derivatives in ``du[0]``,
         second in ``du[1]``) through ``fmi2SetRealInputDerivatives``; only
         for an FMU that declares ``canInterpolateInputs``."""
-        from time import perf_counter
         t0 = perf_counter()
         if self._du_index is not None:
             self._du_real[:] = self.du[:, self._du_index]

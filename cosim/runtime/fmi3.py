@@ -7,6 +7,7 @@ Strings and state rollback.  FMI 3.0 has no input derivatives."""
 from __future__ import annotations
 
 import ctypes
+from time import perf_counter
 
 from ..errors import CraneCosimError
 from .instance import Ended, FMUInstance
@@ -60,6 +61,21 @@ class FMI3Instance(FMUInstance):
     def _get_real(self, component, vr, n, ptr) -> int:
         return self._get_float(component, vr, n, ptr, n)
 
+    def _set_reals(self) -> None:
+        t0 = perf_counter()
+        status = self._set_float(self._component, self._in_vr_c, self._n_in, self._u_ptr, self._n_in)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("accept its inputs")
+
+    def _get_reals(self):
+        t0 = perf_counter()
+        status = self._get_float(self._component, self._out_vr_c, self._n_out, self._y_ptr, self._n_out)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("return its outputs")
+        return self.y
+
     def initialize(self, start_time: float) -> None:
         """Set the values of the plan and run the initialization mode."""
         variables = self.model.variables
@@ -73,14 +89,17 @@ class FMI3Instance(FMUInstance):
         if len(self.errors) > before:
             raise self.explain("initialize")
 
-    def _step(self, t: float, h: float) -> int:
-        status = self._do_step(self._component, t, h, not self.may_roll_back, *self._flags)
-        if self._terminate.value and status <= 1:
+    def do_step(self, t: float, h: float) -> None:
+        t0 = perf_counter()
+        status = self._do_step(self._component, t, h, self._no_prior, *self._flags)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            if self._terminate.value:
+                raise Ended(self.name, t)
+            raise self.explain(f"step from t = {t:g} s")
+        if self._terminate.value:
             # the step is complete (no early return is allowed): the run ends at its end, as fmpy ends it
             self.ends.append(Ended(self.name, t + h, completed=True))
-        elif self._terminate.value:
-            raise Ended(self.name, t)
-        return status
 
     def set_input_derivatives(self) -> None:
         raise CraneCosimError(f"component {self.name} ({self.path.name}) is an FMI 3.0 FMU, which takes no input "

@@ -81,8 +81,6 @@ class FMUInstance:
         self.messages: list[str] = []
         self.errors: list[str] = []  # messages logged with status error or fatal
         self.fmi_time = 0.0
-        #: whether a state saved before the current step may be restored
-        #: (``noSetFMUStatePriorToCurrentPoint`` false then)
         self.may_roll_back = False
         #: where a step that completed and asked to end the simulation puts
         #: its :class:`Ended` (the execution's list, read after each base step)
@@ -109,6 +107,17 @@ class FMUInstance:
             return fn(*args, **kwargs)
         except Exception as exc:
             raise self.explain(what, exc) from None
+
+    @property
+    def may_roll_back(self) -> bool:
+        """Whether a state saved before the current step may be restored
+        (``noSetFMUStatePriorToCurrentPoint`` false then, FMI 2.0 section
+        4.2.3)."""
+        return not self._no_prior
+
+    @may_roll_back.setter
+    def may_roll_back(self, value: bool) -> None:
+        self._no_prior = 0 if value else 1
 
     def variable(self, name: str):
         """The description of the variable ``name`` (``model.VariableInfo``)."""
@@ -145,12 +154,14 @@ class FMUInstance:
         self._out_vr = self._refs(part.outputs)
         self._in_vr_c = (ctypes.c_uint * len(self._in_vr))(*self._in_vr)
         self._out_vr_c = (ctypes.c_uint * len(self._out_vr))(*self._out_vr)
+        self._n_in, self._n_out = len(self.u), len(self.y)
         # input derivatives (FMI 2.0): first, then second, of the real inputs
         n = len(part.inputs)
         self.du = np.zeros((2, n))
         self._du_vr = (ctypes.c_uint * (2 * n))(*self._in_vr, *self._in_vr)
         self._du_order = (ctypes.c_int * (2 * n))(*[1] * n, *[2] * n)
         self._du_ptr = self.du.ctypes.data_as(_DOUBLE_P)
+        self._choose()
 
     @staticmethod
     def _refs(variables) -> list[int]:
@@ -181,14 +192,51 @@ class FMUInstance:
         return (ctypes.c_uint * len(variables))(*self._refs(variables)), (ctypes.c_char_p * len(variables))()
 
     # -- hot loop ----------------------------------------------------------------
+    # ``set_inputs`` and ``get_outputs`` are chosen once, when the arrays are
+    # bound (``_choose``): an FMU whose exchange is all 64-bit reals is called
+    # with pointers into ``u`` and ``y``, nothing checked or converted a step.
+    def _choose(self) -> None:
+        plain_in = self._in is None and self._s_in is None
+        plain_out = self._out is None and self._s_out is None
+        self.set_inputs = (self._set_nothing if plain_in and not len(self.u) else
+                           self._set_reals if plain_in else self._set_typed)
+        self.get_outputs = (self._get_nothing if plain_out and not len(self.y) else
+                            self._get_reals if plain_out else self._get_typed)
+
     def set_inputs(self) -> None:
         """Write ``u`` (and ``su``) to the connected inputs."""
+
+    def get_outputs(self) -> np.ndarray:
+        """Read the outputs into ``y`` (and ``sy``); returns ``y``."""
+
+    def _set_nothing(self) -> None:
+        pass
+
+    def _get_nothing(self) -> np.ndarray:
+        return self.y
+
+    def _set_reals(self) -> None:
         t0 = perf_counter()
+        status = self._set_real(self._component, self._in_vr_c, self._n_in, self._u_ptr)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("accept its inputs")
+
+    def _get_reals(self) -> np.ndarray:
+        t0 = perf_counter()
+        status = self._get_real(self._component, self._out_vr_c, self._n_out, self._y_ptr)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("return its outputs")
+        return self.y
+
+    def _set_typed(self) -> None:
+        t0 = perf_counter()
+        status = 0
         if self._in is None:
-            status = self._set_real(self._component, self._in_vr_c, len(self.u), self._u_ptr) \
-                if len(self.u) else 0
+            if self._n_in:
+                status = self._set_real(self._component, self._in_vr_c, self._n_in, self._u_ptr)
         else:
-            status = 0
             for ch in self._in:
                 ch.buf[:] = self.u[ch.index]
                 status = max(status, ch.call(self._component))
@@ -198,14 +246,13 @@ class FMUInstance:
         if status > 1:
             raise self.explain("accept its inputs")
 
-    def get_outputs(self) -> np.ndarray:
-        """Read the outputs into ``y`` (and ``sy``); returns ``y``."""
+    def _get_typed(self) -> np.ndarray:
         t0 = perf_counter()
+        status = 0
         if self._out is None:
-            status = self._get_real(self._component, self._out_vr_c, len(self.y), self._y_ptr) \
-                if len(self.y) else 0
+            if self._n_out:
+                status = self._get_real(self._component, self._out_vr_c, self._n_out, self._y_ptr)
         else:
-            status = 0
             for ch in self._out:
                 status = max(status, ch.call(self._component))
                 if ch.wide and len(ch.buf) and np.abs(ch.buf.astype(float)).max() > EXACT_INTEGER:
@@ -221,11 +268,8 @@ class FMUInstance:
         return self.y
 
     def do_step(self, t: float, h: float) -> None:
-        t0 = perf_counter()
-        status = self._step(t, h)
-        self.fmi_time += perf_counter() - t0
-        if status > 1:
-            raise self.explain(f"step from t = {t:g} s")
+        """Step from ``t`` over ``h`` [s] (the version's own, ``fmi2.py``, ``fmi3.py``)."""
+        raise NotImplementedError
 
     def set_input_derivatives(self) -> None:
         raise NotImplementedError

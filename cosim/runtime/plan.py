@@ -166,6 +166,8 @@ class _Planner:
         for c, p in checks.connection_problems(connections, models, {c.name for c in s.components}):
             self.problem(p, c.start_element, c.end_element)
         self.notes += checks.unit_notes(connections, models)
+        # the algorithm's needs are read off the wiring: only where every FMU and connection is sound
+        wired = len(models) == len(s.components) and not self.problems
         driven = {(c.end_element, c.end_connector): c for c in connections}
         n_steps = steps_of(settings.start_time, settings.stop_time, settings.step) if self.settled else 1
         parts = [self._part(k, comp, models.get(comp.name), driven, settings, n_steps)
@@ -173,7 +175,7 @@ class _Planner:
         self._loose_inputs(parts, driven)
         routes, string_routes = _routes(parts, connections)
         plan = Plan(s.name, settings, parts, connections, routes, string_routes, n_steps, self.notes)
-        if not self.problems and settings.algorithm in ALGORITHMS:
+        if wired and settings.algorithm in ALGORITHMS:
             for p, comps in ALGORITHMS[settings.algorithm].problems(plan):
                 self.problem(p, *comps)
         if self.config is not None and self.config.estimates:

@@ -232,3 +232,72 @@ def test_by_default_the_passes_go_on_until_the_values_settle(integrator_fmu, tmp
     assert 4 <= min(passes) and max(passes) <= 6
     assert np.abs(auto[cols] - full[cols]).to_numpy().max() < 1.6e-6
     assert json.loads((tmp_path / "full" / "summary.json").read_text())["re_step_passes"] == {"12": 50}
+
+
+def test_the_passes_counted_are_the_passes_made(integrator_fmu, tmp_path):
+    """A sink before the source it reads, whose own mid-step value no one
+    reads: it is stepped again once a step, from the source's mid-step
+    value, and once is what summary.json counts (the passes in which no
+    step would be read are not taken)."""
+    import json
+    s = System("Sink", stop_time=0.5, step=0.1, algorithm="iterated-midpoint", base_dir=integrator_fmu.parent)
+    s.add_component("sink", integrator_fmu.name)
+    s.add_component("source", integrator_fmu.name, x0=1.0)
+    s.connect("source.y", "sink.u")
+    _run(s, tmp_path)
+    assert json.loads((tmp_path / "summary.json").read_text())["re_step_passes"] == {"1": 5}
+
+
+def test_a_component_that_cannot_roll_back_is_bad_input_before_anything_runs(integrator_fmu, tmp_path, capsys):
+    """The oscillator with an integrator whose modelDescription says it cannot
+    save its state: check names it and the run refuses it (exit 2), writing
+    nothing."""
+    import zipfile
+    from crane_cosim.cli import main
+    from crane_cosim.files.ssp import write_ssd
+    stateless = tmp_path / "Stateless.fmu"
+    with zipfile.ZipFile(integrator_fmu) as zin, zipfile.ZipFile(stateless, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "modelDescription.xml":
+                data = data.replace(b'canGetAndSetFMUstate="true"', b'canGetAndSetFMUstate="false"')
+            zout.writestr(item, data)
+    s = _oscillator(integrator_fmu, "iterated-midpoint", 0.1, stop_time=1.0)
+    s.component("a").source = str(stateless)
+    ssd = write_ssd(s, integrator_fmu.parent / f"{tmp_path.name}.ssd")
+    assert main(["check", str(ssd)]) == 2
+    assert "component a (Stateless.fmu) cannot save and restore its state" in capsys.readouterr().err
+    assert main(["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots"]) == 2
+    assert not (tmp_path / "out").exists()
+
+
+def _flags_of_a_step(system, folder) -> dict:
+    """The ``noSetFMUStatePriorToCurrentPoint`` each component's FMU is given
+    in the first step of ``system``."""
+    from crane_cosim.runtime import plan_of
+    from crane_cosim.runtime.execution import Execution
+    execution = Execution(plan_of(system), folder)
+    execution.instantiate()
+    execution.start()
+    flags = {}
+    for inst in execution.instances:
+        do_step = inst._do_step
+        inst._do_step = lambda c, t, h, flag, inst=inst, do_step=do_step: (
+            flags.setdefault(inst.name, set()).add(flag), do_step(c, t, h, flag))[1]
+    execution.step()
+    execution.close()
+    return flags
+
+
+def test_a_step_a_rollback_may_follow_tells_the_fmu_so(integrator_fmu, tmp_path):
+    """``noSetFMUStatePriorToCurrentPoint`` is false for every step of a
+    component that the iterated midpoint may roll back (the oscillator's
+    two), true for the others (a source before its reader; FMI 2.0 section
+    4.2.3)."""
+    assert _flags_of_a_step(_oscillator(integrator_fmu, "iterated-midpoint", 0.1, stop_time=0.2),
+                            tmp_path / "loop") == {"a": {0}, "b": {0}}
+    s = System("Chain", stop_time=0.2, step=0.1, algorithm="iterated-midpoint", base_dir=integrator_fmu.parent)
+    s.add_component("source", integrator_fmu.name, x0=1.0)
+    s.add_component("sink", integrator_fmu.name)
+    s.connect("source.y", "sink.u")
+    assert _flags_of_a_step(s, tmp_path / "chain") == {"source": {1}, "sink": {1}}

@@ -113,7 +113,9 @@ def pass_on(instances, routes, string_routes) -> None:
     then its outputs read again (direct feedthrough at a communication
     point)."""
     for inst, rts, srts in zip(instances, routes, string_routes):
-        gather_all(inst, rts, srts, instances)
+        gather(inst, rts, instances)  # gather_all, unrolled: passes run at every communication point
+        if srts:
+            gather_strings(inst, srts, instances)
         inst.set_inputs()
         inst.get_outputs()
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Algorithm, check_finite, gather_all
+from .base import Algorithm, check_finite, gather, gather_all, gather_strings
 
 __all__ = ["Jacobi", "GaussSeidel"]
 
@@ -56,6 +56,8 @@ class _Explicit(Algorithm):
         self.n_steps = plan.n_steps
         self.gated = any(r.every > 1 for rts in plan.routes + plan.string_routes for r in rts)
         self.single_rate = not plan.multi_rate and not self.gated
+        #: each component with the routes that fill its inputs
+        self.wiring = list(zip(instances, self.routes, self.string_routes))
         self._bind_extrapolation(plan.settings.extrapolation)
 
     def _bind_extrapolation(self, extrapolation: str) -> None:
@@ -102,8 +104,10 @@ class Jacobi(_Explicit):
     def step(self, k, t, h):
         instances = self.instances
         if self.single_rate:
-            for inst, rts, srts in zip(instances, self.routes, self.string_routes):
-                gather_all(inst, rts, srts, instances)
+            for inst, rts, srts in self.wiring:
+                gather(inst, rts, instances)  # gather_all, unrolled: the hot loop of every step
+                if srts:
+                    gather_strings(inst, srts, instances)
             for inst in instances:
                 inst.set_inputs()
                 inst.do_step(t, h)
@@ -128,8 +132,10 @@ class GaussSeidel(_Explicit):
     def step(self, k, t, h):
         instances = self.instances
         if self.single_rate:
-            for inst, rts, srts in zip(instances, self.routes, self.string_routes):
-                gather_all(inst, rts, srts, instances)
+            for inst, rts, srts in self.wiring:
+                gather(inst, rts, instances)  # gather_all, unrolled: the hot loop of every step
+                if srts:
+                    gather_strings(inst, srts, instances)
                 inst.set_inputs()
                 inst.do_step(t, h)
                 inst.get_outputs()

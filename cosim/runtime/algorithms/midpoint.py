@@ -138,7 +138,10 @@ class IteratedMidpoint(Algorithm):
         saved = {j: instances[j].save_state() for j in self.again}
         try:
             self._passes(saved, t, h)
-            self._count()
+            passes = self.passes
+            self.pass_counts[passes] = self.pass_counts.get(passes, 0) + 1
+            if not self.settled and self.again and (self.fewest_unsettled is None or passes < self.fewest_unsettled):
+                self.fewest_unsettled = passes
         finally:
             for j, state in saved.items():
                 instances[j].free_state(state)
@@ -150,12 +153,6 @@ class IteratedMidpoint(Algorithm):
             check_finite(inst, t + h)
             np.maximum(peak, np.abs(inst.y), out=peak)
             self.scale[j] = floored_scale(peak, self.unit_of[j])
-
-    def _count(self) -> None:
-        self.pass_counts[self.passes] = self.pass_counts.get(self.passes, 0) + 1
-        if self.again and not self.settled:
-            self.fewest_unsettled = self.passes if self.fewest_unsettled is None \
-                else min(self.fewest_unsettled, self.passes)
 
     def _passes(self, saved, t, h) -> None:
         instances, mid, before = self.instances, self.mid, None
@@ -189,7 +186,12 @@ class IteratedMidpoint(Algorithm):
         their sources' mid-step values: in halves, read at mid-step, if
         ``halves``, and then on to ``t + h`` if ``last``; whether it
         reached ``t + h``."""
-        self._inputs_at_mid(inst, k)
+        mid = self.mid
+        for r in self.routes[k]:  # _inputs_at_mid, unrolled: the hot loop of every pass
+            inst.u[r.dst_index] = mid[r.src][r.src_index]
+        if self.string_routes[k]:
+            gather_strings(inst, self.string_routes[k], self.instances)
+        inst.set_inputs()
         if not halves:
             inst.do_step(t, h)
             return True

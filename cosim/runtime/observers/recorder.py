@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..recording import recorded
 from . import Observer
 
 __all__ = ["Recorder", "column_format"]
@@ -35,7 +34,7 @@ class Recorder(Observer):
     :class:`~runtime.runlog.RunLog`)."""
 
     def __init__(self, log, plan, chosen: list[int], every: int):
-        self.log, self.plan, self.every = log, plan, every
+        self.log, self.plan, self.every, self.n_steps = log, plan, every, plan.n_steps
         variables = plan.column_variables
         names = plan.columns
         self.variables = [variables[i] for i in chosen]
@@ -59,7 +58,7 @@ class Recorder(Observer):
         self.strings = strings
 
     def values(self, execution):
-        y = np.concatenate([inst.y for inst in execution.instances])
+        y = np.concatenate(self.ys)
         if self.all_numeric:
             return y
         if not self.strings:
@@ -71,6 +70,8 @@ class Recorder(Observer):
         return row
 
     def instantiated(self, execution) -> None:
+        #: the instances' output arrays (each bound once and filled in place)
+        self.ys = [inst.y for inst in execution.instances]
         v = self.variables
         self.log.open(self.names, [x.unit for x in v], formats=[column_format(x) for x in v],
                       types=[x.type for x in v], roles=[x.role for x in v])
@@ -80,11 +81,12 @@ class Recorder(Observer):
         self.log.started()
 
     def step_complete(self, execution) -> None:
-        if recorded(execution.k, self.plan.n_steps, self.every):
+        k = execution.k
+        if k % self.every == 0 or k == self.n_steps:  # runtime/recording.py's recorded(), inline: every step
             self.log.record(execution.t, self.values(execution))
         else:
             self.log.t = execution.t
-        self.log.steps = execution.k
+        self.log.steps = k
 
     def finished(self, execution, error) -> None:
         # the point the run stopped at, where every component is there: between
