@@ -62,6 +62,6 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        replacements=replacements, record=get("record"), record_every=get("record_every"),
                        size_limit=None if get("force") else recording.SIZE_LIMIT, real_time=real_time,
                        spin=SPIN if get("spin") is None else get("spin"), rt_priority=get("rt_priority"),
-                       estimate=bool(get("estimate")), tolerance=get("tolerance"))
+                       estimate=bool(get("estimate")), tolerance=get("tolerance"), replace_run=bool(get("force")))
     config.check()
     return config

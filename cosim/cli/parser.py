@@ -68,7 +68,9 @@ def parser(description: str) -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run a system (.ssd file, folder holding one, or .ssp archive)")
     r.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
-    r.add_argument("--out", type=Path, help="results folder (default: results/<system name> next to the .ssd or .ssp)")
+    r.add_argument("--out", type=Path, help="results folder, refused if it holds an earlier run unless --force "
+                                            "(default: results/<system name> next to the .ssd or .ssp, which "
+                                            "holds the system's latest run)")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     _experiment(r)
     _values(r)
@@ -79,7 +81,8 @@ def parser(description: str) -> argparse.ArgumentParser:
     r.add_argument("--record-every", type=int, metavar="N",
                    help="write every N-th communication point (and the last; default: every one)")
     r.add_argument("--force", action="store_true",
-                   help="run even if results.csv would exceed 200 MB")
+                   help="replace an earlier run in --out (its files removed first), and run even if results.csv "
+                        "would exceed 200 MB")
     r.add_argument("--real-time", type=float, nargs="?", const=1.0, metavar="FACTOR",
                    help="pace the run to the wall clock, each communication point at its deadline, FACTOR times "
                         "real time (default 1); late steps are counted, never skipped (summary.json, timing.csv)")

@@ -38,10 +38,11 @@ def cmd_check(args) -> int:
 
 def cmd_run(args) -> int:
     from ..files.ssp import open_system
-    from ..runtime.runlog import check_folder
+    from ..runtime.runlog import check_folder, clear_folder
 
     if args.out is not None:
-        check_folder(args.out, "--out")
+        # refused before anything runs; replaced (with --force) when the run starts
+        check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out")
     config = run_config(args, monolithic=args.monolithic)
     # an .ssp archive is extracted into a temporary folder that lives for the run
     with open_system(args.system) as opened:
@@ -54,10 +55,13 @@ def _run(args, config, system, folder: Path) -> int:
     from ..runtime.run import run_cosim
 
     out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    if args.out is None:  # the system's own results folder holds its latest run
+        config = config.replace(replace_run=True)
     try:
         if args.monolithic:
             result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
-                                    record=config.record, record_every=config.record_every)
+                                    record=config.record, record_every=config.record_every,
+                                    replace_run=config.replace_run)
         else:
             result = run_cosim(system, out, config)
     finally:
@@ -75,12 +79,6 @@ def _run(args, config, system, folder: Path) -> int:
         print(describe(result.real_time))
     if result.coupling_error is not None:
         print(describe_estimate(result.coupling_error))
-        if result.coupling_error.get("met") is False:
-            print(f"crane-cosim: error: the estimated coupling error {result.coupling_error['largest']:.2g} of "
-                  f"peak ({result.coupling_error['largest_output']}) is over --tolerance {args.tolerance:g} even "
-                  f"at the smallest step tried, {result.coupling_error['step']:g} s; the results at that step "
-                  f"are in {out}", file=sys.stderr)
-            return 1
     return 0
 
 
@@ -143,7 +141,7 @@ def cmd_demo(args) -> int:
     ssd = write_ssd(system, out / f"{system.name}.ssd")
     print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...",
           flush=True)
-    result = run_cosim(system, out / "results")
+    result = run_cosim(system, out / "results", replace_run=True)  # the demo's folder holds its latest run
     plots = plot_run(out / "results")
     print(f"simulated {system.stop_time:g} s in {result.wall_time:.2f} s (real-time factor "
           f"{result.real_time_factor:.2f})")

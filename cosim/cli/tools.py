@@ -12,10 +12,10 @@ __all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve"]
 
 def cmd_build(args) -> int:
     from ..fmus.build import build_all
-    from ..runtime.runlog import check_folder
+    from ..runtime.runlog import make_folder
     from ..fmus.warmup import warm_up
 
-    check_folder(args.out, "--out")
+    make_folder(args.out, "--out")
     paths = build_all(args.out)
     for path in paths:
         print(path)

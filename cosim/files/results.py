@@ -18,6 +18,18 @@ RESULTS_FILE = "results.csv"
 SUMMARY_FILE = "summary.json"
 #: the estimate of the coupling error at the recorded points (``cosim/runtime/observers/estimate.py``)
 ESTIMATE_FILE = "coupling_error.csv"
+#: the pacing's timing of every step (``cosim/runtime/observers/pacing.py``)
+TIMING_FILE = "timing.csv"
+#: the folder of a run's figures (``cosim/reports/plots.py``)
+PLOTS_FOLDER = "plots"
+#: everything a run writes in its folder: a folder holding one of them holds a run
+RUN_FILES = (RESULTS_FILE, SUMMARY_FILE, ESTIMATE_FILE, TIMING_FILE, PLOTS_FOLDER)
+
+
+def run_files_in(folder) -> list[str]:
+    """The names of :data:`RUN_FILES` present in ``folder`` (an earlier run's)."""
+    folder = Path(folder)
+    return [name for name in RUN_FILES if (folder / name).exists()]
 
 
 class ResultWriter:

@@ -23,7 +23,7 @@ from ..errors import CraneCosimError
 from ..runtime.observers.progress import DeferredSignals
 from ..runtime.plan import plan_of
 from ..runtime.recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
-from ..runtime.runlog import RunLog, RunResult, check_folder
+from ..runtime.runlog import RunLog, RunResult, clear_folder
 from ..runtime.system import System
 
 RTOL = 1e-9
@@ -155,7 +155,7 @@ class Composite:
 
 def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float | None = None,
                    atol: float = ATOL, chunk: float = 0.5, *, record=None, record_every: int | None = None,
-                   size_limit: float | None = SIZE_LIMIT) -> RunResult:
+                   size_limit: float | None = SIZE_LIMIT, replace_run: bool = False) -> RunResult:
     """Integrate the composite ODE of ``system`` and record outputs at the
     co-simulation's communication points; results are written chunk by chunk.
 
@@ -165,14 +165,14 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     oscillatory (a flexible crane, whose undamped springs ring at up to
     1 kHz: DOP853 runs its system with friction 2.5 times faster than
     Radau, the two agreeing to 2e-8 of each output's peak).
-    ``record``, ``record_every``, ``size_limit`` and ``progress`` as for
+    ``record``, ``record_every``, ``size_limit``, ``replace_run`` and ``progress`` as for
     :func:`~crane_cosim.runtime.run.run_cosim`.  SIGTERM stops the run with
     :class:`errors.Terminated`, Ctrl-C with ``KeyboardInterrupt``, the
     results so far and the summary on disk."""
     record_every = 1 if record_every is None else record_every
     check_every(record_every)
     out_dir = Path(out_dir)
-    check_folder(out_dir)
+    clear_folder(out_dir, replace_run)
     # the connections of the inertia coupling: the coupled accelerations are exact in one ODE
     plan = plan_of(dataclasses.replace(system, coupling="inertia"))
     models = block_models(plan)

@@ -24,7 +24,7 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..files.results import SUMMARY_FILE, read_results  # noqa: E402
+from ..files.results import PLOTS_FOLDER, SUMMARY_FILE, read_results  # noqa: E402
 
 #: SI unit -> the display units to choose from, (label, size of one in SI)
 DISPLAY_UNITS = {
@@ -105,7 +105,7 @@ def plot_run(out_dir) -> list[Path]:
     # plot what is finite
     df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
     units = _units(out_dir)
-    plot_dir = out_dir / "plots"
+    plot_dir = out_dir / PLOTS_FOLDER
     plot_dir.mkdir(exist_ok=True)
     written = []
     for stem, title, needs, rows in _PANELS:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .types import UNSUPPORTED, bound_problem, connection_problem, settable_problem, value_of
+from .types import FAMILY, UNSUPPORTED, bound_problem, connection_problem, settable_problem, value_of
 
-__all__ = ["settings_problems", "connection_problems", "value_problems", "step_problems", "unit_notes",
+__all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems", "step_problems", "unit_notes",
            "joined", "RELATIVE"]
 
 #: tolerance of "a whole number of steps", relative: a step written in
@@ -129,6 +129,29 @@ def unit_notes(connections, models: dict) -> list[str]:
             where = c.end_element if unknown is dst else c.start_element
             notes.append(f"connection {c}: {where}.{unknown.name} declares no unit; taken to be {known.unit}")
     return notes
+
+
+def connector_problems(comp: str, source: str, model, connectors: dict) -> list[str]:
+    """What a system file declares of component ``comp``'s variables
+    (``connectors``: name -> ``system.Connector``) that its FMU (file name
+    ``source``, description ``model``) says otherwise: a kind, a type or a
+    unit.  A connector the FMU does not have is left to the connections
+    (a system may declare more than it connects)."""
+    problems = []
+    for name, declared in connectors.items():
+        var = model.variables.get(name)
+        if var is None:
+            continue
+        where = f"the system file declares {comp}.{name}"
+        if declared.kind not in ("inout", "unspecified") and declared.kind != var.causality:
+            problems.append(f"{where} as {_article(declared.kind)} {declared.kind}; {source} says "
+                            f"{_article(var.causality)} {var.causality}")
+        elif declared.type is not None and FAMILY.get(declared.type) != var.family:
+            problems.append(f"{where} of type {declared.type}; {source} says {var.type}")
+        elif declared.unit and var.unit and declared.unit != var.unit:
+            problems.append(f"{where} in {declared.unit}; {source} says {var.unit} (a connector's unit is "
+                            f"its FMU's: correct the system file)")
+    return problems
 
 
 def value_problems(comp: str, source: str, model, raw_values: dict, driven: dict) -> tuple[dict, list[str]]:

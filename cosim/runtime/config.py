@@ -50,7 +50,10 @@ class RunConfig:
     the largest results.csv a run may write (None: no limit);
     ``real_time`` (factor), ``spin`` [s], ``rt_priority``: pacing to the
     wall clock; ``estimate``, ``tolerance``: the coupling error estimate
-    and the step it chooses; ``progress``: a bar and words on stderr."""
+    and the step it chooses; ``progress``: a bar and words on stderr;
+    ``replace_run``: an earlier run's files in the results folder are
+    removed before this run starts (otherwise such a folder is refused, so
+    that a folder never holds the files of two runs)."""
     stop_time: float | None = None
     step: float | None = None
     algorithm: str | None = None
@@ -69,6 +72,7 @@ class RunConfig:
     estimate: bool = False
     tolerance: float | None = None
     progress: bool = True
+    replace_run: bool = False
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed
@@ -91,6 +95,8 @@ class RunConfig:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise CraneCosimError(f"--{name.replace('_', '-')} {value!r} is not a number of seconds")
+            if value is not None and not math.isfinite(value):
+                raise CraneCosimError(f"--{name.replace('_', '-')} {value!r} is not a finite number of seconds")
         for comp, h in self.component_steps.items():
             if not _real(h) or not h > 0:
                 raise CraneCosimError(f"the step of component {comp}, {h!r}, must be a positive finite number "

@@ -124,6 +124,8 @@ def _fmpy_input(model_description: bytes):
 
 
 def _checked_description(path: Path) -> bytes:
+    if path.is_dir():
+        raise CraneCosimError(f"FMU file {path} is a folder; give the .fmu file (a zip archive)")
     if not path.is_file():
         raise CraneCosimError(f"FMU file {path} does not exist")
     if not zipfile.is_zipfile(path):

@@ -202,6 +202,7 @@ class _Planner:
         if model is None:
             return Part(k, comp.name, path, None, {})
         values, problems = checks.value_problems(comp.name, path.name, model, comp.parameters, driven)
+        problems += checks.connector_problems(comp.name, path.name, model, comp.connectors)
         for p in problems:
             self.problem(p, comp.name)
         if not problems and self.block_checks:

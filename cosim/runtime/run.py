@@ -18,6 +18,7 @@ import math
 import tempfile
 from pathlib import Path
 
+from ..errors import CraneCosimError
 from ..fmus.build import prepare_fmus
 from .config import RunConfig
 from .execution import Execution
@@ -27,7 +28,7 @@ from .observers.progress import DeferredSignals, Interrupts, Progress
 from .observers.recorder import Recorder
 from .plan import plan_of
 from .recording import check_size, rows_of, select_columns
-from .runlog import RunLog, RunResult, check_folder
+from .runlog import RunLog, RunResult, clear_folder
 
 __all__ = ["run_cosim", "HALVINGS"]
 
@@ -49,7 +50,9 @@ def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> Ru
     """Co-simulate ``system`` (a :class:`~runtime.system.System`) with
     ``config`` (a :class:`~runtime.config.RunConfig`, or its fields as
     keywords) and write the results to ``out_dir``; returns the
-    :class:`~runtime.runlog.RunResult`.
+    :class:`~runtime.runlog.RunResult`.  A folder holding an earlier run is
+    refused unless ``config.replace_run``, and then that run's files go
+    first (:func:`~runtime.runlog.clear_folder`).
 
     With ``estimate``, a second co-simulation of the system at half the
     step runs beside it, and the difference gives the estimate of the
@@ -65,11 +68,13 @@ def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> Ru
     passes the run made) says will meet it (at least half the last), a
     component's own step divided alike.  Each run keeps one step
     throughout, so an FMU that cannot vary its step takes part.  The run at the smallest step is kept whatever its
-    estimate, and then ``RunResult.coupling_error["met"]`` is false."""
+    estimate; over the tolerance, it ends with :class:`SimulationError` (status ``failed``, its summary's
+    ``coupling_error["met"]`` false)."""
     config = config or RunConfig()
     if options:
         config = config.replace(**options)
     config.check()
+    clear_folder(out_dir, config.replace_run)
     if config.tolerance is None:
         return _run(system, out_dir, config)
     base = config.step if config.step is not None else system.step
@@ -106,7 +111,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     :class:`_OverTolerance` at the end when the estimate went over it;
     ``tried``: the steps tried before."""
     out_dir = Path(out_dir)
-    check_folder(out_dir)
+    clear_folder(out_dir, replace=True)  # a run at a smaller step replaces the one before it
     prepare_fmus(config.applied_to(system))
     plan = plan_of(system, config)
     chosen = select_columns(plan.columns, config.record)
@@ -135,9 +140,15 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
                 log.summary["coupling_error"].update(
                     tolerance=config.tolerance, met=estimate.largest <= config.tolerance, step=s.step,
                     steps_tried=list(tried))
-        if config.tolerance is not None and not final and estimate.largest > config.tolerance:
+        if config.tolerance is not None and estimate.largest > config.tolerance:
             found = log.summary["coupling_error"]
-            raise _OverTolerance(found["largest"], found.get("largest_output"), found["order"])
+            if not final:
+                raise _OverTolerance(found["largest"], found.get("largest_output"), found["order"])
+            # what was asked is not met: the run's status says so (failed), as its exit does
+            raise CraneCosimError(f"the estimated coupling error {found['largest']:.2g} of peak "
+                                  f"({found.get('largest_output')} at t = {found.get('largest_at_time', 0):g} s) "
+                                  f"is over the tolerance {config.tolerance:g} even at the smallest step tried, "
+                                  f"{s.step:g} s")
     return log.result
 
 

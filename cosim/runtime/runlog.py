@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CraneCosimError, SimulationError, Terminated
-from ..files.results import ResultWriter, versions, write_summary
+from ..files.results import ResultWriter, run_files_in, versions, write_summary
 
 
 @dataclass
@@ -47,6 +48,46 @@ def check_folder(path, label: str = "the results folder") -> None:
             if not os.access(parent, os.W_OK | os.X_OK):
                 raise CraneCosimError(f"{label} {path} cannot be created: {parent} is not writable")
             return
+
+
+def make_folder(path, label: str = "the results folder") -> Path:
+    """Create the folder ``path`` (and its parents) to write in, or raise
+    :class:`CraneCosimError` in one sentence naming ``label`` when it
+    cannot be (:func:`check_folder`, then what the disk says: a read-only
+    or virtual file system such as ``/proc``)."""
+    path = Path(path)
+    check_folder(path, label)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".crane_cosim_probe_{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise CraneCosimError(f"{label} {path} cannot be written: {exc.strerror or exc}") from None
+    return path
+
+
+def clear_folder(path, replace: bool, label: str = "the results folder") -> list[str]:
+    """Make ``path`` ready for one run's files: :func:`check_folder`, then,
+    where it holds an earlier run's files (``files/results.py``'s
+    ``RUN_FILES``), remove them when ``replace`` and otherwise raise
+    :class:`CraneCosimError`, so that a folder never holds the files of two
+    runs.  Other files in the folder are left alone.  Returns the names
+    removed."""
+    check_folder(path, label)
+    earlier = run_files_in(path)
+    if not earlier:
+        return []
+    if not replace:
+        raise CraneCosimError(f"{label} {path} holds an earlier run ({', '.join(earlier)}); give another "
+                              f"folder, or --force to replace that run")
+    for name in earlier:
+        target = Path(path) / name
+        try:
+            shutil.rmtree(target) if target.is_dir() and not target.is_symlink() else target.unlink()
+        except OSError as exc:
+            raise CraneCosimError(f"the earlier run's {target} cannot be removed: {exc.strerror or exc}") from None
+    return earlier
 
 
 class RunLog:

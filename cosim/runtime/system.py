@@ -18,16 +18,32 @@ from pathlib import Path
 from ..errors import CraneCosimError
 
 
+@dataclass(frozen=True)
+class Connector:
+    """What a system file declares of a component's variable (SSP 1.0
+    ``ssd:Connector``): ``kind`` (``input``, ``output``, ``parameter`` ...),
+    ``type`` (``Real``, ``Integer``, ``Boolean``, ``String``,
+    ``Enumeration``, or None when not declared) and ``unit`` (a unit's
+    name, or None).  The plan checks them against the FMU's own
+    description."""
+    kind: str
+    type: str | None = None
+    unit: str | None = None
+
+
 @dataclass
 class Component:
     """An FMU of the system: ``source``, its path (relative to the system's
     ``base_dir`` unless absolute); ``parameters``: the values set before
     the run, by variable name; ``step`` [s]: its own communication step, a
-    multiple of the system's (None: the system's)."""
+    multiple of the system's (None: the system's); ``connectors``: variable
+    name -> :class:`Connector`, as a system file declares them (empty for a
+    system built in Python: the FMU's description is the interface)."""
     name: str
     source: str
     parameters: dict = field(default_factory=dict)
     step: float | None = None
+    connectors: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -131,13 +131,13 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
         for name in scenarios or SCENARIOS:
             system = SCENARIOS[name](base_dir=work / name, stop_time=stop_time, step=STEP)
             prepare_fmus(system)
-            mono = run_monolithic(system, work / name / "monolithic", progress=False)
+            mono = run_monolithic(system, work / name / "monolithic", progress=False, replace_run=True)
             add({"scenario": name, "mode": "monolithic", "step": system.step,
                  "rtf": mono.real_time_factor, "master_overhead_us": None,
                  "wall_time_s": mono.wall_time})
             co_runs, bare = [], []
             for _ in range(repeat):
-                co_runs.append(run_cosim(system, work / name / "cosim", progress=False))
+                co_runs.append(run_cosim(system, work / name / "cosim", progress=False, replace_run=True))
                 bare.append(bare_fmpy_us_per_step(system, work / name / "cosim" / "results.csv", work / name))
             co = min(co_runs, key=lambda r: r.wall_time)
             add({"scenario": name, "mode": "cosim", "step": system.step,

@@ -73,7 +73,7 @@ def reference_run(system, folder: Path) -> pd.DataFrame:
     """The monolithic run of ``system`` into ``folder`` (its FMUs built when
     missing or out of date), read back: the reference of a study."""
     prepare_fmus(system)
-    run_monolithic(system, folder, progress=False)
+    run_monolithic(system, folder, progress=False, replace_run=True)
     return pd.read_csv(folder / "results.csv")
 
 
@@ -98,7 +98,7 @@ def timed_run(system, folder: Path, row: dict, record_every: int = 1) -> bool:
     Whether it completed."""
     t0 = time.perf_counter()
     try:
-        run_cosim(system, folder, progress=False, record_every=record_every)
+        run_cosim(system, folder, progress=False, record_every=record_every, replace_run=True)
         return True
     except SimulationError:
         row["diverged_at"] = float(pd.read_csv(folder / "results.csv")["time"].iloc[-1])
@@ -140,7 +140,8 @@ def run_examples(out: Path, stop_time: float = 5.0, steps=STEPS, algorithms=EXAM
                         if h == ESTIMATE_STEP:
                             # run again, so that the wall times with and without compare
                             t0 = time.perf_counter()
-                            run_cosim(s, tmp / "run", progress=False, estimate=True, record_every=every)
+                            run_cosim(s, tmp / "run", progress=False, estimate=True, record_every=every,
+                                      replace_run=True)
                             row["estimate_wall_s"] = time.perf_counter() - t0
                             est, _ = on_shared_grid(pd.read_csv(tmp / "run" / "coupling_error.csv"), ref)
                             rms = np.sqrt((est[columns] ** 2).mean()) / run[columns].abs().max()

@@ -164,6 +164,20 @@ def signals_of(df: pd.DataFrame, patterns=None, combinations=(), roles: dict | N
     return out
 
 
+def read_table(path: Path, what: str) -> pd.DataFrame:
+    """The CSV file ``path`` (``what`` names it in a sentence), or
+    :class:`CraneCosimError` when it is empty or not a table."""
+    try:
+        table = pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise CraneCosimError(f"{what} {path} is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
+        raise CraneCosimError(f"{what} {path} is not a CSV table: {str(exc).splitlines()[0]}") from None
+    if what == "the results" and "time" not in table.columns:
+        raise CraneCosimError(f"{what} {path} has no column 'time': give the results.csv of a run")
+    return table
+
+
 def roles_of(folder: Path) -> dict:
     """The roles of a run's columns (its ``summary.json``), or none."""
     import json
@@ -180,7 +194,7 @@ def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
     if (folder / "results.parquet").is_file():
         path, df = folder / "results.parquet", pd.read_parquet(folder / "results.parquet")
     elif (folder / "results.csv").is_file():
-        path, df = folder / "results.csv", pd.read_csv(folder / "results.csv")
+        path, df = folder / "results.csv", read_table(folder / "results.csv", "the results")
     else:
         raise CraneCosimError(f"{folder} holds no results.csv or results.parquet: give the folder of a run")
     df = df[df["time"] >= df["time"].iloc[0] + skip].reset_index(drop=True)
@@ -217,7 +231,7 @@ def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
         return [(results.name, results, 1.0, {})]
     if not results.is_file():
         raise CraneCosimError(f"{results} is neither a run folder nor a scatter table (CSV)")
-    table = pd.read_csv(results)
+    table = read_table(results, "the scatter table")
     missing = [c for c in ("case", "probability") if c not in table.columns]
     if missing:
         raise CraneCosimError(f"the scatter table {results} has no column {' and '.join(missing)}: give each "
@@ -244,8 +258,8 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
     rainflow matrices and the records with their extremes marked, and the
     DELs of every case).  The tables are written before the figures.
     Returns both tables."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    from ..runtime.runlog import make_folder
+    out = make_folder(out, "the fatigue study's folder")
     per_case, records = [], {}
     for name, folder, probability, labels in read_cases(results):
         df = read_run(folder, skip)

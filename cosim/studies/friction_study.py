@@ -88,7 +88,7 @@ def run_study(out: Path, stop_time: float = 20.0, steps=STEPS) -> list[dict]:
                 system = build(base_dir=tmp, stop_time=stop_time, step=h)
                 row = {"example": name, "step": h}
                 try:
-                    run_cosim(system, tmp / f"co_{name}_{h}", progress=False)
+                    run_cosim(system, tmp / f"co_{name}_{h}", progress=False, replace_run=True)
                 except SimulationError as exc:
                     row["diverged"] = str(exc)
                 else:

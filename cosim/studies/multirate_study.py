@@ -52,7 +52,8 @@ def run_multirate(out: Path, stop_time: float = 20.0, repeat: int = 2) -> list[d
             for vessel_step in VESSEL_STEPS:
                 system = make(base_dir=tmp, stop_time=stop_time, step=CRANE_STEP)
                 config = RunConfig(component_steps={"vessel": vessel_step} if vessel_step != CRANE_STEP else {},
-                                   record_every=round(COMPARE_EVERY / CRANE_STEP), progress=False)
+                                   record_every=round(COMPARE_EVERY / CRANE_STEP), progress=False,
+                                   replace_run=True)
                 row = {"example": label, "algorithm": system.algorithm, "vessel_step": vessel_step,
                        "crane_step": CRANE_STEP, "stop_time": stop_time, "error": None, "diverged_at": None}
                 walls = []

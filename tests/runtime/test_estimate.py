@@ -153,9 +153,11 @@ def test_a_tolerance_not_met_at_the_smallest_step_keeps_the_results_and_says_so(
     assert main(["run", str(ssd), "--tolerance", "1e-9", "--no-plots", "--out", str(out)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("crane-cosim: error: the estimated coupling error "), err
-    assert "is over --tolerance 1e-09 even at the smallest step tried, 0.0005 s" in err and str(out) in err
+    assert "is over the tolerance 1e-09 even at the smallest step tried, 0.0005 s" in err and str(out) in err
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["status"] == "completed" and summary["step"] == 0.0005
+    # the status says what the exit says: what was asked is not met
+    assert summary["status"] == "failed" and "over the tolerance 1e-09" in summary["error"]
+    assert summary["step"] == 0.0005 and summary["end_time"] == 0.2
     found = summary["coupling_error"]
     assert found["met"] is False and [t["step"] for t in found["steps_tried"]] == [0.001]
     # the points recorded are the system's step's

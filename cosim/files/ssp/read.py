@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import CraneCosimError
-from ...runtime.system import System
+from ...runtime.system import Connector, System
 from ..archive import Limits, read_xml, safe_extract
 from .names import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
 
@@ -134,6 +134,28 @@ def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
     return None
 
 
+#: the type elements of an ``ssd:Connector`` (SSP 1.0 section 5.3.2.1)
+_CONNECTOR_TYPES = ("Real", "Integer", "Boolean", "String", "Enumeration", "Binary")
+
+
+def _connectors(path: Path, comp: str, el: ET.Element) -> dict:
+    """The ``ssd:Connector`` declarations of component ``comp``: name ->
+    :class:`Connector`."""
+    found = {}
+    for c in el.iterfind(f"{_q(SSD, 'Connectors')}/{_q(SSD, 'Connector')}"):
+        name, kind = c.get("name"), c.get("kind")
+        if not name or not kind:
+            raise CraneCosimError(f"system file {path}: a connector of component {comp} lacks its name or kind")
+        typ = unit = None
+        for t in _CONNECTOR_TYPES:
+            type_el = c.find(_q(SSC, t))
+            if type_el is not None:
+                typ, unit = t, type_el.get("unit") or None
+                break
+        found[name] = Connector(kind, typ, unit)
+    return found
+
+
 def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = None) -> System:
     """Read a ``.ssd`` file (or a folder holding one) into a :class:`System`,
     with the ``.ssv`` files its bindings name (relative to the ``.ssd``).
@@ -157,6 +179,7 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
         _local_file(source, path.parent, _archive_root, f"system file {path}: the source of component {name}")
         comp = system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits))
         comp.step = _step_hint(path, name, el)
+        comp.connectors = _connectors(path, name, el)
     for c in sysel.iterfind(f"{_q(SSD, 'Connections')}/{_q(SSD, 'Connection')}"):
         ends = [c.get(k) for k in ("startElement", "startConnector", "endElement", "endConnector")]
         if not all(ends):
@@ -197,6 +220,23 @@ class OpenedSystem:
         return (self.archive or self.ssd).parent
 
 
+def _what_it_holds(path: Path) -> str:
+    """A few words on what a file that is not a zip archive holds."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if not head:
+        return "it is empty"
+    if head.startswith(b"PK"):
+        return "it begins as one but its end is missing: the file is truncated"
+    if head.lstrip().startswith(b"<"):
+        return "it holds XML: an .ssd file named .ssp?"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "it holds binary data of another kind"
+    return "it holds text"
+
+
 def is_ssp_archive(path) -> bool:
     path = Path(path)
     return path.is_file() and zipfile.is_zipfile(path)
@@ -215,6 +255,10 @@ def open_system(path, limits: Limits | None = None):
     """
     path = Path(path)
     if not is_ssp_archive(path):
+        if path.is_file() and path.suffix.lower() == ".ssp":
+            # an .ssp is a zip archive; read as XML it would be "not valid XML"
+            raise CraneCosimError(f"SSP archive {path} is not a zip archive ({_what_it_holds(path)}); an .ssp "
+                                  f"file is a zip of SystemStructure.ssd and the FMUs")
         yield OpenedSystem(read_ssd(path, limits), find_ssd(path), None)
         return
     with tempfile.TemporaryDirectory(prefix="crane_cosim_ssp_") as tmp:

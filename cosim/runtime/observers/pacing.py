@@ -39,6 +39,7 @@ import time
 
 import numpy as np
 
+from ...files.results import TIMING_FILE
 from . import Observer
 
 __all__ = ["Pacer", "Pacing", "check_factor", "describe"]
@@ -258,4 +259,4 @@ class Pacing(Observer):
     def finished(self, execution, error) -> None:
         self.pacer.stop()
         self.log.summary["real_time"] = self.pacer.summary()
-        self.pacer.write(self.out_dir / "timing.csv")
+        self.pacer.write(self.out_dir / TIMING_FILE)

@@ -1,0 +1,129 @@
+"""A results folder holds one run's files: a folder holding an earlier run is
+refused in one sentence (exit 2) before anything runs, unless ``--force``,
+which removes that run's files first; the system's own default folder holds
+its latest run.  Bad folders and files of the other commands are one
+sentence and exit 2, never an internal error (exit 3)."""
+import json
+import zipfile
+
+import pandas as pd
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.files.ssp import write_ssd
+from crane_cosim.scenarios import crane_on_vessel
+
+
+@pytest.fixture
+def ssd(tmp_path, fmu_dir):
+    return write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05), tmp_path / "s.ssd")
+
+
+def one_sentence(capsys, *fragments):
+    err = capsys.readouterr().err
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("crane-cosim: error: "), err
+    for f in fragments:
+        assert f in lines[0], err
+    return lines[0]
+
+
+def test_a_folder_holding_a_run_is_refused_and_replaced_with_force(capsys, tmp_path, ssd):
+    out = tmp_path / "out"
+    assert main(["run", str(ssd), "--out", str(out)]) == 0
+    assert (out / "plots").is_dir()
+    before = (out / "results.csv").read_text()
+    (out / "notes.txt").write_text("mine")
+    # a second run into it is refused before anything runs: nothing changes
+    assert main(["run", str(ssd), "--out", str(out), "--stop-time", "0.03", "--no-plots"]) == 2
+    one_sentence(capsys, f"--out {out} holds an earlier run (results.csv, summary.json, plots)", "--force")
+    assert (out / "results.csv").read_text() == before
+    # with --force the earlier run's files go first: no plots of the other run beside the new rows
+    assert main(["run", str(ssd), "--out", str(out), "--stop-time", "0.03", "--no-plots", "--force"]) == 0
+    assert not (out / "plots").exists() and (out / "notes.txt").read_text() == "mine"
+    assert len(pd.read_csv(out / "results.csv")) == 31
+    assert json.loads((out / "summary.json").read_text())["stop_time"] == 0.03
+
+
+def test_a_failed_run_with_force_leaves_only_its_own_files(capsys, tmp_path, ssd):
+    out = tmp_path / "out"
+    assert main(["run", str(ssd), "--out", str(out), "--estimate", "--stop-time", "0.02"]) == 0
+    assert (out / "coupling_error.csv").is_file() and (out / "plots").is_dir()
+    code = main(["run", str(ssd), "--out", str(out), "--stop-time", "1", "--no-plots", "--force",
+                 "--coupling", "explicit", "--set", "vessel.m=120"])
+    capsys.readouterr()
+    summary = json.loads((out / "summary.json").read_text())
+    assert code == 1 and summary["status"] == "failed"
+    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "summary.json"]
+
+
+def test_the_default_folder_holds_the_latest_run(capsys, tmp_path, ssd):
+    assert main(["run", str(ssd), "--no-plots"]) == 0
+    assert main(["run", str(ssd), "--no-plots", "--stop-time", "0.02"]) == 0
+    results = tmp_path / "results" / "CraneOnVessel"
+    assert len(pd.read_csv(results / "results.csv")) == 21
+
+
+def test_the_api_refuses_a_folder_holding_a_run(tmp_path, fmu_dir):
+    from crane_cosim.errors import CraneCosimError
+    from crane_cosim.runtime import run_cosim
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.02)
+    run_cosim(system, tmp_path / "r", progress=False)
+    with pytest.raises(CraneCosimError, match="holds an earlier run"):
+        run_cosim(system, tmp_path / "r", progress=False)
+    assert run_cosim(system, tmp_path / "r", progress=False, replace_run=True).status == "completed"
+
+
+def test_a_connector_declared_in_another_unit_is_a_problem(capsys, tmp_path, ssd):
+    text = ssd.read_text()
+    needle = '<ssd:Connector name="mount_v_x" kind="input">\n            <ssc:Real unit="m/s" />'
+    assert text.count(needle) == 1
+    ssd.write_text(text.replace(needle, needle.replace("m/s", "rad/s")))
+    assert main(["check", str(ssd)]) == 2
+    err = capsys.readouterr().err
+    assert "the system file declares crane.mount_v_x in rad/s; Crane.fmu says m/s" in err
+    ssd.write_text(text.replace(needle, needle.replace('kind="input"', 'kind="output"')))
+    assert main(["check", str(ssd)]) == 2
+    assert "the system file declares crane.mount_v_x as an output; Crane.fmu says an input" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content,fragment", [
+    (b"", "is not a zip archive (it is empty)"),
+    (b"a system, I promise\n", "is not a zip archive (it holds text)"),
+    (b"<?xml version='1.0'?><ssd:SystemStructureDescription/>", "(it holds XML: an .ssd file named .ssp?)"),
+    (None, "(it begins as one but its end is missing: the file is truncated)"),
+])
+def test_an_ssp_that_is_not_an_archive_is_named(capsys, tmp_path, ssd, content, fragment):
+    bad = tmp_path / "bad.ssp"
+    if content is None:  # a real archive cut short
+        with zipfile.ZipFile(tmp_path / "whole.ssp", "w") as z:
+            z.write(ssd, "SystemStructure.ssd")
+        content = (tmp_path / "whole.ssp").read_bytes()[:200]
+    bad.write_bytes(content)
+    assert main(["check", str(bad)]) == 2
+    one_sentence(capsys, f"SSP archive {bad} ", fragment)
+
+
+def test_bad_folders_and_files_of_every_command(capsys, tmp_path, ssd):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    run = tmp_path / "run"
+    assert main(["run", str(ssd), "--out", str(run), "--no-plots"]) == 0
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "blank" / "results.csv").write_text("")
+    cases = [
+        (["run", str(ssd), "--stop-time", "inf"], "--stop-time inf is not a finite number of seconds"),
+        (["run", str(ssd), "--step", "nan"], "--step nan is not a finite number of seconds"),
+        (["run", str(ssd), "--replace", f"vessel={tmp_path}"], "is a folder; give the .fmu file"),
+        (["fatigue", str(empty)], f"the scatter table {empty} is empty"),
+        (["fatigue", str(tmp_path / "blank")], "is empty"),
+        (["fatigue", str(run), "--out", str(a_file)], f"{a_file} is an existing file, not a folder"),
+        (["fatigue", str(run), "--out", "/proc/crane-cosim"], "/proc/crane-cosim cannot be written"),
+        (["build-fmus", "--out", "/proc/crane-cosim"], "--out /proc/crane-cosim cannot be written"),
+        (["build-fmus", "--out", str(a_file)], "is an existing file, not a folder"),
+    ]
+    for argv, fragment in cases:
+        assert main(argv + (["--no-plots"] if argv[0] == "run" else [])) == 2, argv
+        one_sentence(capsys, fragment)
