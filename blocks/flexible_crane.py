@@ -20,25 +20,28 @@ along their x axes, the joint axes being their z axes; the jib joint
 outside the programmed ellipse's end (3.04 m against a = 3 m): the start is
 off the path, as in the paper.
 
-RFEM (eqs. 7-8): the boom of length ``l_boom`` is cut into ``n_rfe`` rigid
-elements: for ``n_rfe = 1`` one rigid link; otherwise the primary division
-into ``n_rfe - 1`` sections of length ``d = l_boom / (n_rfe - 1)`` gives
-end elements of length ``d/2`` and inner ones of length ``d`` (eq. 7),
-joined by ``n_rfe - 1`` spring elements at the sections' middles.  Element
-r turns relative to element r-1 by ``Rz(ψ) Ry(θ) Rx(φ)`` (eq. 12,
-T̃^(c,2,r)), three revolute joints through two massless bodies, with
-rotational springs (the paper's S^(c,2,s), eq. 20)::
+RFEM (eqs. 7-8, 12; ``blocks/flexible_boom.py``): the boom is cut into
+``n_rfe`` rigid elements (one: a rigid boom), end elements of length
+``d/2`` and inner ones of length ``d = l_boom / (n_rfe - 1)`` (eq. 7),
+joined at the sections' middles by spring elements ``Rz(ψ) Ry(θ) Rx(φ)``
+(eq. 12) of rotational stiffness ``E I_z / d`` (bending in the luffing
+plane), ``E I_y / d`` (out of it) and ``G J / d`` (torsion), an
+Euler-Bernoulli beam's section (Wittbrodt et al. 2013).  An element of
+length l is a uniform bar of mass ``rho A l`` with the section's rotary
+inertia.  Damping is omitted, as in the paper, unless ``c_rfe`` is set.
 
-    s_ψ = E I_z / d   (bending in the luffing plane, about the element's z)
-    s_θ = E I_y / d   (bending out of it, about y)
-    s_φ = G J / d     (torsion, about x)
-
-the stiffness of a section of length d of an Euler-Bernoulli beam
-(Wittbrodt et al. 2013).  An element of length l has mass ``rho A l``, its
-COG at its middle, and inertia about it
-``diag(rho (I_y + I_z) l, rho I_y l + m l^2/12, rho I_z l + m l^2/12)``
-(a uniform bar with the section's rotary inertia).  Damping is omitted, as
-in the paper.
+Internal step: classic Runge-Kutta (RK4), at most ``h_max``.  The springs
+stiffen as ``1/d`` and the elements lighten as ``d``, so the boom's fastest
+mode (the torsion of its elements) rings faster the more elements there
+are: 1.1 kHz at n_rfe = 4, 2.7 kHz at 8, 8.4 kHz at 16, and RK4 at the
+paper's 2.5e-4 s diverges within milliseconds from n_rfe = 6 on.  With
+``h_max = 0`` (the default) the block takes the paper's step or, when the
+springs need it, the step that keeps ``h |lambda| <= 0.7 x 2.6`` for the
+fastest eigenvalue lambda (2.6: the radius of the half-disc inside RK4's
+stability region), lambda from the generalized eigenvalues of the springs'
+stiffness and the mass matrix at the initial pose and with the jib folded
+along the boom (its fastest), damping included; a longer ``h_max`` is
+refused with the step needed.
 
 Programmed motion (eqs. 17-22): when ``programmed`` is on, E follows the
 ellipse ``x^2/a^2 + y^2/b^2 = 1`` in the ground plane (Frame 0, centred on
@@ -78,9 +81,10 @@ import numpy as np
 from .block import CompiledBlock, ParameterError, Variable, sym6_pack
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
                         constrained_mount_split, mount_motion_from_inputs, wrench_ports)
-from .kane import (Body, Chain, Joint, Marker, applied_forces, constraint_wrenches, kinematics, kinetic_energy,
-                   mass_matrix, with_base_twist)
-from .screw import Rbar, cross, rot_x, rot_z
+from .flexible_boom import PAPER_STEP, flexible_chain, stable_step
+from .kane import applied_forces, constraint_wrenches, kinematics, kinetic_energy, mass_matrix, with_base_twist
+from .programmed_path import check_reach, path_rows
+from .screw import Rbar, cross
 from .trajectory import quintic_ramp
 
 _P = Variable
@@ -124,8 +128,10 @@ class FlexibleCrane(CompiledBlock):
         _P("d_jib", "m", 1.075, "Jib COG distance from the jib joint (chosen: mid-length)"),
         _P("m_load", "kg", 100.0, "Load carried at the end effector E, a point mass (chosen)"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
-        _P("h_max", "s", 2.5e-4, "Longest internal integration step (classic Runge-Kutta; the paper's "
-                                 "RK4 step is 2.5e-4 s)"),
+        _P("h_max", "s", 0.0, "Longest internal integration step (classic Runge-Kutta), or 0 (default) to have it "
+                              "chosen from the boom's stiffness: the paper's 2.5e-4 s or shorter, so that the "
+                              "boom's fastest mode stays stable (n_rfe = 4: 2.5e-4 s, 8: 1.1e-4 s, 16: 3.4e-5 s); "
+                              "a step longer than that is refused"),
         _P("programmed", "1", False, "Whether E follows the programmed path of eqs. 17-22 (the boom and "
                                      "jib joints being the dependent coordinates, eq. 11)", "Boolean"),
         _P("a_E", "m", 3.0, "Semi-axis of the programmed ellipse along x0, a_E,a (eq. 17.1; paper: 3 m)"),
@@ -194,8 +200,7 @@ class FlexibleCrane(CompiledBlock):
 
     def setup(self):
         p = self.p
-        self.require_positive("h_max")
-        self.max_step = p.h_max
+        self.require_positive("h_max", allow_zero=True)
         self.require_positive("l_king", "m_king", "l_boom", "rho_boom", "E_boom", "G_boom", "A_boom", "I_z_boom",
                               "I_y_boom", "J_boom", "l_jib", "m_jib")
         self.require_positive("d_king", "r_king", "d_jib", "m_load", "c_rfe", allow_zero=True)
@@ -205,12 +210,13 @@ class FlexibleCrane(CompiledBlock):
             raise ParameterError(f"FlexibleCrane parameter n_rfe = {p.n_rfe:g} is invalid: it must be a whole "
                                  f"number of rigid finite elements, 1 or more")
         self.n_rfe = int(p.n_rfe)
-        # the undamped springs of a flexible boom ring at up to 1 kHz (four elements)
+        # the undamped springs of a flexible boom ring at up to 1 kHz (four elements), 8 kHz (sixteen)
         self.oscillatory = self.n_rfe > 1
         self.chain, self.stiffness = flexible_chain(p, self.n_rfe)
         n = self.chain.n
         #: indices of the three revolute joints in q; the rest are the springs' rotations
         self.joint_index = np.array([0, 1, n - 1])
+        self._choose_step()
         self.states = (tuple(_P(f"q{i}", "rad", 0.0, f"coordinate {i}: {w}") for i, w in enumerate(self.coordinates()))
                        + tuple(_P(f"u{i}", "rad/s", 0.0, f"rate of coordinate {i}") for i in range(n)))
         self._g0 = np.array([0.0, 0.0, -p.g])
@@ -219,7 +225,7 @@ class FlexibleCrane(CompiledBlock):
         if p.programmed:
             self.require_positive("a_E", "b_E", "t_c", "alpha", "beta")
             self.z_E_s = float(self.end_effector_rest(self.initial_state())[2])
-            self._check_reach()
+            check_reach(p, self.z_E_s)
         # the arguments of the compiled twin of derivatives() and output() (the same
         # equations by the composite-rigid-body and Newton-Euler recursions)
         ch = self.chain
@@ -230,39 +236,31 @@ class FlexibleCrane(CompiledBlock):
                                        self.z_E_s if p.programmed else 0.0, p.z_inc, p.t_c, p.alpha, p.beta,
                                        p.c_rfe]))
 
+    def _choose_step(self):
+        """``max_step`` [s]: ``h_max``, or with ``h_max = 0`` the paper's step or
+        the longest the boom's springs allow (``flexible_boom.stable_step``),
+        whichever is shorter; an ``h_max`` longer than the springs allow is
+        refused, with the step they need."""
+        p = self.p
+        q0 = self.initial_state()[:self.chain.n]
+        #: the longest step [s] the springs allow, and the highest natural angular frequency [rad/s]
+        self.stable_step, self.omega_max = stable_step(self.chain, self.stiffness, q0, self.chain.n - 1, p.c_rfe)
+        if p.h_max == 0.0:
+            self.max_step = min(PAPER_STEP, self.stable_step)
+        elif p.h_max > self.stable_step:
+            raise ParameterError(f"FlexibleCrane parameter h_max = {p.h_max:g} s is invalid: with n_rfe = "
+                                 f"{self.n_rfe} the boom's fastest mode ({self.omega_max / (2 * math.pi):.0f} Hz) "
+                                 f"needs a Runge-Kutta step of at most {_down(self.stable_step):.3g} s (h_max = 0 "
+                                 f"chooses it)")
+        else:
+            self.max_step = p.h_max
+
     def coordinates(self) -> list[str]:
         """What each coordinate of the state is, in order."""
         names = ["q_slew", "q_boom"]
         for r in range(1, self.n_rfe):
             names += [f"psi^(c,2,{r})", f"theta^(c,2,{r})", f"phi^(c,2,{r})"]
         return names + ["q_jib"]
-
-    def _check_reach(self):
-        """The programmed path must lie within the reach of boom and jib from
-        the boom joint (at ``l_king`` above the mount, the mount at the ground
-        origin): say so before running, with the reach."""
-        p = self.p
-        lo, hi = abs(p.l_boom - p.l_jib), p.l_boom + p.l_jib
-        radii = (min(p.a_E, p.b_E), max(p.a_E, p.b_E))
-        heights = np.array([self.z_E_s, self.z_E_s + p.z_inc]) - p.l_king
-        far = max(math.hypot(r, z) for r in radii for z in heights)
-        near_z = 0.0 if heights.min() <= 0.0 <= heights.max() else np.abs(heights).min()
-        near = math.hypot(radii[0], near_z)
-        if far >= 0.99 * hi:
-            # the farthest point is at the ellipse's long semi-axis; the rise
-            # is named too when the start height alone is within reach
-            which = "a_E" if p.a_E >= p.b_E else "b_E"
-            culprit = f"parameter {which} = {max(p.a_E, p.b_E):g} m"
-            if math.hypot(radii[1], heights[0]) < 0.99 * hi:
-                culprit = f"parameters {which} = {max(p.a_E, p.b_E):g} m and z_inc = {p.z_inc:g} m"
-            raise ParameterError(f"FlexibleCrane {culprit} {'is' if 'and' not in culprit else 'are'} invalid: "
-                                 f"the programmed path passes {far:.3g} m from the boom joint, beyond the crane's "
-                                 f"reach of {hi:.3g} m (l_boom + l_jib, less 1%)")
-        if near <= lo + 0.01 * hi:
-            which = "b_E" if p.a_E >= p.b_E else "a_E"
-            raise ParameterError(f"FlexibleCrane parameter {which} = {min(p.a_E, p.b_E):g} m is invalid: the "
-                                 f"programmed path passes {near:.3g} m from the boom joint, inside the crane's "
-                                 f"least reach of {lo:.3g} m (|l_boom - l_jib|)")
 
     def initial_state(self):
         p = self.p
@@ -317,16 +315,8 @@ class FlexibleCrane(CompiledBlock):
         G = R_E0 @ Po[3:]  # d(v_E)/d(nu), Frame 0
         d = _Dyn(kin=kin, M=M, f=f, tb_dot=base_twist_rate(w, dw, v, a), w=w, v=v, R10=R10, r_E=r_E, v_E=v_E, G=G)
         if self.p.programmed:
-            pp = self.p
             bias = R_E0 @ (Pdo[3:] @ kin.nu + cross(tE[:3], tE[3:]))  # E's acceleration when nu' = 0
-            z_a, dz_a, ddz_a = self.programme(t)
-            grad = np.array([[2.0 * r_E[0] / pp.a_E**2, 2.0 * r_E[1] / pp.b_E**2, 0.0], [0.0, 0.0, 1.0]])
-            Phi = np.array([(r_E[0] / pp.a_E) ** 2 + (r_E[1] / pp.b_E) ** 2 - 1.0, r_E[2] - z_a])
-            dPhi = grad @ v_E - np.array([0.0, dz_a])
-            hess = 2.0 * (v_E[0] ** 2 / pp.a_E**2 + v_E[1] ** 2 / pp.b_E**2)
-            d.grad, d.Phi = grad, Phi
-            d.A = grad @ G
-            d.gamma = (np.array([-hess, ddz_a]) - grad @ bias - pp.alpha * dPhi - pp.beta**2 * Phi)
+            d.grad, d.Phi, d.A, d.gamma = path_rows(self.p, self.programme(t), r_E, v_E, G, bias)
         return d
 
     def derivatives(self, t, x, u):
@@ -397,6 +387,12 @@ class FlexibleCrane(CompiledBlock):
         return -applied_forces(self.chain, kin, R10.T @ self._g0)[:6]
 
 
+def _down(x: float) -> float:
+    """``x`` > 0 rounded down to three significant digits."""
+    scale = 10.0 ** (math.floor(math.log10(x)) - 2)
+    return math.floor(x / scale) * scale
+
+
 class _Dyn:
     """The quantities of :meth:`FlexibleCrane._dynamics`."""
     __slots__ = ("kin", "M", "f", "tb_dot", "w", "v", "R10", "r_E", "v_E", "G", "grad", "Phi", "A", "gamma")
@@ -405,54 +401,3 @@ class _Dyn:
         self.grad = self.Phi = self.A = self.gamma = None
         for k, v in kw.items():
             setattr(self, k, v)
-
-
-def element_lengths(l: float, n_rfe: int) -> np.ndarray:
-    """Lengths of the rigid finite elements of a link of length ``l`` [m],
-    eq. (7): ``d/2, d, ..., d, d/2`` with ``d = l / (n_rfe - 1)``; one
-    element of length ``l`` for ``n_rfe = 1``."""
-    if n_rfe == 1:
-        return np.array([l])
-    d = l / (n_rfe - 1)
-    return np.array([d / 2] + [d] * (n_rfe - 2) + [d / 2])
-
-
-def section_stiffness(p, n_rfe: int) -> np.ndarray:
-    """Rotational stiffnesses ``[s_psi, s_theta, s_phi]`` [N m/rad] of each
-    spring element of the boom: ``E I_z / d``, ``E I_y / d``, ``G J / d``
-    for sections of length ``d = l_boom / (n_rfe - 1)``."""
-    d = p.l_boom / (n_rfe - 1)
-    return np.array([p.E_boom * p.I_z_boom, p.E_boom * p.I_y_boom, p.G_boom * p.J_boom]) / d
-
-
-def flexible_chain(p, n_rfe: int) -> tuple[Chain, np.ndarray]:
-    """The column, the boom's rigid finite elements and the jib with its
-    load, as a chain on the mount (eq. 12), and the stiffness of every
-    coordinate (zero for the three revolute joints) [N m/rad]."""
-    def bar(m, l, J_x, J_y, J_z):  # uniform bar along x from the frame's origin
-        return Body(m, [l / 2, 0.0, 0.0], np.diag([J_x, J_y + m * l * l / 12, J_z + m * l * l / 12]))
-
-    joints = [Joint(), Joint(offset=[0.0, 0.0, p.l_king], rotation=rot_z(np.pi / 2) @ rot_x(np.pi / 2))]
-    bodies = [Body(p.m_king, [0.0, 0.0, p.d_king],
-                   np.diag([p.l_king**2 / 12, p.l_king**2 / 12, p.r_king**2]) * p.m_king)]
-    stiffness = [0.0, 0.0]
-    lengths = element_lengths(p.l_boom, n_rfe)
-    rho = p.rho_boom
-    for r, l in enumerate(lengths):
-        if r > 0:
-            s = section_stiffness(p, n_rfe)
-            # T~^(c,2,r) = Rz(psi) Ry(theta) Rx(phi): two massless bodies between the elements
-            joints += [Joint(offset=[lengths[r - 1], 0.0, 0.0]), Joint(axis=[0, 1, 0]), Joint(axis=[1, 0, 0])]
-            bodies += [Body(0.0), Body(0.0)]
-            stiffness += list(s)
-        bodies.append(bar(rho * p.A_boom * l, l, rho * (p.I_y_boom + p.I_z_boom) * l, rho * p.I_y_boom * l,
-                          rho * p.I_z_boom * l))
-    joints.append(Joint(offset=[lengths[-1], 0.0, 0.0]))
-    # the jib, a slender bar, with the load at E
-    m = p.m_jib + p.m_load
-    com = (p.m_jib * p.d_jib + p.m_load * p.l_jib) / m
-    J = p.m_jib * p.l_jib**2 / 12 + p.m_jib * (p.d_jib - com) ** 2 + p.m_load * (p.l_jib - com) ** 2
-    bodies.append(Body(m, [com, 0.0, 0.0], np.diag([0.0, J, J])))
-    stiffness.append(0.0)
-    chain = Chain(joints=joints, bodies=bodies, markers=[Marker(len(bodies) - 1, [p.l_jib, 0.0, 0.0])])
-    return chain, np.array(stiffness)

@@ -1,29 +1,23 @@
 """The crane with a flexible boom of Jarzębowska, Urbaś & Augustynek (2018):
-the rigid finite elements against beam theory, the rigid crane against the
-crane of Cibicik & Egeland (2018) and against Newton-Euler, energy, and the
-programmed motion of eqs. (17)-(23)."""
+the rigid crane against the crane of Cibicik & Egeland (2018) and against
+Newton-Euler, energy, and the programmed motion of eqs. (17)-(23); the
+boom's elements against beam theory and its internal step are in
+test_flexible_crane_boom.py."""
 import math
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.linalg import eigh
 from scipy.spatial.transform import Rotation
 
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.crane import Crane
-from crane_cosim.blocks.flexible_crane import FlexibleCrane, element_lengths
+from crane_cosim.blocks.flexible_crane import FlexibleCrane
 from crane_cosim.blocks.kane import applied_forces, kinematics, mass_matrix
-from crane_cosim.blocks.screw import skew
 
 sys.path.insert(0, str(Path(__file__).parent))
 from newton_euler import joint_wrenches  # noqa: E402
-
-#: the boom as a bare cantilever: no column load, no jib, no load, no gravity
-CANTILEVER = {"m_jib": 1e-9, "l_jib": 1e-3, "d_jib": 0.0, "m_load": 0.0, "g": 0.0, "q_slew_0": 0.0,
-              "q_boom_0": 0.0, "q_jib_0": 0.0}
-
 
 def _fixed_mount(block):
     """Inputs of a crane on a fixed, level mount at the ground origin."""
@@ -33,133 +27,6 @@ def _fixed_mount(block):
 def _random_mount(rng, u, scale=0.3):
     u[:9] = Rotation.random(random_state=rng.integers(1 << 30)).as_matrix().ravel()
     u[9:21] = rng.normal(size=12) * scale
-
-
-# -- rigid finite elements against beam theory ------------------------------------
-
-def _static_tip(block, wrench_tip=np.zeros(6), gravity=True):
-    """The boom's coordinates at rest, the column and both luffing joints held
-    (a cantilever clamped at the boom joint), under gravity (``g`` of the
-    block) and a wrench ``[n; f]`` at the boom's tip in the tip element's
-    axes; Newton's method on the spring coordinates.  Returns the state."""
-    chain, n = block.chain, block.chain.n
-    flex = np.arange(2, n - 1)
-    x = block.initial_state()
-    last = n - 2
-    r = chain.joints[-1].offset
-    g0 = np.array([0.0, 0.0, -block.p.g if gravity else 0.0])
-
-    def residual(qf):
-        q = x[:n].copy()
-        q[flex] = qf
-        kin = kinematics(chain, q, np.zeros(n))
-        f = applied_forces(chain, kin, g0)[6:] - block.stiffness * q
-        # the tip wrench's generalized forces: Po at the tip point of the last element
-        Po_tip = kin.Po[last].copy()
-        Po_tip[3:] -= skew(r) @ Po_tip[:3]
-        return (f + Po_tip.T[6:] @ wrench_tip)[flex]
-
-    qf = np.zeros(len(flex))
-    for _ in range(20 if len(flex) else 0):
-        F = residual(qf)
-        J = np.empty((len(flex), len(flex)))
-        for j in range(len(flex)):
-            dq = np.zeros(len(flex))
-            dq[j] = 1e-7
-            J[:, j] = (residual(qf + dq) - F) / 1e-7
-        step = np.linalg.solve(J, -F)
-        qf += step
-        if np.abs(step).max() < 1e-15:
-            break
-    x[flex] = qf
-    return x
-
-
-def _deflection(block, x):
-    n = block.chain.n
-    return block.deflection(kinematics(block.chain, x[:n], np.zeros(n)))
-
-
-N_RFE = (1, 2, 4, 8, 16)
-
-
-def _errors(measure, exact):
-    return np.array([abs(measure(n) - exact) / abs(exact) for n in N_RFE])
-
-
-def _falls_steadily(errors, last):
-    assert np.all(np.diff(errors) < 0), errors
-    assert errors[-1] < last, errors
-
-
-def test_tip_load_deflection_converges_to_PL3_over_3EI():
-    P = 100.0  # N, down the boom's y axis: a few tenths of a mm, linear
-    b = FlexibleCrane(**CANTILEVER)
-    exact = P * b.p.l_boom**3 / (3 * b.p.E_boom * b.p.I_z_boom)
-
-    def deflection(n):
-        blk = FlexibleCrane(**CANTILEVER, n_rfe=n)
-        return -_deflection(blk, _static_tip(blk, np.array([0, 0, 0, 0, -P, 0.0])))[1]
-
-    errors = _errors(deflection, exact)
-    # the springs sit at the sections' middles: a midpoint rule for the
-    # curvature integral, error 1/(4 (n-1)^2): 25%, 2.8%, 0.51%, 0.11%
-    # (measured within 1.8e-5 of it: the load's geometric nonlinearity)
-    _falls_steadily(errors, 0.02)
-    assert errors[1:] == pytest.approx([1 / (4 * (n - 1) ** 2) for n in N_RFE[1:]], rel=6e-5)
-
-
-def test_own_weight_deflection_converges_to_qL4_over_8EI():
-    b = FlexibleCrane(**{**CANTILEVER, "g": 9.81})
-    q = b.p.rho_boom * b.p.A_boom * 9.81
-    exact = q * b.p.l_boom**4 / (8 * b.p.E_boom * b.p.I_z_boom)
-
-    def deflection(n):
-        blk = FlexibleCrane(**{**CANTILEVER, "g": 9.81}, n_rfe=n)
-        return -_deflection(blk, _static_tip(blk))[1]
-
-    errors = _errors(deflection, exact)
-    # the elements' weights lumped at their middles: 1/(2 (n-1)^2) short,
-    # 50%, 5.6%, 1.0%, 0.22% (measured within 1.8e-5 of it)
-    _falls_steadily(errors, 0.02)
-    assert errors[1:] == pytest.approx([1 / (2 * (n - 1) ** 2) for n in N_RFE[1:]], rel=6e-5)
-
-
-def test_torsion_is_TL_over_GJ():
-    T = 50.0  # N m about the boom's axis
-    b = FlexibleCrane(**CANTILEVER)
-    exact = T * b.p.l_boom / (b.p.G_boom * b.p.J_boom)
-
-    def twist(n):
-        blk = FlexibleCrane(**CANTILEVER, n_rfe=n)
-        x = _static_tip(blk, np.array([T, 0, 0, 0, 0, 0.0]))
-        return x[4:blk.chain.n - 1:3].sum()  # the phi of every spring element
-
-    errors = _errors(twist, exact)
-    # springs in series, each a section's G J / d: exact for any division
-    # (measured 3e-16); one rigid element cannot twist
-    assert errors[0] == 1.0 and np.all(errors[1:] < 1e-14)
-
-
-def test_first_bending_frequency_converges_to_beam_theory():
-    b = FlexibleCrane(**CANTILEVER)
-    p = b.p
-    exact = 1.875104**2 * math.sqrt(p.E_boom * p.I_z_boom / (p.rho_boom * p.A_boom * p.l_boom**4))
-
-    def frequency(n):
-        if n == 1:
-            return 0.0
-        blk = FlexibleCrane(**CANTILEVER, n_rfe=n)
-        N = blk.chain.n
-        kin = kinematics(blk.chain, blk.initial_state()[:N], np.zeros(N))
-        psi = np.arange(2, N - 1, 3)  # bending in the luffing plane
-        M = mass_matrix(blk.chain, kin)[6:, 6:][np.ix_(psi, psi)]
-        K = np.diag(blk.stiffness[psi])
-        return math.sqrt(eigh(K, M, eigvals_only=True)[0])
-
-    errors = _errors(frequency, exact)
-    # measured 100%, 39%, 2.5%, 0.37%, 6e-6
-    _falls_steadily(errors, 0.02)
 
 
 # -- the rigid crane ------------------------------------------------------------------
@@ -236,12 +103,6 @@ def test_joint_torques_equal_newton_euler(n_rfe):
         tau[b.joint_index] += u[24:27] + u[27:30]
         # measured 6e-15 (one element) and 5e-12 (four: stiff springs) of the largest torque
         assert np.allclose(tau_ne, tau, rtol=0, atol=2e-11 * np.abs(tau).max())
-
-
-def test_element_lengths_are_those_of_eq_7():
-    assert element_lengths(3.0, 1) == pytest.approx([3.0])
-    assert element_lengths(3.0, 4) == pytest.approx([0.5, 1.0, 1.0, 0.5])
-    assert element_lengths(3.0, 2) == pytest.approx([1.5, 1.5])
 
 
 # -- energy --------------------------------------------------------------------------
