@@ -336,7 +336,6 @@ def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch
     from crane_cosim.runtime import runlog
     out = tmp_path / "out"
     monkeypatch.setattr(runlog, "check_folder", lambda *a, **k: None)
-    monkeypatch.setattr("crane_cosim.runtime.run.check_folder", lambda *a, **k: None)
     (tmp_path / "out").write_text("")
     code, err = run_cli(capsys, system_file(stop_time=0.01), "--out", out)
     assert code == 2
