@@ -16,9 +16,27 @@ plane of Frame k-1, rotations are about x.  With Joint k at the origin,
   barrel frame bk, at B, by ``beta`` (``R_bk^{k-1} = Rx(beta)``), its z axis
   pointing from B to P_k: the piston slides along z_bk (eq. (33)).
 
-The cosine rule in the triangle (Joint k, B, P_k) gives eqs. (29) and (30);
-the rates follow from virtual work, eqs. (37) and (40).  The formulas are in
-``blocks/knuckle_boom_kernels.py``, shared with the compiled crane.
+The cosine rule in the triangle (Joint k, B, P_k) gives the angles, eqs.
+(29) and (30).  The rates follow from the paper's virtual work on the
+screws of the loop, written out here as the paper states them (Section
+3.1): the joint line of Link k referenced to P_k, ``L_alpha`` of eq. (31),
+the cylinder's joint line ``L_beta`` of eq. (32) and the piston's screw
+``S_q`` of eq. (33), with the unit wrenches ``W_1`` (eq. 34) and ``W_2``
+(eq. 38) along z_bk and y_bk, the interchange ``Pi`` (eq. 36) and the
+screw transform ``Rbar`` (eq. 21) from Frame k to the barrel frame bk::
+
+    W_i^T Pi (L_beta dbeta/dt + S_q dq/dt) = W_i^T Pi Rbar_k^bk L_alpha dalpha/dt,   i = 1, 2
+
+(eqs. 35 and 39), two linear equations solved here for the rates per unit
+piston speed, the gains ``A = d(angle)/dq``.  Their closed forms are eqs.
+(37) and (40); the gains' time derivatives (the ``dG/dt u`` of the crane's
+joint map) come from the time derivative of the same two equations, whose
+screws move with ``q`` (``L_beta``) and ``alpha - beta`` (``Rbar``).
+
+This is the numpy reference of the crane (``KnuckleBoomCrane.joint_map``);
+the compiled crane (``blocks/knuckle_boom_kernels.py``) uses the closed
+forms (37), (40) and their derivatives, and the tests hold the two to each
+other.
 """
 from __future__ import annotations
 
@@ -28,8 +46,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from .block import ParameterError
-from .knuckle_boom_kernels import loop_angles, loop_state
-from .screw import rot_x
+from .linalg import solve
+from .screw import Pi, Rbar, cross, rot_x, skew
+
+#: the unit wrenches of eqs. (34) and (38) in the barrel frame bk, as rows
+#: times the interchange Pi (eq. 36): through the virtual work ``W^T Pi t``
+#: they pick the z and y components of the velocity of P_k in a twist ``t``
+#: referenced to P_k
+_W_PI = np.array([[0.0, 0.0, 1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0]]) @ Pi
+_X = np.array([1.0, 0.0, 0.0])
+_S_Q = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # eq. (33)
 
 
 @dataclass(frozen=True)
@@ -77,30 +103,55 @@ class CylinderLoop:
     def angles(self, q: float) -> tuple[float, float]:
         """``(alpha, beta)`` [rad] for the piston extension ``q`` [m], eqs. (29), (30)."""
         self.check(q)
-        return loop_angles(q, *self.geometry)
+        lc, b1, b2 = self.l_b + q, self.b1, self.b2
+        alpha = (math.acos((lc**2 - b1**2 - b2**2) / (-2 * b1 * b2)) + math.atan(self.a_b / self.e_b)
+                 + math.atan(self.a_p / self.e_p) - math.pi)
+        beta = -math.acos((b2**2 - b1**2 - lc**2) / (-2 * b1 * lc)) - math.atan(self.e_b / self.a_b) + math.pi / 2
+        return alpha, beta
+
+    def screws(self, q: float, alpha: float, beta: float):
+        """The loop's screws referenced to the piston pin P_k: ``L_alpha`` in
+        Frame k (eq. 31), ``L_beta`` and ``S_q`` in the barrel frame bk (eqs.
+        32, 33), and ``Rbar_k^bk`` (eq. 21), the screw transform from Frame k
+        to bk, ``R_k^bk = Rx(alpha - beta)``."""
+        P_k = np.array([0.0, self.a_p, self.e_p])  # the piston pin from Joint k, Frame k
+        P_bk = np.array([0.0, 0.0, self.l_b + q])  # and from the barrel pin B, frame bk
+        L_alpha = np.concatenate([_X, cross(_X, P_k)])  # [x; x x r]: P_k's velocity per unit rate
+        L_beta = np.concatenate([_X, cross(_X, P_bk)])
+        return L_alpha, L_beta, _S_Q, Rbar(rot_x(alpha - beta))
+
+    def loop_state(self, q: float, u: float) -> tuple[float, ...]:
+        """``(alpha, beta, A_a, A_b, dA_a/dt, dA_b/dt)``: the angles of eqs.
+        (29)-(30), the gains ``A = d(angle)/dq`` [rad/m] from the virtual-work
+        equations (35) and (39) (module docstring), and the gains' time
+        derivatives along ``dq/dt = u`` [rad/(m s)], from those equations'
+        time derivative at a unit piston speed with no piston acceleration:
+        the angles' accelerations then are ``dA/dq``, and ``dA/dt = u dA/dq``."""
+        alpha, beta = self.angles(q)
+        L_alpha, L_beta, S_q, Rb = self.screws(q, alpha, beta)
+        # W_i Pi (Rbar L_alpha dalpha - L_beta dbeta) = W_i Pi S_q dq, i = 1, 2: the columns of dalpha, dbeta
+        A = np.column_stack([_W_PI @ (Rb @ L_alpha), -(_W_PI @ L_beta)])
+        A_a, A_b = solve(A, _W_PI @ S_q)
+        # d/dt at dq/dt = 1, d2q/dt2 = 0: Rbar turns at (dalpha - dbeta) about x,
+        # L_beta's lever (l_b + q) grows at dq/dt
+        dRb = Rbar(rot_x(alpha - beta) @ skew(_X) * (A_a - A_b))
+        dL_beta = np.array([0.0, 0.0, 0.0, 0.0, -1.0, 0.0]) * A_b
+        dA_a, dA_b = solve(A, -(_W_PI @ (dRb @ L_alpha * A_a - dL_beta)))
+        return alpha, beta, A_a, A_b, dA_a * u, dA_b * u
 
     def rates(self, q: float, u: float) -> tuple[float, float]:
         """``(dalpha/dt, dbeta/dt)`` [rad/s] for extension ``q`` and rate ``u``
-        [m/s], eqs. (37) and (40): the gains of :meth:`loop_state` times ``u``."""
+        [m/s], eqs. (35) and (39): the gains of :meth:`loop_state` times ``u``."""
         _, _, A_a, A_b, _, _ = self.loop_state(q, u)
         return A_a * u, A_b * u
 
     def gains(self, q: float) -> tuple[float, float]:
-        """``(d alpha/d q, d beta/d q)``: the rates of eqs. (37) and (40) per
-        unit piston speed [rad/m]."""
+        """``(d alpha/d q, d beta/d q)``: the rates per unit piston speed [rad/m]."""
         return self.rates(q, 1.0)
 
     def gain_rates(self, q: float, u: float) -> tuple[float, float]:
         """Time derivatives of :meth:`gains` along ``dq/dt = u`` [rad/(m s)]."""
         return self.loop_state(q, u)[4:]
-
-    def loop_state(self, q: float, u: float) -> tuple[float, ...]:
-        """``(alpha, beta, A_a, A_b, dA_a/dt, dA_b/dt)`` in one pass: the
-        angles of eqs. (29)-(30), the gains ``A = d(angle)/dq`` of eqs. (37)
-        and (40), and their time derivatives along ``dq/dt = u``
-        (:func:`blocks.knuckle_boom_kernels.loop_state`)."""
-        self.check(q)
-        return loop_state(q, u, *self.geometry)
 
     def pins(self, q: float):
         """Barrel pin B and piston pin P_k in Frame k-1 [m] (3-vectors), and
@@ -111,4 +162,3 @@ class CylinderLoop:
         P = rot_x(alpha) @ np.array([0.0, self.a_p, self.e_p])
         tip = B + rot_x(beta) @ np.array([0.0, 0.0, self.l_b + q])
         return B, P, tip
-

@@ -21,7 +21,8 @@ the lost Figs. 2 and 5 in ``docs/knuckle_boom.md``.
 The hot path, :meth:`KnuckleBoomCrane.derivatives` and
 :meth:`KnuckleBoomCrane.output`, runs compiled by numba when it is
 installed (``blocks/knuckle_boom_kernels.py``: the same equations by a
-recursion over the tree, tested against the numpy code here, which is the
+recursion over the tree and the loops' closed forms (37), (40), tested
+against the numpy code here and in ``cylinder_loop.py``, which is the
 reference and the fallback).
 
 The base is the mount, as for the crane of Cibicik & Egeland (2018): fixed (default
@@ -45,7 +46,6 @@ from .interface import (GRAVITY_DIRECTION, MOUNT_INERTIA, MOUNT_MOTION, base_twi
                         mount_motion_from_inputs, mount_split, wrench_ports)
 from .kane import (Body, Chain, Joint, acceleration_wrenches, gravity_forces, gravity_wrenches,
                    inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist)
-from .knuckle_boom_kernels import joint_map
 from .linalg import solve
 from .screw import Rbar, cross_rows
 
@@ -246,12 +246,24 @@ class KnuckleBoomCrane(CompiledBlock):
         return np.array([p.q_slew_0, p.q_boom_cyl_0, p.q_jib_cyl_0, p.u_slew_0, p.u_boom_cyl_0, p.u_jib_cyl_0])
 
     def joint_map(self, x):
-        """``theta``, ``G`` (7 x 3) and ``dG/dt u`` (7) at state ``x``
-        (:func:`blocks.knuckle_boom_kernels.joint_map`, run as Python here);
-        a piston extension where a loop cannot close is named."""
-        for loop, q in zip(self.loops, x[1:3]):
-            loop.check(q)
-        return joint_map(x, self._loop_geometry)
+        """The tree's joint coordinates ``theta = (q1, alpha2, alpha3, beta2,
+        q2, beta3, q3)`` at state ``x = [q; u]``, their Jacobian ``G`` (7 x 3,
+        ``dtheta/dt = G u``) and ``dG/dt u`` (7): the slew angle is q1 itself;
+        each cylinder's loop gives its joint's alpha and its barrel's beta
+        (eqs. 29-30) and their gains per unit piston speed (eqs. 35, 39) and
+        the gains' rates (:meth:`CylinderLoop.loop_state`); the piston slides
+        by its extension.  A piston extension where a loop cannot close is
+        named."""
+        theta, G, Gdot_u = np.zeros(7), np.zeros((7, 3)), np.zeros(7)
+        theta[0], G[0, 0] = x[0], 1.0
+        for c, loop in enumerate(self.loops):  # c = 0: boom cylinder (Joint 2), 1: jib cylinder (Joint 3)
+            q, u = x[1 + c], x[4 + c]
+            alpha, beta, A_a, A_b, dA_a, dA_b = loop.loop_state(q, u)
+            i_alpha, i_beta, i_piston = 1 + c, 3 + 2 * c, 4 + 2 * c
+            theta[[i_alpha, i_beta, i_piston]] = alpha, beta, q
+            G[[i_alpha, i_beta, i_piston], 1 + c] = A_a, A_b, 1.0
+            Gdot_u[[i_alpha, i_beta]] = dA_a * u, dA_b * u
+        return theta, G, Gdot_u
 
     def _state_terms(self, x):
         """Kinematics of the tree and the crane's mass matrix at ``x``, cached."""

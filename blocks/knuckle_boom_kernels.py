@@ -22,17 +22,21 @@ joint k, ``s_k`` its screw, ``ad`` the twist cross product)
 Then ``M = sum J_k^T D_k J_k`` and
 ``f = sum J_k^T (W_g,k - D_k a_k - W_k D_k t_k)`` (eqs. (43)-(46) of Cibicik & Egeland 2019).
 
+The joint map ``theta, G, dG/dt u`` uses the loops' closed forms, eqs.
+(29)-(30), (37) and (40) of Cibicik & Egeland (2019), and their time
+derivatives; the numpy reference (:mod:`blocks.cylinder_loop`,
+:meth:`KnuckleBoomCrane.joint_map`) solves the paper's virtual-work
+equations of the loop's screws (eqs. 31-39) instead.
+
 This module imports only math and numpy, so that it runs (slowly) without
 numba and ``blocks/jit.py`` can load it from a copy outside the package; it
-must not import the rest of the package.  The cylinder loop formulas and
-the joint map live here so that :mod:`blocks.cylinder_loop`,
-:meth:`KnuckleBoomCrane.joint_map` and the compiled code share them.
+must not import the rest of the package.
 """
 import math
 
 import numpy as np
 
-# -- the cylinder loop of Fig. 2 of Cibicik & Egeland (2019) (blocks/cylinder_loop.py) -------------
+# -- the cylinder loop of Fig. 2 of Cibicik & Egeland (2019) (the reference: blocks/cylinder_loop.py) -----
 
 
 def loop_angles(q, l_b, a_b, e_b, a_p, e_p):
