@@ -361,6 +361,10 @@ class CompiledBlock(Block):
             self._warm_up()
         except Exception as exc:  # numba's own errors have no common base
             import warnings
+
+            from .jit import under_ci
+            if under_ci():
+                raise
             warnings.warn(f"{self.model_name}: numba could not compile its kernels ({exc}); running the numpy "
                           f"code, {self.numpy_slowdown}")
             self.kernels = None

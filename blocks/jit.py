@@ -130,14 +130,25 @@ def _stable_copy(name: str, text: bytes, digest: str) -> Path:
 
 
 def _numba():
-    """numba, or ``None`` when it is not installed or switched off."""
+    """numba, or ``None`` when it is not installed or switched off.  Under
+    continuous integration (``CI`` set) a missing numba is an error: the
+    compiled kernels must be the ones tested there."""
     if os.environ.get("CRANE_COSIM_NUMBA", "1").strip() == "0":
         return None
     try:
         import numba
     except ImportError:
+        if under_ci():
+            raise
         return None
     return numba
+
+
+def under_ci() -> bool:
+    """Whether this runs under continuous integration (``CI`` set, as CI
+    services set it): there a kernel that cannot compile is an error, never
+    a fallback to the numpy code."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def _module_name(name: str) -> str:

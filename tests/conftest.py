@@ -6,6 +6,21 @@ import numpy as np
 import pytest
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under continuous integration (``CI`` set) a test that skips fails,
+    unless marked ``may_skip``: a test that must run never skips silently
+    there."""
+    outcome = yield
+    report = outcome.get_result()
+    from crane_cosim.blocks.jit import under_ci
+    if report.skipped and under_ci() and item.get_closest_marker("may_skip") is None \
+            and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, where every test must run: {reason}"
+
+
 @pytest.fixture(scope="session")
 def fmu_dir(tmp_path_factory):
     from crane_cosim.fmus.build import build_all

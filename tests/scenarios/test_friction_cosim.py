@@ -6,7 +6,7 @@ bounds (RMS over the run, over each quantity's peak; components that
 vanish by the mechanism, below 1e-9 of their group's largest, are left
 out).  The default run covers the first 3 s (the booms' raise, friction in
 the boom and jib joints and in the seals); the full 20 s, slew included,
-run with -m slow."""
+is marked slow (run by default)."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -56,14 +56,13 @@ def test_the_friction_works_and_dissipates(runs):
     assert co["friction.E_f"].iloc[-1] == pytest.approx(mono["friction.E_f"].iloc[-1], rel=2e-3)
 
 
+@pytest.mark.parametrize("runs", ["offshore_knuckle_boom"], indirect=True)  # the crane with passive joints
 def test_the_joint_passes_the_friction_torque(runs):
     """The wrench through the boom and jib joints of the knuckle boom crane
     has, about the joint's pin, the friction torque alone (the crane takes
     the friction block's output of the step before: Gauss-Seidel, the crane
     steps first)."""
     name, co, _ = runs
-    if name != "offshore_knuckle_boom":
-        pytest.skip("the crane of Cibicik & Egeland (2018) has actuators in its joints")
     for j in ("boom", "jib"):
         passed, friction = co[f"crane.W_{j}_nx"].to_numpy()[1:], co[f"friction.tau_f_{j}"].to_numpy()[:-1]
         assert np.abs(friction).max() > 100.0

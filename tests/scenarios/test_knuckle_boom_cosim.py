@@ -10,7 +10,7 @@ torsion on the barrel supports) are checked to be zero instead.
   the default run covers 4 s (the raise), the monolithic reference being a
   stiff (Radau) integration.
 
-The full 20 s sequences run with -m slow."""
+The full 20 s sequences are marked slow (run by default)."""
 import numpy as np
 import pandas as pd
 import pytest
