@@ -349,12 +349,16 @@ def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch
     (["--stop-time", "-1"], "--stop-time must be positive, got -1 s"),
     (["--stop-time", "0.0005"], "--stop-time 0.0005 s is shorter than the benchmark's step of 0.001 s"),
 ])
-def test_bad_bench_settings(capsys, args, fragment):
-    t0 = time.perf_counter()
+def test_bad_bench_settings(capsys, monkeypatch, args, fragment):
+    from crane_cosim.studies import bench
+
+    def started(*a, **k):
+        raise AssertionError("a benchmark started")
+    monkeypatch.setattr(bench, "prepare_fmus", started)  # refused before any benchmark runs
     assert main(["bench", "--json", *args]) == 2
     captured = capsys.readouterr()
     assert_one_sentence(captured.err, fragment)
-    assert captured.out == "" and time.perf_counter() - t0 < 5  # before any benchmark runs
+    assert captured.out == ""
 
 
 @pytest.mark.parametrize("mode", [[], ["--monolithic"]])
@@ -377,13 +381,16 @@ def test_step_longer_than_the_run(capsys, system_file, tmp_path, mode):
     ("0", "the stop time 0 s is not after the start time 0 s"),
     ("0.0005", "--stop-time 0.0005 s is shorter than the example's step of 0.001 s"),
 ])
-def test_demo_checks_stop_time_before_building(capsys, tmp_path, stop, fragment):
-    t0 = time.perf_counter()
+def test_demo_checks_stop_time_before_building(capsys, monkeypatch, tmp_path, stop, fragment):
+    from crane_cosim.fmus import build
+
+    def started(*a, **k):
+        raise AssertionError("the demo started building")
+    monkeypatch.setattr(build, "build_all", started)
     code, err = _demo(capsys, "--out", tmp_path / "demo", "--stop-time", stop)
     assert code == 2
     assert_one_sentence(err, fragment)
     assert not (tmp_path / "demo").exists()  # nothing built
-    assert time.perf_counter() - t0 < 5
 
 
 @pytest.mark.parametrize("mode", [[], ["--monolithic"]])
