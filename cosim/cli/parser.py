@@ -163,7 +163,11 @@ def parser(description: str) -> argparse.ArgumentParser:
                                                        "column per component.variable")
     w.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=V1,V2,...",
                    help="instead of a table: the product of these ranges (repeatable)")
-    w.add_argument("--out", type=Path, help="sweep folder (default: results/sweep next to the system)")
+    w.add_argument("--out", type=Path, help="sweep folder (default: results/sweep next to the system); run again "
+                                            "with the same cases and options, it skips those that completed, and "
+                                            "a folder of another sweep is refused unless --force")
+    w.add_argument("--force", dest="clear", action="store_true",
+                   help="clear the cases of an earlier sweep in --out and run every case anew")
     w.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     w.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster's scheduler, "
                                                           "e.g. tcp://host:8786, instead of a local one")

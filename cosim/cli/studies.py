@@ -23,16 +23,20 @@ def _numbers(text: str, what: str, count=None) -> list[float]:
 
 
 def cmd_sweep(args) -> int:
+    from ..runtime.runlog import check_folder
     from ..studies.sweep import cases_of_ranges, cases_of_table, sweep
     if (args.cases is None) == (not args.vary):
         raise CraneCosimError("give the cases as a table (CASES.csv) or as --vary ranges, one of the two")
     if args.workers is not None and args.workers < 1:
         raise CraneCosimError(f"--workers {args.workers} must be at least 1")
+    if args.out is not None:
+        check_folder(args.out, "--out")
     cases = cases_of_table(args.cases) if args.cases is not None else cases_of_ranges(args.vary)
     config = run_config(args).replace(progress=False)
     system = args.system.resolve()
     out = args.out or (system if system.is_dir() else system.parent) / "results" / "sweep"
-    summary = sweep(system, cases, out, config, args.scheduler, args.workers)
+    summary = sweep(system, cases, out, config, args.scheduler, args.workers, force=args.clear,
+                    label="--out" if args.out is not None else "the sweep folder")
     failed = summary[summary["status"] != "completed"]
     print(f"{len(summary) - len(failed)} of {len(summary)} cases completed; summary in {out / 'summary.csv'}")
     for _, row in failed.iterrows():

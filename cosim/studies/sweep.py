@@ -9,50 +9,51 @@ product of ranges (``--vary waves.Hs=1,2,3 --vary waves.seed=1,2``).
 Each case is one run of the system with its values, a
 :class:`~crane_cosim.runtime.config.RunConfig` (the sweep's options and the
 case's values) checked with the system before the cluster starts, then
-carried as JSON to a process of its own (``python -m
-crane_cosim.studies.case``: our FMUs run Python in the process that loads
-them, so a case never shares a process with another, and a case that
-crashes takes nothing else down), which writes how it ended as JSON
-beside its results; the process is started by a Dask worker: a ``LocalCluster`` of one
-worker process per core by default, or the cluster whose scheduler is
-given (``--scheduler tcp://host:8786``; its workers must have this
-package installed and see the system's and the output's folders at the
-same paths).  A case runs in ``<out>/cases/<case>.part`` and is renamed to
-``<out>/cases/<case>`` when it ends, its results converted to Parquet
-(``results.parquet``, compressed) beside its ``summary.json``.  A worker
-that dies in the middle of a case loses nothing: Dask runs the case again
-on another worker, from the start.
+carried as JSON to a process of its own (``studies/case.py``: our FMUs run
+Python in the process that loads them, so a case never shares a process
+with another, and a case that crashes takes nothing else down).  The
+process is started by a Dask worker: a ``LocalCluster`` of one worker
+process per core by default, or the cluster whose scheduler is given
+(``--scheduler tcp://host:8786``; its workers must have this package
+installed and see the system's and the output's folders at the same
+paths; a worker whose Python is not the command's builds the FMUs once
+for its Python, ``studies/case_fmus.py``).  A case runs in
+``<out>/cases/<case>.part`` and is renamed to ``<out>/cases/<case>`` when
+it ends, its results converted to Parquet (``results.parquet``,
+compressed) beside its ``summary.json``.  Whatever goes wrong with one case
+is that case's failure, with the reason its run wrote; the other cases go
+on.  A worker that dies in the middle of a case loses nothing: Dask runs
+the case again on another worker, from the start.
 
 ``<out>/summary.csv`` lists every case: its values, status (``completed``
 or ``failed``, with the reason, or ``pending``), wall time, and the
 largest magnitude of each component of the wrench at an interface (the
 outputs with the role ``interface.wrench``, ``runtime/coupling.py``: the
 crane's wrench at the mount).  It is written again as each case ends, so an
-interrupted sweep leaves it up to date, and a sweep run again skips the
-cases that completed.
+interrupted sweep leaves it up to date.  A sweep run again into the same
+folder skips the cases that completed, when they are the same cases (the
+same system, values, options and version of the project); a folder that
+holds another sweep is refused, unless ``force`` clears its cases
+(``studies/sweep_folder.py``).
 """
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ..errors import CraneCosimError
+from .case import PEAK_ROLE, run_case
+from .sweep_folder import CASES, RESULTS, SUMMARY, clear, earlier_rows, identity, make_folder, write_identity
 
-SUMMARY = "summary.csv"
-CASES = "cases"
-RESULTS = "results.parquet"
-#: the peaks the summary lists: the outputs with this role (the wrench at an interface)
-PEAK_ROLE = "interface.wrench."
+__all__ = ["CASES", "RESULTS", "SUMMARY", "PEAK_ROLE", "cases_of_table", "cases_of_ranges", "check_cases",
+           "write_summary", "sweep"]
+
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 
@@ -65,11 +66,24 @@ def cases_of_table(path) -> list[tuple[str, dict]]:
         raise CraneCosimError(f"the cases table {path} cannot be read: {exc}") from None
     targets = [c for c in table.columns if c != "case"]
     bad = [c for c in targets if "." not in c]
-    if bad or not targets:
+    if bad:
         raise CraneCosimError(f"the cases table {path} needs columns named component.variable (and optionally "
-                              f"'case'); {', '.join(map(repr, bad)) or 'none'} is not")
+                              f"'case'); {', '.join(map(repr, bad))} {'is' if len(bad) == 1 else 'are'} not")
+    if not targets:
+        raise CraneCosimError(f"the cases table {path} has no column named component.variable: give one per "
+                              f"value the cases set")
+    header = _header(path)
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if twice:
+        raise CraneCosimError(f"the cases table {path} has the column {twice[0]!r} twice")
     names = list(table["case"]) if "case" in table.columns else [f"case{k + 1:04d}" for k in range(len(table))]
     return _checked(path, [(n, {t: row[t] for t in targets}) for n, (_, row) in zip(names, table.iterrows())])
+
+
+def _header(path: Path) -> list[str]:
+    import csv
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        return [c.strip() for c in next(csv.reader(f), [])]
 
 
 def cases_of_ranges(varies) -> list[tuple[str, dict]]:
@@ -98,68 +112,6 @@ def _checked(source, cases):
     return cases
 
 
-def run_case(system: str, name: str, values: dict, out: str, config_json: str) -> dict:
-    """Run one case (``python -m crane_cosim.studies.case``, in a process of
-    its own) into ``<out>/cases/<name>``; returns its summary row.  Runs on
-    a Dask worker."""
-    from ..runtime.coupling import columns_of_role
-    from .case import OUTCOME, case_command
-
-    final = Path(out) / CASES / name
-    part = final.with_name(name + ".part")
-    shutil.rmtree(part, ignore_errors=True)  # a worker that died left it
-    part.mkdir(parents=True)
-    (part / "config.json").write_text(config_json)
-    t0 = time.perf_counter()
-    proc = subprocess.run(case_command(system, part), capture_output=True, text=True,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                          preexec_fn=_die_with_parent if sys.platform == "linux" else None)
-    wall = time.perf_counter() - t0
-    try:
-        outcome = json.loads((part / OUTCOME).read_text())
-    except (OSError, ValueError):  # the process died before it could say
-        outcome = {"status": "failed", "reason": f"the case's process ended with exit status {proc.returncode} "
-                                                 f"and no outcome"}
-    completed = outcome["status"] in ("completed", "ended")
-    row = {"case": name, **values, "status": "completed" if completed else "failed",
-           "reason": outcome.get("reason") or "", "wall_s": wall}
-    csv = part / "results.csv"
-    if csv.exists():
-        df = pd.read_csv(csv)
-        df.to_parquet(part / RESULTS, compression="zstd", index=False)
-        csv.unlink()
-        try:
-            roles = json.loads((part / "summary.json").read_text()).get("roles", {})
-        except (OSError, ValueError):
-            roles = {}
-        for column in columns_of_role(roles, PEAK_ROLE):
-            if column in df:
-                row[f"peak_{column}"] = float(np.abs(df[column]).max()) if len(df) else float("nan")
-    (part / "case.json").write_text(json.dumps(row, indent=1) + "\n")
-    shutil.rmtree(final, ignore_errors=True)
-    part.rename(final)
-    return row
-
-
-def _die_with_parent() -> None:
-    """In the case's process, before it runs: end it (SIGKILL) when the
-    worker that started it dies, so that a case run again elsewhere is
-    the only one writing its folder (Linux's PR_SET_PDEATHSIG)."""
-    import ctypes
-    import signal
-    ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-
-
-def finished(out: Path, name: str) -> dict | None:
-    """The summary row of a case that completed in an earlier sweep, else None."""
-    folder = Path(out) / CASES / name
-    try:
-        row = json.loads((folder / "case.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return row if row.get("status") == "completed" and (folder / RESULTS).exists() else None
-
-
 def write_summary(out: Path, cases, rows: dict) -> Path:
     """``summary.csv``: every case in order, those not yet run ``pending``."""
     table = [rows.get(name) or {"case": name, **values, "status": "pending"} for name, values in cases]
@@ -185,49 +137,92 @@ def check_cases(system, cases, config) -> None:
             raise CraneCosimError(f"case {name}: {joined(problems)}")
 
 
+
+
+def _connect(scheduler: str | None, workers: int | None):
+    """``(client, cluster)``: a client of the cluster whose scheduler is
+    ``scheduler``, or of a new local cluster (then ``cluster``) of
+    ``workers`` processes."""
+    from dask.distributed import Client, LocalCluster
+    if scheduler:
+        try:
+            return Client(scheduler), None
+        except (OSError, ValueError, TimeoutError) as exc:
+            raise CraneCosimError(f"the Dask scheduler {scheduler} cannot be reached: {exc}") from None
+    try:
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    except (OSError, ValueError, TimeoutError) as exc:
+        raise CraneCosimError(f"a local Dask cluster of {workers or os.cpu_count() or 1} worker(s) cannot be "
+                              f"started: {exc}") from None
+    return Client(cluster), cluster
+
+
+def _lost(name: str, values: dict, exc: BaseException) -> dict:
+    """The row of a case whose task ended without a row (its workers died,
+    the cluster lost it)."""
+    from distributed.scheduler import KilledWorker
+    if isinstance(exc, KilledWorker):
+        reason = "the workers that ran it died, each time, before it ended"
+    else:
+        reason = f"its task on the cluster ended without a result ({type(exc).__name__}: {exc})"
+    return {"case": name, **values, "status": "failed", "reason": reason}
+
+
 def sweep(system_path, cases, out, config=None, scheduler: str | None = None, workers: int | None = None,
-          progress: bool = True) -> pd.DataFrame:
+          progress: bool = True, force: bool = False, label: str = "the sweep folder") -> pd.DataFrame:
     """Run ``cases`` (``[(name, values)]``) of the system at ``system_path``
     with ``config`` (a :class:`~crane_cosim.runtime.config.RunConfig`, each
     case's values added to its own) into ``out`` on a Dask cluster;
-    returns the summary table.  Every case is checked before the cluster
-    starts; cases that completed in an earlier sweep into ``out`` are not
-    run again."""
-    from dask.distributed import Client, LocalCluster, as_completed
+    returns the summary table.  The folder and every case are checked
+    before the cluster starts; cases that completed in an earlier run of the
+    same sweep into ``out`` are not run again; a folder holding another
+    sweep is refused unless ``force``, which clears its cases first
+    (``studies/sweep_folder.py``).  ``label`` names ``out`` in sentences
+    (``--out`` on the command line)."""
+    from dask.distributed import as_completed
     from ..fmus.build import prepare_fmus
     from ..files.ssp import open_system
     from ..runtime.config import RunConfig
+    from ..runtime.runlog import check_folder
 
     config = (config or RunConfig()).replace(progress=False)
     config.check()
     out = Path(out)
+    check_folder(out, label)
     system_path = str(Path(system_path).resolve())
     with open_system(system_path) as opened:
         prepare_fmus(config.applied_to(opened.system))  # once, here: two cases must not build the same FMU at once
         check_cases(opened.system, cases, config)
-    (out / CASES).mkdir(parents=True, exist_ok=True)
-    rows = {name: row for name, _ in cases if (row := finished(out, name)) is not None}
+        ident = identity(opened, config)
+    rows = earlier_rows(out, ident, cases, config, force, label)
     todo = [(name, values) for name, values in cases if name not in rows]
-    write_summary(out, cases, rows)
     if not todo:
+        write_summary(out, cases, rows)
         return pd.read_csv(out / SUMMARY)
-    if scheduler:
-        client, cluster = Client(scheduler), None
-    else:
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
+    make_folder(out, label)  # before the cluster starts: a folder that cannot be is bad input
+    client, cluster = _connect(scheduler, workers)
     bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(cases), initial=len(rows), unit="case", file=sys.stderr)
     try:
-        futures = [client.submit(run_case, system_path, name, values, str(out.resolve()),
+        if force:
+            clear(out, label)
+        write_identity(out, ident, label)
+        write_summary(out, cases, rows)
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=len(cases), initial=len(rows), unit="case", file=sys.stderr)
+        where = str(out.resolve())
+        futures = {client.submit(run_case, system_path, name, values, where,
                                  config.replace(values={**config.values, **values}).to_json(),
-                                 key=f"case-{name}-{time.time_ns()}", pure=False) for name, values in todo]
+                                 key=f"case-{name}-{time.time_ns()}", pure=False): (name, values)
+                   for name, values in todo}
         for future in as_completed(futures):
-            row = future.result()
-            rows[row["case"]] = row
+            name, values = futures[future]
+            try:
+                row = future.result()
+            except Exception as exc:  # noqa: BLE001 (the case's failure, never the sweep's)
+                row = _lost(name, values, exc)
+            rows[name] = row
             write_summary(out, cases, rows)
             if bar is not None:
                 bar.update()

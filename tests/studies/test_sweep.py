@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -61,18 +62,54 @@ def test_ranges_make_the_product_of_cases():
     assert len(cases) == 6 and cases[-1] == ("case0006", {"waves.Hs": "3", "waves.seed": "2"})
 
 
+def _one_sentence(err, *fragments):
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("crane-cosim: error: ") and "Traceback" not in err, err
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def _unreadable_results_of(case):
+    """Run in each worker: the results.csv of ``case`` made unreadable (a row
+    of more fields than the header) just before the worker reads it."""
+    def patch():
+        import crane_cosim.studies.case as module
+        convert = module._converted
+
+        def converted(part):
+            if part.name == f"{case}.part":
+                with open(part / "results.csv", "a") as f:
+                    f.write("1" + ",2" * 10000 + "\n")
+            return convert(part)
+        module._converted = converted
+    return patch
+
+
 def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, capsys):
-    """With the explicit coupling the light vessel (120 kg) diverges within
-    0.02 s: that case fails, its reason is the run's own sentence (written
-    by the case's process, not read off its messages), the other completes."""
+    """On a cluster of two workers, three cases with the explicit coupling:
+    the light vessel (120 kg) diverges within 0.02 s and fails with its
+    run's own sentence (from its summary.json, not read off its messages);
+    the results of another cannot be read, and it fails with that said; the
+    third completes."""
+    from dask.distributed import Client, LocalCluster
     out = tmp_path / "sweep"
-    assert main(["sweep", str(system), "--vary", "vessel.m=1200,120", "--out", str(out), "--workers", "2",
-                 "--stop-time", STOP, "--coupling", "explicit"]) == 1
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        client.run(_unreadable_results_of("case0003"))
+        code = main(["sweep", str(system), "--vary", "vessel.m=1200,120,1300", "--out", str(out), "--stop-time", STOP,
+                     "--coupling", "explicit", "--scheduler", cluster.scheduler_address])
+    assert code == 1
     summary = _summary(out).set_index("case")
-    assert summary.loc["case0001", "status"] == "completed"
-    assert summary.loc["case0002", "status"] == "failed"
-    assert summary.loc["case0002", "reason"].startswith("component vessel (Vessel.fmu) failed to step from t = ")
-    assert "crane-cosim: case case0002 failed: " in capsys.readouterr().err
+    assert list(summary["status"]) == ["completed", "failed", "failed"]
+    reason = summary.loc["case0002", "reason"]
+    assert reason.startswith("component vessel (Vessel.fmu) failed to step from t = ") and "results up to" not in reason
+    assert json.loads((out / "cases" / "case0002" / "summary.json").read_text())["error"] == reason
+    assert summary.loc["case0003", "reason"].startswith("its results cannot be read or converted to Parquet (")
+    assert (out / "cases" / "case0001" / "results.parquet").exists()
+    err = capsys.readouterr().err
+    assert "crane-cosim: case case0002 failed: component vessel" in err
+    assert "crane-cosim: case case0003 failed: its results cannot be read" in err
 
 
 def test_a_case_the_system_cannot_run_is_named_before_the_cluster_starts(system, tmp_path, capsys):
@@ -91,6 +128,148 @@ def test_a_sweep_run_again_skips_the_finished_cases(system, tmp_path):
     summary = sweep(system, cases, out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
     assert list(summary["status"]) == ["completed"] * 3
     assert before == {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in before}
+
+
+def _sweep_cli(system, out, *args):
+    return main(["sweep", str(system), "--out", str(out), "--workers", "2", *args])
+
+
+def test_a_sweep_run_again_is_the_same_sweep_or_refused(system, tmp_path, capsys):
+    """Into the folder of a sweep: other values or other options are refused
+    in one sentence (exit 2) and nothing in it changes; the same sweep skips
+    its cases (no cluster, no run); --force clears the cases and runs anew,
+    with the new values and options."""
+    out = tmp_path / "sweep"
+    assert _sweep_cli(system, out, "--vary", "vessel.m=1200,2400", "--stop-time", "0.2") == 0
+    mtimes = {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in ("case0001", "case0002")}
+    capsys.readouterr()
+    for args, fragment in [
+            (("--vary", "vessel.m=1200,3600", "--stop-time", "0.2"),
+             f"--out {out} holds case case0002 with other values (vessel.m = 2400 there, 3600 here); give another "
+             f"folder, or --force to clear its cases and run anew"),
+            (("--vary", "vessel.m=1200,2400", "--stop-time", "0.3"),
+             f"--out {out} holds a sweep of other options (--stop-time 0.2 there, 0.3 here)"),
+            (("--vary", "vessel.m=1200,2400", "--stop-time", "0.2", "--coupling", "explicit"),
+             "holds a sweep of other options (--coupling not given there, explicit here)"),
+            (("--vary", "vessel.m=1200", "--stop-time", "0.2"),
+             f"--out {out} holds case case0002, which this sweep does not have")]:
+        assert _sweep_cli(system, out, *args) == 2
+        _one_sentence(capsys.readouterr().err, fragment)
+    t0 = time.perf_counter()
+    assert _sweep_cli(system, out, "--vary", "vessel.m=1200,2400", "--stop-time", "0.2") == 0
+    assert time.perf_counter() - t0 < 10  # no cluster started, no case run
+    assert mtimes == {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in mtimes}
+    assert "2 of 2 cases completed" in capsys.readouterr().out
+    assert _sweep_cli(system, out, "--vary", "vessel.m=1200,3600", "--stop-time", "0.3", "--force") == 0
+    summary = _summary(out)
+    assert list(summary["vessel.m"]) == [1200, 3600] and set(summary["status"]) == {"completed"}
+    case = pd.read_parquet(out / "cases" / "case0002" / "results.parquet")
+    assert case["time"].iloc[-1] == pytest.approx(0.3)
+    assert json.loads((out / "cases" / "case0002" / "config.json").read_text())["values"] == {"vessel.m": "3600"}
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("case,vessel.mm\na,3\n", "case a: component vessel (Vessel.fmu) has no variable 'mm'"),
+    ("case,ship.m\na,3\n", "case a: system 'CraneOnVessel' has no component named 'ship'"),
+    ("case,vessel.m\na,heavy\n", "case a: vessel.m is a Real parameter; set it to a number, not 'heavy'"),
+    ("case,mass\na,3\n", "needs columns named component.variable (and optionally 'case'); 'mass' is not"),
+    ("case,vessel.m,vessel.m\na,3,4\n", "has the column 'vessel.m' twice"),
+    ("case\na\n", "has no column named component.variable"),
+])
+def test_a_bad_case_is_named_before_the_cluster_starts(system, tmp_path, capsys, text, fragment):
+    (tmp_path / "cases.csv").write_text(text)
+    out = tmp_path / "sweep"
+    assert main(["sweep", str(system), str(tmp_path / "cases.csv"), "--out", str(out), "--stop-time", STOP]) == 2
+    _one_sentence(capsys.readouterr().err, fragment)
+    assert not out.exists()
+
+
+def test_a_folder_or_a_cluster_that_cannot_be_is_one_sentence(system, tmp_path, capsys):
+    """--out a file, --out where nothing can be created (/proc), a scheduler
+    nobody answers at: one sentence each, exit 2, nothing run."""
+    import dask
+    afile = tmp_path / "afile"
+    afile.write_text("last week's notes")
+    for out, fragment in [(afile, f"--out {afile} is an existing file, not a folder"),
+                          (afile / "sub", f"--out {afile / 'sub'} cannot be created: {afile} is a file"),
+                          ("/proc/crane-cosim-sweep", "--out /proc/crane-cosim-sweep cannot be created")]:
+        assert main(["sweep", str(system), "--vary", "vessel.m=1200", "--out", str(out), "--stop-time", STOP]) == 2
+        _one_sentence(capsys.readouterr().err, fragment)
+    assert afile.read_text() == "last week's notes"
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        for address in ("tcp://127.0.0.1:1", "nowhere"):
+            assert main(["sweep", str(system), "--vary", "vessel.m=1200", "--out", str(tmp_path / "s"),
+                         "--stop-time", STOP, "--scheduler", address]) == 2
+            _one_sentence(capsys.readouterr().err, f"the Dask scheduler {address} cannot be reached: ")
+    assert not list((tmp_path / "s").iterdir())
+
+
+def test_the_sweep_page_s_commands_name_what_their_systems_have(fmu_dir, tmp_path):
+    """Every ``crane-cosim sweep`` command of docs/sweeps.md, read by the
+    command's own parser: its system exists, and each case it makes sets
+    variables its system has, to values they take (the check a sweep makes
+    before its cluster starts; the system's FMUs built for the test)."""
+    import re
+    import shlex
+    import shutil
+    from crane_cosim.cli.options import run_config
+    from crane_cosim.cli.parser import parser
+    from crane_cosim.files.ssp import find_ssd, read_ssd
+    from crane_cosim.studies.sweep import check_cases
+    root = Path(__file__).resolve().parents[2]
+    commands = re.findall(r"^ {4}(crane-cosim sweep .*)$", (root / "docs" / "sweeps.md").read_text(), re.M)
+    assert len(commands) >= 2
+    for command in commands:
+        args = parser("").parse_args(shlex.split(command)[1:])
+        ssd = find_ssd(root / args.system)
+        copy = tmp_path / args.system.name
+        copy.mkdir(exist_ok=True)
+        shutil.copy(ssd, copy / ssd.name)
+        if not (copy / "fmus").exists():
+            (copy / "fmus").symlink_to(fmu_dir)
+        cases = cases_of_table(root / args.cases) if args.cases else cases_of_ranges(args.vary)
+        check_cases(read_ssd(copy / ssd.name), cases, run_config(args))
+
+
+def _other_python(folder):
+    """A Python environment of its own at ``folder`` (its own executable
+    path, the test's packages): FMUs built by the test's Python are stale
+    for it."""
+    env = Path(folder)
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    (env / "pyvenv.cfg").write_text((Path(sys.prefix) / "pyvenv.cfg").read_text())
+    (env / "lib").symlink_to(Path(sys.prefix) / "lib")
+    return env / "bin" / "python"
+
+
+def test_workers_of_another_python_build_the_fmus_once_for_it(system, fmu_dir, tmp_path):
+    """Two workers (dask's own worker command) run by another Python than
+    the sweep's: the FMUs are built once for that Python, beside the cases,
+    never into the system's folder, and every case runs with them."""
+    from dask.distributed import Client, LocalCluster
+    python = _other_python(tmp_path / "env")
+    before = {f.name: f.read_bytes() for f in fmu_dir.glob("*.fmu")}
+    out = tmp_path / "sweep"
+    with LocalCluster(n_workers=0, dashboard_address=None) as cluster, Client(cluster) as client:
+        workers = subprocess.Popen([str(python), "-m", "distributed.cli.dask_worker", cluster.scheduler_address,
+                                    "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            client.wait_for_workers(2, timeout=120)
+            assert set(client.run(lambda: sys.executable).values()) == {str(python)}
+            summary = sweep(system, cases_of_ranges(["vessel.m=1000,1100,1200,1300"]), out,
+                            RunConfig(stop_time=float(STOP)), scheduler=cluster.scheduler_address, progress=False)
+        finally:
+            workers.terminate()
+            workers.wait(timeout=60)
+    assert list(summary["status"]) == ["completed"] * 4, list(summary["reason"])
+    assert {f.name: f.read_bytes() for f in fmu_dir.glob("*.fmu")} == before
+    [own] = list((out / "fmus").glob("*/built.txt"))
+    built = [line.split()[1] for line in own.read_text().splitlines()]
+    assert sorted(built) == ["Controller.fmu", "Crane.fmu", "Vessel.fmu"]
+    sources = json.loads((out / "cases" / "case0004" / "summary.json").read_text())["components"]
+    assert {Path(c["source"]).parent for c in sources.values()} == {own.parent}
 
 
 def test_a_killed_worker_loses_no_case(system, tmp_path):
