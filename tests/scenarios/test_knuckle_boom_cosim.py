@@ -1,6 +1,7 @@
 """The knuckle boom crane of Cibicik & Egeland (2019) co-simulated at 1 ms (Gauss-Seidel)
 against the monolithic run of the same blocks: every reaction component
-within 1% of its peak (RMS).  Components that are zero by the mechanism
+within a bound of its peak (RMS over the run), about 3 times the error
+measured, written beside it.  Components that are zero by the mechanism
 (the moment about the pin axis in the boom and jib joints, the
 torsion on the barrel supports) are checked to be zero instead.
 
@@ -31,17 +32,23 @@ def _compare(co, mono):
     return relative_rms(co, mono, [c for c in cols if c not in zeros]), zeros, scale
 
 
-def _assert_reactions_match(co, mono, pin_moments_zero=False):
-    """Every reaction component of the co-simulation within 1% of its peak
-    (RMS over the run) of the monolithic run's; components that vanish in
-    the monolithic run vanish in both (to 1e-9 of the largest).
+#: Components that vanish in the monolithic run vanish in both, to round-off
+#: of the largest reaction: measured 1.5e-15 of it (fixed base) and 1.6e-13
+#: (on the vessel, the first 4 s)
+ZERO = 5e-13
+
+
+def _assert_reactions_match(co, mono, bound, pin_moments_zero=False):
+    """Every reaction component of the co-simulation within ``bound`` of its
+    peak (RMS over the run) of the monolithic run's; components that vanish
+    in the monolithic run vanish in both (to ZERO of the largest).
     ``pin_moments_zero``: the moments about the pin axes of the boom and jib
     joints are among them."""
     errors, zeros, scale = _compare(co, mono)
-    assert max(errors.values()) < 0.01, errors
+    assert max(errors.values()) < bound, errors
     if pin_moments_zero:
         assert {"crane.W_boom_nx", "crane.W_jib_nx"} <= set(zeros)
-    assert max(zeros.values()) < 1e-9 * scale
+    assert max(zeros.values()) < ZERO * scale
 
 
 def _runs(tmp_path, fmu_dir, stop_time, scenario=knuckle_boom):
@@ -57,7 +64,19 @@ def runs(tmp_path_factory, fmu_dir):
 
 
 def test_reactions_match_monolithic(runs):
-    _assert_reactions_match(*runs, pin_moments_zero=True)
+    # measured 3.5e-4 (W_king_fy) over the first 8 s
+    _assert_reactions_match(*runs, 1.0e-3, pin_moments_zero=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario, bound", [(knuckle_boom, 6.3e-4), (offshore_knuckle_boom, 5.8e-3)],
+                         ids=["fixed base", "on the vessel"])
+def test_the_full_sequence_matches_monolithic(tmp_path, fmu_dir, scenario, bound):
+    """The examples' whole 20 s (the slew and the lowering too): measured
+    2.1e-4 (boom_cyl_P_fx) on the fixed base, 1.9e-3 (W_king_fy) on the
+    vessel, whose roll the crane's moment drives through the mount."""
+    _assert_reactions_match(*_runs(tmp_path, fmu_dir, 20.0, scenario), bound,
+                            pin_moments_zero=scenario is knuckle_boom)
 
 
 def test_holds_still_for_the_first_second(runs):
@@ -85,8 +104,9 @@ def offshore_runs(tmp_path_factory, fmu_dir):
 
 
 def test_offshore_reactions_match_monolithic(offshore_runs):
-    # the pins pass the friction torques of their joints: not zero here
-    _assert_reactions_match(*offshore_runs)
+    # the pins pass the friction torques of their joints: not zero here;
+    # measured 5.6e-4 (W_jib_fy) over the first 4 s
+    _assert_reactions_match(*offshore_runs, 1.7e-3)
 
 
 def test_offshore_crane_follows_its_set_points(offshore_runs):
