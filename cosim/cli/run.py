@@ -74,6 +74,11 @@ def _run(args, config, system, folder: Path) -> int:
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
     if result.status == "ended":
         print(f"crane-cosim: note: the run ended before its stop time: {result.reason}")
+    if result.bridges:
+        from ..runtime.observers.bridges import describe as describe_bridges
+        print("\n".join(describe_bridges(result.bridges)))
+    for warning in result.warnings or ():
+        print(f"crane-cosim: warning: {warning}", file=sys.stderr)
     if result.real_time is not None:
         from ..runtime.observers.pacing import describe
         print(describe(result.real_time))

@@ -22,6 +22,7 @@ from ..errors import CraneCosimError
 from ..fmus.build import prepare_fmus
 from .config import RunConfig
 from .execution import Execution
+from .observers.bridges import Bridges
 from .observers.estimate import Estimate
 from .observers.pacing import Pacer, Pacing
 from .observers.progress import DeferredSignals, Interrupts, Progress
@@ -124,7 +125,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \
             DeferredSignals() as signals:
-        observers = [Recorder(log, plan, chosen, every)]
+        observers = [Recorder(log, plan, chosen, every), Bridges(plan, log)]
         estimate = None
         if config.estimates:
             estimate = Estimate(plan, log, out_dir, every)

@@ -29,6 +29,8 @@ class RunResult:
     fmi_call_time_by_component: dict | None = None  # the same per component [s]
     coupling_error: dict | None = None  # the estimate of the coupling error (``observers/estimate.py``)
     reason: str | None = None  # why the run stopped before its stop time (status ended, failed, ...)
+    bridges: dict | None = None  # the counters and status of each UDP bridge (``observers/bridges.py``)
+    warnings: list | None = None  # what went wrong without failing the run, a sentence each
 
 
 def check_folder(path, label: str = "the results folder") -> None:
@@ -203,9 +205,11 @@ class RunLog:
         self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
                                 self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
                                 self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"),
-                                error)
+                                error, self.summary.get("bridges"), self.summary.get("warnings"))
         if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
                 and not isinstance(exc, SimulationError):
-            upto = self.t if self.recorded_t is None else self.recorded_t
-            raise SimulationError(f"{exc}; the results up to t = {upto:g} s are in {self.out_dir}") from None
+            if self.recorded_t is None:
+                raise SimulationError(f"{exc}; no point was recorded (summary.json in {self.out_dir} says how the "
+                                      f"run ended)") from None
+            raise SimulationError(f"{exc}; the results up to t = {self.recorded_t:g} s are in {self.out_dir}") from None
         return False

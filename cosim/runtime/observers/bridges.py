@@ -1,0 +1,96 @@
+"""The run's UDP bridges (``blocks/udp_bridge.py``) at its end: each one's
+counters, read from its outputs, under ``"bridges"`` in ``summary.json``
+with the peer's status, and a warning under ``"warnings"`` for a peer that
+never answered, one that was silent while the run went on
+(``on_silence = hold``), and datagrams a bridge ignored; the terminal
+prints both (``cli/run.py``, :func:`describe`)."""
+from __future__ import annotations
+
+import math
+
+from . import Observer
+
+__all__ = ["Bridges", "describe", "COUNTER_NAMES"]
+
+#: the counters a bridge outputs, by their names in ``summary.json``
+#: (``bridge_<name>`` in results.csv)
+COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "age", "malformed", "unasked")
+
+
+def _parameter(part, spec_defaults: dict, name: str):
+    return part.values.get(name, spec_defaults.get(name))
+
+
+class Bridges(Observer):
+    """Finds the bridges among ``plan``'s components and writes their
+    figures into ``log``'s summary when the run ends."""
+
+    def __init__(self, plan, log):
+        from ...blocks.udp_bridge import PARAMETERS
+        from ...fmus.build import bridge_spec_of
+        self.log = log
+        defaults = {p.name: p.start for p in PARAMETERS}
+        self.bridges = []  # (part index, name, {counter: output index}, description)
+        for k, part in enumerate(plan.parts):
+            at = {v.name: j for j, v in enumerate(part.outputs)}
+            if "bridge_sent" not in at or not part.model.built or bridge_spec_of(part.path) is None:
+                continue
+            counters = {c: at[f"bridge_{c}"] for c in COUNTER_NAMES if f"bridge_{c}" in at}
+            host = str(_parameter(part, defaults, "host")).strip()
+            port = int(float(_parameter(part, defaults, "port")))
+            about = {"peer": f"udp://[{host}]:{port}" if ":" in host else f"udp://{host}:{port}",
+                     "mode": _parameter(part, defaults, "mode"),
+                     "on_silence": _parameter(part, defaults, "on_silence")}
+            self.bridges.append((k, part.name, counters, about))
+        self.read = False
+
+    def started(self, execution) -> None:
+        self.read = True  # the outputs at the start time are exchanged: the counters are there
+
+    def finished(self, execution, error) -> None:
+        if not self.bridges:
+            return
+        found, warnings = {}, []
+        for k, name, counters, about in self.bridges:
+            entry = dict(about)
+            y = execution.instances[k].y if k < len(execution.instances) else None
+            values = {c: float(y[j]) for c, j in counters.items()} if self.read and y is not None else {}
+            if not values or not all(math.isfinite(v) for v in values.values()):
+                entry["status"] = "not read: the run stopped before the bridge's outputs were"
+                found[name] = entry
+                continue
+            values = {c: int(v) for c, v in values.items()}
+            entry.update(values, time=execution.t)
+            peer = f"the peer of {name} at {about['peer']}"
+            if values.get("answers", 1) == 0:
+                entry["status"] = "never answered"
+                warnings.append(f"{peer} never answered: {name}'s outputs stayed at their start values "
+                                f"({values.get('sent', 0)} requests sent; on_silence = {about['on_silence']})")
+            elif values.get("held", 0):
+                entry["status"] = "held"
+                warnings.append(f"{peer} was silent at times: {name}'s outputs were held at {values['held']} "
+                                f"step{'s' if values['held'] != 1 else ''} (on_silence = {about['on_silence']}; "
+                                f"bridge_held in results.csv says when)")
+            else:
+                entry["status"] = "answered"
+            ignored = values.get("malformed", 0), values.get("unasked", 0)
+            if any(ignored):
+                warnings.append(f"{name} ignored {ignored[0]} malformed datagram{'s' if ignored[0] != 1 else ''} "
+                                f"and {ignored[1]} answering no request it sent (another process sending to its "
+                                f"port?)")
+            found[name] = entry
+        self.log.summary["bridges"] = found
+        if warnings:
+            self.log.summary.setdefault("warnings", []).extend(warnings)
+
+
+def describe(bridges: dict) -> list[str]:
+    """A line per bridge of ``summary.json``'s ``"bridges"``, for the terminal."""
+    words = (("sent", "requests sent"), ("answers", "answered"), ("lost", "lost"), ("late", "late"),
+             ("stale", "stale"), ("held", "held"), ("malformed", "malformed datagrams ignored"),
+             ("unasked", "unasked ones ignored"))
+    lines = []
+    for name, b in bridges.items():
+        counts = ", ".join(f"{b[c]} {word}" for c, word in words if c in b)
+        lines.append(f"bridge {name} ({b['peer']}, {b['mode']}): {b['status']}" + (f"; {counts}" if counts else ""))
+    return lines
