@@ -2,26 +2,20 @@
 real hardware, a rig, or one of our blocks served by ``crane-cosim serve``
 (hardware in the loop).
 
-One datagram goes each way per exchange, little-endian throughout:
+The packets are those of ``blocks/bridge_packet.py`` (layout version 2),
+sent through ``blocks/bridge_link.py``'s socket: bound to the local address
+that reaches the peer, under a run id drawn at random when it opens.  The
+bridge takes an answer only when it echoes a request the bridge sent (its
+run, sequence number, attempt and time) and arrived after it; anything
+else is counted (``bridge_malformed``, ``bridge_unasked``) and changes
+nothing.
 
-========  =====  ========  ==================================================
-offset    size   type      field
-========  =====  ========  ==================================================
-0         4      bytes     magic ``b"CCB1"``
-4         4      uint32    sequence number (1, 2, ... per run; an answer
-                           echoes its request's)
-8         8      float64   simulation time t [s] the values refer to (an
-                           answer echoes it)
-16        8 n    float64   values, in the listed order (request: the
-                           bridge's inputs; answer: its outputs)
-========  =====  ========  ==================================================
-
-The peer holds its block's state ``x`` at its time ``t_peer``.  On a
-request ``(seq, t, u)`` it resends its cached answer if ``seq`` is the one
-it answered last (a retransmission: it does not step again), ignores an
-older ``seq`` other than 1, and on ``seq == 1`` (a new run) restarts from
-the initial state at ``t``; then, if ``t > t_peer``, it advances ``x`` to
-``t`` with ``u`` held and answers ``(seq, t, y(t, x, u))``.  That is what
+The peer holds its block's state ``x`` at its time ``t_peer``, for one run
+at a time: the first request of a run (sequence number 1) restarts it from
+the initial state at the request's time; a request sent again (the same
+sequence number) gets the same answer without a second step; an older one
+is ignored; a newer one advances ``x`` to its time ``t`` with its inputs
+``u`` held, if ``t > t_peer``, and is answered ``y(t, x, u)``.  That is what
 the FMU adapter does for ``fmi2SetReal`` + ``fmi2DoStep`` + ``fmi2GetReal``,
 so a bridge in lock-step gives the results of the block run in-process; a
 request at ``t == t_peer`` evaluates the outputs with new inputs (direct
@@ -36,54 +30,23 @@ from __future__ import annotations
 
 import math
 import re
-import socket
-import struct
 import time
 from typing import ClassVar
 
 import numpy as np
 
 from .block import Block, ParameterError, Variable
+from .bridge_ledger import WINDOW, Ledger, Request
+from .bridge_link import BridgeError, Link
+from .bridge_packet import HEADER_SIZE, MAGIC, MAX_ATTEMPT, REQUEST, VERSION, pack, unpack
 from .units import UNITS
 
-__all__ = ["MAGIC", "HEADER_SIZE", "pack", "unpack", "BridgeError", "UdpBridge", "COUNTERS", "MODES",
-           "POLICIES", "bridge_block", "bridge_of", "bridge_from_spec"]
+__all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "pack", "unpack", "BridgeError", "UdpBridge", "COUNTERS", "MODES",
+           "POLICIES", "WINDOW", "bridge_block", "bridge_of", "bridge_from_spec"]
 
-MAGIC = b"CCB1"
-_HEADER = struct.Struct("<4sId")
-HEADER_SIZE = _HEADER.size  # 16
 MODES = ("lock-step", "free-running")
 POLICIES = ("stop", "hold")
-#: a datagram larger than this is not one of ours (64 KiB: UDP's own limit)
-_MAX_DATAGRAM = 65536
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
-def pack(seq: int, t: float, values) -> bytes:
-    """The datagram ``(seq, t, values)``; ``seq`` is a uint32."""
-    if not 0 <= seq < 2 ** 32:
-        raise ValueError(f"sequence number {seq} does not fit the packet's uint32")
-    return _HEADER.pack(MAGIC, seq, t) + np.asarray(values, dtype="<f8").tobytes()
-
-
-def unpack(data: bytes, n: int) -> tuple[int, float, np.ndarray]:
-    """``(seq, t, values)`` of a datagram carrying ``n`` values; raises
-    ``ValueError`` for one of another length or magic."""
-    if len(data) != HEADER_SIZE + 8 * n:
-        raise ValueError(f"a packet of {len(data)} bytes is not one of {n} values, which has "
-                         f"{HEADER_SIZE + 8 * n} bytes")
-    magic, seq, t = _HEADER.unpack_from(data)
-    if magic != MAGIC:
-        raise ValueError(f"a packet starting with {magic!r} is not a crane-cosim bridge packet, which starts "
-                         f"with {MAGIC!r}")
-    return seq, t, np.frombuffer(data, dtype="<f8", count=n, offset=HEADER_SIZE).astype(float)
-
-
-class BridgeError(ValueError):
-    """The link to the peer failed, said in one sentence naming the peer.  A
-    ``ValueError``, so that the FMU logs that sentence without a traceback,
-    as it does a parameter a block refuses."""
-
 
 PARAMETERS = (
     Variable("host", "", "127.0.0.1", "Address or name of the peer process; a name is resolved once, to its "
@@ -99,21 +62,32 @@ PARAMETERS = (
     Variable("on_silence", "", "stop", "What a peer silent for timeout does: stop fails the step, naming the "
              "peer; hold keeps the last outputs, counted in bridge_held, until the peer answers again "
              "(default stop)", type="String"),
-    Variable("local_port", "1", 0.0, "Local UDP port the bridge sends from, 0 to 65535 (default 0: any free "
-             "port; set one where a firewall or the peer expects it)"),
+    Variable("local_port", "1", 0.0, "Local UDP port the bridge sends from and listens on, on the local address "
+             "that reaches the peer, 0 to 65535 (default 0: any free port; set one where a firewall or the peer "
+             "expects it)"),
 )
 
 COUNTERS = (
-    Variable("bridge_sent", "1", 0.0, "Requests sent to the peer, retransmissions included"),
-    Variable("bridge_answers", "1", 0.0, "Answers of the peer taken"),
-    Variable("bridge_lost", "1", 0.0, "Requests whose answer never came: in lock-step each retransmission, in "
-             "free-running each gap in the sequence numbers answered"),
+    Variable("bridge_sent", "1", 0.0, "Requests sent to the peer, each sending counted (lock-step: the "
+             "retransmissions too)"),
+    Variable("bridge_answers", "1", 0.0, "Requests answered: the answers of the peer taken"),
+    Variable("bridge_lost", "1", 0.0, "Requests sent whose answer has not come: lock-step, the sendings of a "
+             "request before the one answered, and those of a request given up; free-running, the requests "
+             "older than the answer in use left unanswered"),
+    Variable("bridge_late", "1", 0.0, "Lock-step: requests sent again while their answer was on its way (the "
+             "retry was shorter than that round trip), and answers that came after their request was given "
+             "up; free-running: answers that came after a newer one"),
     Variable("bridge_stale", "1", 0.0, "Free-running: steps at which no new answer had arrived since the "
              "previous step"),
     Variable("bridge_held", "1", 0.0, "Steps whose outputs were held because the peer was silent for timeout "
              "(on_silence = hold)"),
     Variable("bridge_age", "1", 0.0, "Requests sent after the one the outputs in use answer (0 in lock-step "
              "while the peer answers)"),
+    Variable("bridge_malformed", "1", 0.0, "Datagrams ignored that are not of the packet layout (version 2) and "
+             "the bridge's number of outputs"),
+    Variable("bridge_unasked", "1", 0.0, "Datagrams ignored that answer no request the bridge sent: from "
+             "another address than the peer's, of another run, not an answer, or not echoing a request sent "
+             "(its sequence number, attempt and time) before it arrived"),
 )
 
 
@@ -127,31 +101,33 @@ class UdpBridge(Block):
     :func:`bridge_of`.
 
     Lock-step (``mode = "lock-step"``): :meth:`advance` from ``t`` over
-    ``h`` sends ``(seq, t + h, u)`` and waits for the answer of that
-    ``seq``, resending the request every ``retry`` [s] and giving up after
-    ``timeout`` [s]; :meth:`output` returns the last answer if it answered
-    exactly ``(t, u)``, and otherwise (inputs changed at the same time, the
-    first read in initialization) asks and waits the same way, so that
-    setting the same inputs again costs no round trip.
+    ``h`` sends ``(seq, t + h, u)`` and waits for its answer, sending the
+    request again every ``retry`` [s] and giving up after ``timeout`` [s];
+    :meth:`output` returns the last answer if it answered exactly ``(t, u)``,
+    and otherwise (inputs changed at the same time, the first read in
+    initialization) asks and waits the same way, so that setting the same
+    inputs again costs no round trip.
 
-    Free-running: :meth:`advance` sends ``(seq, t + h, u)`` and takes, without
-    waiting, every answer already arrived; the newest is output.  Only the
-    outputs before the first step (the master's initial exchange) are waited
-    for.  A peer silent for more than ``timeout`` since its last answer (wall
-    clock) is treated as below.
+    Free-running: :meth:`advance` takes, without waiting, every answer
+    already arrived and sends ``(seq, t + h, u)``; the newest answer is
+    output.  Only the outputs before the first step (the master's initial
+    exchange) are waited for.  A peer silent for more than ``timeout`` since
+    its last answer (wall clock) is treated as below.
 
-    A silent peer, with ``on_silence = "stop"``, fails the step (or the
-    output) with one sentence naming the peer, the time and how long it was
-    silent; with ``"hold"`` the outputs keep their last values and the peer
-    is marked silent: the following steps send their request and look once
-    for an answer, without waiting, and lock-step resumes as soon as the
-    peer answers anything.
+    Before each request the bridge looks at what has arrived: an answer
+    there cannot answer the request not yet sent.  A silent peer, with
+    ``on_silence = "stop"``, fails the step (or the output) with one
+    sentence naming the peer, the time and how long it was silent (or that
+    it never answered); with ``"hold"`` the outputs keep their last values
+    and the peer is marked silent: the following requests are sent and
+    what has arrived is taken, without waiting, until an answer of the peer
+    to any request ends the silence.
 
     The bridge has no continuous state, and the peer cannot be rolled back:
     ``can_get_and_set_state`` is false, which masters that step twice
     (iterated midpoint) refuse by name.  It cannot run in the monolithic
     reference either (``networked``).  The socket opens in :meth:`prepare`
-    and closes in :meth:`close`."""
+    and closes in :meth:`close`, which tells the peer the run ended."""
 
     model_name = "UdpBridge"
     description = ("Stands in for a block run by another process: sends its inputs to the peer over UDP and "
@@ -180,158 +156,133 @@ class UdpBridge(Block):
         self.require_one_of("mode", MODES)
         self.require_one_of("on_silence", POLICIES)
         self.require_positive("timeout", "retry")
-        host = p.host.strip()
-        self.address = f"udp://[{host}]:{int(p.port)}" if ":" in host else f"udp://{host}:{int(p.port)}"
-        self._lock_step = p.mode == "lock-step"
         self._n_values = len(self.outputs) - len(COUNTERS)
+        self._link = Link(name, p.host.strip(), int(p.port), int(p.local_port), self._n_values)
+        self.address = self._link.address
+        self._lock_step = p.mode == "lock-step"
         self._values = np.array([v.start for v in self.outputs[:self._n_values]], dtype=float)
-        self._sock = None
-        self._peer = None
-        self._seq = 0  # the newest request's
-        self._used = 0  # the seq of the answer whose values are output
+        self._ledger = Ledger(self._lock_step)
         self._answered = None  # (t, inputs) the values answer (lock-step)
         self._stepped = False
         self._silent = False
         self._heard = None  # time.monotonic() of the last answer (or of the first request)
-        self.sent = self.answers = self.lost = self.stale = self.held = 0
-        #: datagrams ignored: not a well-formed answer, or from another address
-        self.malformed = self.foreign = 0
+        self.stale = self.held = 0
+
+    # the counters: the ledger's, and the datagrams ignored
+    sent = property(lambda self: self._ledger.sent)
+    answers = property(lambda self: self._ledger.answers)
+    lost = property(lambda self: self._ledger.lost)
+    late = property(lambda self: self._ledger.late)
+    malformed = property(lambda self: self._link.malformed)
+    unasked = property(lambda self: self._link.unasked + self._ledger.unasked)
 
     # -- the socket ----------------------------------------------------------
     def prepare(self) -> None:
-        """Open the socket (the FMU does it at initialization)."""
-        if self._sock is not None:
-            return
-        host, port = self.p.host.strip(), int(self.p.port)
-        try:
-            infos = socket.getaddrinfo(host, port, type=socket.SOCK_DGRAM)
-        except (OSError, UnicodeError) as exc:
-            raise BridgeError(f"{self.model_name}: the peer's host {host!r} cannot be resolved "
-                              f"({getattr(exc, 'strerror', None) or exc})") from None
-        # a name such as localhost may resolve to ::1 first while rigs listen on IPv4
-        family, _, _, _, addr = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
-        sock = socket.socket(family, socket.SOCK_DGRAM)
-        if self.p.local_port:
-            try:
-                sock.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", int(self.p.local_port)))
-            except OSError as exc:
-                sock.close()
-                raise BridgeError(f"{self.model_name}: local UDP port {int(self.p.local_port)} cannot be used "
-                                  f"({exc.strerror or exc})") from None
-        self._sock, self._peer = sock, addr[:2]
+        """Open the socket and draw the run id (the FMU does it at
+        initialization)."""
+        self._link.open()
 
     def close(self) -> None:
-        sock, self._sock = self._sock, None
-        if sock is not None:
-            sock.close()
+        self._link.close(self._ledger.seq)
 
-    def _send(self, packet: bytes) -> None:
-        if self._sock is None:
-            self.prepare()
-        try:
-            self._sock.sendto(packet, self._peer)
-        except OSError as exc:
-            raise BridgeError(f"{self.model_name}: a request cannot be sent to the peer at {self.address} "
-                              f"({exc.strerror or exc})") from None
-        self.sent += 1
+    def _send(self, r: Request, u: np.ndarray) -> None:
+        link = self._link
+        if link.sock is None:
+            link.open()
+        link.send(pack(REQUEST, link.run, r.seq, r.t, u, self._ledger.sending(r)))
         if self._heard is None:
             self._heard = time.monotonic()
 
-    def _receive(self, wait: float):
-        """The next well-formed answer from the peer, ``(seq, t, values)``,
-        waiting up to ``wait`` [s] (0: only one already arrived), or None."""
-        sock = self._sock
-        end = time.monotonic() + wait
-        while True:
-            remaining = end - time.monotonic()
-            sock.settimeout(remaining if remaining > 0 else 0.0)
-            try:
-                data, addr = sock.recvfrom(_MAX_DATAGRAM)
-            except (BlockingIOError, TimeoutError, InterruptedError):
-                return None
-            except ConnectionResetError:  # Windows reports an earlier request's "port unreachable" here
-                continue
-            if addr[:2] != self._peer:
-                self.foreign += 1
-                continue
-            try:
-                return unpack(data, self._n_values)
-            except ValueError:
-                self.malformed += 1
+    def _look(self) -> bool:
+        """Take every answer already arrived, without waiting; whether one was
+        taken."""
+        new = False
+        while (p := self._link.receive(0.0)) is not None:
+            new = self._sorted(p) is not None or new
+        return new
 
-    def _take(self, seq: int, values: np.ndarray) -> None:
-        self._values, self._used = values, seq
-        self.answers += 1
-        self._heard = time.monotonic()
-        self._silent = False
+    def _sorted(self, p):
+        """Sort the answer ``p`` (``bridge_ledger.Ledger.sort``) and take it
+        if it answers an open request; that request, or None.  Any answer to
+        a request sent ends a silence."""
+        r, heard = self._ledger.sort(p)
+        if heard:
+            self._heard = time.monotonic()
+            self._silent = False
+        if r is not None:
+            self._ledger.take(r, p.attempt)
+            self._values = p.values
+        return r
 
     # -- the exchanges ---------------------------------------------------------
     def _ask(self, t: float, u: np.ndarray, step: bool) -> None:
         """Lock-step: request ``(t, u)`` and take its answer, or apply the
         silence policy."""
-        self._seq += 1
-        seq, packet = self._seq, pack(self._seq, t, u)
-        self._send(packet)
+        self._look()  # (in lock-step nothing there is awaited: late answers, unasked ones)
+        r = self._ledger.new(t)
+        self._send(r, u)
         if self._silent:
-            if not self._look_once(seq, t) and step:
-                self.held += 1
-        elif not self._await(seq, t, packet):
+            self._look()
+            if r.taken is None:
+                self._ledger.give_up(r)
+                if step:
+                    self.held += 1
+        elif not self._await(r, u):
+            self._ledger.give_up(r)
             self._silence(t, step)
         # held values stand for (t, u) too: asking again at once would only
         # double the requests while the peer is silent
         self._answered = (t, u.tobytes())
 
-    def _await(self, seq: int, t: float, packet: bytes) -> bool:
+    def _await(self, r: Request, u: np.ndarray) -> bool:
         start = now = time.monotonic()
         deadline, resend = start + self.p.timeout, start + self.p.retry
         while True:
-            got = self._receive(min(deadline, resend) - now)
+            p = self._link.receive(min(deadline, resend) - now)
             now = time.monotonic()
-            if got is not None:
-                if got[0] == seq and got[1] == t:
-                    self._take(seq, got[2])
+            if p is not None:
+                if self._sorted(p) is r:
                     return True
-                if got[0] == seq:
-                    self.malformed += 1  # an answer must echo its request's time
-                continue  # a late or repeated answer to an earlier request
+                continue  # a late or repeated answer to an earlier request, or one to no request
             if now >= deadline:
                 return False
             if now >= resend:
-                self._send(packet)
-                self.lost += 1
+                if r.tries <= MAX_ATTEMPT:
+                    self._send(r, u)
                 resend = now + self.p.retry
-
-    def _look_once(self, seq: int, t: float) -> bool:
-        """A silent peer: take what arrived without waiting.  Any answer
-        ends the silence (the next request is waited for again), but only
-        this request's answer replaces the held outputs."""
-        while (got := self._receive(0.0)) is not None:
-            self._silent = False
-            if got[0] == seq and got[1] == t:
-                self._take(seq, got[2])
-                return True
-        return False
 
     def _silence(self, t: float, step: bool) -> None:
         if self.p.on_silence == "stop":
             silent = time.monotonic() - self._heard
+            timing = f"timeout {self.p.timeout:g} s, on_silence = stop"
+            if self.answers == 0:
+                raise BridgeError(f"{self.model_name}: the peer at {self.address} never answered: {self.sent} "
+                                  f"request{'s' if self.sent != 1 else ''} over {silent:.3g} s, the last for "
+                                  f"t = {t:g} s, went unanswered ({timing}){self._ignored()}")
             raise BridgeError(f"{self.model_name}: the peer at {self.address} was silent for {silent:.3g} s and "
-                              f"left the request for t = {t:g} s unanswered (timeout {self.p.timeout:g} s, "
-                              f"on_silence = stop)")
+                              f"left the request for t = {t:g} s unanswered ({timing}){self._ignored()}")
         self._silent = True
         if step:
             self.held += 1
 
+    def _ignored(self) -> str:
+        """What the bridge ignored, for the sentence of a silent peer."""
+        versions = self._link.versions
+        if versions:
+            found = ", ".join(f"{n} of version {v}" for v, n in sorted(versions.items()))
+            return (f"; it sent packets of another layout ({found}), which this bridge, of version {VERSION}, "
+                    f"does not read: the peer must follow layout version {VERSION} (docs/in_the_loop.md)")
+        if self.malformed or self.unasked:
+            return (f"; {self.malformed} malformed datagram{'s' if self.malformed != 1 else ''} and "
+                    f"{self.unasked} answering no request sent were ignored")
+        if self.answers == 0:
+            return (f"; a peer answers nothing that is not running, listens on another address or port, speaks "
+                    f"another packet layout than version {VERSION}, or serves another run")
+        return ""
+
     def _free_step(self, t: float, u: np.ndarray) -> None:
-        self._seq += 1
-        self._send(pack(self._seq, t, u))
-        new = False
-        while (got := self._receive(0.0)) is not None:
-            seq = got[0]
-            if seq > self._used:  # an older one arrived late, after a newer one: not used
-                self.lost += seq - self._used - 1
-                self._take(seq, got[2])
-                new = True
+        new = self._look()
+        self._send(self._ledger.new(t), u)
         if new:
             return
         self.stale += 1
@@ -352,8 +303,9 @@ class UdpBridge(Block):
         u = np.asarray(u, dtype=float)
         if (self._lock_step or not self._stepped) and self._answered != (t, u.tobytes()):
             self._ask(t, u, step=False)
-        return np.concatenate([self._values, [self.sent, self.answers, self.lost, self.stale, self.held,
-                                              self._seq - self._used]])
+        return np.concatenate([self._values, [self.sent, self.answers, self.lost, self.late, self.stale, self.held,
+                                              self._ledger.seq - self._ledger.used, self.malformed,
+                                              self.unasked]])
 
 
 def _port_spec(v: Variable) -> dict:

@@ -14,7 +14,7 @@
     crane-cosim build-bridge BLOCK [--out DIR]
     crane-cosim build-bridge --name MODEL --inputs NAME[:UNIT],... --outputs NAME[:UNIT],... [--out DIR]
     crane-cosim serve BLOCK --port P [--host ADDRESS] [--set NAME=VALUE ...] [--drop FRACTION [--seed N]]
-                            [--stats FILE]
+                            [--idle SECONDS] [--stats FILE]
     crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
     crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME] [--sweep CASES]
     crane-cosim sweep SYSTEM [CASES.csv] [--vary component.variable=v1,v2,... ...] [--out DIR] [--workers N]

@@ -137,9 +137,12 @@ def parser(description: str) -> argparse.ArgumentParser:
                     help="drop this fraction of the answers, at random, to test how a rig copes with lost "
                          "packets (default 0)")
     sv.add_argument("--seed", type=int, help="seed of --drop's random choices (default: new ones every time)")
+    sv.add_argument("--idle", type=float, default=5.0, metavar="SECONDS",
+                    help="a run whose bridge has sent nothing for this long may be followed by another before its "
+                         "bridge ends it (default 5); until then another run's requests are ignored")
     sv.add_argument("--stats", type=Path, metavar="FILE",
-                    help="write what was served (requests, answers, the answers dropped, resets, malformed "
-                         "packets) to FILE as JSON when stopped")
+                    help="write what was served (runs, requests, answers, the answers dropped, the datagrams "
+                         "ignored) to FILE as JSON when stopped")
 
     d = sub.add_parser("demo", help="build the FMUs and run the richest example")
     d.add_argument("--out", type=Path, default=Path("crane-cosim-demo"), help="output folder (default: crane-cosim-demo)")

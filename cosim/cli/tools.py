@@ -103,6 +103,7 @@ def _block_parameters(block_cls, items) -> dict:
 
 
 def cmd_serve(args) -> int:
+    import math
     import signal
     import threading
 
@@ -118,6 +119,8 @@ def cmd_serve(args) -> int:
         raise CraneCosimError(f"--port {args.port} must be from 0 (any free port) to 65535")
     if not 0 <= args.drop <= 1:
         raise CraneCosimError(f"--drop {args.drop:g} must be a fraction from 0 to 1")
+    if not (math.isfinite(args.idle) and args.idle > 0):
+        raise CraneCosimError(f"--idle {args.idle:g} must be a positive number of seconds")
     if args.stats is not None:
         if args.stats.is_dir():
             raise CraneCosimError(f"--stats {args.stats} is a folder; name the file to write")
@@ -136,7 +139,9 @@ def cmd_serve(args) -> int:
             print(f"crane-cosim: warning: {message}; answered with NaN", file=sys.stderr, flush=True)
         failed.append(message)
     try:
-        server = Server(block, args.host, args.port, drop=random_drop(args.drop, args.seed), on_failure=on_failure)
+        server = Server(block, args.host, args.port, drop=random_drop(args.drop, args.seed), on_failure=on_failure,
+                        idle=args.idle, on_notice=lambda message: print(f"crane-cosim: warning: {message}",
+                                                                        file=sys.stderr, flush=True))
     except OSError as exc:
         raise CraneCosimError(f"cannot serve {args.block} on udp://{args.host}:{args.port}: "
                               f"{exc.strerror or exc}") from None

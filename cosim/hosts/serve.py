@@ -3,98 +3,156 @@ other end of ``blocks/udp_bridge.py``, run in-process with the block's own
 numpy or numba code.
 
 :class:`Peer` is the protocol, free of sockets: what a real controller must
-do with each request (``docs/in_the_loop.md``).  :class:`Server` runs it on
-a UDP socket until told to stop, optionally dropping a fraction of its
-answers to test how a rig copes with packet loss.
+do with each datagram (``docs/in_the_loop.md``).  It serves one run at a
+time, bound to the address and run id of that run's first request; every
+other datagram is counted and ignored, never answered.  :class:`Server`
+runs it on a UDP socket until told to stop, optionally dropping a fraction
+of its answers to test how a rig copes with packet loss.
 """
 from __future__ import annotations
 
 import json
 import socket
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from ..blocks.udp_bridge import pack, unpack
+from ..blocks.bridge_packet import END, REQUEST, VERSION, PacketError, answer_to, unpack
 
-__all__ = ["Peer", "Server", "ServeStats"]
+__all__ = ["Peer", "Server", "ServeStats", "IDLE", "random_drop"]
+
+#: a run whose bridge has sent nothing for this long [s] may be followed by
+#: another before it ends (its bridge gone without saying so)
+IDLE = 5.0
 
 
 @dataclass
 class ServeStats:
-    """What a server did: ``requests`` well-formed requests received
+    """What a server did: ``runs`` served (started by their first request),
+    ``ended`` by their bridge, ``abandoned`` (silent for the idle time, and
+    another run started); ``requests`` of those runs received
     (``repeated`` of them retransmissions answered from the cache, ``old``
     ones ignored), ``answers`` sent, ``dropped`` answers not sent on
-    purpose (their sequence numbers in ``dropped_seqs``), ``resets`` (new
-    runs), ``malformed`` datagrams ignored, ``failures`` evaluations of the
-    block that raised (answered with NaN)."""
+    purpose (their sequence numbers in ``dropped_seqs``); ignored:
+    ``strangers`` (well-formed datagrams not of the run served: another
+    address or run id, or not a run's first request while none is
+    served), ``malformed`` datagrams, ``other_layout`` (datagrams of another
+    version of the packet layout); ``failures``: evaluations of the block
+    that raised (answered with NaN)."""
 
     model: str
     address: str
+    layout_version: int = VERSION
+    runs: int = 0
+    ended: int = 0
+    abandoned: int = 0
     requests: int = 0
     repeated: int = 0
     old: int = 0
     answers: int = 0
     dropped: int = 0
     dropped_seqs: list = field(default_factory=list)
-    resets: int = 0
+    strangers: int = 0
     malformed: int = 0
+    other_layout: int = 0
     failures: int = 0
 
     def summary(self) -> str:
         failed = f", {self.failures} failed evaluations answered with NaN" if self.failures else ""
-        return (f"served {self.model} on {self.address}: {self.requests} requests ({self.repeated} repeated, "
-                f"{self.old} old), {self.answers} answers sent, {self.dropped} dropped, {self.resets} "
-                f"reset{'s' if self.resets != 1 else ''}, {self.malformed} malformed packets{failed}")
+        return (f"served {self.model} on {self.address}: {self.runs} run{'s' if self.runs != 1 else ''} "
+                f"({self.ended} ended by the bridge, {self.abandoned} abandoned), {self.requests} requests "
+                f"({self.repeated} repeated, {self.old} old), {self.answers} answers sent, {self.dropped} dropped"
+                f"{failed}; ignored: {self.strangers} datagrams of strangers, {self.malformed} malformed, "
+                f"{self.other_layout} of another packet layout than version {VERSION}")
 
     def write(self, path) -> None:
         Path(path).write_text(json.dumps(asdict(self), indent=1) + "\n")
 
 
+def _shown(addr) -> str:
+    return f"[{addr[0]}]:{addr[1]}" if ":" in addr[0] else f"{addr[0]}:{addr[1]}"
+
+
 class Peer:
-    """The peer's side of the protocol for ``block``: its state ``x`` at
-    ``t``, the last sequence number answered and that answer.
+    """The peer's side of the protocol for ``block``: the run it serves
+    (:attr:`client`, the address and run id of its first request), the
+    block's state ``x`` at ``t``, the last sequence number answered and the
+    values answered.
 
-    :meth:`answer` takes a request and returns ``(seq, datagram)`` to send,
-    or None: a retransmission (the last seq again) gets the cached answer
-    without stepping; an older seq other than 1 is ignored; seq 1 after
-    another (a new run) or the first request ever restarts the block from
-    its initial state at the request's time; then a later time advances the
-    state with the request's inputs held, and the outputs at the request's
-    time and inputs are answered.  A block that raises is answered with NaN
-    (the bridge's master then names the output) and the failure kept in
-    ``failures``."""
+    :meth:`answer` takes a datagram from ``addr`` and returns ``(seq,
+    datagram)`` to send, or None.  A request of the run served: sent again
+    (the last seq again) it gets the same values without a second step; an
+    older seq is ignored; a newer one advances the state to its time with
+    its inputs held, and the outputs at its time and inputs are answered.
+    A run's first request (seq 1) starts a run, from the block's initial
+    state at its time, when none is served, or when the one served has
+    sent nothing for ``idle`` [s]; its bridge's end of the run ends it.
+    Everything else is counted (:class:`ServeStats`) and not answered;
+    :attr:`notices` gathers a sentence for each new address sending another
+    packet layout and each new run that had to be refused.  A block that
+    raises is answered with NaN (the bridge's master then names the
+    output) and the failure kept in ``failures``."""
 
-    def __init__(self, block, stats: ServeStats | None = None):
+    def __init__(self, block, stats: ServeStats | None = None, idle: float = IDLE):
         self.block = block
         self.n_inputs = len(block.inputs)
         self.n_outputs = len(block.outputs)
         self.stats = stats or ServeStats(block.model_name, "")
+        self.idle = idle
+        self.client = None
+        self.heard = 0.0
         self.last_seq = 0
-        self.cached = None
+        self.cached = b""
         self.t = None
         self.x = None
         self.failures: list[str] = []
+        self.notices: list[str] = []
+        self._noticed = set()
 
-    def answer(self, data: bytes):
+    def _notice(self, key, message: str) -> None:
+        if key not in self._noticed:
+            self._noticed.add(key)
+            self.notices.append(message)
+
+    def answer(self, data: bytes, addr=("", 0), now: float | None = None):
         stats = self.stats
+        now = time.monotonic() if now is None else now
+        addr = tuple(addr[:2])
         try:
-            seq, t, u = unpack(data, self.n_inputs)
-        except ValueError:
-            stats.malformed += 1
+            p = unpack(data, self.n_inputs)
+        except PacketError as exc:
+            if exc.version is None:
+                stats.malformed += 1
+            else:
+                stats.other_layout += 1
+                self._notice(("layout", addr, exc.version),
+                             f"{_shown(addr)} sends packets of layout version {exc.version}, which this server "
+                             f"(version {VERSION}) ignores: build its bridge FMU with this crane-cosim, or make "
+                             f"the peer follow version {VERSION} (docs/in_the_loop.md)")
             return None
+        ours = self.client == (addr, p.run)
+        if p.kind == END:
+            if ours:
+                self.client = None
+                stats.ended += 1
+            else:
+                stats.strangers += 1
+            return None
+        if p.kind != REQUEST or not (ours or self._starts(p, addr, now)):
+            stats.strangers += 1
+            return None
+        self.heard = now
         stats.requests += 1
-        if seq == self.last_seq and self.cached is not None:
+        if p.seq == self.last_seq:
             stats.repeated += 1
-            return seq, self.cached
-        if seq < self.last_seq and seq != 1:
+            return p.seq, answer_to(data, self.cached)
+        if p.seq < self.last_seq:
             stats.old += 1
             return None
-        if seq == 1 or self.t is None:
-            stats.resets += 1
-            self.x, self.t = self.block.initial_state(), t
+        t, u = p.t, p.values
         try:
             with np.errstate(all="ignore"):
                 if t > self.t:
@@ -105,8 +163,27 @@ class Peer:
             self.failures.append(f"{self.block.model_name} failed at t = {t:g} s: {exc}")
             y = np.full(self.n_outputs, np.nan)
         self.t = max(t, self.t)
-        self.last_seq, self.cached = seq, pack(seq, t, y)
-        return seq, self.cached
+        self.last_seq, self.cached = p.seq, np.asarray(y, dtype="<f8").tobytes()
+        return p.seq, answer_to(data, self.cached)
+
+    def _starts(self, p, addr, now) -> bool:
+        """Whether the request ``p`` from ``addr`` starts a new run (and then
+        start it)."""
+        if p.seq != 1:
+            return False
+        if self.client is not None:
+            if now - self.heard < self.idle:
+                self._notice(("run", addr, p.run),
+                             f"a new run from {_shown(addr)} is ignored while the run from "
+                             f"{_shown(self.client[0])} is served (it ends when its bridge says so, or once it "
+                             f"has sent nothing for {self.idle:g} s)")
+                return False
+            self.stats.abandoned += 1
+        self.client = (addr, p.run)
+        self.stats.runs += 1
+        self.last_seq, self.cached = 0, b""
+        self.x, self.t = self.block.initial_state(), p.t
+        return True
 
 
 class Server:
@@ -114,10 +191,12 @@ class Server:
     the system chooses; :attr:`port` tells which).  ``drop(seq)`` decides
     for each answer about to be sent, a repeated one included, whether it
     is dropped instead.  ``on_failure`` is told each failure of the block,
-    once."""
+    once, and ``on_notice`` each of the peer's notices; ``idle``: the
+    peer's."""
 
     def __init__(self, block, host: str = "127.0.0.1", port: int = 0,
-                 drop: Callable[[int], bool] | None = None, on_failure: Callable[[str], None] | None = None):
+                 drop: Callable[[int], bool] | None = None, on_failure: Callable[[str], None] | None = None,
+                 idle: float = IDLE, on_notice: Callable[[str], None] | None = None):
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.socket(family, socket.SOCK_DGRAM)
         try:
@@ -129,9 +208,10 @@ class Server:
         shown = f"[{self.host}]" if family == socket.AF_INET6 else self.host
         self.address = f"udp://{shown}:{self.port}"
         self.stats = ServeStats(block.model_name, self.address)
-        self.peer = Peer(block, self.stats)
+        self.peer = Peer(block, self.stats, idle)
         self.drop = drop
         self.on_failure = on_failure
+        self.on_notice = on_notice
 
     def run(self, stop: Callable[[], bool], poll: float = 0.1) -> ServeStats:
         """Answer requests until ``stop()`` is true, looking at it at least
@@ -145,11 +225,12 @@ class Server:
                 continue
             except ConnectionResetError:  # Windows: an earlier answer found no one listening
                 continue
-            out = peer.answer(data)
-            if peer.failures and self.on_failure is not None:
-                for message in peer.failures:
-                    self.on_failure(message)
-            peer.failures.clear()
+            out = peer.answer(data, addr)
+            for told, messages in ((self.on_failure, peer.failures), (self.on_notice, peer.notices)):
+                if messages and told is not None:
+                    for message in messages:
+                        told(message)
+                messages.clear()
             if out is None:
                 continue
             seq, packet = out

@@ -1,0 +1,138 @@
+"""The socket of a UDP bridge (``blocks/udp_bridge.py``) for one run: bound
+to the local address that reaches the peer, sending the bridge's packets
+(``blocks/bridge_packet.py``) under a run id drawn at random when it opens,
+and passing on only the peer's answers of that run.  Everything else that
+arrives is counted, never read: a datagram not of the packet layout
+(``malformed``, and by version those of another version of the layout from
+the peer), a well-formed one from another address or of another run, or
+not an answer (``unasked``).  The bridge itself decides whether an answer
+of the run answers a request it sent.
+
+This module imports the standard library, numpy and the block package only;
+it is copied into every FMU with the blocks.
+"""
+from __future__ import annotations
+
+import secrets
+import socket
+import time
+
+from .bridge_packet import ANSWER, END, PacketError, pack, unpack
+
+__all__ = ["BridgeError", "Link"]
+
+#: a datagram larger than this is not one of ours (64 KiB: UDP's own limit)
+_MAX_DATAGRAM = 65536
+
+
+class BridgeError(ValueError):
+    """The link to the peer failed, said in one sentence naming the peer.  A
+    ``ValueError``, so that the FMU logs that sentence without a traceback,
+    as it does a parameter a block refuses."""
+
+
+class Link:
+    """The socket of the bridge ``name`` to its peer at ``host``:``port``,
+    sending from ``local_port`` (0: any free one); its answers carry
+    ``n_values`` values.  :meth:`open` binds it and draws :attr:`run`;
+    :meth:`close` tells the peer the run ended (when it asked anything) and
+    closes it."""
+
+    def __init__(self, name: str, host: str, port: int, local_port: int, n_values: int):
+        self.name, self.host, self.port, self.local_port, self.n_values = name, host, port, local_port, n_values
+        self.address = f"udp://[{host}]:{port}" if ":" in host else f"udp://{host}:{port}"
+        self.sock = None
+        self.peer = None
+        self.run = 0
+        self.used = False  # whether a request was sent in this run
+        #: datagrams ignored: not of the packet layout (of which, by version,
+        #: those of another version from the peer), or not an answer of this
+        #: run from the peer
+        self.malformed = self.unasked = 0
+        self.versions: dict[int, int] = {}
+
+    def open(self) -> None:
+        if self.sock is not None:
+            return
+        try:
+            infos = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_DGRAM)
+        except (OSError, UnicodeError) as exc:
+            raise BridgeError(f"{self.name}: the peer's host {self.host!r} cannot be resolved "
+                              f"({getattr(exc, 'strerror', None) or exc})") from None
+        # a name such as localhost may resolve to ::1 first while rigs listen on IPv4
+        family, _, _, _, addr = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
+        sock = socket.socket(family, socket.SOCK_DGRAM)
+        try:
+            local = self._local_address(family, addr)
+            sock.bind(local)
+        except OSError as exc:
+            sock.close()
+            what = f"local UDP port {self.local_port}" if self.local_port else "a local UDP port"
+            raise BridgeError(f"{self.name}: {what} on the address that reaches the peer at {self.address} cannot "
+                              f"be used ({exc.strerror or exc})") from None
+        self.sock, self.peer = sock, addr[:2]
+        self.run = secrets.randbelow(2 ** 32 - 1) + 1
+        self.used = False
+
+    def _local_address(self, family, addr) -> tuple:
+        """The local address the system routes to ``addr`` from (a connected
+        UDP socket sends nothing), with :attr:`local_port`: the bridge listens
+        there only, not on every interface."""
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(addr)
+            local = probe.getsockname()
+        return (local[0], self.local_port) + tuple(local[2:])
+
+    @property
+    def local(self):
+        """``(address, port)`` the socket is bound to, or None."""
+        return None if self.sock is None else self.sock.getsockname()[:2]
+
+    def close(self, seq: int) -> None:
+        sock, self.sock = self.sock, None
+        if sock is None:
+            return
+        try:
+            if self.used:  # so that a peer serving this run may serve the next at once
+                sock.sendto(pack(END, self.run, seq, 0.0), self.peer)
+        except OSError:
+            pass
+        finally:
+            sock.close()
+
+    def send(self, packet: bytes) -> None:
+        if self.sock is None:
+            self.open()
+        try:
+            self.sock.sendto(packet, self.peer)
+        except OSError as exc:
+            raise BridgeError(f"{self.name}: a request cannot be sent to the peer at {self.address} "
+                              f"({exc.strerror or exc})") from None
+        self.used = True
+
+    def receive(self, wait: float):
+        """The next answer of this run from the peer (a
+        :class:`~bridge_packet.Packet`), waiting up to ``wait`` [s] (0: only
+        one already arrived), or None; anything else is counted."""
+        sock = self.sock
+        end = time.monotonic() + wait
+        while True:
+            remaining = end - time.monotonic()
+            sock.settimeout(remaining if remaining > 0 else 0.0)
+            try:
+                data, addr = sock.recvfrom(_MAX_DATAGRAM)
+            except (BlockingIOError, TimeoutError, InterruptedError):
+                return None
+            except ConnectionResetError:  # Windows reports an earlier request's "port unreachable" here
+                continue
+            try:
+                packet = unpack(data, self.n_values)
+            except PacketError as exc:
+                self.malformed += 1
+                if exc.version is not None and addr[:2] == self.peer:
+                    self.versions[exc.version] = self.versions.get(exc.version, 0) + 1
+                continue
+            if addr[:2] != self.peer or packet.kind != ANSWER or packet.run != self.run:
+                self.unasked += 1
+                continue
+            return packet

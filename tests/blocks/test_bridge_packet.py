@@ -1,0 +1,233 @@
+"""What of the UDP bridge needs no socket: the packet layout
+(``blocks/bridge_packet.py``, version 2), the peer's rules
+(``cosim/hosts/serve.py``'s :class:`Peer`: one run served at a time,
+everything else counted and never answered) and the bridge's declaration
+(``blocks/udp_bridge.py``)."""
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from crane_cosim.blocks.bridge_packet import (ANSWER, END, HEADER_SIZE, MAGIC, REQUEST, VERSION, PacketError,
+                                              answer_to, pack, unpack, version_of)
+from crane_cosim.blocks.block import ParameterError, Variable
+from crane_cosim.blocks.controller import Controller
+from crane_cosim.blocks.udp_bridge import COUNTERS, bridge_block, bridge_from_spec, bridge_of
+from crane_cosim.hosts.serve import Peer
+from integrator_block import Integrator
+
+CLIENT, OTHER = ("127.0.0.1", 40001), ("127.0.0.1", 40002)
+RUN = 0x1234ABCD
+ControllerBridge = bridge_of(Controller)
+
+
+# -- the packet ----------------------------------------------------------------
+def test_pack_unpack_round_trip():
+    values = [1.5, -2.0, 1e-300, np.inf, np.pi]
+    data = pack(REQUEST, RUN, 7, 0.25, values, attempt=3)
+    assert len(data) == HEADER_SIZE + 8 * len(values) == 64
+    # the layout of the table, as a C program would write it
+    assert data == b"CCB2" + struct.pack("<IIHHd5d", RUN, 7, REQUEST, 3, 0.25, *values)
+    p = unpack(data, len(values))
+    assert (p.kind, p.run, p.seq, p.attempt, p.t) == (REQUEST, RUN, 7, 3, 0.25)
+    assert p.values.dtype == float and np.array_equal(p.values, values)
+    assert unpack(pack(ANSWER, 2 ** 32 - 1, 2 ** 32 - 1, -1.0), 0)[1:5] == (2 ** 32 - 1, 2 ** 32 - 1, 0, -1.0)
+    assert np.isnan(unpack(pack(ANSWER, 1, 1, 0.0, [np.nan]), 1).values[0])
+    assert pack(REQUEST, 1, 1, 0.0, attempt=70000)[14:16] == b"\xff\xff"  # held at 65535
+    assert (MAGIC, VERSION) == (b"CCB2", 2)
+
+
+def test_an_answer_echoes_its_request():
+    request = pack(REQUEST, RUN, 9, 0.5, [1.0, 2.0], attempt=2)
+    answer = answer_to(request, np.array([3.0, 4.0, 5.0]).tobytes())
+    p = unpack(answer, 3)
+    assert (p.kind, p.run, p.seq, p.attempt, p.t, p.values.tolist()) == (ANSWER, RUN, 9, 2, 0.5, [3.0, 4.0, 5.0])
+    assert answer[:HEADER_SIZE] == pack(ANSWER, RUN, 9, 0.5, attempt=2)
+
+
+@pytest.mark.parametrize("data,n,fragment,version", [
+    (pack(REQUEST, 1, 1, 0.0, [1.0, 2.0]), 3, "a request of 40 bytes is not one of 3 values, which has 48 bytes",
+     None),
+    (pack(ANSWER, 1, 1, 0.0, [1.0, 2.0])[:-1], 2, "an answer of 39 bytes is not one of 2 values", None),
+    (pack(END, 1, 1, 0.0, [1.0]), 1, "an end of the run of 32 bytes is not one of 0 values, which has 24", None),
+    (b"", 0, "a packet of 0 bytes is shorter than the header's 24", None),
+    (b"XCB2" + pack(REQUEST, 1, 1, 0.0)[4:], 0, "a packet starting with b'XCB2' is not a crane-cosim bridge packet",
+     None),
+    (pack(7, 1, 1, 0.0), 0, "a packet of kind 7 is none of 1 (request), 2 (answer), 3 (end of the run)", None),
+    # version 1: magic, seq, t, values
+    (b"CCB1" + struct.pack("<Id", 1, 0.0) + b"\0" * 8, 1, "a packet of layout version 1 is not one of version 2", 1),
+    (b"CCB7" + b"\0" * 60, 1, "a packet of layout version 7 is not one of version 2", 7),
+])
+def test_unpack_refuses_what_is_not_a_packet_of_this_layout(data, n, fragment, version):
+    with pytest.raises(PacketError, match=fragment.replace("(", r"\(").replace(")", r"\)")) as err:
+        unpack(data, n)
+    assert err.value.version == version and version_of(data) in (version, 2, None)
+
+
+def test_pack_refuses_numbers_beyond_uint32():
+    with pytest.raises(ValueError, match="sequence number 4294967296 does not fit the packet's uint32"):
+        pack(REQUEST, 1, 2 ** 32, 0.0)
+    with pytest.raises(ValueError, match="run -1 does not fit"):
+        pack(REQUEST, -1, 1, 0.0)
+
+
+# -- the peer's rules, without sockets -----------------------------------------------
+def ask(peer, seq, t, u, run=RUN, addr=CLIENT, now=0.0, attempt=0):
+    out = peer.answer(pack(REQUEST, run, seq, t, [u], attempt), addr, now)
+    if out is None:
+        return None
+    p = unpack(out[1], 2)
+    assert (out[0], p.kind, p.run, p.seq, p.attempt, p.t) == (seq, ANSWER, run, seq, attempt, t)  # echoed
+    return p.values.tolist()
+
+
+def test_peer_steps_resends_and_ignores_old_requests():
+    peer = Peer(Integrator(k=2.0, x0=0.5))
+    assert ask(peer, 1, 0.0, 1.0) == [0.5, 1.5]  # a new run: the initial state
+    assert ask(peer, 2, 0.25, 1.0) == [1.0, 2.0]  # x = 0.5 + 2 * 1 * 0.25
+    # sent again: the same values, whatever it carries, without a second step, its attempt echoed
+    assert ask(peer, 2, 0.25, 9.0, attempt=1) == [1.0, 2.0]
+    # the same time with new inputs: an evaluation, no step (direct feedthrough)
+    assert ask(peer, 3, 0.25, 4.0) == [1.0, 5.0]
+    assert ask(peer, 4, 0.5, -1.0) == [0.5, -0.5]  # stepped with u = -1 held
+    assert ask(peer, 3, 0.75, 1.0) is None  # an old request
+    assert ask(peer, 1, 0.0, 0.0) is None  # seq 1 again is old too: a new run is a new run id
+    s = peer.stats
+    assert (s.runs, s.requests, s.repeated, s.old, s.strangers, s.malformed) == (1, 7, 1, 2, 0, 0)
+
+
+def test_peer_serves_one_run_and_ignores_every_stranger():
+    """While a run is served, nothing but its own requests changes the
+    block or gets an answer: another address or run id, a new run's first
+    request, a huge sequence number, an end of the run from a stranger,
+    an answer, a malformed datagram, another layout."""
+    peer = Peer(Integrator(k=2.0, x0=0.5))
+    assert ask(peer, 1, 0.0, 1.0) == [0.5, 1.5]
+    assert ask(peer, 2, 0.25, 1.0) == [1.0, 2.0]
+    strangers = [
+        pack(REQUEST, RUN + 1, 1, 0.0, [1e9]),  # a new run's first request, from the client's address
+        pack(REQUEST, RUN, 3, 0.5, [1e9]),  # the right run id, but from another address (below)
+        pack(REQUEST, RUN, 2 ** 31, 0.0, [1e9]),
+        pack(END, RUN, 2, 0.0),
+        pack(ANSWER, RUN, 3, 0.5, [1e9]),
+    ]
+    for data in strangers:
+        for addr in (CLIENT, OTHER):
+            if addr == CLIENT and data[4:8] == struct.pack("<I", RUN):
+                continue  # those are the client's own
+            assert peer.answer(data, addr, 1.0) is None
+    assert peer.answer(pack(ANSWER, RUN, 3, 0.5, [1e9]), CLIENT, 1.0) is None  # an answer is no request
+    assert peer.answer(b"CCB2 but too short", CLIENT, 1.0) is None
+    assert peer.answer(b"CCB1" + struct.pack("<Id", 3, 0.5) + struct.pack("<d", 1e9), OTHER, 1.0) is None
+    assert peer.answer(b"CCB1" + struct.pack("<Id", 4, 0.5) + struct.pack("<d", 1e9), OTHER, 1.0) is None
+    assert ask(peer, 3, 0.5, 1.0, now=1.0) == [1.5, 2.5]  # as if none had come
+    s = peer.stats
+    assert (s.runs, s.requests, s.strangers, s.malformed, s.other_layout) == (1, 3, 7, 1, 2)
+    # one notice per refused run and per address and layout: said once, counted always
+    assert peer.notices[0] == (f"a new run from {CLIENT[0]}:{CLIENT[1]} is ignored while the run from "
+                               f"{CLIENT[0]}:{CLIENT[1]} is served (it ends when its bridge says so, or once it has "
+                               f"sent nothing for 5 s)")
+    assert peer.notices[1].startswith(f"a new run from {OTHER[0]}:{OTHER[1]} is ignored")
+    assert peer.notices[2].startswith(f"{OTHER[0]}:{OTHER[1]} sends packets of layout version 1, which this "
+                                      f"server (version 2) ignores")
+    assert len(peer.notices) == 3
+
+
+def test_a_run_ends_by_its_bridge_or_when_idle():
+    peer = Peer(Integrator(k=2.0, x0=0.5), idle=2.0)
+    assert ask(peer, 1, 0.0, 1.0) == [0.5, 1.5]
+    assert ask(peer, 2, 0.25, 1.0, now=1.0) == [1.0, 2.0]
+    assert peer.answer(pack(END, RUN, 2, 0.0), CLIENT, 1.5) is None  # its own end: the peer is free
+    assert ask(peer, 1, 1.0, 0.0, run=7, addr=OTHER, now=1.5) == [0.5, 0.5]  # a new run at once, at t = 1
+    assert ask(peer, 2, 1.25, 1.0, run=7, addr=OTHER, now=2.0) == [1.0, 2.0]
+    assert ask(peer, 1, 0.0, 1.0, run=8, now=3.9) is None  # the run served sent something 1.9 s ago
+    assert ask(peer, 1, 0.0, 1.0, run=8, now=4.0) == [0.5, 1.5]  # 2 s: it is abandoned
+    assert ask(peer, 3, 1.5, 1.0, run=7, addr=OTHER, now=4.1) is None  # and a stranger now
+    s = peer.stats
+    assert (s.runs, s.ended, s.abandoned, s.strangers) == (3, 1, 1, 2)
+
+
+def test_a_request_other_than_the_first_starts_no_run():
+    """A peer started (or restarted) in the middle of a run does not take
+    it up from the initial state: the bridge, unanswered, says so."""
+    peer = Peer(Integrator())
+    assert ask(peer, 5, 0.25, 1.0) is None
+    assert (peer.stats.runs, peer.stats.strangers) == (0, 1)
+
+
+def test_peer_answers_nan_for_a_block_that_fails():
+    class Failing(Integrator):
+        def output(self, t, x, u):
+            raise ValueError("no output today")
+
+    peer = Peer(Failing())
+    assert np.isnan(ask(peer, 1, 0.0, 1.0)).all()
+    assert peer.failures == ["Integrator failed at t = 0 s: no output today"] and peer.stats.failures == 1
+
+
+# -- the bridge's declaration ----------------------------------------------------------
+def test_bridge_of_has_the_ports_and_feedthrough_of_its_block():
+    assert ControllerBridge.model_name == "ControllerBridge"
+    assert ControllerBridge.inputs == Controller.inputs
+    assert ControllerBridge.outputs == Controller.outputs + COUNTERS
+    deps = ControllerBridge.output_dependencies()
+    assert {k: deps[k] for k in Controller.output_names()} == Controller.output_dependencies()
+    assert all(deps[c.name] == [] for c in COUNTERS)
+    assert ControllerBridge.networked and not ControllerBridge.can_get_and_set_state
+    assert Controller.can_get_and_set_state and not Controller.networked
+    # every parameter says its default (the port: that it has none)
+    for p in ControllerBridge.parameters:
+        assert "default" in p.description, p.name
+    assert json.loads(json.dumps(ControllerBridge.bridge_spec)) == ControllerBridge.bridge_spec
+
+
+def test_bridge_from_spec_makes_the_same_bridge():
+    again = bridge_from_spec(json.loads(json.dumps(ControllerBridge.bridge_spec)))
+    assert again.bridge_spec == ControllerBridge.bridge_spec
+    assert (again.model_name, again.inputs, again.outputs) == (ControllerBridge.model_name, ControllerBridge.inputs,
+                                                                ControllerBridge.outputs)
+    assert again.output_dependencies() == ControllerBridge.output_dependencies()
+    with pytest.raises(ValueError, match="bridge spec is incomplete or malformed"):
+        bridge_from_spec({"model_name": "X"})
+
+
+def _port(name, unit="1"):
+    return Variable(name, unit, 0.0, "a port")
+
+
+@pytest.mark.parametrize("args,message", [
+    (("1Rig", (), (_port("y"),)), "bridge model name '1Rig' is invalid"),
+    (("Rig", (_port("a-b"),), (_port("y"),)), "Rig: input name 'a-b' is invalid"),
+    (("Rig", (_port("a"),), (_port("a"),)), "Rig: output a is declared twice"),
+    (("Rig", (_port("port"),), (_port("y"),)), "Rig: input port is the name of the bridge's own parameter"),
+    (("Rig", (), (_port("bridge_late"),)), "Rig: output bridge_late is the name of the bridge's own counter"),
+    (("Rig", (_port("a", "Nm"),), (_port("y"),)), "Rig: input a has the unit 'Nm', which is not one of the known"),
+    (("Rig", (_port("a"),), (_port("y"),), (("z", ()),)), "Rig: feedthrough pattern 'z' matches no output"),
+])
+def test_bridge_block_refuses_ports_it_cannot_have(args, message):
+    with pytest.raises(ValueError, match=message):
+        bridge_block(*args)
+
+
+def test_a_bridge_of_a_bridge_is_refused():
+    with pytest.raises(ValueError, match="ControllerBridge is a bridge already"):
+        bridge_of(ControllerBridge)
+
+
+@pytest.mark.parametrize("params,message", [
+    ({}, "ControllerBridge parameter port is not set (0): set it to the UDP port the peer listens on"),
+    ({"port": 70000.0}, "ControllerBridge parameter port = 70000 is invalid: it must be a whole number"),
+    ({"port": 5000.5}, "ControllerBridge parameter port = 5000.5 is invalid"),
+    ({"port": 5000.0, "local_port": -1.0}, "ControllerBridge parameter local_port = -1 is invalid"),
+    ({"port": 5000.0, "mode": "sync"}, "ControllerBridge parameter mode = 'sync' is invalid: it must be one of "
+                                       "'lock-step', 'free-running'"),
+    ({"port": 5000.0, "on_silence": "wait"}, "parameter on_silence = 'wait' is invalid"),
+    ({"port": 5000.0, "timeout": 0.0}, "ControllerBridge parameter timeout = 0 s is invalid: it must be positive"),
+    ({"port": 5000.0, "retry": -1.0}, "parameter retry = -1 s is invalid"),
+    ({"port": 5000.0, "host": " "}, "ControllerBridge parameter host is empty"),
+])
+def test_bridge_refuses_parameters_it_cannot_use(params, message):
+    with pytest.raises(ParameterError) as err:
+        ControllerBridge(**params)
+    assert message in str(err.value)

@@ -1,0 +1,130 @@
+"""What the tests of the bridge FMU against ``crane-cosim serve`` share
+(``test_bridge.py``, ``test_bridge_faults.py``): the bridge FMU and the
+reference run (fixtures, imported by each module), the system with the
+bridge in place of the controller, the server in a process of its own, and
+a relay between the bridge and the server that can kill the server or slip
+datagrams in."""
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from crane_cosim.blocks.controller import Controller
+from crane_cosim.fmus.build import build_bridge_fmu
+from crane_cosim.runtime import replace_component, run_cosim
+from crane_cosim.scenarios import crane_on_vessel
+
+STOP = 0.5  # s: 500 steps of 1 ms
+COUNTER_NAMES = ["bridge_sent", "bridge_answers", "bridge_lost", "bridge_late", "bridge_stale", "bridge_held",
+                 "bridge_age", "bridge_malformed", "bridge_unasked"]
+
+
+@pytest.fixture(scope="module")
+def bridge_fmu(tmp_path_factory):
+    return build_bridge_fmu(Controller, tmp_path_factory.mktemp("bridge"))
+
+
+@pytest.fixture(scope="module")
+def reference(fmu_dir, tmp_path_factory):
+    """The crane on the vessel, all three FMUs in this process."""
+    out = tmp_path_factory.mktemp("reference")
+    run_cosim(crane_on_vessel(base_dir=out, fmu_dir=str(fmu_dir), stop_time=STOP), out / "results", progress=False)
+    return pd.read_csv(out / "results" / "results.csv")
+
+
+def bridged(tmp_path, fmu_dir, bridge_fmu, port, system=crane_on_vessel, component="controller", **params):
+    """``system`` (a scenario) with the bridge ``bridge_fmu`` to the peer on
+    ``port`` in place of ``component``, its parameters ``params``."""
+    s = system(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP)
+    replace_component(s, component, bridge_fmu)
+    s.set_parameter(f"{component}.port", float(port))
+    for name, value in params.items():
+        s.set_parameter(f"{component}.{name}", value)
+    return s
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("0.0.0.0", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def served(*options, block="Controller", stop_signal=signal.SIGTERM):
+    """``crane-cosim serve BLOCK --port 0 OPTIONS`` in a process of its own,
+    ready (its line read); stopped with ``stop_signal`` at the end.
+    ``.port``, ``.proc``, and after the end ``.err``, its stderr."""
+    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "serve", block, "--port", "0", *options],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = SimpleNamespace(proc=proc, port=None, err=None)
+    try:
+        line = proc.stdout.readline() if select.select([proc.stdout], [], [], 120)[0] else ""
+        m = re.fullmatch(rf"serving {block} on udp://127\.0\.0\.1:(\d+)\n", line)
+        assert m, (line, proc.poll())
+        server.port = int(m[1])
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(stop_signal)
+        _, server.err = proc.communicate(timeout=30)
+
+
+class Relay:
+    """Passes datagrams between a bridge and a served block.  It kills the
+    server when request number ``kill_after + 1`` comes, so that the server
+    dies mid-run at a known point whatever the machine's speed; and before
+    passing on the answer to request number ``meddle_at`` it calls
+    ``meddle(request, answer, bridge_address)``, which may send what it
+    likes, from the relay's socket (the bridge's peer) or another."""
+
+    def __init__(self, server, kill_after: int | None = None, meddle=None, meddle_at: int = 0):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.05)
+        self.port = self.sock.getsockname()[1]
+        self.server, self.kill_after, self.passed = server, kill_after, 0
+        self.meddle, self.meddle_at, self.last_request = meddle, meddle_at, None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        target, client = ("127.0.0.1", self.server.port), None
+        while not self._stop.is_set():
+            try:
+                data, addr = self.sock.recvfrom(65536)
+            except TimeoutError:
+                continue
+            if addr == target:
+                if self.meddle is not None and self.passed == self.meddle_at:
+                    self.meddle(self.last_request, data, client)
+                self.sock.sendto(data, client)
+            elif self.server.proc.poll() is None:
+                client = addr
+                if self.passed == self.kill_after:
+                    self.server.proc.kill()
+                    self.server.proc.wait()
+                    continue
+                self.passed += 1
+                self.last_request = data
+                self.sock.sendto(data, target)
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+        self.sock.close()
+
+
+def one_sentence(err, *fragments):
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("crane-cosim: error: ") and "Traceback" not in err, err
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
