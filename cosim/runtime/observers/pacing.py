@@ -49,7 +49,9 @@ __all__ = ["Pacer", "Pacing", "check_factor", "describe"]
 #: hundred), far below a 1 ms step
 SPIN = 200e-6
 #: compute time of a step as a share of its budget: the edges of the
-#: histogram in the summary (the last bin holds the overruns)
+#: histogram in the summary (the last bin holds the steps that took their
+#: budget or longer, ``over_budget``; a step can be late, an overrun, within
+#: its budget, when it started late behind a late one)
 SHARE_EDGES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, math.inf)
 _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
 
@@ -207,6 +209,7 @@ class Pacer:
             "budget_us": budget_us,
             "steps": n,
             "overruns": int((self.lateness[:n] > 0).sum()),
+            "over_budget": int((share >= 1.0).sum()) if n else 0,
             "lateness_max_us": float(late.max()) if n else None,
             "lateness_p99_us": pct(late, 99),
             "compute_us": {"mean": float(compute.mean()) if n else None, "p50": pct(compute, 50),
@@ -229,9 +232,10 @@ def describe(s: dict) -> str:
     c, b, w = s["compute_us"], s["budget_used"], s["wake_up_error_us"]
     lines = [
         f"real time x{s['factor']:g} ({s['budget_us']:.0f} µs per step): {s['steps']} steps, "
-        f"{s['overruns']} overrun{'s' if s['overruns'] != 1 else ''} "
-        f"({100 * s['overruns'] / s['steps']:.2f}%); lateness max {s['lateness_max_us']:.0f} µs, "
-        f"p99 {s['lateness_p99_us']:.0f} µs",
+        f"{s['overruns']} overrun{'s' if s['overruns'] != 1 else ''} ({100 * s['overruns'] / s['steps']:.2f}%"
+        + (f"; {s['over_budget']} took their budget or longer, the others started late behind them"
+           if s['overruns'] else "")
+        + f"); lateness max {s['lateness_max_us']:.0f} µs, p99 {s['lateness_p99_us']:.0f} µs",
         f"  step compute time p50 {c['p50']:.0f} µs, p99 {c['p99']:.0f} µs, max {c['max']:.0f} µs; "
         f"budget used {100 * b['mean']:.0f}% on average, {100 * b['p99']:.0f}% at p99",
     ]
