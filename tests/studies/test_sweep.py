@@ -72,7 +72,8 @@ def _one_sentence(err, *fragments):
 
 def _unreadable_results_of(case):
     """Run in each worker: the results.csv of ``case`` made unreadable (a row
-    of more fields than the header) just before the worker reads it."""
+    of more fields than the header) just before the worker reads it, and
+    the task of case0004 ending in an error of the worker's own."""
     def patch():
         import crane_cosim.studies.case as module
         convert = module._converted
@@ -83,6 +84,13 @@ def _unreadable_results_of(case):
                     f.write("1" + ",2" * 10000 + "\n")
             return convert(part)
         module._converted = converted
+        run_case = module.run_case
+
+        def lost(system, name, *args):
+            if name == "case0004":
+                raise RuntimeError("the worker ran out of something")
+            return run_case(system, name, *args)
+        module.run_case = lost
     return patch
 
 
@@ -91,21 +99,24 @@ def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, cap
     the light vessel (120 kg) diverges within 0.02 s and fails with its
     run's own sentence (from its summary.json, not read off its messages);
     the results of another cannot be read, and it fails with that said; the
-    third completes."""
+    task of a fourth ends in an error on its worker, and it fails with that
+    said; the first completes."""
     from dask.distributed import Client, LocalCluster
     out = tmp_path / "sweep"
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         client.run(_unreadable_results_of("case0003"))
-        code = main(["sweep", str(system), "--vary", "vessel.m=1200,120,1300", "--out", str(out), "--stop-time", STOP,
+        code = main(["sweep", str(system), "--vary", "vessel.m=1200,120,1300,1400", "--out", str(out), "--stop-time", STOP,
                      "--coupling", "explicit", "--scheduler", cluster.scheduler_address])
     assert code == 1
     summary = _summary(out).set_index("case")
-    assert list(summary["status"]) == ["completed", "failed", "failed"]
+    assert list(summary["status"]) == ["completed", "failed", "failed", "failed"]
     reason = summary.loc["case0002", "reason"]
     assert reason.startswith("component vessel (Vessel.fmu) failed to step from t = ") and "results up to" not in reason
     assert json.loads((out / "cases" / "case0002" / "summary.json").read_text())["error"] == reason
     assert summary.loc["case0003", "reason"].startswith("its results cannot be read or converted to Parquet (")
+    assert summary.loc["case0004", "reason"] == ("its task on the cluster ended without a result (RuntimeError: the "
+                                                 "worker ran out of something)")
     assert (out / "cases" / "case0001" / "results.parquet").exists()
     err = capsys.readouterr().err
     assert "crane-cosim: case case0002 failed: component vessel" in err
