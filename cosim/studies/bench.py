@@ -224,7 +224,7 @@ def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
             folder = root / f"sweep_{workers}"
             t0 = time.perf_counter()
             summary = sweep(system, cases_of_ranges([f"vessel.m={masses}"]), folder, RunConfig(stop_time=stop_time),
-                            workers=workers, progress=False)
+                            workers=workers, progress=False, force=True)  # measured anew, never skipped
             wall = time.perf_counter() - t0
             if set(summary["status"]) != {"completed"}:
                 raise CraneCosimError(f"the benchmark's sweep with {workers} worker(s) failed: "
