@@ -27,9 +27,18 @@ COUNTER_NAMES = ["bridge_sent", "bridge_answers", "bridge_lost", "bridge_late", 
                  "bridge_age", "bridge_malformed", "bridge_unasked"]
 
 
+_BUILT = {}
+
+
 @pytest.fixture(scope="module")
 def bridge_fmu(tmp_path_factory):
-    return build_bridge_fmu(Controller, tmp_path_factory.mktemp("bridge"))
+    """``ControllerBridge.fmu``, built once for the session: a second build in
+    a process whose runs have unpacked and removed the first one's package
+    fails (the builder runs the entry script, which reads the spec beside
+    the package already imported, from a folder that is gone)."""
+    if "Controller" not in _BUILT:
+        _BUILT["Controller"] = build_bridge_fmu(Controller, tmp_path_factory.mktemp("bridge"))
+    return _BUILT["Controller"]
 
 
 @pytest.fixture(scope="module")
