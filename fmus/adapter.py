@@ -18,9 +18,9 @@ that the polynomial continues until the master sets them again; derivatives
 not set are zero.  pythonfmu's binary refuses that FMI function, so the
 FMU's Linux binary (``fmus/native/fmi2_shim.c``) passes the derivatives on
 as a ``fmi2SetReal`` of value references ``DERIVATIVE_VR * order + vr``,
-which only this adapter reads.  The full internal state (continuous states, inputs,
-parameters, time) is saved and restored by the FMU state hooks, which
-pythonfmu by default limits to registered variables.
+which only ``fmus/values.py`` reads.  The full internal state (continuous
+states, inputs, parameters, time) is saved and restored by the FMU state
+hooks, which pythonfmu by default limits to registered variables.
 
 The model exists from ``fmi2EnterInitializationMode`` on, made with the
 parameters set so far: hosts (libcosim, ecos) settle their initial values in
@@ -29,7 +29,8 @@ the inputs they have set.  A parameter set during initialization remakes it
 from its initial state.  After initialization only tunable parameters
 (``Variable.tunable``: gains, set-points, damping) may change: the block is
 remade with the new value and keeps its state, so the next step honours it;
-a value the block refuses is logged and the old one kept.
+a value the block refuses is logged and the old one kept.  The variables'
+get and set calls, with their checks, are ``fmus/values.py``'s.
 
 A block that holds something outside Python's memory (a bridge's socket,
 ``blocks/udp_bridge.py``) gets it in ``Block.prepare`` and gives it back in
@@ -40,24 +41,27 @@ replaces at ``fmi2Reset``), it only drops its reference.  A block that
 cannot be rolled back (``Block.can_get_and_set_state`` false, so the FMU
 says ``canGetAndSetFMUstate="false"``) refuses ``fmi2SetFMUstate``.
 
-No FMI method raises.  pythonfmu 0.7 turns a Python exception into
-fmi2Fatal and, in a Python host, leaves the interpreter's GIL state
-unbalanced, so the host crashes later.  Failures are logged through the FMU
-logger with status error instead: a failed initialization makes every later
-step return fmi2Error, a failed output evaluation returns NaN (which a master
-reports by name), a write to an output is ignored.
+No FMI method raises (``values.guarded``).  pythonfmu 0.7 turns a Python
+exception into fmi2Fatal and, in a Python host, leaves the interpreter's GIL
+state unbalanced, so the host crashes later.  Failures are logged through
+the FMU logger with status error instead, and the FMU's Linux binary turns
+a call that logged an error into one that returns ``fmi2Error``, whether or
+not the host switched logging on: a model its parameters do not make, a
+step that fails or leaves a state that is not finite, a step size that is
+not positive, outputs that are not finite numbers where they are read.  The
+order of the calls (FMI 2.0's state machine) is the binary's to check: this
+side keeps its own mode only to know what a call means.  The rules are
+``docs/fmus.md``'s table, "What a call returns".
 
-This module is copied into every FMU next to the blocks; it must import only
-pythonfmu, numpy and the block package (relatively).
+This module is copied into every FMU next to the blocks, with
+``values.py`` and ``host_process.py``; it must import only pythonfmu, numpy
+and those (relatively).
 """
 from __future__ import annotations
 
-import atexit
-import ctypes
-import os
-import sys
+import json
+import math
 import traceback
-from pathlib import Path
 
 import numpy as np
 from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability
@@ -65,78 +69,22 @@ from pythonfmu.default_experiment import DefaultExperiment
 from pythonfmu.enums import Fmi2Initial, Fmi2Status
 from pythonfmu.variables import Boolean, Real, String
 
+from .host_process import follow_resources, release_interpreter_state_at_exit
+from .values import DERIVATIVE_VR, ValueAccess, guarded
 
-_BINARIES = {"linux": ("linux64", ".so"), "darwin": ("darwin64", ".dylib"), "win32": ("win64", ".dll")}
-_RELEASE_REGISTERED: set[str] = set()
-#: the value reference of an input's derivative of order k as the Linux
-#: binary passes it on: DERIVATIVE_VR * k + the input's (module docstring);
-#: below 2**31 for k = 2, as pythonfmu passes value references on as C ints
-DERIVATIVE_VR = 1 << 29
-
-
-def release_interpreter_state_at_exit(resources) -> None:
-    """Work around a use-after-free at process exit in pythonfmu 0.7's binary,
-    for an FMU that carries that binary alone (built without a C compiler).
-
-    The binary keeps a global ``std::shared_ptr<PyState>``; at exit the C++
-    runtime destroys it (freeing its control block without clearing the
-    pointer) and then the library's destructor function
-    ``finalizePythonInterpreter`` resets it again, decrementing a count
-    inside freed memory.  Depending on what the heap holds there, the process
-    aborts after all its work is done ("corrupted double-linked list") or
-    worse.  Resetting the pointer ourselves while it is valid, from Python's
-    own exit handlers, leaves both later calls a null pointer to ignore.  In
-    a Python host the state object holds nothing an instance uses (its
-    thread ended at once, finding Python running), and an instance created
-    after the reset makes a new one.
-
-    Not needed with the project's shim in front of the binary
-    (``fmus/native.py``): it resets the pointer from a C exit handler, in
-    every host.  Not done in a C host without the shim: there the binary
-    started Python itself, on a thread of its own, and finalizes it from
-    that global's destructor."""
-    if not _python_host() or not resources:
-        return
-    folder, suffix = _BINARIES.get(sys.platform, (None, None))
-    if folder is None:
-        return
-    libs = [str(lib.resolve()) for lib in (Path(resources).parent / "binaries" / folder).glob(f"*{suffix}")]
-    if any(_loaded_symbol(path, "crane_cosim_fmi2_shim") for path in libs):
-        return
-    for path in libs:
-        if path not in _RELEASE_REGISTERED:
-            _RELEASE_REGISTERED.add(path)
-            atexit.register(_release_interpreter_state, path)
-
-
-def _loaded_symbol(path: str, name: str):
-    """Symbol ``name`` of the library at ``path`` if that library is loaded
-    in this process (the FMU folder may be gone), else None."""
-    try:
-        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
-        return getattr(lib, name)
-    except (OSError, AttributeError):
-        return None
-
-
-def _python_host() -> bool:
-    """Whether the host process is a Python program (fmpy, libcosimpy, ...
-    run by ``python``), not a C host in which an FMU's binary started an
-    embedded interpreter: that one has no command line (``sys.orig_argv``
-    is empty).  Which thread imported ``threading`` first tells nothing:
-    in a C host that is the host's thread or pythonfmu's, depending on what
-    the interpreter's ``site`` imports."""
-    return bool(getattr(sys, "orig_argv", None))
-
-
-def _release_interpreter_state(path: str) -> None:
-    finalize = _loaded_symbol(path, "finalizePythonInterpreter")
-    if finalize is not None:
-        finalize()
+__all__ = ["slave_class", "DERIVATIVE_VR"]
 
 
 #: the pythonfmu variable of each parameter type (``Variable.type``)
 _KINDS = {"Real": Real, "Boolean": Boolean, "String": String}
+
+
+#: the keys of a saved state (``_get_fmu_state``)
+_STATE_KEYS = {"x", "u", "du", "t", "mode", "params"}
+
+
+def _nothing(*args):
+    return None
 
 
 def _shown(value) -> str:
@@ -144,40 +92,11 @@ def _shown(value) -> str:
     return repr(value) if isinstance(value, str) else f"{value:g}"
 
 
-def _index(positions: list):
-    """An index of the positions ``positions`` of an array: a slice where
-    they follow each other (a master reading every output in order), which
-    costs less than a list of integers on every call."""
-    start = positions[0] if positions else 0
-    if positions == list(range(start, start + len(positions))):
-        return slice(start, start + len(positions))
-    return np.array(positions, dtype=int)
-
-
-def follow_resources(resources) -> None:
-    """Point this FMU's package, and its subpackages, at ``resources`` where
-    the folder they were first imported from is gone.
-
-    Every instance in a process shares the package's modules, imported once
-    from the first instance's unzipped folder; a host that deletes that
-    folder after a run (fmpy's ``simulate_fmu``, this project's master)
-    would leave a module that is first imported later (the numba kernels,
-    which a block imports when it first computes) nowhere to be found."""
-    if not resources:
-        return
-    root = __name__.rpartition(".")[0]
-    for name, module in list(sys.modules.items()):
-        path = getattr(module, "__path__", None)
-        if (name == root or name.startswith(root + ".")) and path and not os.path.isdir(path[0]):
-            folder = Path(resources).joinpath(*name.split("."))
-            if folder.is_dir():
-                module.__path__[:] = [str(folder)]
-
-
 def slave_class(block_cls):
     """An ``Fmi2Slave`` subclass wrapping ``block_cls`` (see module docstring)."""
 
-    class BlockSlave(Fmi2Slave):
+    class BlockSlave(ValueAccess, Fmi2Slave):
+        _block_cls = block_cls
         author = "crane-cosim"
         description = block_cls.description
         default_experiment = DefaultExperiment(start_time=0.0, stop_time=block_cls.default_stop_time,
@@ -186,7 +105,7 @@ def slave_class(block_cls):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             release_interpreter_state_at_exit(self.resources)
-            follow_resources(self.resources)
+            follow_resources(self.resources, __name__.rpartition(".")[0])
             self.modelName = block_cls.model_name
             self.description = block_cls.description
             self._params = {p.name: p.start for p in block_cls.parameters}
@@ -340,15 +259,18 @@ def slave_class(block_cls):
             return self._y
 
         # -- FMI calls ---------------------------------------------------------
+        @guarded(_nothing)
         def setup_experiment(self, start_time, stop_time, tolerance):
             self._t = float(start_time)
 
+        @guarded(_nothing)
         def enter_initialization_mode(self):
             # From here on the outputs are the model's, with the parameters and
             # inputs set so far: hosts settle their initial values now.
             self._mode = "initialization"
             self._model()
 
+        @guarded(_nothing)
         def exit_initialization_mode(self):
             self._model()
             if self._block is None:
@@ -358,10 +280,17 @@ def slave_class(block_cls):
             self._mode = "stepping"
             self._dirty = True
 
+        @guarded(_nothing)
         def terminate(self):
             self._close_block(keep=True)
 
+        @guarded(lambda current_time, step_size: False)
         def do_step(self, current_time, step_size):
+            if not (math.isfinite(current_time) and math.isfinite(step_size) and step_size > 0):
+                # the FMU's binary refuses such a step before it comes here
+                self._say(f"cannot step from t = {current_time} s over {step_size} s: the step size must be a "
+                          f"positive finite number")
+                return False
             if self._block is None:
                 self.log(f"{block_cls.model_name} ({self.instance_name}): cannot step, the initialization "
                          f"failed: {self._init_error}", Fmi2Status.error)
@@ -393,89 +322,32 @@ def slave_class(block_cls):
                 return False
             return True
 
-        def get_real(self, vrs):
-            # Fast path: a master reads the same list of outputs every step.
-            key = tuple(vrs)
-            idx = self._output_index.get(key)
-            if idx is not None:
-                return self._outputs()[idx].tolist()
-            if all(self._where[vr][0] == "y" for vr in vrs):
-                idx = self._output_index[key] = _index([self._where[vr][1] for vr in vrs])
-                return self._outputs()[idx].tolist()
-            y = None
-            out = []
-            for vr in vrs:
-                where, i = self._where[vr]
-                if where == "y":
-                    if y is None:
-                        y = self._outputs()
-                    out.append(float(y[i]))
-                elif where == "u":
-                    out.append(float(self._u[i]))
-                elif self._types[i] == "String":
-                    out.append(self._not_real(i))
-                else:
-                    out.append(float(self._params[i]))
-            return out
-
-        def _not_real(self, name):
-            """A String parameter read or written as a Real: the host's
-            mistake, logged (the call returns fmi2Error); NaN is read."""
-            self.log(f"{block_cls.model_name} ({self.instance_name}): parameter {name} is a String; read and "
-                     f"set it with fmi2GetString and fmi2SetString", Fmi2Status.error)
-            return float("nan")
-
-        def set_real(self, vrs, values):
-            # Fast path: a master writes the same list of inputs every step.
-            key = tuple(vrs)
-            idx = self._input_index.get(key)
-            if idx is None and any(not 0 <= vr < len(self._where) for vr in vrs):
-                return self._set_derivatives(vrs, values)
-            if idx is None and all(self._where[vr][0] == "u" for vr in vrs):
-                idx = self._input_index[key] = _index([self._where[vr][1] for vr in vrs])
-            if idx is not None:
-                self._u[idx] = values
-                self._dirty = True
-                return
-            for vr, val in zip(vrs, values):
-                where, i = self._where[vr]
-                if where == "u":
-                    self._u[i] = val
-                    self._dirty = True
-                elif where == "p" and self._types[i] == "String":
-                    self._not_real(i)
-                elif where == "p":
-                    self._set_parameter(i, val)
-                else:
-                    self.log(f"{block_cls.model_name} ({self.instance_name}): output "
-                             f"{block_cls.outputs[i].name} cannot be set; ignored", Fmi2Status.error)
-
-        def _set_derivatives(self, vrs, values):
-            """Input derivatives, as the Linux binary passes them on (module
-            docstring; the binary has checked the orders), among them,
-            perhaps, a value reference that is none of this FMU's."""
-            for code, val in zip(vrs, values):
-                order, vr = divmod(code, DERIVATIVE_VR)
-                if order <= 0:
-                    self.log(f"{block_cls.model_name} ({self.instance_name}): fmi2SetReal: value reference "
-                             f"{code} is none of this FMU's; ignored", Fmi2Status.error)
-                elif vr < len(self._where) and self._where[vr][0] == "u" and order <= 2:
-                    self._du[order - 1, self._where[vr][1]] = val
-                else:
-                    self.log(f"{block_cls.model_name} ({self.instance_name}): fmi2SetRealInputDerivatives: "
-                             f"value reference {vr} is not a Real input; ignored", Fmi2Status.error)
-
         # -- FMU state: everything, not only the registered variables ----------
+        @guarded(lambda: {})
         def _get_fmu_state(self):
             return {"x": self._x.tolist(), "u": self._u.tolist(), "du": self._du.tolist(), "t": self._t,
                     "mode": self._mode, "params": dict(self._params)}
 
+        @staticmethod
+        def _fmu_state_from_bytes(data: bytes):
+            # pythonfmu calls it on the class, with no instance to log
+            # through: bytes that are no state give one _set_fmu_state refuses
+            try:
+                return json.loads(data.decode("utf-8"))
+            except Exception:
+                return None
+
+        @guarded(_nothing)
         def _set_fmu_state(self, state):
             if not block_cls.can_get_and_set_state:
                 # the FMU declares canGetAndSetFMUstate="false": a host that
                 # calls it anyway must not believe the block was rolled back
                 self.log(f"{block_cls.model_name} ({self.instance_name}): cannot restore a saved state (its "
                          f"outputs come from another process, which cannot be rolled back)", Fmi2Status.error)
+                return
+            if not (isinstance(state, dict) and set(state) == _STATE_KEYS and isinstance(state["params"], dict)
+                    and set(state["params"]) == set(self._params) and len(state["u"]) == len(self._u)):
+                self._say("fmi2SetFMUstate: the state given is not one this FMU saved (nor serialized)")
                 return
             try:
                 params = dict(state["params"])

@@ -66,9 +66,16 @@ OUTSIDE_MODULE = "outside_block"
 BRIDGE_SPEC_FILE = "bridge_spec.json"
 
 
+#: the modules of ``fmus/`` that every FMU carries beside the blocks: the
+#: adapter and what it imports
+FMU_MODULES = ("adapter.py", "values.py", "host_process.py")
+
+
 def _source_files() -> list[Path]:
-    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / "adapter.py", HERE / "build.py", HERE / "native.py",
-                                              native.SHIM_SOURCE]
+    # the shim's source and the files it includes (one translation unit)
+    shim = sorted(native.SHIM_SOURCE.parent.glob("*.[ch]"))
+    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / m for m in FMU_MODULES] + [HERE / "build.py",
+                                                                               HERE / "native.py", *shim]
 
 
 def _outside_module(block_cls) -> Path | None:
@@ -151,7 +158,8 @@ def _write_package(root: Path, package: str, outside: Path | None) -> None:
     (pkg / "__init__.py").write_text('"""Private copy of crane-cosim blocks for one FMU."""\n')
     for f in BLOCKS_DIR.glob("*.py"):
         shutil.copy2(f, pkg / "blocks" / f.name)
-    shutil.copy2(HERE / "adapter.py", pkg / "adapter.py")
+    for module in FMU_MODULES:
+        shutil.copy2(HERE / module, pkg / module)
     if outside is not None:
         shutil.copy2(outside, pkg / f"{OUTSIDE_MODULE}.py")
 

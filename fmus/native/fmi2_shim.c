@@ -3,9 +3,10 @@
  *
  * `crane-cosim build-fmus` compiles this file (fmus/native.py) and puts it in
  * each FMU as binaries/linux64/<modelIdentifier>.so; pythonfmu's own binary
- * goes beside it as binaries/linux64/libpythonfmu-export.so.  Every fmi2*
- * function is forwarded to pythonfmu's binary unchanged.  The shim adds what
- * that binary lacks (docs/fmus.md, "Running the FMUs in a C host"):
+ * goes beside it as binaries/linux64/libpythonfmu-export.so.  The fmi2*
+ * functions call pythonfmu's binary to run the FMU's Python side.  The shim
+ * adds what that binary lacks (docs/fmus.md, "Running the FMUs in a C host"
+ * and "What a call returns"):
  *
  *  1. pythonfmu's binary leaves every Py* symbol undefined and has no
  *     DT_NEEDED on libpython, so it loads only where the Python C API is
@@ -32,7 +33,13 @@
  *     takes it (the FMUs declare canInterpolateInputs) and passes the
  *     derivatives on as one fmi2SetReal of the value references
  *     order * CRANE_COSIM_DERIVATIVE_VR + vr, which only the FMU's Python
- *     side reads (fmus/adapter.py, DERIVATIVE_VR).
+ *     side reads (fmus/values.py, DERIVATIVE_VR).
+ *  5. pythonfmu's binary returns a status that depends on whether the host
+ *     switched logging on, and checks no calling sequence.  The shim's
+ *     functions that take an instance (fmi2_instance.h, fmi2_calls.h and
+ *     fmi2_saved.h, included at the end) return one status for one
+ *     situation, following FMI 2.0's state machine, and pass every error to
+ *     the host's logger.
  *
  * The Python C API is reached through dlsym only (Python.h is included for
  * the types): the shim has no undefined Python symbol, so a host that loads
@@ -77,6 +84,8 @@ typedef unsigned int fmi2ValueReference;
 typedef double fmi2Real;
 typedef int fmi2Integer;
 typedef int fmi2Boolean;
+#define fmi2True 1
+#define fmi2False 0
 typedef char fmi2Char;
 typedef const fmi2Char *fmi2String;
 typedef char fmi2Byte;
@@ -157,6 +166,9 @@ static void (*p_finalizePythonInterpreter)(void);
     X(PyEval_SaveThread) X(PyImport_ImportModule) X(Py_DecRef) X(PyErr_Clear)
 #define DECLARE_PY(name) static __typeof__(&name) py_##name;
 PYTHON_FUNCTIONS(DECLARE_PY)
+
+/* The FMU's modelIdentifier (this file's name without ".so"), for messages. */
+static char model_name[256] = "crane-cosim FMU";
 
 /* Why the set-up failed, in one sentence; empty when it succeeded.  The
  * constructor cannot report it (no logger yet): fmi2Instantiate does. */
@@ -286,6 +298,14 @@ static int load_pythonfmu(void)
      * (glibc runs a library's atexit handlers when it is unloaded). */
     dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     snprintf(folder, sizeof folder, "%s", path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t length = strlen(base) < sizeof model_name ? strlen(base) : sizeof model_name - 1;
+    memcpy(model_name, base, length);
+    model_name[length] = '\0';
+    char *dot = strrchr(model_name, '.');
+    if (dot)
+        *dot = '\0';
     char *slash = strrchr(folder, '/');
     if (slash)
         *slash = '\0';
@@ -366,119 +386,8 @@ EXPORT const char *fmi2GetVersion(void)
     return p_fmi2GetVersion ? p_fmi2GetVersion() : "2.0";
 }
 
-/* What the host holds as a component: pythonfmu's component, and the
- * callbacks pythonfmu was given, whose logger notes a message of status
- * error or worse before passing it on.  pythonfmu returns fmi2OK from a
- * call whose Python side failed without raising (our FMUs log their
- * failures instead of raising, fmus/adapter.py: a bad parameter, outputs
- * that cannot be computed); a strict host must see fmi2Error then. */
-typedef struct {
-    fmi2Component inner;
-    fmi2CallbackFunctions host;
-    fmi2CallbackFunctions mine; /* pythonfmu keeps a pointer to it: lives with the instance */
-    int error_logged;
-    char *name; /* the instance name, for the shim's own messages */
-} Instance;
-
-static void note_and_pass_on(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String category,
-                             fmi2String message, ...)
-{
-    Instance *instance = env;
-    if (status >= fmi2Error)
-        instance->error_logged = 1;
-    /* passed on as pythonfmu gives it, the message as the format: a host
-     * that calls the logger from Python (fmpy, through ctypes) reads no
-     * variable arguments */
-    if (instance->host.logger)
-        instance->host.logger(instance->host.componentEnvironment, name, status, category, message);
-}
-
-EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String guid,
-                                     fmi2String resources, const fmi2CallbackFunctions *functions,
-                                     fmi2Boolean visible, fmi2Boolean loggingOn)
-{
-    if (setup_error[0] || !p_fmi2Instantiate) {
-        report(functions, instanceName);
-        return NULL;
-    }
-    Instance *instance = calloc(1, sizeof *instance);
-    if (!instance)
-        return NULL;
-    if (functions)
-        instance->host = *functions;
-    instance->mine = instance->host;
-    instance->mine.logger = note_and_pass_on;
-    instance->mine.componentEnvironment = instance;
-    instance->name = strdup(instanceName ? instanceName : "");
-    instance->inner = p_fmi2Instantiate(instanceName, fmuType, guid, resources, &instance->mine, visible, loggingOn);
-    if (!instance->inner || !instance->name) {
-        if (instance->inner)
-            p_fmi2FreeInstance(instance->inner);
-        free(instance->name);
-        free(instance);
-        return NULL;
-    }
-    return instance;
-}
-
-EXPORT void fmi2FreeInstance(fmi2Component c)
-{
-    Instance *instance = c;
-    if (!instance)
-        return;
-    if (p_fmi2FreeInstance)
-        p_fmi2FreeInstance(instance->inner);
-    free(instance->name);
-    free(instance);
-}
-
-/* A component exists only if fmi2Instantiate succeeded, so the pointers are
- * set whenever a host calls these; the check guards a host that ignores a
- * failed instantiation.  A call during which the FMU logged an error
- * returns at least fmi2Error. */
-#define FORWARD(name, params, args)                                                                                \
-    EXPORT fmi2Status name params                                                                                  \
-    {                                                                                                              \
-        Instance *instance = c;                                                                                    \
-        if (!instance || !p_##name)                                                                                \
-            return fmi2Error;                                                                                      \
-        c = instance->inner;                                                                                       \
-        instance->error_logged = 0;                                                                                \
-        fmi2Status status = p_##name args;                                                                         \
-        return instance->error_logged && status < fmi2Error ? fmi2Error : status;                                  \
-    }
-FMI2_STATUS_FUNCTIONS(FORWARD)
-
-/* Item 4 above.  Only the first and second derivatives are used (the
- * inputs follow a quadratic over a step); a higher order is refused. */
-EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t n,
-                                              const fmi2Integer order[], const fmi2Real value[])
-{
-    Instance *instance = c;
-    if (!instance || !p_fmi2SetReal)
-        return fmi2Error;
-    if (n == 0)
-        return fmi2OK;
-    fmi2ValueReference *coded = malloc(n * sizeof *coded);
-    if (!coded)
-        return fmi2Error;
-    for (size_t i = 0; i < n; ++i) {
-        if (order[i] < 1 || order[i] > 2 || vr[i] >= CRANE_COSIM_DERIVATIVE_VR) {
-            char message[200];
-            snprintf(message, sizeof message,
-                     "fmi2SetRealInputDerivatives: derivative of order %d of value reference %u refused: this FMU "
-                     "takes the first and second derivatives of its inputs",
-                     (int)order[i], (unsigned)vr[i]);
-            if (instance->host.logger)
-                instance->host.logger(instance->host.componentEnvironment, instance->name, fmi2Error,
-                                      "logStatusError", message);
-            free(coded);
-            return fmi2Error;
-        }
-        coded[i] = (fmi2ValueReference)order[i] * CRANE_COSIM_DERIVATIVE_VR + vr[i];
-    }
-    instance->error_logged = 0;
-    fmi2Status status = p_fmi2SetReal(instance->inner, coded, n, value);
-    free(coded);
-    return instance->error_logged && status < fmi2Error ? fmi2Error : status;
-}
+/* The FMI 2.0 functions that take an instance, with the status rules and
+ * the calling sequence (item 5 above). */
+#include "fmi2_instance.h"
+#include "fmi2_calls.h"
+#include "fmi2_saved.h"

@@ -1,7 +1,14 @@
-"""Fixtures of the FMU tests: an FMU built as on a machine without a C compiler."""
+"""Fixtures of the FMU tests: an FMU built as on a machine without a C
+compiler, FMUs unzipped once, and the C compiler the C-host tests need."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from fmpy import extract
+
+from c_hosts import CC, require_compiler
+from crane_cosim.blocks.jit import under_ci
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +24,23 @@ def plain_fmu_dir(tmp_path_factory):
         mp.setattr(native, "_warned", True)
         build_fmu("Controller", out)
     return out
+
+
+@pytest.fixture(scope="session")
+def unzipped(tmp_path_factory):
+    """``unzipped(fmu)``: the FMU extracted once per session."""
+    cache = {}
+
+    def get(fmu: Path) -> Path:
+        if fmu not in cache:
+            cache[fmu] = Path(extract(str(fmu), unzipdir=str(tmp_path_factory.mktemp(fmu.stem))))
+        return cache[fmu]
+    return get
+
+
+@pytest.fixture(scope="session")
+def c_compiler():
+    """The C compiler of the C-host tests: skipped without one, failed
+    without one in CI (``c_hosts.require_compiler``; tests/conftest.py fails
+    any test that skips under CI, too)."""
+    return require_compiler(CC, under_ci())

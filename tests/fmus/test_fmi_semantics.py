@@ -33,10 +33,15 @@ def _outputs(inst, model):
 
 
 def _set(inst, values: dict):
-    texts = {k: v for k, v in values.items() if isinstance(v, str)}  # a friction law's name
-    numbers = {k: v for k, v in values.items() if k not in texts}
+    """Each value by the call of its type: a text (a friction law's name)
+    by fmi2SetString, a bool by fmi2SetBoolean, a number by fmi2SetReal."""
+    texts = {k: v for k, v in values.items() if isinstance(v, str)}
+    flags = {k: v for k, v in values.items() if isinstance(v, bool)}
+    numbers = {k: v for k, v in values.items() if k not in texts and k not in flags}
     if texts:
         inst._slave.setString(_vr(inst, list(texts)), list(texts.values()))
+    if flags:
+        inst._slave.setBoolean(_vr(inst, list(flags)), list(flags.values()))
     inst._slave.setReal(_vr(inst, list(numbers)), [float(v) for v in numbers.values()])
 
 
@@ -220,14 +225,23 @@ def test_inputs_follow_their_derivatives_over_the_steps(integrator_fmu, tmp_path
 
 
 def test_derivatives_the_fmu_does_not_take_are_refused_by_name(integrator_fmu, tmp_path):
+    """Each refusal is fmi2Error, which leaves the instance in FMI's error
+    state; the state saved before brings it back each time."""
     inst = _integrator(integrator_fmu, tmp_path)
     u, y = _vr(inst, ["u", "y"])
+    state = inst._slave.getFMUstate()
     fails(inst._slave.setRealInputDerivatives, [u], [3], [1.0])
     assert "derivative of order 3 of value reference" in inst.errors[-1]
+    inst._slave.setFMUstate(state)
     fails(inst._slave.setRealInputDerivatives, [y], [1], [1.0])
     assert f"value reference {y} is not a Real input" in inst.errors[-1]
+    inst._slave.setFMUstate(state)
     # a value reference that is none of the FMU's is an error, not a crash
     fails(inst._slave.setReal, [1000], [1.0])
     assert "value reference 1000 is none of this FMU's" in inst.errors[-1]
-    inst._slave.doStep(0.0, 0.1)  # still usable
+    fails(inst._slave.doStep, 0.0, 0.1)  # the error state: the host must intervene
+    assert "fmi2DoStep is not allowed in state error" in inst.errors[-1]
+    inst._slave.setFMUstate(state)
+    inst._slave.freeFMUstate(state)
+    inst._slave.doStep(0.0, 0.1)  # usable again
     inst.free()

@@ -92,22 +92,30 @@ def test_a_value_of_the_wrong_kind_is_refused_before_it_is_set(choice_fmu, tmp_p
 
 
 def test_a_tunable_string_is_honoured_between_steps_and_a_fixed_one_refused(choice_fmu, tmp_path):
+    """Each refusal is fmi2Error (FMI's error state, left here by restoring
+    the state saved before it); the values refused are not taken."""
     inst = _instance(choice_fmu, tmp_path, {"model": "dahl"})
     vr = {n: inst.variable(n).value_reference for n in ("model", "sign", "k")}
     inst.do_step(0.0, 0.01)
     inst._slave.setString([vr["sign"]], ["minus"])
     assert list(inst.get_outputs()) == [-1.0] and not inst.errors
+    state = inst._slave.getFMUstate()
     fails(inst._slave.setString, [vr["model"]], ["none"])
     assert inst.errors[-1] == ("Choice (c): parameter model is fixed once the model is initialized; the new value "
                                "'none' is ignored")
+    inst._slave.setFMUstate(state)
     fails(inst._slave.setString, [vr["sign"]], ["sideways"])
     assert inst.errors[-1].startswith("Choice (c): parameter sign = 'sideways' is refused; sign keeps 'minus': "
                                       "Choice parameter sign = 'sideways' is invalid")
+    inst._slave.setFMUstate(state)
     # a text read or written as a number is the host's mistake, said so
     fails(inst._slave.getReal, [vr["sign"]])
+    assert inst.errors[-1] == (f"Choice (c): fmi2GetReal: sign (value reference {vr['sign']}) is a String variable, "
+                               f"not a Real one; read and set it with fmi2GetString and fmi2SetString")
+    inst._slave.setFMUstate(state)
     fails(inst._slave.setReal, [vr["sign"]], [1.0])
-    assert inst.errors[-1] == ("Choice (c): parameter sign is a String; read and set it with fmi2GetString and "
-                               "fmi2SetString")
+    inst._slave.setFMUstate(state)
+    inst._slave.freeFMUstate(state)
     inst.do_step(0.01, 0.01)
     assert list(inst.get_outputs()) == [-1.0]
     assert inst._slave.getString([vr["model"], vr["sign"]]) == [b"dahl", b"minus"]

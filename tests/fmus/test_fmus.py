@@ -195,19 +195,19 @@ def test_the_binarys_interpreter_state_is_released_before_exit(fmu_dir, plain_fm
     state object holds nothing it uses), so the reset is safe whenever
     Python's exit runs it."""
     from crane_cosim.fmus.build import source_hash
-    adapter_name = f"crane_cosim_fmu_{source_hash()}.adapter"
+    module_name = f"crane_cosim_fmu_{source_hash()}.host_process"
     shimmed, _, _ = _slave(fmu_dir / "Controller.fmu", "s", tmp_path)
     folder = tmp_path / "s" / "binaries" / "linux64"
-    assert not {str(p.resolve()) for p in folder.glob("*.so")} & sys.modules[adapter_name]._RELEASE_REGISTERED
+    assert not {str(p.resolve()) for p in folder.glob("*.so")} & sys.modules[module_name]._RELEASE_REGISTERED
     shimmed.terminate()
     shimmed.freeInstance()
 
     first, vr, outs = _slave(plain_fmu_dir / "Controller.fmu", "c", tmp_path)
-    adapter = sys.modules[adapter_name]
+    host_process = sys.modules[module_name]
     binary = str((tmp_path / "c" / "binaries" / "linux64" / "Controller.so").resolve())
-    assert binary in adapter._RELEASE_REGISTERED
-    adapter._release_interpreter_state(binary)
-    adapter._release_interpreter_state(binary)  # the second finds it null
+    assert binary in host_process._RELEASE_REGISTERED
+    host_process._release_interpreter_state(binary)
+    host_process._release_interpreter_state(binary)  # the second finds it null
     # an instance made before the reset and one made after it (a new state
     # object) step alike
     md = read_model_description(str(plain_fmu_dir / "Controller.fmu"))

@@ -1,0 +1,242 @@
+"""Reading and writing an FMU's variables: the ``fmi2GetXXX`` and
+``fmi2SetXXX`` calls of the adapter's slave (``fmus/adapter.py``), and the
+guard that keeps every FMI call from raising.
+
+Every get and set checks each value reference: one that is none of the
+FMU's, or of a variable of another type (``fmi2GetInteger`` of a Real), is
+an error logged by name, and the call returns ``fmi2Error`` (through the
+FMU's binary, which turns a call that logged an error into one); a get
+still returns a value for every reference asked for (NaN, 0, false or an
+empty text where there is none), since pythonfmu's binary reads one per
+reference.  A Real input or parameter set to a value that is not a finite
+number is refused by name and keeps its value; an output that is not a
+finite number is an error where it is read, by name.  The rules are in
+``docs/fmus.md`` ("What a call returns").
+
+This module is copied into every FMU next to the adapter; it imports only
+pythonfmu and numpy.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from pythonfmu.enums import Fmi2Status
+
+__all__ = ["ValueAccess", "guarded", "DERIVATIVE_VR"]
+
+#: the value reference of an input's derivative of order k as the Linux
+#: binary passes it on: DERIVATIVE_VR * k + the input's (``fmus/adapter.py``);
+#: below 2**31 for k = 2, as pythonfmu passes value references on as C ints.
+#: The binary refuses a host's own value references from here on.
+DERIVATIVE_VR = 1 << 29
+#: how many names a message lists before it says how many more there are
+_SHOWN = 6
+
+
+def guarded(default):
+    """Decorate an FMI method so that it never raises: pythonfmu 0.7 turns a
+    Python exception into fmi2Fatal, releases the instance and, in a Python
+    host, leaves the interpreter's GIL state unbalanced, so that the host
+    crashes later.  An exception is logged with status error instead
+    (``_fail``), and the method returns ``default(*args)``."""
+    def wrap(method):
+        @functools.wraps(method)
+        def call(self, *args):
+            try:
+                return method(self, *args)
+            except Exception as exc:
+                self._fail(f"{method.__name__} failed", exc)
+                return default(*args)
+        return call
+    return wrap
+
+
+def _nothing(*args):
+    return None
+
+
+def _names(names) -> str:
+    names = list(names)
+    shown = ", ".join(names[:_SHOWN])
+    return shown if len(names) <= _SHOWN else f"{shown} and {len(names) - _SHOWN} more"
+
+
+def _index(positions: list):
+    """An index of the positions ``positions`` of an array: a slice where
+    they follow each other (a master reading every output in order), which
+    costs less than a list of integers on every call."""
+    start = positions[0] if positions else 0
+    if positions == list(range(start, start + len(positions))):
+        return slice(start, start + len(positions))
+    return np.array(positions, dtype=int)
+
+
+class ValueAccess:
+    """The get and set calls of the adapter's slave.  The slave provides
+    ``_block_cls``, ``_where`` (value reference -> ``("p", name)``, ``("u",
+    i)`` or ``("y", i)``), ``_types`` (parameter name -> FMI type),
+    ``_params``, ``_u``, ``_du``, ``_dirty``, ``_output_index``,
+    ``_input_index``, ``_outputs()``, ``_set_parameter(name, value)``,
+    ``_t``, ``log`` and ``_fail``."""
+
+    # -- messages ------------------------------------------------------------
+    def _say(self, message: str) -> None:
+        """Log ``message`` with status error, naming the model and instance."""
+        self.log(f"{self._block_cls.model_name} ({self.instance_name}): {message}", Fmi2Status.error)
+
+    def _type_of(self, vr: int):
+        """The FMI type of the variable ``vr`` ("Real", "Boolean", "String"),
+        or None if ``vr`` is none of this FMU's."""
+        if not 0 <= vr < len(self._where):
+            return None
+        where, i = self._where[vr]
+        return self._types[i] if where == "p" else "Real"
+
+    def _name_of(self, vr: int) -> str:
+        where, i = self._where[vr]
+        if where == "p":
+            return i
+        return (self._block_cls.inputs if where == "u" else self._block_cls.outputs)[i].name
+
+    def _wrong(self, call: str, vr: int, want: str) -> None:
+        """The host asked ``call`` for ``vr``, which is no ``want`` variable."""
+        kind = self._type_of(vr)
+        if kind is None:
+            # pythonfmu passes value references on as C ints: 2**31 and above arrive negative
+            self._say(f"{call}: value reference {vr % 2**32} is none of this FMU's")
+        else:
+            self._say(f"{call}: {self._name_of(vr)} (value reference {vr}) is a {kind} variable, not a {want} "
+                      f"one; read and set it with fmi2Get{kind} and fmi2Set{kind}")
+
+    def _not_finite(self, call: str, names, values) -> None:
+        shown = ", ".join(f"{n} = {v}" for n, v in list(zip(names, values))[:_SHOWN])
+        more = f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else ""
+        self._say(f"{call}: {shown}{more} refused: not a finite number (the value set before is kept)")
+
+    def _check_outputs(self, y, positions) -> None:
+        """Log the outputs at ``positions`` whose values ``y`` are not finite
+        numbers, at every read, so that each such read returns fmi2Error."""
+        bad = [self._block_cls.outputs[i].name for i, v in zip(positions, y) if not math.isfinite(v)]
+        if bad:
+            self._say(f"output {_names(bad)} is not a finite number at t = {self._t:g} s")
+
+    # -- Real ----------------------------------------------------------------
+    @guarded(lambda vrs: [math.nan] * len(vrs))
+    def get_real(self, vrs):
+        # Fast path: a master reads the same list of outputs every step.
+        key = tuple(vrs)
+        idx = self._output_index.get(key)
+        if idx is None and vrs and all(self._type_of(vr) == "Real" and self._where[vr][0] == "y" for vr in vrs):
+            idx = self._output_index[key] = _index([self._where[vr][1] for vr in vrs])
+        if idx is not None:
+            y = self._outputs()[idx]
+            if not np.isfinite(y).all():
+                self._check_outputs(y, np.arange(len(self._block_cls.outputs))[idx])
+            return y.tolist()
+        out = []
+        y = None
+        for vr in vrs:
+            kind = self._type_of(vr)
+            if kind != "Real":
+                self._wrong("fmi2GetReal", vr, "Real")
+                out.append(math.nan)
+                continue
+            where, i = self._where[vr]
+            if where == "y":
+                if y is None:
+                    y = self._outputs()
+                if not math.isfinite(y[i]):
+                    self._check_outputs([y[i]], [i])
+                out.append(float(y[i]))
+            else:
+                out.append(float(self._u[i] if where == "u" else self._params[i]))
+        return out
+
+    @guarded(_nothing)
+    def set_real(self, vrs, values):
+        # Fast path: a master writes the same list of inputs every step.
+        key = tuple(vrs)
+        idx = self._input_index.get(key)
+        if idx is None and vrs and all(self._type_of(vr) == "Real" and self._where[vr][0] == "u" for vr in vrs):
+            idx = self._input_index[key] = _index([self._where[vr][1] for vr in vrs])
+        if idx is not None:
+            new = np.array(values, dtype=float)
+            if np.isfinite(new).all():
+                self._u[idx] = new
+                self._dirty = True
+                return
+        if any(vr >= DERIVATIVE_VR for vr in vrs):
+            return self._set_derivatives(vrs, values)
+        for vr, value in zip(vrs, values):
+            if self._type_of(vr) != "Real":
+                self._wrong("fmi2SetReal", vr, "Real")
+                continue
+            where, i = self._where[vr]
+            if where == "y":
+                self._say(f"fmi2SetReal: {self._name_of(vr)} is an output and cannot be set; ignored")
+            elif not math.isfinite(value):
+                self._not_finite("fmi2SetReal", [self._name_of(vr)], [value])
+            elif where == "u":
+                self._u[i] = value
+                self._dirty = True
+            else:
+                self._set_parameter(i, value)
+
+    def _set_derivatives(self, vrs, values):
+        """Input derivatives, as the Linux binary passes them on (its
+        ``fmi2SetRealInputDerivatives`` has checked the orders and refuses a
+        host's own value references from ``DERIVATIVE_VR`` on)."""
+        for code, value in zip(vrs, values):
+            order, vr = divmod(code, DERIVATIVE_VR)
+            if order not in (1, 2) or self._type_of(vr) != "Real" or self._where[vr][0] != "u":
+                self._say(f"fmi2SetRealInputDerivatives: value reference {vr} is not a Real input; ignored")
+            elif not math.isfinite(value):
+                self._say(f"fmi2SetRealInputDerivatives: derivative of order {order} of {self._name_of(vr)} = "
+                          f"{value} refused: not a finite number")
+            else:
+                self._du[order - 1, self._where[vr][1]] = value
+
+    # -- Integer, Boolean, String ------------------------------------------------
+    def _get(self, call: str, kind: str, vrs, blank):
+        out = []
+        for vr in vrs:
+            if self._type_of(vr) != kind:
+                self._wrong(call, vr, kind)
+                out.append(blank)
+            else:
+                value = self._params[self._where[vr][1]]
+                out.append(bool(value) if kind == "Boolean" else str(value))
+        return out
+
+    def _set(self, call: str, kind: str, vrs, values):
+        for vr, value in zip(vrs, values):
+            if self._type_of(vr) != kind:
+                self._wrong(call, vr, kind)
+            else:
+                self._set_parameter(self._where[vr][1], bool(value) if kind == "Boolean" else value)
+
+    @guarded(lambda vrs: [0] * len(vrs))
+    def get_integer(self, vrs):
+        return self._get("fmi2GetInteger", "Integer", vrs, 0)
+
+    @guarded(lambda vrs: [False] * len(vrs))
+    def get_boolean(self, vrs):
+        return self._get("fmi2GetBoolean", "Boolean", vrs, False)
+
+    @guarded(lambda vrs: [""] * len(vrs))
+    def get_string(self, vrs):
+        return self._get("fmi2GetString", "String", vrs, "")
+
+    @guarded(_nothing)
+    def set_integer(self, vrs, values):
+        self._set("fmi2SetInteger", "Integer", vrs, values)
+
+    @guarded(_nothing)
+    def set_boolean(self, vrs, values):
+        self._set("fmi2SetBoolean", "Boolean", vrs, values)
+
+    @guarded(_nothing)
+    def set_string(self, vrs, values):
+        self._set("fmi2SetString", "String", vrs, values)
