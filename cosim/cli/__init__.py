@@ -3,7 +3,8 @@
     crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
                            [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint|
                                                                       iterated-quadratic]
-                           [--extrapolation midpoint|none] [--iterations N] [--set component.variable=value ...]
+                           [--extrapolation midpoint|none] [--iterations N] [--component-step component=H ...]
+                           [--set component.variable=value ...]
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
                            [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
@@ -19,7 +20,7 @@
     crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME] [--sweep CASES]
     crane-cosim sweep SYSTEM [CASES.csv] [--vary component.variable=v1,v2,... ...] [--out DIR] [--workers N]
                              [--scheduler ADDRESS] [--stop-time T] [--step H] [--algorithm A]
-                             [--record component.variable ...] [--record-every N]
+                             [--record component.variable ...] [--record-every N] [--force]
     crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
                                 [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
 
