@@ -32,6 +32,11 @@ as outputs (``docs/interfaces/mount.md``).  In Cibicik & Egeland's (2019) number
 king is Frame 1; the port names follow the mount interface, where Frame 1
 is the vessel's: ``W1_*`` is in mount (base) coordinates, ``W2_*`` in king
 coordinates.
+
+The FMU's ``DefaultExperiment``, the FMU run alone with its default inputs
+(no actuation, a fixed base), is the crane folding under its own weight
+from rest for 0.5 s: the boom cylinder closes completely after 0.59 s, and
+the model has no end stops (``KnuckleBoomCrane.default_stop_time``).
 """
 from __future__ import annotations
 
@@ -122,6 +127,16 @@ class KnuckleBoomCrane(CompiledBlock):
     kernel_module = "knuckle_boom_kernels"
     numpy_slowdown = "several times slower"
     method = "rk4"
+    #: The FMU's DefaultExperiment, the run of the FMU alone: with its
+    #: default inputs (no cylinder force, no slewing torque, a fixed base)
+    #: the crane folds under its own weight from rest at its initial pose;
+    #: the boom cylinder closes completely after 0.59 s (its stroke's end,
+    #: where a real cylinder bottoms out; the model has no end stops, and at
+    #: 1.12 s the jib cylinder leaves the extensions its loop can close at).
+    #: 0.5 s stays inside both strokes.  A run with the crane held up sets
+    #: F_boom_cyl and F_jib_cyl to the outputs F_boom_cyl_hold and
+    #: F_jib_cyl_hold (the controller feeds them back).
+    default_stop_time = 0.5
     description = ("Knuckle boom crane with two cylinders (Cibicik & Egeland 2019): slew torque and "
                    "piston forces in; mount wrench, articulated inertia and bias wrench out.")
     parameters = tuple(_parameter(n) for n in _TABLE) + (
