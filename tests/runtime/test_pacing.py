@@ -77,6 +77,15 @@ def test_a_late_step_is_counted_and_the_schedule_catches_up(clock):
     assert clock.now == 6_000_000
 
 
+def test_over_budget_counts_the_steps_that_took_their_budget_not_the_late_ones(clock):
+    """Behind the step of 2.5 budgets two points are late (overruns) but
+    only that step took its budget or longer: ``over_budget`` 1, the
+    histogram's last bin 1."""
+    s = run_schedule(clock, [0.2e-3, 2.5e-3, 0.2e-3, 0.2e-3, 0.2e-3, 0.2e-3]).summary()
+    assert s["overruns"] == 2 and s["over_budget"] == 1
+    assert s["budget_used_histogram"]["counts"][-1] == 1
+
+
 def test_factor_two_halves_the_budget(clock):
     p = run_schedule(clock, [0.3e-3] * 4, factor=2.0)
     assert clock.now == 2_000_000
