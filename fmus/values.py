@@ -131,10 +131,11 @@ class ValueAccess:
         if idx is None and vrs and all(self._type_of(vr) == "Real" and self._where[vr][0] == "y" for vr in vrs):
             idx = self._output_index[key] = _index([self._where[vr][1] for vr in vrs])
         if idx is not None:
-            y = self._outputs()[idx]
-            if not np.isfinite(y).all():
-                self._check_outputs(y, np.arange(len(self._block_cls.outputs))[idx])
-            return y.tolist()
+            out = self._outputs()[idx].tolist()
+            # a finite sum has finite terms only (cheaper than numpy for a few)
+            if not math.isfinite(sum(out)):
+                self._check_outputs(out, np.arange(len(self._block_cls.outputs))[idx])
+            return out
         out = []
         y = None
         for vr in vrs:
@@ -161,12 +162,10 @@ class ValueAccess:
         idx = self._input_index.get(key)
         if idx is None and vrs and all(self._type_of(vr) == "Real" and self._where[vr][0] == "u" for vr in vrs):
             idx = self._input_index[key] = _index([self._where[vr][1] for vr in vrs])
-        if idx is not None:
-            new = np.array(values, dtype=float)
-            if np.isfinite(new).all():
-                self._u[idx] = new
-                self._dirty = True
-                return
+        if idx is not None and math.isfinite(sum(values)):  # else each value on its own, below
+            self._u[idx] = values
+            self._dirty = True
+            return
         if any(vr >= DERIVATIVE_VR for vr in vrs):
             return self._set_derivatives(vrs, values)
         for vr, value in zip(vrs, values):
