@@ -76,6 +76,7 @@ class FMI2Instance(FMUInstance):
             # An FMU may report a failed initialization through its logger only
             # (ours do: an exception would be fatal for the whole process).
             raise self.explain("initialize")
+        self._terminable = True
 
     def do_step(self, t: float, h: float) -> None:
         t0 = perf_counter()

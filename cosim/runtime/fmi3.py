@@ -88,6 +88,7 @@ class FMI3Instance(FMUInstance):
         self._call("initialize", self._slave.exitInitializationMode)
         if len(self.errors) > before:
             raise self.explain("initialize")
+        self._terminable = True
 
     def do_step(self, t: float, h: float) -> None:
         t0 = perf_counter()

@@ -86,6 +86,9 @@ class FMUInstance:
         #: its :class:`Ended` (the execution's list, read after each base step)
         self.ends: list = []
         self._instantiated = False
+        # fmi2Terminate / fmi3Terminate only from a state that allows it:
+        # initialized, and no call failed since (FMI 2.0 section 4.2.4)
+        self._terminable = False
         unzip_dir = str(safe_extract(self.path, Path(unzip_root) / part.name, "FMU"))
         self._load(unzip_dir)
         self._bind()
@@ -98,6 +101,9 @@ class FMUInstance:
             self.errors.append(text.strip())
 
     def explain(self, what: str, exc: BaseException | None = None) -> CraneCosimError:
+        """The error of a call that failed, in one sentence from the FMU's
+        last error message; the instance is then in FMI's error state."""
+        self._terminable = False
         cause = [m for m in (self.errors or self.messages) if m and not m.startswith("Fatal py exception")]
         detail = cause[-1].splitlines()[0] if cause else (str(exc) if exc else "no message from the FMU")
         return CraneCosimError(f"component {self.name} ({self.path.name}) failed to {what}: {detail}")
@@ -300,7 +306,7 @@ class FMUInstance:
 
     def free(self) -> None:
         if self._instantiated:
-            for fn in (self._slave.terminate, self._slave.freeInstance):
+            for fn in (self._slave.terminate, self._slave.freeInstance)[0 if self._terminable else 1:]:
                 try:
                     fn()
                 except Exception:
