@@ -1,7 +1,10 @@
 """The installed package holds every sub-package of the source: the list in
 ``pyproject.toml`` names each folder with an ``__init__.py`` (a folder left
-out installs nothing of it, and only a fresh install would show it)."""
+out installs nothing of it, and only a fresh install would show it), and
+its package data every file that is not Python (the C binary's sources)."""
+import fnmatch
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,3 +23,17 @@ def test_every_package_is_installed():
                 rel = init.parent.relative_to(ROOT / folder).parts
                 found.add(".".join((name, *rel)))
     assert found == listed, (found - listed, listed - found)
+
+
+def test_every_data_file_is_installed():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    data = config.get("package-data", {})
+    missing = []
+    for folder, name in TOP.items():
+        for path in (ROOT / folder).rglob("*"):
+            if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+                continue
+            rel = path.relative_to(ROOT / folder).as_posix()
+            if not any(fnmatch.fnmatch(rel, pattern) for pattern in data.get(name, ())):
+                missing.append(f"{folder}/{rel}")
+    assert not missing, f"not in [tool.setuptools.package-data]: {missing}"
