@@ -156,7 +156,9 @@ def fmu_binary() -> bytes | None:
     reason = shim_unavailable_reason()
     if reason is None:
         cc, py = tuple(find_compiler()), build_python()
-        key = hashlib.sha256(SHIM_SOURCE.read_bytes() + repr((cc, py)).encode()).hexdigest()
+        # the shim's source with the headers it includes
+        sources = b"".join(f.read_bytes() for f in [SHIM_SOURCE, *sorted(SHIM_SOURCE.parent.glob("*.h"))])
+        key = hashlib.sha256(sources + repr((cc, py)).encode()).hexdigest()
         return _shim_bytes(key, py, cc)
     if not _warned:
         _warned = True
