@@ -160,6 +160,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     be.add_argument("--sweep", type=int, metavar="CASES",
                     help="instead: cases per hour of a sweep of CASES cases of --stop-time s, one worker against "
                          "two, and the overhead per case")
+    be.add_argument("--hosts", action="store_true",
+                    help="instead: the same system and FMUs under crane-cosim, OSP libcosim and DNV ecos, steps per "
+                         "second side by side (--scenario, default crane_on_vessel)")
     w = sub.add_parser("sweep", help="run a system for many cases (parameter values) on a Dask cluster")
     w.add_argument("system", type=Path, help="the system (.ssd file, folder holding one, or .ssp archive)")
     w.add_argument("cases", type=Path, nargs="?", help="CSV of the cases: a column 'case' (optional) and one "

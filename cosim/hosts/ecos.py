@@ -38,6 +38,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from time import perf_counter
 
 from ..errors import CraneCosimError
 from ..runtime.system import System
@@ -69,7 +70,7 @@ def _ecospy():
     return ecospy
 
 
-def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn"):
+def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn", timing: dict | None = None):
     """Co-simulate with ecos's fixed-step algorithm and return a
     :class:`pandas.DataFrame` shaped as :func:`~crane_cosim.hosts.libcosim.run_libcosim`'s:
     a ``time`` column (every communication point from the start time) and
@@ -81,19 +82,23 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn"):
     :func:`~crane_cosim.files.ssp.open_system` (an archive is checked and
     extracted safely).  The run makes ``ceil((stop - start) / step)`` full
     steps of the system's step size, as libcosim's.  ``log_level`` sets
-    ecos's console log level (it prints to standard output).
+    ecos's console log level (it prints to standard output).  ``timing``,
+    a dict, receives ``stepping_s`` (the wall time of the stepping alone:
+    ``step`` with the listener recording the ``outputs``; writing the
+    system, loading and initializing left out) and ``steps``
+    (``crane-cosim bench --hosts``).
 
     Raises :class:`CraneCosimError` if ecospy, tbb or ``unzip`` is missing, if
     ecos rejects the system, or if a value turns non-finite.
     """
     if isinstance(system, System):
-        return _run_ecos(system, outputs, log_level)
+        return _run_ecos(system, outputs, log_level, timing)
     from ..files.ssp import open_system
     with open_system(system) as opened:
-        return _run_ecos(opened.system, outputs, log_level)
+        return _run_ecos(opened.system, outputs, log_level, timing)
 
 
-def _run_ecos(system: System, outputs, log_level: str):
+def _run_ecos(system: System, outputs, log_level: str, timing: dict | None = None):
     import numpy as np
     import pandas as pd
     from ..files.ssp import PARAMETER_SET, write_ssp_folder
@@ -167,6 +172,7 @@ def _run_ecos(system: System, outputs, log_level: str):
             except Exception as exc:
                 raise CraneCosimError(f"ecos cannot read the outputs of system {system.name!r}: {exc}") from None
             sim.add_listener("crane_cosim_recorder", Recorder())
+            t0 = perf_counter()
             try:
                 while done[0] < n_steps:
                     before = done[0]
@@ -182,6 +188,8 @@ def _run_ecos(system: System, outputs, log_level: str):
                         r, c = np.argwhere(bad)[0]
                         raise CraneCosimError(f"under ecos, {outputs[c]} is {rows[r, c]} at "
                                               f"t = {system.start_time + r * system.step:g} s")
+                if timing is not None:
+                    timing.update(stepping_s=perf_counter() - t0, steps=n_steps)
             finally:
                 sim.terminate()
     time = system.start_time + np.arange(n_steps + 1) * system.step

@@ -22,6 +22,9 @@ and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
 ``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
 that does nothing, bare and through the project's adapter, timed the same
 way (``cosim/studies/floor.py``): the floor under every ``fmu_us_per_step``.
+
+``--hosts`` instead compares our master with OSP libcosim and DNV ecos on
+the same system (``cosim/studies/bench_hosts.py``).
 """
 from __future__ import annotations
 
@@ -160,6 +163,9 @@ def main(args) -> int:
 
     from ..runtime.runlog import check_folder
 
+    if getattr(args, "hosts", False):
+        from .bench_hosts import hosts_main
+        return hosts_main(args)
     check_bench_settings(args.stop_time, args.repeat)
     if args.out is not None:
         check_folder(args.out, "--out")
