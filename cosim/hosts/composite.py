@@ -105,7 +105,8 @@ class Composite:
     def _inputs(self, i) -> np.ndarray:
         """Block ``i``'s inputs from the outputs now in ``y`` (a new array)."""
         u = self._u[i].copy()
-        u[self._dst[i]] = self.y[self._src[i]]
+        if len(self._dst[i]):
+            u[self._dst[i]] = self.y[self._src[i]]
         return u
 
     def outputs(self, t, x):
@@ -120,20 +121,24 @@ class Composite:
         x = np.ascontiguousarray(x, dtype=float)
         y = self.y
         start = y.copy()
-        last = [None] * len(self.blocks)  # the inputs each block was evaluated with in this call
+        # the inputs each block was evaluated with in this call, as bytes: the
+        # same bytes, the same outputs (a comparison of values would take
+        # 0.0 for -0.0, which a block may tell apart)
+        last = [None] * len(self.blocks)
         earlier = None  # the outputs two sweeps back
         for _ in range(self.max_passes):
             before = y.copy()
             for i, (output, _) in enumerate(self._calls):
                 u = self._inputs(i)
-                if last[i] is not None and np.array_equal(u, last[i]):
+                key = u.tobytes()
+                if key == last[i]:
                     continue
                 try:
                     y[self._out[i]] = output(t, x[self._x[i]], u)
                 except ValueError as exc:  # a block names what it cannot take
                     raise CraneCosimError(f"component {self.names[i]}: outputs at t = {t:g} s failed: "
                                           f"{exc}") from None
-                last[i] = u
+                last[i] = key
             # settled, or cycling between two values in the last bits (an
             # ill-conditioned solve, such as a flexible crane's, rounds so)
             if (np.array_equal(before, y) or self._settled(y - before, y)

@@ -13,6 +13,8 @@ is called through its methods.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..blocks.block import CompiledBlock
@@ -27,7 +29,7 @@ _PLAIN = ("Vessel", "Crane", "FlexibleCrane", "SupportedBase")
 def _finite(a) -> bool:
     # a finite sum has finite terms only (and a sum that overflows sends
     # the evaluation to the block's own method, which answers the same)
-    return bool(np.isfinite(a.sum()))
+    return math.isfinite(np.add.reduce(a))
 
 
 def _plain(block):
