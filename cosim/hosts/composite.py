@@ -75,6 +75,18 @@ class Composite:
             self._u.append(b.default_inputs().astype(float))
             self._dst.append(np.concatenate(dst).astype(int) if dst else np.zeros(0, int))
             self._src.append(np.concatenate(src).astype(int) if src else np.zeros(0, int))
+        # the outputs and, behind them, every block's default inputs, in one
+        # vector: a block's inputs are one gather from it
+        n_y = len(self.y)
+        self._z = np.concatenate([self.y] + self._u)
+        self.y = self._z[:n_y]
+        self._take = []
+        at = n_y
+        for u, dst, src in zip(self._u, self._dst, self._src):
+            take = np.arange(at, at + len(u))
+            take[dst] = src
+            self._take.append(take)
+            at += len(u)
         sizes = [len(b.states) for b in self.blocks]
         self.n_states = int(sum(sizes))
         x_start = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
@@ -104,10 +116,7 @@ class Composite:
 
     def _inputs(self, i) -> np.ndarray:
         """Block ``i``'s inputs from the outputs now in ``y`` (a new array)."""
-        u = self._u[i].copy()
-        if len(self._dst[i]):
-            u[self._dst[i]] = self.y[self._src[i]]
-        return u
+        return self._z.take(self._take[i])
 
     def outputs(self, t, x):
         """All outputs.  Direct feedthrough is resolved by sweeping the blocks

@@ -1,0 +1,108 @@
+"""The outputs of :class:`blocks.joint_friction.JointFriction` (and of
+:class:`~blocks.joint_friction.KnuckleBoomFriction`) as plain loops over
+floats, for numba to compile (``blocks/jit.py``): the monolithic run
+evaluates them several times per right-hand side, in the algebraic loop
+between a joint's friction torque and its reaction
+(``cosim/hosts/kernel_calls.py``).
+
+The numpy code of ``joint_friction.py`` and ``friction.py`` is the
+reference; ``tests/blocks/test_joint_friction_kernels.py`` compares this
+module with it.  The laws are those of Jarzębowska, Urbaś & Augustynek
+(2018), eqs. (13)-(15): Dahl's and LuGre's bristle rates and friction
+levels, the torque ``-mu f_n d / 2`` of a revolute joint and the force of a
+cylinder's seals.
+
+This module imports only math and numpy, so that it runs (slowly) without
+numba; it must not import the rest of the package.
+
+Arguments: ``x`` the states ``[z_j, E_f_j, ...]``; ``u`` the inputs (a
+revolute joint's ``u_j, f_j_n1, f_j_n2``, a seal's ``u_j``); ``laws``
+(n, 8) each joint's ``[model, L_s, L_k, sigma0, sigma1, sigma2, gamma,
+v_S]``, ``model`` 0 none, 1 Dahl, 2 LuGre; ``revolute`` (n) 1 for a
+revolute joint, 0 for a seal; ``first`` (n) each joint's first input;
+``half_d`` (n) half its pin diameter (1 for a seal).
+"""
+import math
+
+import numpy as np
+
+NONE, DAHL, LUGRE = 0, 1, 2
+
+
+def stribeck(law, v):
+    """``friction.stribeck``: LuGre's ``g(v)`` (eq. 14), Dahl's ``L_s``."""
+    if law[0] == DAHL:
+        return law[1]
+    r = abs(v) / law[7]
+    if r < 40.0:
+        return law[2] + (law[1] - law[2]) * math.exp(-r * r)
+    return law[2]
+
+
+def bristle_rate(law, v, z):
+    """``friction.bristle_rate``: ``dz/dt`` of eq. (14)."""
+    if law[0] == NONE or v == 0.0:
+        return 0.0
+    w = 1.0 - law[3] * z * math.copysign(1.0, v) / stribeck(law, v)
+    if law[0] == DAHL and law[6] != 1.0:
+        w = math.copysign(abs(w) ** law[6], w)
+    return v * w
+
+
+def level(law, v, z):
+    """``friction.level``: the friction level of eq. (15)."""
+    if law[0] == NONE:
+        return 0.0
+    if law[0] == DAHL:
+        return law[3] * z
+    return law[3] * z + law[4] * bristle_rate(law, v, z) + law[5] * v
+
+
+def outputs(x, u, laws, revolute, first, half_d):
+    """``JointFriction.output``: per revolute joint ``[tau_f, mu, z, P_f,
+    E_f]``, per seal ``[F_f, z, P_f, E_f]``, then ``P_f`` and ``E_f`` of all."""
+    n = laws.shape[0]
+    size = 2
+    for i in range(n):
+        size += 5 if revolute[i] else 4
+    y = np.empty(size)
+    k = 0
+    P_total = 0.0
+    E_total = 0.0
+    for i in range(n):
+        j = first[i]
+        v = u[j]
+        lever = math.hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
+        z = x[2 * i]
+        E = x[2 * i + 1]
+        mu = level(laws[i], v, z)
+        F = -mu * lever
+        P = -F * v
+        P_total += P
+        E_total += E
+        y[k] = F
+        k += 1
+        if revolute[i]:
+            y[k] = mu
+            k += 1
+        y[k] = z
+        y[k + 1] = P
+        y[k + 2] = E
+        k += 3
+    y[k] = P_total
+    y[k + 1] = E_total
+    return y
+
+
+def derivatives(x, u, laws, revolute, first, half_d):
+    """``JointFriction.derivatives``: per joint ``[dz/dt, dE_f/dt]``."""
+    n = laws.shape[0]
+    dx = np.zeros(2 * n)
+    for i in range(n):
+        j = first[i]
+        v = u[j]
+        lever = math.hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
+        z = x[2 * i]
+        dx[2 * i] = bristle_rate(laws[i], v, z)
+        dx[2 * i + 1] = level(laws[i], v, z) * lever * v
+    return dx
