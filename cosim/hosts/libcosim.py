@@ -68,8 +68,10 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     ``log_level`` sets libcosim's console log level for the process.
     ``timing``, a dict, receives ``stepping_s`` (the wall time of the
     stepping alone: ``execution.step`` with the observer recording the
-    ``outputs``; loading, connecting and initializing left out) and
-    ``steps`` (``crane-cosim bench --hosts``).
+    ``outputs``; loading, connecting and initializing left out, and so
+    the first step, in which libcosim initializes), ``steps`` (those
+    timed) and ``initializing_step_s`` (the first step's wall time)
+    (``crane-cosim bench --hosts``).
 
     Raises :class:`CraneCosimError` if libcosimpy is missing, or libcosim
     rejects an FMU, a variable, a connection or a step.
@@ -185,10 +187,15 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | N
             raise fail(f"cannot record {ref}")
         recorded.append((ref, index[comp], v.reference))
 
+    t_first = perf_counter()
+    # libcosim initializes the FMUs in its first step (enter and exit
+    # initialization mode, the exchanges): timed, that step is left out
+    first = 1 if timing is not None and n_steps > 1 else 0
+    stepped = execution.step(first) if first else True
     t0 = perf_counter()
-    stepped = execution.step(n_steps)
+    stepped = stepped and execution.step(n_steps - first)
     if timing is not None:
-        timing.update(stepping_s=perf_counter() - t0, steps=n_steps)
+        timing.update(stepping_s=perf_counter() - t0, steps=n_steps - first, initializing_step_s=t0 - t_first)
     if not stepped:
         raise fail(f"stopped at t = {execution.status().current_time / _NS:g} s")
 

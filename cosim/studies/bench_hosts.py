@@ -12,15 +12,16 @@ of the interface wrench from ours, over its peak).
 Each run is a process of its own (``python -m crane_cosim.studies.bench_hosts``),
 so that no host inherits another's loaded FMUs or threads, and only its
 stepping is timed: loading the FMUs, connecting, initializing and
-tearing down are left out (our master's figure holds the end of the run:
-terminating the FMUs and writing ``summary.json``).  Every host records
+tearing down are left out (libcosim initializes the FMUs inside its first
+step, so its figure leaves that step out; our master's figure holds the
+end of the run: terminating the FMUs and writing ``summary.json``).  Every host records
 the interface wrench (``crane.W_mount_*``) at every step, each its own
 way: our master in ``results.csv``, libcosim in its time-series observer,
 ecos through ``get_real`` in a listener.  ``repeat`` rounds, the hosts in
 turn, the fastest run of each counts.
 
 Records (``mode`` ``host``), one per scenario and host: ``scenario``,
-``host`` (:data:`HOSTS`), ``algorithm``, ``step`` [s], ``steps``,
+``host`` (:data:`HOSTS`), ``algorithm``, ``step`` [s], ``steps`` (timed),
 ``stepping_s`` [s], ``steps_per_s``, ``rtf``, ``ours_over_host`` (our
 steps per second over the host's: 1 for ours), ``wrench_rms_vs_ours``
 (the largest over the components of the RMS difference from our run over
@@ -107,9 +108,10 @@ def _run_in_process(host: str, scenario: str, stop_time: float, folder: Path, cs
 
 
 def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work=None, repeat: int = 3,
-                  hosts=HOSTS, on_record=None) -> list[dict]:
+                  hosts=HOSTS, on_record=None, on_run=None) -> list[dict]:
     """The records of ``scenario`` under each of ``hosts`` (module
-    docstring), ``on_record(record)`` called as each is complete."""
+    docstring), ``on_record(record)`` called as each is complete and
+    ``on_run(host, figures)`` after each run."""
     from ..files.results import relative_rms
     from ..fmus.build import prepare_fmus
     from .bench import STEP, check_bench_settings
@@ -128,6 +130,8 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
             for host in hosts:
                 if not any("error" in r for r in runs[host]):
                     runs[host].append(_run_in_process(host, scenario, stop_time, folder, csvs[host]))
+                    if on_run is not None:
+                        on_run(host, runs[host][-1])
         ours_frame = pd.read_csv(csvs[hosts[0]])
         peaks = ours_frame[wrench_columns()].abs().max()
         # a component that is zero but for round-off (no slew yet: the sideways ones) is left out
@@ -172,9 +176,14 @@ def hosts_main(args) -> int:
     for scenario in scenarios:
         def report(r):
             what = (f"{r['steps_per_s']:.0f} steps/s" if "error" not in r else f"cannot run: {r['error']}")
-            print(f"bench: {r['scenario']} under {r['host']}: {what} ({time.perf_counter() - t0:.0f} s so far)",
+            print(f"bench: {r['scenario']} under {r['host']}, the fastest: {what} ({time.perf_counter() - t0:.0f} s so far)",
                   file=sys.stderr, flush=True)
-        records += compare_hosts(scenario, args.stop_time, args.out, args.repeat, on_record=report)
+        def ran(host, figures, scenario=scenario):
+            if "error" not in figures:
+                print(f"bench: {scenario} under {host}, a run: {figures['steps'] / figures['stepping_s']:.0f} steps/s "
+                      f"({time.perf_counter() - t0:.0f} s so far)", file=sys.stderr, flush=True)
+
+        records += compare_hosts(scenario, args.stop_time, args.out, args.repeat, on_record=report, on_run=ran)
     if args.json:
         print(json.dumps(records, indent=2))
         return 0
