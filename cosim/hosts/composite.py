@@ -94,6 +94,7 @@ class Composite:
         self.slices = [np.arange(a, b) for a, b in zip(x_start[:-1], x_start[1:])]
         self._x = [slice(int(a), int(b)) for a, b in zip(x_start[:-1], x_start[1:])]
         self._calls = [direct_calls(b) for b in self.blocks]
+        self._output_calls = [c[0] for c in self._calls]
         self.columns = [f"{n}.{v}" for n, b in zip(self.names, self.blocks) for v in b.output_names()]
         self.units = [v.unit for b in self.blocks for v in b.outputs]
         # a chain of direct feedthrough through every block, twice, and the
@@ -135,15 +136,17 @@ class Composite:
         # 0.0 for -0.0, which a block may tell apart)
         last = [None] * len(self.blocks)
         earlier = None  # the outputs two sweeps back
+        z, takes, outs = self._z, self._take, self._out
+        blocks = list(zip(range(len(self.blocks)), self._output_calls, [x[s] for s in self._x]))
         for _ in range(self.max_passes):
             before = y.copy()
-            for i, (output, _) in enumerate(self._calls):
-                u = self._inputs(i)
+            for i, output, x_i in blocks:
+                u = z.take(takes[i])
                 key = u.tobytes()
                 if key == last[i]:
                     continue
                 try:
-                    y[self._out[i]] = output(t, x[self._x[i]], u)
+                    y[outs[i]] = output(t, x_i, u)
                 except ValueError as exc:  # a block names what it cannot take
                     raise CraneCosimError(f"component {self.names[i]}: outputs at t = {t:g} s failed: "
                                           f"{exc}") from None

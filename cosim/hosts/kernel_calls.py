@@ -91,6 +91,11 @@ def friction_arguments(block: JointFriction) -> tuple:
 def _friction(block, kernels):
     outputs, derivatives = kernels.outputs, kernels.derivatives
     args = friction_arguments(block)
+    # numba compiles (or loads from its cache) at the first call: here, not
+    # in the first step of the timed run
+    x0, u0 = block.initial_state(), block.default_inputs().astype(float)
+    outputs(x0, u0, *args)
+    derivatives(x0, u0, *args)
 
     def output(t, x, u):
         y = outputs(x, u, *args)
