@@ -7,7 +7,8 @@ between a joint's friction torque and its reaction
 
 The numpy code of ``joint_friction.py`` and ``friction.py`` is the
 reference; ``tests/blocks/test_joint_friction_kernels.py`` compares this
-module with it.  The laws are those of Jarzębowska, Urbaś & Augustynek
+module with it: the same bits (the same expressions in the same order, and
+CPython's ``math.hypot`` written out, :func:`hypot`).  The laws are those of Jarzębowska, Urbaś & Augustynek
 (2018), eqs. (13)-(15): Dahl's and LuGre's bristle rates and friction
 levels, the torque ``-mu f_n d / 2`` of a revolute joint and the force of a
 cylinder's seals.
@@ -27,6 +28,59 @@ import math
 import numpy as np
 
 NONE, DAHL, LUGRE = 0, 1, 2
+
+
+def _two_product(x, y):
+    """``x y`` and its rounding error, exactly (Dekker's product by
+    Veltkamp's split)."""
+    z = x * y
+    c = 134217729.0 * x
+    xh = c - (c - x)
+    xl = x - xh
+    c = 134217729.0 * y
+    yh = c - (c - y)
+    yl = y - yh
+    return z, ((xh * yh - z) + xh * yl + xl * yh) + xl * yl
+
+
+def hypot(a, b):
+    """``math.hypot(a, b)`` to the bit: CPython's ``vector_norm`` (a scaled,
+    compensated sum of squares, its square root corrected once), not the C
+    library's ``hypot``, which numba calls and which rounds apart in the last
+    bit now and then: a joint's load, and so its friction torque, the same
+    bits as the numpy code's, so that a run through this module is the run
+    through the block."""
+    a = abs(a)
+    b = abs(b)
+    big = max(a, b)
+    if math.isinf(big):
+        return big
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if big == 0.0:
+        return big
+    e = math.frexp(big)[1]
+    if e < -1023:  # subnormal: 2**-e would overflow
+        tiny = 2.2250738585072014e-308
+        return tiny * hypot(a / tiny, b / tiny)
+    scale = math.ldexp(1.0, -e)
+    csum = 1.0
+    frac1 = 0.0
+    frac2 = 0.0
+    for x in (a * scale, b * scale):
+        hi, lo = _two_product(x, x)
+        s = csum + hi
+        frac2 += (csum - s) + hi
+        csum = s
+        frac1 += lo
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    hi, lo = _two_product(-h, h)
+    s = csum + hi
+    frac2 += (csum - s) + hi
+    csum = s
+    frac1 += lo
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return h / scale
 
 
 def stribeck(law, v):
@@ -72,7 +126,7 @@ def outputs(x, u, laws, revolute, first, half_d):
     for i in range(n):
         j = first[i]
         v = u[j]
-        lever = math.hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
+        lever = hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
         z = x[2 * i]
         E = x[2 * i + 1]
         mu = level(laws[i], v, z)
@@ -101,7 +155,7 @@ def derivatives(x, u, laws, revolute, first, half_d):
     for i in range(n):
         j = first[i]
         v = u[j]
-        lever = math.hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
+        lever = hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
         z = x[2 * i]
         dx[2 * i] = bristle_rate(laws[i], v, z)
         dx[2 * i + 1] = level(laws[i], v, z) * lever * v

@@ -12,7 +12,7 @@ code.  A block without kernels, or whose kernels numba could not compile,
 is called through its methods.  The friction blocks, numpy code alone,
 are called through a compiled twin of their ``output`` and ``derivatives``
 (``blocks/joint_friction_kernels.py``, held to the numpy code by its
-tests), the same equations in the same order: the same values to round-off.
+tests), the same equations in the same order: the same bits.
 """
 from __future__ import annotations
 
