@@ -399,7 +399,7 @@ def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_fil
     refused before it starts, with the estimate and the options that help."""
     code, err = run_cli(capsys, system_file(stop_time=1.0), "--step", "1e-6", "--out", tmp_path / "huge", *mode)
     assert code == 2
-    assert_one_sentence(err, "results.csv would take about 1.5 GB (1000001 rows of 100 columns), more than the "
+    assert_one_sentence(err, "results.csv would take about 1.6 GB (1000001 rows of 100 columns), more than the "
                              "limit of 200 MB: record every N-th point (--record-every N) or fewer variables "
                              "(--record 'component.variable'), take a longer --step, or write it all with --force")
     assert not (tmp_path / "huge").exists()

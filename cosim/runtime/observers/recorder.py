@@ -78,6 +78,10 @@ class Recorder(Observer):
 
     def started(self, execution) -> None:
         self.log.record(execution.t, self.values(execution))
+        # the wall clock and the time in FMI calls both count from here: the
+        # set-up's calls (the first evaluations, a kernel loaded) are not the run's
+        for inst in execution.instances:
+            inst.fmi_time = 0.0
         self.log.started()
 
     def step_complete(self, execution) -> None:
