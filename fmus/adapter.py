@@ -177,13 +177,14 @@ def slave_class(block_cls):
             except Exception:
                 pass
 
-        def _fail(self, what: str, exc: BaseException):
-            """Log the real cause through the FMU logger with status error, so a
-            master sees it (fmpy alone only reports that a call failed)."""
+        def _fail(self, what: str, exc: BaseException, status=Fmi2Status.error):
+            """Log the real cause through the FMU logger with ``status`` (error
+            unless said), so a master sees it (fmpy alone only reports that a
+            call failed)."""
             msg = f"{block_cls.model_name} ({self.instance_name}): {what}: {exc}"
             if not isinstance(exc, ValueError):
                 msg += "\n" + "".join(traceback.format_exception(exc))
-            self.log(msg, Fmi2Status.error)
+            self.log(msg, status)
 
         def _set_input(self, i, val):
             self._u[i] = val
@@ -218,10 +219,11 @@ def slave_class(block_cls):
                 self._params[name] = val
             self._dirty = True
 
-        def _model(self):
+        def _model(self, status=Fmi2Status.error):
             """The block made with the present parameters (from initialization
-            mode on), or None if they are not acceptable; a new block before
-            the end of initialization restarts from its initial state."""
+            mode on), or None if they are not acceptable (said with
+            ``status``); a new block before the end of initialization restarts
+            from its initial state."""
             if self._mode == "instantiated":
                 return None
             if self._built_from != self._params:
@@ -237,7 +239,7 @@ def slave_class(block_cls):
                     self._init_error = str(exc)
                     if self._logged_error != self._init_error:
                         self._logged_error = self._init_error
-                        self._fail("cannot initialize", exc)
+                        self._fail("cannot initialize", exc, status)
                 self._dirty = True
             return self._block
 
@@ -247,7 +249,9 @@ def slave_class(block_cls):
                 try:
                     with np.errstate(all="ignore"):
                         self._y = block.output(self._t, self._x, self._u)
+                    self._y_error = None
                 except Exception as exc:
+                    self._y_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                     self._fail(f"outputs at t = {self._t:g} s failed", exc)
                     self._y = np.full(len(block_cls.outputs), np.nan)
                 self._dirty = False
@@ -256,6 +260,7 @@ def slave_class(block_cls):
                 self.log(f"{block_cls.model_name} ({self.instance_name}): no outputs, the model could not be "
                          f"made: {self._init_error}", Fmi2Status.error)
                 self._y = np.full(len(block_cls.outputs), np.nan)
+                self._y_error = f"the model could not be made: {self._init_error}"
             return self._y
 
         # -- FMI calls ---------------------------------------------------------
@@ -268,7 +273,11 @@ def slave_class(block_cls):
             # From here on the outputs are the model's, with the parameters and
             # inputs set so far: hosts settle their initial values now.
             self._mode = "initialization"
-            self._model()
+            # parameters may still be set in initialization mode (FMI 2.0
+            # section 4.2.4; ecos sets them only now): a value the block refuses
+            # is a warning here, an error at the next read of an output and at
+            # fmi2ExitInitializationMode if it is still refused then
+            self._model(Fmi2Status.warning)
 
         @guarded(_nothing)
         def exit_initialization_mode(self):

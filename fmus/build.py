@@ -270,6 +270,11 @@ def build_block_fmu(block_cls, out_dir: Path) -> Path:
     script_name = f"crane_cosim_{model.lower()}_{digest}"
     dest = out_dir / f"{model}.fmu"
     saved_path, saved_modules = list(sys.path), set(sys.modules)
+    # an FMU of the same sources run in this process has imported its package
+    # from the folder it was unpacked to (gone, perhaps): the build imports
+    # its own copy, and the run's modules come back after it
+    running = {name: sys.modules.pop(name) for name in list(sys.modules)
+               if name in (package, script_name) or name.startswith(package + ".")}
     with tempfile.TemporaryDirectory(prefix="crane_cosim_build_") as tmp:
         tmp = Path(tmp)
         src = tmp / "src"
@@ -292,6 +297,7 @@ def build_block_fmu(block_cls, out_dir: Path) -> Path:
             for name in set(sys.modules) - saved_modules:
                 if name.startswith(("crane_cosim_fmu_", "crane_cosim_")) and name not in saved_modules:
                     sys.modules.pop(name, None)
+            sys.modules.update(running)
         _complete(built, dest, block_cls, digest)
     return dest
 

@@ -120,7 +120,10 @@ class ValueAccess:
         numbers, at every read, so that each such read returns fmi2Error."""
         bad = [self._block_cls.outputs[i].name for i, v in zip(positions, y) if not math.isfinite(v)]
         if bad:
-            self._say(f"output {_names(bad)} is not a finite number at t = {self._t:g} s")
+            # where the outputs failed, why (a host shows the last error it was told)
+            why = getattr(self, "_y_error", None)
+            self._say(f"output {_names(bad)} is not a finite number at t = {self._t:g} s"
+                      + (f": {why}" if why else ""))
 
     # -- Real ----------------------------------------------------------------
     @guarded(lambda vrs: [math.nan] * len(vrs))

@@ -208,8 +208,9 @@ host that reads no status (ecos) cannot step on.  Every `fmi2Error` comes
 with its message through the logger, logging on or off; messages of a
 lower status come in the categories the host switched on.  `fmi2Discard`
 only where FMI 2.0 gives it a meaning the host can act on: a status the
-FMU cannot give.  No call returns `fmi2Warning` or `fmi2Pending`; a step is
-done whole or refused, never done in part.
+FMU cannot give.  `fmi2Warning` only where a parameter refused at
+`fmi2EnterInitializationMode` may still be corrected; no call returns
+`fmi2Pending`; a step is done whole or refused, never done in part.
 
 | situation | status | said and done |
 |---|---|---|
@@ -219,7 +220,7 @@ done whole or refused, never done in part.
 | a variable got or set by the call of another type (`fmi2GetInteger` of a Real) | `fmi2Error` | the variable and its type |
 | an output set | `fmi2Error` | not taken |
 | a Real input or parameter set to NaN or an infinity | `fmi2Error` | the variable and the value; the value before is kept |
-| a parameter value the block refuses, set before or during initialization | `fmi2Error` from `fmi2EnterInitializationMode` (for one set during it, from the next read of an output), and from every read of an output | the parameter and why |
+| a parameter value the block refuses, set before or during initialization | `fmi2Warning` from `fmi2EnterInitializationMode` (a host may still set parameters in initialization mode, and ecos sets them only then: a value corrected there is taken, the model made anew), then `fmi2Error` from every read of an output and from `fmi2ExitInitializationMode` while it stands | the parameter and why |
 | a fixed parameter set after initialization | `fmi2Error` | not taken |
 | a tunable parameter set after initialization to a value the block refuses | `fmi2Error` | why; the value before is kept |
 | a step size that is not a positive finite number, or a communication point that is not finite | `fmi2Error` | nothing integrated |

@@ -120,6 +120,7 @@ typedef struct {
     double stop;
     unsigned logging;  /* the categories the host switched on (bits of CATEGORIES) */
     int error_logged;  /* the Python side logged an error in the current call */
+    int warning_logged;  /* ... or a warning */
 } Instance;
 
 /* A copy of message for a logger that takes it as a printf format: '%' and
@@ -164,6 +165,8 @@ static void from_pythonfmu(fmi2ComponentEnvironment env, fmi2String name, fmi2St
     (void)name;
     if (status >= fmi2Error)
         in->error_logged = 1;
+    else if (status == fmi2Warning)
+        in->warning_logged = 1;
     pass_on(in, status, category, message);
 }
 
@@ -222,10 +225,13 @@ static fmi2Status refuse_state(Instance *in, const char *function)
             return refuse_state((in), (function));                                                                 \
     } while (0)
 
-/* A call into pythonfmu's binary: fmi2Error if the Python side logged an error meanwhile. */
+/* A call into pythonfmu's binary: fmi2Error if the Python side logged an error meanwhile, fmi2Warning if it
+ * logged a warning (and the call was otherwise fine). */
 static fmi2Status merged(Instance *in, fmi2Status status)
 {
-    return in->error_logged && status < fmi2Error ? fmi2Error : status;
+    if (in->error_logged && status < fmi2Error)
+        return fmi2Error;
+    return in->warning_logged && status == fmi2OK ? fmi2Warning : status;
 }
-#define INNER(in, call) ((in)->error_logged = 0, merged((in), (call)))
+#define INNER(in, call) ((in)->error_logged = 0, (in)->warning_logged = 0, merged((in), (call)))
 

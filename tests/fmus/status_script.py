@@ -35,11 +35,20 @@ from fmpy import calloc, free
 
 
 def _status(fn, *args) -> int:
+    """The status of an fmpy call: fmpy raises above fmi2Warning, and its
+    calls that return nothing else return the status itself (fmi2Warning
+    among them)."""
     try:
-        fn(*args)
-        return 0
+        res = fn(*args)
     except FMICallException as exc:
         return exc.status
+    return res if fn.__name__ in _RETURN_STATUS and isinstance(res, int) else 0
+
+
+#: fmpy's calls that return the FMU's status
+_RETURN_STATUS = {"reset", "setupExperiment", "enterInitializationMode", "exitInitializationMode", "terminate",
+                  "cancelStep", "doStep", "setReal", "setInteger", "setBoolean", "setString",
+                  "setRealInputDerivatives"}
 
 
 class _Host:
