@@ -122,8 +122,8 @@ class ValueAccess:
         if bad:
             # where the outputs failed, why (a host shows the last error it was told)
             why = getattr(self, "_y_error", None)
-            self._say(f"output {_names(bad)} is not a finite number at t = {self._t:g} s"
-                      + (f": {why}" if why else ""))
+            self._say(f"outputs at t = {self._t:g} s failed: {why}" if why else
+                      f"output {_names(bad)} is not a finite number at t = {self._t:g} s")
 
     # -- Real ----------------------------------------------------------------
     @guarded(lambda vrs: [math.nan] * len(vrs))

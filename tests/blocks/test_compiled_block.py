@@ -22,6 +22,8 @@ BLOCKS = [Crane, FlexibleCrane, SupportedBase, Vessel]
 def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch, block):
     """numba's compile errors (typing, LLVM) surface at the first call, made
     at initialization: the block warns and runs its numpy code."""
+    monkeypatch.delenv("CI", raising=False)  # outside CI; under CI the same failure is an error (below)
+
     def fails(*args):
         raise RuntimeError("no LLVM here")
 
@@ -33,6 +35,18 @@ def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch, block):
         b.prepare()
     assert b.kernels is None
     assert np.isfinite(b.output(0.0, b.initial_state(), b.default_inputs())).all()
+
+
+def test_under_ci_a_numba_that_cannot_compile_is_an_error(monkeypatch):
+    """Under continuous integration the kernels must be the ones tested: a
+    compile failure raises instead of leaving the numpy code."""
+    monkeypatch.setenv("CI", "true")
+
+    def fails(*args):
+        raise RuntimeError("no LLVM here")
+    monkeypatch.setattr(jit, "load_kernels", lambda name: types.SimpleNamespace(outputs=fails, derivatives=fails))
+    with pytest.raises(RuntimeError, match="no LLVM here"):
+        BLOCKS[0]().prepare()
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)

@@ -165,6 +165,8 @@ def test_without_numba_the_block_runs_its_numpy_code(monkeypatch):
 def test_a_numba_that_cannot_compile_leaves_the_numpy_code(monkeypatch):
     """numba's compile errors (typing, LLVM) surface at the first call, made
     at initialization: the block warns and runs its numpy code."""
+    monkeypatch.delenv("CI", raising=False)  # outside CI; under CI the same failure is an error (test_compiled_block.py)
+
     import types
 
     def fails(*args):
