@@ -17,7 +17,7 @@
     crane-cosim serve BLOCK --port P [--host ADDRESS] [--set NAME=VALUE ...] [--drop FRACTION [--seed N]]
                             [--idle SECONDS] [--stats FILE]
     crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
-    crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME] [--sweep CASES]
+    crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME] [--sweep CASES | --hosts]
     crane-cosim sweep SYSTEM [CASES.csv] [--vary component.variable=v1,v2,... ...] [--out DIR] [--workers N]
                              [--scheduler ADDRESS] [--stop-time T] [--step H] [--algorithm A]
                              [--record component.variable ...] [--record-every N] [--force]
