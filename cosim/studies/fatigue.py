@@ -173,8 +173,6 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
         raise CraneCosimError(f"{what} {path} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
         raise CraneCosimError(f"{what} {path} is not a CSV table: {str(exc).splitlines()[0]}") from None
-    if what == "the results" and "time" not in table.columns:
-        raise CraneCosimError(f"{what} {path} has no column 'time': give the results.csv of a run")
     return table
 
 
@@ -197,6 +195,8 @@ def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
         path, df = folder / "results.csv", read_table(folder / "results.csv", "the results")
     else:
         raise CraneCosimError(f"{folder} holds no results.csv or results.parquet: give the folder of a run")
+    if "time" not in df.columns:
+        raise CraneCosimError(f"the results {path} have no column 'time': give the results of a run")
     df = df[df["time"] >= df["time"].iloc[0] + skip].reset_index(drop=True)
     if len(df) < 2:
         raise CraneCosimError(f"{path} holds fewer than two rows after the first {skip:g} s")
