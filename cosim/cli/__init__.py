@@ -21,6 +21,7 @@
     crane-cosim sweep SYSTEM [CASES.csv] [--vary component.variable=v1,v2,... ...] [--out DIR] [--workers N]
                              [--scheduler ADDRESS] [--stop-time T] [--step H] [--algorithm A]
                              [--record component.variable ...] [--record-every N] [--force]
+    crane-cosim export-results RESULTS [--csv] [--parquet] [--out FILE]
     crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
                                 [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
 
@@ -38,7 +39,7 @@ from ..errors import CraneCosimError, SimulationError, Terminated
 from .parser import parser
 from .run import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
-from .tools import cmd_build, cmd_build_bridge, cmd_serve
+from .tools import cmd_build, cmd_build_bridge, cmd_export_results, cmd_serve
 
 __all__ = ["main"]
 
@@ -59,7 +60,7 @@ def main(argv=None) -> int:
     args = parser(__doc__.split("\n")[0]).parse_args(argv)
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
                 "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
-                "fatigue": cmd_fatigue, "sweep": cmd_sweep}
+                "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, runtime/observers/progress.py)

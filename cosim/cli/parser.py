@@ -181,6 +181,14 @@ def parser(description: str) -> argparse.ArgumentParser:
     w.add_argument("--record", action="append", metavar="PATTERN", help="record only these columns (repeatable)")
     w.add_argument("--record-every", type=int, metavar="N", help="record every Nth communication point")
 
+    x = sub.add_parser("export-results", help="write a run's results (results.arrows) as CSV or Parquet")
+    x.add_argument("results", type=Path, help="a run folder, or its results.arrows")
+    x.add_argument("--csv", action="store_true", help="write CSV: time first, reals to 12 significant digits "
+                                                      "(the default when no format is given)")
+    x.add_argument("--parquet", action="store_true", help="write Parquet (zstd), the units in its metadata")
+    x.add_argument("--out", type=Path, help="the file to write, one format only (default: results.csv and "
+                                            "results.parquet beside the results)")
+
     f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
     f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
                                               "probability, and labels such as Hs, Tp)")

@@ -1,4 +1,4 @@
-"""``crane-cosim build-fmus``, ``build-bridge`` and ``serve``."""
+"""``crane-cosim build-fmus``, ``build-bridge``, ``serve`` and ``export-results``."""
 from __future__ import annotations
 
 import re
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 
-__all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve"]
+__all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results"]
 
 
 def cmd_build(args) -> int:
@@ -165,4 +165,12 @@ def cmd_serve(args) -> int:
         except OSError as exc:
             raise CraneCosimError(f"--stats {args.stats} cannot be written: {exc.strerror or exc}") from None
     print(f"crane-cosim: {stats.summary()}", file=sys.stderr)
+    return 0
+
+
+def cmd_export_results(args) -> int:
+    from ..files.results_export import export_results
+
+    for path in export_results(args.results, args.csv, args.parquet, args.out):
+        print(path)
     return 0

@@ -1,8 +1,11 @@
-"""Results on disk, written as the run goes: ``results.csv`` (first column
-``time``, then one column per recorded variable, ``component.variable``) and
-``summary.json`` (settings, versions, wall time, real-time factor, status).
-Rows are flushed at least every second, so a failure or Ctrl-C keeps what was
-computed."""
+"""Results on disk, written as the run goes: ``results.arrows`` (an Arrow IPC
+stream, ``files/results_stream.py``: first column ``time``, then one column
+per recorded variable, ``component.variable``, each with its unit, FMI type
+and role in its metadata) and ``summary.json`` (settings, versions, wall
+time, real-time factor, status).  Rows are written at least every second, so
+a failure, Ctrl-C or SIGKILL keeps what was computed up to a second before.
+``crane-cosim export-results`` writes them as CSV or Parquet
+(``files/results_export.py``)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +17,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-RESULTS_FILE = "results.csv"
+RESULTS_FILE = "results.arrows"
+#: the results as CSV: what ``crane-cosim export-results --csv`` writes, and what runs wrote before results.arrows
+CSV_FILE = "results.csv"
+#: the results as Parquet: what ``crane-cosim export-results --parquet`` writes, and a sweep's case keeps
+PARQUET_FILE = "results.parquet"
 SUMMARY_FILE = "summary.json"
 #: the estimate of the coupling error at the recorded points (``cosim/runtime/observers/estimate.py``)
 ESTIMATE_FILE = "coupling_error.csv"
@@ -22,8 +29,8 @@ ESTIMATE_FILE = "coupling_error.csv"
 TIMING_FILE = "timing.csv"
 #: the folder of a run's figures (``cosim/reports/plots.py``)
 PLOTS_FOLDER = "plots"
-#: everything a run writes in its folder: a folder holding one of them holds a run
-RUN_FILES = (RESULTS_FILE, SUMMARY_FILE, ESTIMATE_FILE, TIMING_FILE, PLOTS_FOLDER)
+#: everything a run writes in its folder, or is exported beside it: a folder holding one of them holds a run
+RUN_FILES = (RESULTS_FILE, CSV_FILE, PARQUET_FILE, SUMMARY_FILE, ESTIMATE_FILE, TIMING_FILE, PLOTS_FOLDER)
 
 
 def run_files_in(folder) -> list[str]:
@@ -32,13 +39,14 @@ def run_files_in(folder) -> list[str]:
     return [name for name in RUN_FILES if (folder / name).exists()]
 
 
-class ResultWriter:
-    """Streaming CSV writer with a row buffer: ``name`` in ``out_dir``, the
+class CsvWriter:
+    """Streaming CSV writer with a row buffer (``coupling_error.csv``, a
+    signal table for a test): ``name`` in ``out_dir``, the
     columns ``time``, then ``columns``, each in its printf ``formats``
     entry (default ``%.12g``: 12 significant digits; ``%d`` for a whole
     number; ``%s`` for a text already quoted as CSV needs)."""
 
-    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = RESULTS_FILE,
+    def __init__(self, out_dir, columns: list[str], flush_seconds: float = 1.0, name: str = CSV_FILE,
                  formats: list[str] | None = None):
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -120,10 +128,70 @@ def write_summary(out_dir, summary: dict) -> Path:
     return path
 
 
-def read_results(out_dir):
-    """``results.csv`` of a run as a pandas DataFrame."""
-    import pandas as pd
-    return pd.read_csv(Path(out_dir) / RESULTS_FILE)
+def results_path(results) -> Path:
+    """The results file of ``results``: a run's folder (its results.arrows,
+    or the results.csv of a run from before it), or a file itself."""
+    results = Path(results)
+    if results.is_dir():
+        for name in (RESULTS_FILE, PARQUET_FILE, CSV_FILE):
+            if (results / name).is_file():
+                return results / name
+        return results / RESULTS_FILE
+    return results
+
+
+def read_table(results):
+    """The results of ``results`` (:func:`results_path`) as a pyarrow Table
+    with their metadata, and whether the file is whole (False: a run killed
+    while writing its last batch, which is left out).  A missing or
+    unreadable file is :class:`~crane_cosim.errors.CraneCosimError` in one
+    sentence naming it."""
+    import pyarrow as pa
+    from ..errors import CraneCosimError
+    from .results_stream import read_stream
+
+    path = results_path(results)
+    if not path.is_file():
+        where = f"{path.parent} holds no {RESULTS_FILE}" if Path(results).is_dir() else f"{path} does not exist"
+        raise CraneCosimError(f"{where}: give the folder of a run or its {RESULTS_FILE}")
+    try:
+        if path.suffix == ".csv":
+            return pa.Table.from_pandas(pd.read_csv(path), preserve_index=False), True
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+            return pq.read_table(path), True
+    except (OSError, ValueError, pa.ArrowException, pd.errors.ParserError) as exc:
+        raise CraneCosimError(f"the results {path} cannot be read: {str(exc).splitlines()[0]}") from None
+    return read_stream(path)
+
+
+def metadata_of(schema) -> dict:
+    """``{"units": {column: unit}, "types": {column: FMI type}, "roles":
+    {column: role}, "system": name}`` from a results file's ``schema``
+    (empty where a file has none: a CSV)."""
+    out = {"units": {}, "types": {}, "roles": {}, "system": ""}
+    meta = schema.metadata or {}
+    out["system"] = meta.get(b"crane_cosim.system", b"").decode()
+    for field in schema:
+        m = field.metadata or {}
+        for key, into in ((b"unit", "units"), (b"fmi_type", "types"), (b"role", "roles")):
+            if key in m:
+                out[into][field.name] = m[key].decode()
+    return out
+
+
+def read_results(results) -> pd.DataFrame:
+    """The results of a run (its folder, or a results file:
+    :func:`results_path`) as a pandas DataFrame, one column each, typed
+    (float64; int64, or float64 where a value failed; bool; str), with
+    ``attrs["units"]``, ``attrs["types"]``, ``attrs["roles"]`` and
+    ``attrs["system"]`` from the file's metadata.  A run killed while
+    writing gives every row of the batches it wrote (at most its last
+    second is lost)."""
+    table, _ = read_table(results)
+    df = table.to_pandas()
+    df.attrs.update(metadata_of(table.schema))
+    return df
 
 
 def _check_same_grid(run, reference) -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CraneCosimError, SimulationError, Terminated
-from ..files.results import ResultWriter, run_files_in, versions, write_summary
+from ..files.results import RESULTS_FILE, run_files_in, versions, write_summary
+from ..files.results_stream import ResultWriter
 
 
 @dataclass
@@ -95,7 +96,7 @@ def clear_folder(path, replace: bool, label: str = "the results folder") -> list
 class RunLog:
     """Context manager around one run.
 
-    ``open(columns, units)`` creates ``results.csv``; ``record(t, values)`` appends a
+    ``open(columns, units)`` creates ``results.arrows``; ``record(t, values)`` appends a
     row and sets the time reached (``t``, which a run that records every
     N-th point also sets between rows); ``started()`` starts the wall clock
     (after set-up); ``advanced(dt)`` moves the progress bar.  On leaving: a
@@ -140,13 +141,13 @@ class RunLog:
                       for c in system.components}
         return cls(system.name, system.start_time, system.stop_time, components, out_dir, settings, progress)
 
-    def open(self, columns, units, formats=None, types=None, roles=None) -> None:
-        """Create ``results.csv`` with ``columns`` (``formats``: each one's, as
-        :class:`~crane_cosim.files.results.ResultWriter` takes them);
-        ``units`` (one per column, SI, FMI notation), ``types`` (FMI types)
-        and ``roles`` (``runtime/coupling.py``; None where a column has
-        none) go to ``summary.json`` under ``"units"``, ``"types"`` and
-        ``"roles"``, with ``"time": "s"``, so that a script can read them."""
+    def open(self, columns, units, types=None, roles=None) -> None:
+        """Create ``results.arrows`` with ``columns``, each with its unit
+        (``units``: SI, FMI notation), FMI type (``types``; None: all Real)
+        and role (``roles``: ``runtime/coupling.py``; None where a column has
+        none) in the file's metadata (``files/results_stream.py``); the same
+        go to ``summary.json`` under ``"units"``, ``"types"`` and ``"roles"``,
+        with ``"time": "s"``."""
         self.columns = list(columns)
         self.summary["units"] = {"time": "s", **dict(zip(self.columns, units))}
         if types is not None:
@@ -154,7 +155,8 @@ class RunLog:
         if roles is not None:
             self.summary["roles"] = {c: r for c, r in zip(self.columns, roles) if r}
         try:
-            self.writer = ResultWriter(self.out_dir, self.columns, formats=formats)
+            self.writer = ResultWriter(self.out_dir, self.columns, units, types, roles, self.summary["system"],
+                                       name=RESULTS_FILE)
         except OSError as exc:  # check_folder ran before; the disk may say otherwise since
             raise CraneCosimError(f"the results folder {self.out_dir} cannot be written: "
                                   f"{exc.strerror or exc}") from None
@@ -163,8 +165,10 @@ class RunLog:
         """A component ended the run before its stop time (status ``ended``)."""
         self._ended = reason
 
-    def record(self, t: float, values) -> None:
-        self.writer.append(t, values)
+    def record(self, t: float, values, texts=()) -> None:
+        """A row at ``t`` [s]: ``values`` the numeric columns', ``texts`` the
+        String columns' (:meth:`ResultWriter.append`)."""
+        self.writer.append(t, values, texts)
         self.t = self.recorded_t = t
         self.rows += 1
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...files.results import ESTIMATE_FILE, ResultWriter
+from ...files.results import ESTIMATE_FILE, CsvWriter
 from ..algorithms.base import FLOOR, floored_scale
 from ..execution import Execution
 from ..recording import recorded
@@ -142,7 +142,7 @@ class Estimate(Observer):
         columns = [f"{p.name}.{v.name}" for p in parts for v in p.outputs]
         units = [v.unit for p in parts for v in p.outputs]
         self.rating = CouplingEstimate(columns, units, self._order(execution))
-        self.writer = ResultWriter(self.out_dir, self.rating.names, name=ESTIMATE_FILE)
+        self.writer = CsvWriter(self.out_dir, self.rating.names, name=ESTIMATE_FILE)
         self.writer.append(execution.t, self.rating.error)
 
     def _order(self, execution) -> int:

@@ -1,31 +1,18 @@
-"""``results.csv`` of a co-simulation: the chosen outputs at every
+"""``results.arrows`` of a co-simulation: the chosen outputs at every
 ``record_every``-th communication point and the last, written as the run
-goes (``runtime/runlog.py``), each column in its FMI type's format (a real
-to 12 significant digits, an integer, Boolean or Enumeration as a whole
-number, a String quoted as CSV quotes it), with its unit, type and role in
-``summary.json``."""
+goes (``runtime/runlog.py``, ``files/results_stream.py``), each column of
+its FMI type's Arrow type (a real as float64, an Integer or Enumeration as
+int64, a Boolean as bool, a String as string) with its unit, type and role
+in the file's metadata and in ``summary.json``.  A row costs the master a
+copy of the outputs into the writer's buffer; the conversion to Arrow is
+once per written batch."""
 from __future__ import annotations
 
 import numpy as np
 
 from . import Observer
 
-__all__ = ["Recorder", "column_format"]
-
-
-def column_format(var) -> str:
-    """The format of a column of the variable ``var`` in results.csv."""
-    family = var.family
-    if family == "real":
-        return "%.12g"
-    return "%s" if family == "string" else "%d"
-
-
-def _quoted(text: str) -> str:
-    """A String value as CSV quotes it (RFC 4180)."""
-    if any(c in text for c in ',"\n\r') or text != text.strip():
-        return '"' + text.replace('"', '""') + '"'
-    return text
+__all__ = ["Recorder"]
 
 
 class Recorder(Observer):
@@ -53,31 +40,26 @@ class Recorder(Observer):
             kind, at = where[id(v)]
             (numeric if kind == "n" else strings).append((position, at))
         self.all_numeric = len(numeric) == offset and not strings
-        self.numeric_at = np.array([p for p, _ in numeric], dtype=int)
         self.numeric_pick = np.array([a for _, a in numeric], dtype=int)
         self.strings = strings
 
     def values(self, execution):
+        """The numeric columns' values (floats, in their order) and the
+        String columns' (texts, in theirs)."""
         y = np.concatenate(self.ys)
         if self.all_numeric:
-            return y
-        if not self.strings:
-            return y[self.numeric_pick]
-        row = np.empty(len(self.variables), dtype=object)
-        row[self.numeric_at] = y[self.numeric_pick].tolist()
-        for position, (k, j) in self.strings:
-            row[position] = _quoted(execution.instances[k].sy[j])
-        return row
+            return y, ()
+        texts = [execution.instances[k].sy[j] for _, (k, j) in self.strings]
+        return y[self.numeric_pick], texts
 
     def instantiated(self, execution) -> None:
         #: the instances' output arrays (each bound once and filled in place)
         self.ys = [inst.y for inst in execution.instances]
         v = self.variables
-        self.log.open(self.names, [x.unit for x in v], formats=[column_format(x) for x in v],
-                      types=[x.type for x in v], roles=[x.role for x in v])
+        self.log.open(self.names, [x.unit for x in v], types=[x.type for x in v], roles=[x.role for x in v])
 
     def started(self, execution) -> None:
-        self.log.record(execution.t, self.values(execution))
+        self.log.record(execution.t, *self.values(execution))
         # the wall clock and the time in FMI calls both count from here: the
         # set-up's calls (the first evaluations, a kernel loaded) are not the run's
         for inst in execution.instances:
@@ -87,7 +69,7 @@ class Recorder(Observer):
     def step_complete(self, execution) -> None:
         k = execution.k
         if k % self.every == 0 or k == self.n_steps:  # runtime/recording.py's recorded(), inline: every step
-            self.log.record(execution.t, self.values(execution))
+            self.log.record(execution.t, *self.values(execution))
         else:
             self.log.t = execution.t
         self.log.steps = k
@@ -99,7 +81,7 @@ class Recorder(Observer):
         stopped = isinstance(error, KeyboardInterrupt) or (execution.ended is not None
                                                             and execution.ended.completed)
         if stopped and self.log.writer is not None and execution.k and self.log.recorded_t != execution.t:
-            self.log.record(execution.t, self.values(execution))
+            self.log.record(execution.t, *self.values(execution))
         summary = self.log.summary
         summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in execution.instances)
         summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in execution.instances}

@@ -1,0 +1,105 @@
+"""A run's results (``results.arrows``) written as CSV or Parquet for those
+who want them: ``crane-cosim export-results RESULTS [--csv] [--parquet]
+[--out FILE]``.
+
+The CSV is the one runs wrote before results.arrows: first row the column
+names, first column ``time``; a real to 12 significant digits (``%.12g``:
+``nan``, ``inf`` as such), an Integer or Enumeration as a whole number, a
+Boolean as 1 or 0, a String quoted as RFC 4180 quotes it where it must be,
+a failed value (null) as an empty field.  The Parquet file (zstd) keeps
+the columns' types and the units, FMI types and roles in its schema's
+metadata, as results.arrows does.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from ..errors import CraneCosimError
+
+__all__ = ["csv_lines", "write_csv", "write_parquet", "export_results"]
+
+
+def _quoted(text: str) -> str:
+    """A String value as CSV quotes it (RFC 4180)."""
+    if any(c in text for c in ',"\n\r') or text != text.strip():
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _texts(column: pa.ChunkedArray | pa.Array) -> list[str]:
+    """The values of one column as the CSV writes them."""
+    kind = column.type
+    values = column.to_pylist()
+    if pa.types.is_floating(kind):
+        return ["" if v is None else "%.12g" % v for v in values]
+    if pa.types.is_boolean(kind):
+        return ["" if v is None else ("1" if v else "0") for v in values]
+    if pa.types.is_integer(kind):
+        return ["" if v is None else "%d" % v for v in values]
+    return ["" if v is None else _quoted(str(v)) for v in values]
+
+
+def csv_lines(table: pa.Table, rows: int = 4096):
+    """The lines of the CSV of ``table`` (the header first), ``rows`` rows
+    formatted at a time, each ending with a newline."""
+    yield ",".join(table.column_names) + "\n"
+    for start in range(0, table.num_rows, rows):
+        part = table.slice(start, rows)
+        columns = [_texts(part.column(i)) for i in range(part.num_columns)]
+        yield "".join(",".join(row) + "\n" for row in zip(*columns))
+
+
+def write_csv(table: pa.Table, path) -> Path:
+    """``table`` as the CSV file ``path`` (see the module's docstring)."""
+    path = Path(path)
+    with open(path, "w", newline="") as f:
+        f.writelines(csv_lines(table))
+    return path
+
+
+def write_parquet(table: pa.Table, path) -> Path:
+    """``table`` as the Parquet file ``path`` (zstd), its metadata kept."""
+    import pyarrow.parquet as pq
+    path = Path(path)
+    pq.write_table(table, path, compression="zstd")
+    return path
+
+
+def export_results(results, csv: bool = False, parquet: bool = False, out=None) -> list[Path]:
+    """Write the results of ``results`` (a run's folder or its results file)
+    as CSV and/or Parquet: ``out`` (one format only), else ``results.csv``
+    and ``results.parquet`` beside the results.  With neither format asked
+    for, the suffix of ``out`` chooses (``.parquet``; else CSV).  Returns
+    the paths written.  Bad input is :class:`CraneCosimError` in one
+    sentence."""
+    from .results import CSV_FILE, PARQUET_FILE, read_table, results_path
+
+    source = results_path(results)
+    if not csv and not parquet:
+        parquet = out is not None and Path(out).suffix.lower() == ".parquet"
+        csv = not parquet
+    if csv and parquet and out is not None:
+        raise CraneCosimError("--out names one file: give --csv or --parquet with it, not both")
+    targets = []
+    if csv:
+        targets.append((write_csv, Path(out) if out is not None else source.parent / CSV_FILE))
+    if parquet:
+        targets.append((write_parquet, Path(out) if out is not None else source.parent / PARQUET_FILE))
+    for _, target in targets:
+        if target.resolve() == source.resolve():
+            raise CraneCosimError(f"the export {target} would overwrite the results it is made from: give --out "
+                                  f"another file")
+        if target.is_dir():
+            raise CraneCosimError(f"the export {target} is an existing folder: give --out a file name")
+        if not target.parent.is_dir():
+            raise CraneCosimError(f"the export {target} cannot be written: {target.parent} is not a folder")
+    table, _ = read_table(results)
+    written = []
+    for write, target in targets:
+        try:
+            written.append(write(table, target))
+        except OSError as exc:
+            raise CraneCosimError(f"the export {target} cannot be written: {exc.strerror or exc}") from None
+    return written

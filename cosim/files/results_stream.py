@@ -1,0 +1,209 @@
+"""A run's results as an Arrow IPC stream, ``results.arrows``, written as the
+run goes.
+
+The file is the Arrow IPC *stream* format (not the Arrow *file* format, not
+Parquet): a schema, then one record batch per write, then an end-of-stream
+marker.  Nothing is written at the end that the rest depends on (the Arrow
+file format and Parquet put their index in a footer written last), so the
+file of a run killed at any instant (SIGKILL, a power cut) holds every batch
+written before, and :func:`read_stream` reads them up to the one the kill
+cut short.
+
+Columns: ``time`` [s] first, then one per recorded variable,
+``component.variable``, typed after its FMI type: a real as float64, an
+Integer or Enumeration as int64, a Boolean as bool, a String as string (a
+value that failed, NaN in the master, is null in an integer or Boolean
+column).  Each field's metadata holds ``unit`` (SI, FMI notation: ``N``,
+``N.m``), ``fmi_type`` (``Real``, ``Int32`` ...) and ``role`` where the
+variable has one (``runtime/coupling.py``); the schema's metadata holds the
+system's name (``crane_cosim.system``) and the layout's version
+(``crane_cosim.format``).
+
+Writing: a row is copied into a preallocated float64 buffer (the numeric
+columns; a String column's values go to a list) and nothing else happens;
+the buffer becomes one record batch when a second has passed since the last
+write (at the first row recorded after it), when it is full, at
+:meth:`ResultWriter.flush`, at the end, or in the time a run paced to the
+wall clock waits (:meth:`ResultWriter.write_until`).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import CraneCosimError
+
+#: the version of the layout above, in the schema's metadata
+FORMAT = "crane-cosim results 1"
+#: the Arrow type of each FMI family's column
+ARROW_TYPE = {"real": pa.float64(), "integer": pa.int64(), "enumeration": pa.int64(), "boolean": pa.bool_(),
+              "string": pa.string()}
+#: bytes of the numeric row buffer at most (its rows: this over 8 bytes a column, 64 to 8192)
+BUFFER_BYTES = 4 << 20
+
+
+def family_of(fmi_type: str | None) -> str:
+    """The family (``runtime/types.py``) of a column of FMI type
+    ``fmi_type``; a column without one (a monolithic run's) is real."""
+    from ..runtime.types import FAMILY  # here: the runtime package imports this module
+    family = FAMILY.get(fmi_type or "Real", "real")
+    return family if family in ARROW_TYPE else "real"
+
+
+def results_schema(columns, units=None, types=None, roles=None, system: str = "") -> pa.Schema:
+    """The schema of a results file: ``time`` then ``columns``, each with its
+    ``units``, FMI ``types`` and ``roles`` (lists parallel to ``columns``;
+    None: none given) in its field's metadata."""
+    n = len(columns)
+    units, types, roles = (list(x) if x is not None else [None] * n for x in (units, types, roles))
+    fields = [pa.field("time", pa.float64(), nullable=False, metadata={"unit": "s", "fmi_type": "Real"})]
+    for name, unit, fmi_type, role in zip(columns, units, types, roles):
+        meta = {"unit": unit or "", "fmi_type": fmi_type or "Real"}
+        if role:
+            meta["role"] = role
+        fields.append(pa.field(name, ARROW_TYPE[family_of(fmi_type)], metadata=meta))
+    return pa.schema(fields, metadata={"crane_cosim.format": FORMAT, "crane_cosim.system": system or ""})
+
+
+class ResultWriter:
+    """Writes rows of ``time`` and ``columns`` to ``name`` in ``out_dir`` as
+    an Arrow IPC stream (:func:`results_schema` gives the columns' types and
+    metadata from ``units``, ``types``, ``roles`` and ``system``).  Rows
+    are held in memory at most ``flush_seconds`` [s] of wall time before
+    they are written, measured at each :meth:`append`."""
+
+    def __init__(self, out_dir, columns, units=None, types=None, roles=None, system: str = "",
+                 name: str = "results.arrows", flush_seconds: float = 1.0):
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.out_dir / name
+        self.schema = results_schema(list(columns), units, types, roles, system)
+        self.columns = self.schema.names
+        families = [family_of(t) for t in (types if types is not None else [None] * len(columns))]
+        #: per column after time: ("n", index into the numeric buffer) or ("s", index of the text list)
+        self._where = []
+        numeric = strings = 0
+        for family in families:
+            self._where.append(("s", strings) if family == "string" else ("n", 1 + numeric))
+            strings += family == "string"
+            numeric += family != "string"
+        self._families = families
+        self.capacity = max(64, min(8192, BUFFER_BYTES // (8 * (1 + numeric))))
+        self._buf = np.empty((self.capacity, 1 + numeric))
+        self._texts: list[list] = [[] for _ in range(strings)]
+        self._n = 0
+        self._flush_seconds = flush_seconds
+        self._last_write = time.monotonic()
+        self._row_ns = 20 * (1 + numeric) + 200 * strings + 20_000 // self.capacity  # until measured
+        self._sink = pa.OSFile(str(self.path), "wb")  # unbuffered: a written batch is the kernel's
+        self._stream = pa.ipc.new_stream(self._sink, self.schema)
+        self._closed = False
+
+    def append(self, t: float, values, texts=()) -> None:
+        """One row: ``t`` [s], ``values`` the numeric columns' values in
+        their order (a float array; an integer or Boolean as a float), and
+        ``texts`` the String columns' values in theirs."""
+        n = self._n
+        row = self._buf[n]
+        row[0] = t
+        row[1:] = values
+        for column, text in zip(self._texts, texts):
+            column.append(text)
+        self._n = n = n + 1
+        if n == self.capacity or time.monotonic() - self._last_write >= self._flush_seconds:
+            self._write(n)
+
+    def _batch(self, k: int) -> pa.RecordBatch:
+        """The first ``k`` rows held as a record batch."""
+        block = np.ascontiguousarray(self._buf[:k].T)  # a column per row of it
+        arrays = [pa.array(block[0])]
+        for family, (kind, at) in zip(self._families, self._where):
+            if kind == "s":
+                arrays.append(pa.array(self._texts[at][:k], pa.string()))
+                continue
+            x = block[at]
+            if family == "real":
+                arrays.append(pa.array(x))
+                continue
+            bad = ~np.isfinite(x)
+            mask = bad if bad.any() else None
+            if mask is not None:
+                x = np.where(bad, 0.0, x)
+            x = x != 0 if family == "boolean" else x.astype(np.int64)
+            arrays.append(pa.array(x, mask=mask))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+    def _write(self, k: int) -> None:
+        """Write the oldest ``k`` rows held as one record batch and keep the rest."""
+        start = time.perf_counter_ns()
+        self._stream.write_batch(self._batch(k))
+        n = self._n
+        if k < n:
+            self._buf[:n - k] = self._buf[k:n]
+        for column in self._texts:
+            del column[:k]
+        self._n = n - k
+        self._row_ns = max(1, (time.perf_counter_ns() - start) // k)
+        self._last_write = time.monotonic()
+
+    def write_until(self, until_ns: int) -> None:
+        """Write rows held, oldest first, if that can be done before
+        ``until_ns`` (``time.perf_counter_ns``), so that a run paced to the
+        wall clock writes in the time it waits rather than in a step.  Rows
+        are written once due (held half of ``flush_seconds``, or the buffer
+        half full: a batch a step would make the file mostly metadata), all
+        of them or at least 256 of them, at the cost per row measured at the
+        last write, twice that kept spare."""
+        n = self._n
+        if not n or (n < self.capacity // 2 and time.monotonic() - self._last_write < self._flush_seconds / 2):
+            return
+        k = min(n, (until_ns - time.perf_counter_ns()) // (2 * self._row_ns))
+        if k == n or k >= 256:
+            self._write(k)
+
+    def flush(self) -> None:
+        """Write every row held."""
+        if self._n:
+            self._write(self._n)
+
+    def close(self) -> None:
+        """Write every row held and the end-of-stream marker."""
+        if not self._closed:
+            self._closed = True
+            try:
+                self.flush()
+                self._stream.close()
+            finally:
+                self._sink.close()
+
+
+def read_stream(path) -> tuple[pa.Table, bool]:
+    """The record batches of the results file ``path`` as a table, and
+    whether the file is whole (ends with its end-of-stream marker, or at a
+    batch's end).  A file cut short in a batch (a run killed while writing
+    it) gives the batches before; one without a whole schema, or not an
+    Arrow stream, is :class:`CraneCosimError`."""
+    path = Path(path)
+    try:
+        source = pa.OSFile(str(path), "rb")
+    except (OSError, pa.ArrowException) as exc:
+        raise CraneCosimError(f"the results {path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    with source:
+        try:
+            reader = pa.ipc.open_stream(source)
+        except (pa.ArrowInvalid, OSError) as exc:
+            what = "is empty" if path.stat().st_size == 0 else f"is not an Arrow IPC stream ({exc})"
+            raise CraneCosimError(f"the results {path} {what}: give the results.arrows of a run") from None
+        batches, whole = [], True
+        while True:
+            try:
+                batches.append(reader.read_next_batch())
+            except StopIteration:
+                break
+            except (pa.ArrowInvalid, OSError):  # a batch cut short: the run was killed writing it
+                whole = False
+                break
+        return pa.Table.from_batches(batches, schema=reader.schema), whole
