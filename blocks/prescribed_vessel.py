@@ -1,8 +1,9 @@
 """A vessel whose motion is given: a record of its roll, pitch and yaw over
-time (a ship's motion sensor, a seakeeping code, or the ``results.csv`` of
-another run) played as the motion of the crane's mount.
+time (a ship's motion sensor, a seakeeping code, or the ``results.arrows``
+of another run) played as the motion of the crane's mount.
 
-The record is a CSV file with a header row: the time [s] in the column
+The record is a CSV file with a header row, or a run's ``results.arrows``
+(read as ``blocks/signal.py`` reads it): the time [s] in the column
 ``time`` (else the first), strictly increasing, and the angles in the
 columns ``roll``, ``pitch`` and ``yaw`` (parameters naming them; an empty
 name leaves that angle zero), in rad or deg (``angles``).  They are the

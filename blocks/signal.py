@@ -3,8 +3,10 @@
 
 The points come from the parameter ``table``, ``"t0 y0; t1 y1; ..."``
 (times in s, values in the unit of ``y``), or from a CSV file (``file``,
-with a header row), such as the ``results.csv`` of a run of this project
-(a column ``time``, then one column per ``component.variable``): the time
+with a header row) or a run's ``results.arrows`` (the Arrow IPC stream a
+run of this project writes, read through pyarrow; its CSV from
+``crane-cosim export-results`` alike: a column ``time``, then one column per
+``component.variable``): the time
 is the column named ``time`` (else the first), the value the column
 ``column``.  Times must not decrease; a repeated time is a jump.
 
@@ -113,12 +115,46 @@ def check_times(times: list[float], what: str, numbers: list[int] | None = None)
                               f"{times[k - 1]:g} s to {times[k]:g} s")
 
 
+def _arrow_rows(path: str) -> list[tuple[int, list[str]]]:
+    """The rows of the Arrow IPC stream ``path`` (a run's results.arrows) as
+    :func:`read_rows` gives a CSV's: the header, then each row's values as
+    text (``repr``: exact), numbered from 1; a batch cut short (a run killed
+    while writing it) ends them."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raise PointsError("reading a .arrows file needs pyarrow, which this Python lacks: write the results "
+                          "as CSV (crane-cosim export-results RESULTS --csv) and give that") from None
+    try:
+        with pa.OSFile(path, "rb") as f:
+            reader = pa.ipc.open_stream(f)
+            rows = [(1, list(reader.schema.names))]
+            while True:
+                try:
+                    batch = reader.read_next_batch()
+                except StopIteration:
+                    break
+                except (pa.ArrowInvalid, OSError):
+                    break
+                columns = [c.to_pylist() for c in batch.columns]
+                rows += [(len(rows) + 1, ["" if v is None else repr(v) if isinstance(v, float) else str(v)
+                                          for v in row]) for row in zip(*columns)]
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise PointsError(f"the file cannot be read as an Arrow IPC stream: {exc}") from None
+    return rows
+
+
 def read_rows(path: str) -> list[tuple[int, list[str]]]:
-    """The rows of the CSV file ``path`` with their line numbers (1-based),
-    header first, blank lines left out.  Raises :class:`PointsError` for a
-    file that is missing or cannot be read."""
+    """The rows of the CSV file ``path`` (or of a run's ``.arrows``, which
+    :func:`_arrow_rows` reads) with their line numbers (1-based), header
+    first, blank lines left out.  Raises :class:`PointsError` for a file
+    that is missing or cannot be read."""
     # an FMU runs in its host's working folder, which the user may not know
     where = "" if os.path.isabs(path) else f" (a relative path, taken from the working folder {os.getcwd()})"
+    if path.endswith(".arrows"):
+        if not os.path.isfile(path):
+            raise PointsError(f"there is no such file{where}")
+        return _arrow_rows(path)
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.reader(f)

@@ -81,7 +81,7 @@ def parser(description: str) -> argparse.ArgumentParser:
     r.add_argument("--record-every", type=int, metavar="N",
                    help="write every N-th communication point (and the last; default: every one)")
     r.add_argument("--force", action="store_true",
-                   help="replace an earlier run in --out (its files removed first), and run even if results.csv "
+                   help="replace an earlier run in --out (its files removed first), and run even if results.arrows "
                         "would exceed 200 MB")
     r.add_argument("--real-time", type=float, nargs="?", const=1.0, metavar="FACTOR",
                    help="pace the run to the wall clock, each communication point at its deadline, FACTOR times "

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from ..files.results import RESULTS_FILE
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.coupling import COUPLINGS
 from ..runtime.plan import EXTRAPOLATIONS
@@ -65,7 +66,7 @@ def _run(args, config, system, folder: Path) -> int:
         else:
             result = run_cosim(system, out, config)
     finally:
-        if not args.no_plots and (Path(out) / "results.csv").exists():
+        if not args.no_plots and (Path(out) / RESULTS_FILE).exists():
             try:
                 plot_run(out)
             except Exception as exc:  # plots must never hide the run's own outcome
@@ -151,7 +152,7 @@ def cmd_demo(args) -> int:
     print(f"simulated {system.stop_time:g} s in {result.wall_time:.2f} s (real-time factor "
           f"{result.real_time_factor:.2f})")
     print(f"system file: {ssd}")
-    print(f"results:     {out / 'results' / 'results.csv'}")
+    print(f"results:     {out / 'results' / RESULTS_FILE}")
     print(f"summary:     {out / 'results' / 'summary.json'}")
     for p in plots:
         print(f"plot:        {p}")

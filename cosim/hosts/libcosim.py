@@ -47,7 +47,7 @@ def _libcosimpy():
 def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "warning", timing: dict | None = None):
     """Co-simulate with libcosim's fixed-step algorithm and return a
     :class:`pandas.DataFrame`: a ``time`` column (every communication point
-    from the start time, as in our ``results.csv``) and one
+    from the start time, as in our ``results.arrows``) and one
     ``component.variable`` column per output, in the order of
     :func:`~crane_cosim.runtime.run.run_cosim` (or the ``outputs`` given).
 
@@ -64,7 +64,7 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     run makes ``ceil((stop - start) / step)`` full steps of the system's
     step size (our master shortens the last one to end at the stop time).
     A component of its own step is recorded by libcosim where its steps
-    end; its value holds in between, as in our ``results.csv``.
+    end; its value holds in between, as in our ``results.arrows``.
     ``log_level`` sets libcosim's console log level for the process.
     ``timing``, a dict, receives ``stepping_s`` (the wall time of the
     stepping alone: ``execution.step`` with the observer recording the

@@ -46,8 +46,8 @@ class RunConfig:
     communication step [s], a multiple of the step; ``values``:
     ``component.variable`` -> value (``--set``); ``replacements``: component
     name -> FMU path (``--replace``); ``record`` (patterns) and
-    ``record_every``: what results.csv holds; ``size_limit`` [bytes]:
-    the largest results.csv a run may write (None: no limit);
+    ``record_every``: what results.arrows holds; ``size_limit`` [bytes]:
+    the largest results.arrows a run may write (None: no limit);
     ``real_time`` (factor), ``spin`` [s], ``rt_priority``: pacing to the
     wall clock; ``estimate``, ``tolerance``: the coupling error estimate
     and the step it chooses; ``progress``: a bar and words on stderr;

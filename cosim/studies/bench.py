@@ -45,18 +45,18 @@ from ..scenarios import SCENARIOS
 from .floor import floor_us_per_step
 
 
-def bare_fmpy_us_per_step(system, results_csv: Path, work: Path) -> float:
+def bare_fmpy_us_per_step(system, results: Path, work: Path) -> float:
     """Mean wall time [µs] per macro step of one setReal + doStep + getReal per
-    FMU, through fmpy's public API, for the same FMUs, inputs and outputs as
+    FMU (the recorded inputs read from ``results``, a run's folder), through fmpy's public API, for the same FMUs, inputs and outputs as
     the master.  The inputs replay the co-simulation's recorded values, so
     the FMUs compute the same trajectory (cost depends on it: the blocks
     cache their kinematics while the state does not change)."""
-    import pandas as pd
     from fmpy import extract, read_model_description
+    from ..files.results import read_results
     from fmpy.fmi2 import FMU2Slave
 
     plan = plan_of(system)
-    recorded = pd.read_csv(results_csv)
+    recorded = read_results(results)
     slaves = []
     # A folder of its own for every call: the FMUs' binaries stay loaded in
     # the process once used (fmus/native.py), and a library rewritten in
@@ -141,7 +141,7 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
             co_runs, bare = [], []
             for _ in range(repeat):
                 co_runs.append(run_cosim(system, work / name / "cosim", progress=False, replace_run=True))
-                bare.append(bare_fmpy_us_per_step(system, work / name / "cosim" / "results.csv", work / name))
+                bare.append(bare_fmpy_us_per_step(system, work / name / "cosim", work / name))
             co = min(co_runs, key=lambda r: r.wall_time)
             add({"scenario": name, "mode": "cosim", "step": system.step,
                  "rtf": co.real_time_factor,

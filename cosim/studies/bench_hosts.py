@@ -16,7 +16,7 @@ tearing down are left out (libcosim initializes the FMUs inside its first
 step, so its figure leaves that step out; our master's figure holds the
 end of the run: terminating the FMUs and writing ``summary.json``).  Every host records
 the interface wrench (``crane.W_mount_*``) at every step, each its own
-way: our master in ``results.csv``, libcosim in its time-series observer,
+way: our master in ``results.arrows``, libcosim in its time-series observer,
 ecos through ``get_real`` in a listener.  ``repeat`` rounds, the hosts in
 turn, the fastest run of each counts.
 
@@ -69,7 +69,7 @@ def run_host(host: str, scenario: str, stop_time: float, folder: Path, csv: Path
     """One run of ``scenario`` under ``host`` in this process, its FMUs in
     ``folder`` (built): ``stepping_s`` and ``steps``; the recorded wrench
     written to ``csv`` (``time`` and the columns of :func:`wrench_columns`)."""
-    import pandas as pd
+    from ..files.results import read_results
 
     system = _system(scenario, stop_time, folder)
     columns = wrench_columns()
@@ -82,7 +82,7 @@ def run_host(host: str, scenario: str, stop_time: float, folder: Path, csv: Path
         if result.status != "completed":
             raise CraneCosimError(f"our master's run {result.status}: {result.reason}")
         timing = {"stepping_s": result.wall_time, "steps": result.steps}
-        frame = pd.read_csv(out / "results.csv")[["time", *columns]]
+        frame = read_results(out)[["time", *columns]]
     elif host == "libcosim":
         from ..hosts.libcosim import run_libcosim
         frame = run_libcosim(system, outputs=columns, timing=timing)

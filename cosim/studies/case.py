@@ -85,18 +85,21 @@ def _ended(part: Path, code: int, name: str) -> tuple[str, str]:
 
 
 def _converted(part: Path) -> dict:
-    """``results.csv`` of the case as ``results.parquet`` (compressed), and
-    the peaks of the interface wrench, ``{peak_<column>: value}``."""
+    """``results.arrows`` of the case as ``results.parquet`` (zstd, the
+    columns' types, units and roles kept in its metadata), and the peaks of
+    the interface wrench, ``{peak_<column>: value}``.  The rows of a case
+    killed while writing are those of the batches it wrote."""
     import numpy as np
-    import pandas as pd
+    from ..files.results import RESULTS_FILE, metadata_of, read_table
+    from ..files.results_export import write_parquet
     from ..runtime.coupling import columns_of_role
     from .sweep_folder import RESULTS
 
-    csv = part / "results.csv"
-    df = pd.read_csv(csv)
-    df.to_parquet(part / RESULTS, compression="zstd", index=False)
-    csv.unlink()
-    roles = (_read_json(part / "summary.json") or {}).get("roles", {})
+    table, _ = read_table(part / RESULTS_FILE)
+    write_parquet(table, part / RESULTS)
+    (part / RESULTS_FILE).unlink()
+    df = table.to_pandas()
+    roles = metadata_of(table.schema)["roles"]
     return {f"peak_{c}": float(np.abs(df[c]).max()) if len(df) else float("nan")
             for c in columns_of_role(roles, PEAK_ROLE) if c in df}
 
@@ -128,7 +131,7 @@ def run_case(system: str, name: str, values: dict, out: str, config_json: str) -
                                     start_new_session=True)
             code = proc.wait()
         row["status"], row["reason"] = _ended(part, code, name)
-        if (part / "results.csv").exists():
+        if (part / "results.arrows").exists():
             try:
                 peaks = _converted(part)
             except Exception as exc:  # noqa: BLE001 (any failure to read or write the results is the case's)

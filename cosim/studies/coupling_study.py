@@ -30,7 +30,7 @@ from ..errors import SimulationError
 from ..fmus.build import prepare_fmus
 from ..runtime.run import run_cosim
 from ..hosts.monolithic import run_monolithic
-from ..files.results import error_norms, force_columns, relative_rms
+from ..files.results import error_norms, force_columns, read_results, relative_rms
 from ..scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom,
                         offshore_knuckle_boom)
 
@@ -74,7 +74,7 @@ def reference_run(system, folder: Path) -> pd.DataFrame:
     missing or out of date), read back: the reference of a study."""
     prepare_fmus(system)
     run_monolithic(system, folder, progress=False, replace_run=True)
-    return pd.read_csv(folder / "results.csv")
+    return read_results(folder)
 
 
 def interface_wrench(system) -> list[str]:
@@ -101,7 +101,7 @@ def timed_run(system, folder: Path, row: dict, record_every: int = 1) -> bool:
         run_cosim(system, folder, progress=False, record_every=record_every, replace_run=True)
         return True
     except SimulationError:
-        row["diverged_at"] = float(pd.read_csv(folder / "results.csv")["time"].iloc[-1])
+        row["diverged_at"] = float(read_results(folder)["time"].iloc[-1])
         return False
     finally:
         row["wall_s"] = time.perf_counter() - t0
@@ -134,7 +134,7 @@ def run_examples(out: Path, stop_time: float = 5.0, steps=STEPS, algorithms=EXAM
                     # only the shared grid is compared: writing more would time the disk
                     every = max(1, round(COMPARE_EVERY / h))
                     if timed_run(s, tmp / "run", row, every):
-                        run, r = on_shared_grid(pd.read_csv(tmp / "run" / "results.csv"), ref)
+                        run, r = on_shared_grid(read_results(tmp / "run"), ref)
                         columns = force_columns(s, ref)
                         row["error"] = float(error_norms(run, r, columns)["rms_peak"].max())
                         if h == ESTIMATE_STEP:
@@ -171,7 +171,7 @@ def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:
                            "extrapolation": extrapolation, "step": h, "stop_time": stop_time, "error": None,
                            "diverged_at": None}
                     if timed_run(s, tmp / "run", row):
-                        row["error"] = wrench_error(pd.read_csv(tmp / "run" / "results.csv"), ref,
+                        row["error"] = wrench_error(read_results(tmp / "run"), ref,
                                                     interface_wrench(s))
                     rows.append(row)
                     print(json.dumps(row), flush=True)

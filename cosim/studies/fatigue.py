@@ -186,15 +186,16 @@ def roles_of(folder: Path) -> dict:
 
 
 def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
-    """The results of a run folder (``results.csv``, or a sweep case's
-    ``results.parquet``), its first ``skip`` seconds left out."""
+    """The results of a run folder (``results.arrows``, a sweep case's
+    ``results.parquet``, or the ``results.csv`` of an earlier version's
+    run), its first ``skip`` seconds left out."""
+    from ..files.results import read_results, results_path
     folder = Path(folder)
-    if (folder / "results.parquet").is_file():
-        path, df = folder / "results.parquet", pd.read_parquet(folder / "results.parquet")
-    elif (folder / "results.csv").is_file():
-        path, df = folder / "results.csv", read_table(folder / "results.csv", "the results")
-    else:
-        raise CraneCosimError(f"{folder} holds no results.csv or results.parquet: give the folder of a run")
+    path = results_path(folder)
+    if not path.is_file():
+        raise CraneCosimError(f"{folder} holds no results.arrows (nor results.parquet or results.csv): give the "
+                              f"folder of a run")
+    df = read_table(path, "the results") if path.suffix == ".csv" else read_results(path)
     if "time" not in df.columns:
         raise CraneCosimError(f"the results {path} have no column 'time': give the results of a run")
     df = df[df["time"] >= df["time"].iloc[0] + skip].reset_index(drop=True)

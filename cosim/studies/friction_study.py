@@ -27,7 +27,7 @@ import pandas as pd
 from ..errors import SimulationError
 from .coupling_study import COMPARE_EVERY, on_shared_grid, reference_run
 from ..runtime.run import run_cosim
-from ..files.results import relative_rms
+from ..files.results import read_results, relative_rms
 from ..scenarios import crane_on_vessel_friction, offshore_knuckle_boom
 
 STEPS = (5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)
@@ -92,7 +92,7 @@ def run_study(out: Path, stop_time: float = 20.0, steps=STEPS) -> list[dict]:
                 except SimulationError as exc:
                     row["diverged"] = str(exc)
                 else:
-                    run = pd.read_csv(tmp / f"co_{name}_{h}" / "results.csv")
+                    run = read_results(tmp / f"co_{name}_{h}")
                     row.update(errors(run, ref))
                     row["chatter"] = chatter(run, ref)
                 rows.append(row)

@@ -18,9 +18,8 @@ import json
 import tempfile
 from pathlib import Path
 
-import pandas as pd
 
-from ..files.results import error_norms, force_columns
+from ..files.results import error_norms, force_columns, read_results
 from ..runtime.config import RunConfig
 from ..runtime.run import run_cosim
 from ..errors import SimulationError
@@ -61,12 +60,12 @@ def run_multirate(out: Path, stop_time: float = 20.0, repeat: int = 2) -> list[d
                     try:
                         walls.append(run_cosim(system, tmp / "run", config).wall_time)
                     except SimulationError:
-                        row["diverged_at"] = float(pd.read_csv(tmp / "run" / "results.csv")["time"].iloc[-1])
+                        row["diverged_at"] = float(read_results(tmp / "run")["time"].iloc[-1])
                         break
                 if row["diverged_at"] is None:
                     row["wall_s"] = min(walls)
                     row["real_time_factor"] = stop_time / row["wall_s"]
-                    run, r = on_shared_grid(pd.read_csv(tmp / "run" / "results.csv"), ref)
+                    run, r = on_shared_grid(read_results(tmp / "run"), ref)
                     row["error"] = float(error_norms(run, r, force_columns(system, ref))["rms_peak"].max())
                 rows.append(row)
                 print(json.dumps(row), flush=True)

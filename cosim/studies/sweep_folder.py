@@ -13,7 +13,7 @@ run or failed, and refuses the folder, in one sentence, when it holds a
 sweep of another system, options or version, a case of the same name with
 other values, or a case the sweep does not have; ``force`` clears the
 folder's cases instead (:func:`clear`), and leaves other files alone.  A
-folder holding a single run's results (``results.csv`` ...) is never a
+folder holding a single run's results (``results.arrows`` ...) is never a
 sweep's.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ CASES = "cases"
 FMUS = "fmus"
 RESULTS = "results.parquet"
 #: what a single run writes (``files/results.py``): a folder holding one holds a run, not a sweep
-_RUN_FILES = ("results.csv", "summary.json", "coupling_error.csv", "timing.csv", "plots")
+_RUN_FILES = ("results.arrows", "results.csv", "summary.json", "coupling_error.csv", "timing.csv", "plots")
 #: options that change no result of a case
 _NOT_IDENTITY = ("progress", "size_limit", "replace_run")
 #: the command line's names of the options whose field names differ

@@ -8,7 +8,8 @@ import pytest
 
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.signal import TIME_TOLERANCE, Signal
-from crane_cosim.files.results import ResultWriter
+from crane_cosim.files.results import CsvWriter
+from crane_cosim.files.results_stream import ResultWriter
 
 #: eq. (21): -4000 N m for 0 <= t <= 0.1 s, then 0, in its two writings
 EQ21 = [{"table": "0 -4000; 0.1 -4000; 0.1 0"}, {"table": "0 -4000; 0.1 0", "interpolation": "previous"}]
@@ -118,17 +119,20 @@ def test_the_file_replaces_the_table(tmp_path):
     assert y(Signal(file=f, table="0 100"), 0.5) == 2.0
 
 
-def test_a_column_of_a_results_csv_written_by_a_run(tmp_path):
-    """The layout of results.csv, as the project writes it: time first, then
-    component.variable; the time is the column named time wherever it is."""
-    writer = ResultWriter(tmp_path, ["crane.q_slew", "drive.y", "crane.u_slew"])
+@pytest.mark.parametrize("writer,name,rtol", [(CsvWriter, "results.csv", 1e-11),   # 12 digits
+                                               (ResultWriter, "results.arrows", 0)])   # every bit
+def test_a_column_of_a_run_s_results_as_csv_or_arrow_stream(tmp_path, writer, name, rtol):
+    """The layouts of a run's results, results.arrows as a run writes it and
+    its CSV: time first, then component.variable; the time is the column
+    named time wherever it is."""
+    w = writer(tmp_path, ["crane.q_slew", "drive.y", "crane.u_slew"], name=name)
     for t in np.arange(0.0, 1.0 + 1e-12, 0.25):
-        writer.append(t, [np.sin(t), -4000.0 * (t < 0.5), np.cos(t)])
-    writer.close()
-    f = str(tmp_path / "results.csv")
+        w.append(t, [np.sin(t), -4000.0 * (t < 0.5), np.cos(t)])
+    w.close()
+    f = str(tmp_path / name)
     s = Signal(file=f, column="crane.q_slew")
     np.testing.assert_allclose(ys(s, [0.0, 0.25, 0.375, 1.0]),
-                               [0.0, np.sin(0.25), (np.sin(0.25) + np.sin(0.5)) / 2, np.sin(1.0)], rtol=1e-11)
+                               [0.0, np.sin(0.25), (np.sin(0.25) + np.sin(0.5)) / 2, np.sin(1.0)], rtol=rtol)
     steps = Signal(file=f, column="drive.y", interpolation="previous")
     assert ys(steps, [0.0, 0.49, 0.5, 2.0]) == [-4000.0, -4000.0, 0.0, 0.0]
     moved = _write(tmp_path / "moved.csv", "a,time,b\n5,0,7\n6,1,8\n")

@@ -16,6 +16,7 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.ssp import write_ssd
+from crane_cosim.files.results import read_results
 
 
 @pytest.fixture
@@ -165,7 +166,7 @@ def test_non_finite_output_stops_and_keeps_results(capsys, system_file, tmp_path
     assert (out / "plots" / "interface_mount.png").exists()  # plots of what was computed
     assert_one_sentence(err, "t = 0.0", f"are in {out}")
     assert re.search(NON_FINITE, err), err
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     assert len(df) > 5 and df["time"].iloc[-1] < 0.1
     summary = json.loads((out / "summary.json").read_text())
     assert summary["status"] == "failed" and re.search(NON_FINITE, summary["error"])
@@ -177,13 +178,13 @@ def test_interrupt_keeps_results(system_file, tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file()), "--out", str(out),
                              "--no-plots"], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    while time.time() < deadline and not ((out / "results.csv").exists() and (out / "results.csv").stat().st_size > 50000):
+    while time.time() < deadline and not ((out / "results.arrows").exists() and (out / "results.arrows").stat().st_size > 50000):
         time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     assert len(df) > 100
     assert json.loads((out / "summary.json").read_text())["status"] == "interrupted"
 
@@ -222,7 +223,7 @@ def test_demo_runs_the_offshore_knuckle_boom(capsys, tmp_path):
     assert main(["demo", "--out", str(tmp_path), "--stop-time", "0.05"]) == 0
     out = capsys.readouterr().out
     assert "OffshoreKnuckleBoom.ssd" in out and (tmp_path / "OffshoreKnuckleBoom.ssd").is_file()
-    df = pd.read_csv(tmp_path / "results" / "results.csv")
+    df = read_results(tmp_path / "results")
     assert len(df) == 51 and "crane.W_mount_fz" in df.columns and "boom_cylinder.p_A" in df.columns
     assert "cylinders.png" in {p.name for p in (tmp_path / "results" / "plots").iterdir()}
 
@@ -239,7 +240,7 @@ def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
     code = main(["run", str(system_file(stop_time=0.5)), "--out", str(out)])
     assert code == 0
     assert f"results in {out}" in capsys.readouterr().out
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     assert df.columns[0] == "time" and "crane.W_mount_fz" in df.columns and "vessel.q_roll" in df.columns
     assert len(df) == 501
     summary = json.loads((out / "summary.json").read_text())
@@ -373,7 +374,7 @@ def test_step_longer_than_the_run(capsys, system_file, tmp_path, mode):
     code, err = run_cli(capsys, system_file(), "--stop-time", "0.01", "--step", "0.01", "--out", tmp_path / "one",
                         *mode)
     assert code == 0, err
-    assert list(pd.read_csv(tmp_path / "one" / "results.csv")["time"]) == [0.0, 0.01]
+    assert list(read_results(tmp_path / "one")["time"]) == [0.0, 0.01]
 
 
 @pytest.mark.parametrize("stop,fragment", [
@@ -395,11 +396,11 @@ def test_demo_checks_stop_time_before_building(capsys, monkeypatch, tmp_path, st
 
 @pytest.mark.parametrize("mode", [[], ["--monolithic"]])
 def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_file, tmp_path, mode):
-    """At a step so small results.csv would grow to gigabytes, the run is
+    """At a step so small results.arrows would grow to gigabytes, the run is
     refused before it starts, with the estimate and the options that help."""
     code, err = run_cli(capsys, system_file(stop_time=1.0), "--step", "1e-6", "--out", tmp_path / "huge", *mode)
     assert code == 2
-    assert_one_sentence(err, "results.csv would take about 1.6 GB (1000001 rows of 100 columns), more than the "
+    assert_one_sentence(err, "results.arrows would take about 800 MB (1000001 rows of 100 columns), more than the "
                              "limit of 200 MB: record every N-th point (--record-every N) or fewer variables "
                              "(--record 'component.variable'), take a longer --step, or write it all with --force")
     assert not (tmp_path / "huge").exists()
@@ -407,15 +408,15 @@ def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_fil
     code, err = run_cli(capsys, system_file(stop_time=0.001), "--step", "1e-6", "--record-every", "100",
                         "--out", tmp_path / "thin", *mode)
     assert code == 0, err
-    assert len(pd.read_csv(tmp_path / "thin" / "results.csv")) == 11
+    assert len(read_results(tmp_path / "thin")) == 11
     # --force: with a limit lowered to the size of a short run
     from crane_cosim.runtime import recording
     monkeypatch.setattr(recording, "SIZE_LIMIT", 1e4)
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path / "small", *mode)
-    assert code == 2 and "more than the limit of 0.0 MB" in err
+    assert code == 2 and "more than the limit of 10 kB" in err
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path / "small", "--force", *mode)
     assert code == 0, err
-    assert len(pd.read_csv(tmp_path / "small" / "results.csv")) == 51
+    assert len(read_results(tmp_path / "small")) == 51
 
 
 def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
@@ -424,7 +425,7 @@ def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path)
     assert code == 0
     lines = [l for l in err.splitlines() if l.strip()]
-    assert lines == ["crane-cosim: warning: results.csv will take about 0.1 MB (51 rows of 100 columns); "
+    assert lines == ["crane-cosim: warning: results.arrows will take about 41 kB (51 rows of 100 columns); "
                      "--record-every N and --record 'component.variable' write less"]
 
 
@@ -436,7 +437,7 @@ def test_record_options(capsys, system_file, tmp_path, mode):
     code = main(["run", str(system_file(stop_time=0.1)), "--out", str(out), "--record", "crane.W_mount_*",
                  "--record", "*.q_roll", "--record-every", "30", *mode])
     assert code == 0, capsys.readouterr().err
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     assert list(df.columns) == ["time", "vessel.q_roll"] + [f"crane.W_mount_{c}" for c in
                                                            ("nx", "ny", "nz", "fx", "fy", "fz")]
     assert np.allclose(df["time"], [0.0, 0.03, 0.06, 0.09, 0.1])
@@ -465,14 +466,14 @@ def test_terminate_keeps_results(system_file, tmp_path, mode):
     proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file()), "--out", str(out),
                              "--record-every", "7", *mode], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
-    while time.time() < deadline and not ((out / "results.csv").exists() and (out / "results.csv").stat().st_size > 20000):
+    while time.time() < deadline and not ((out / "results.arrows").exists() and (out / "results.arrows").stat().st_size > 20000):
         time.sleep(0.2)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
     assert err.strip().splitlines()[-1] == "crane-cosim: terminated (SIGTERM); the results computed so far are on disk"
     assert "Traceback" not in err
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["status"] == "terminated"
     assert summary["error"] == f"terminated by SIGTERM at t = {summary['end_time']:g} s"
@@ -605,8 +606,8 @@ def test_export_then_run_the_archive_gives_the_same_numbers(capsys, system_file,
     assert main(["run", str(ssd), "--no-plots", "--out", str(tmp_path / "from_ssd")]) == 0
     assert main(["run", str(ssp), "--no-plots"]) == 0
     assert f"results in {ssp.parent / 'results' / 'CraneOnVessel'}" in capsys.readouterr().out
-    a = pd.read_csv(tmp_path / "from_ssd" / "results.csv")
-    b = pd.read_csv(ssp.parent / "results" / "CraneOnVessel" / "results.csv")
+    a = read_results(tmp_path / "from_ssd")
+    b = read_results(ssp.parent / "results" / "CraneOnVessel")
     pd.testing.assert_frame_equal(a, b, check_exact=True)
     assert a["vessel.q_roll"].iloc[0] == 0.02
 

@@ -6,12 +6,12 @@ sentence and exit 2, never an internal error (exit 3)."""
 import json
 import zipfile
 
-import pandas as pd
 import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.files.results import read_results
 
 
 @pytest.fixture
@@ -32,16 +32,16 @@ def test_a_folder_holding_a_run_is_refused_and_replaced_with_force(capsys, tmp_p
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--out", str(out)]) == 0
     assert (out / "plots").is_dir()
-    before = (out / "results.csv").read_text()
+    before = (out / "results.arrows").read_bytes()
     (out / "notes.txt").write_text("mine")
     # a second run into it is refused before anything runs: nothing changes
     assert main(["run", str(ssd), "--out", str(out), "--stop-time", "0.03", "--no-plots"]) == 2
-    one_sentence(capsys, f"--out {out} holds an earlier run (results.csv, summary.json, plots)", "--force")
-    assert (out / "results.csv").read_text() == before
+    one_sentence(capsys, f"--out {out} holds an earlier run (results.arrows, summary.json, plots)", "--force")
+    assert (out / "results.arrows").read_bytes() == before
     # with --force the earlier run's files go first: no plots of the other run beside the new rows
     assert main(["run", str(ssd), "--out", str(out), "--stop-time", "0.03", "--no-plots", "--force"]) == 0
     assert not (out / "plots").exists() and (out / "notes.txt").read_text() == "mine"
-    assert len(pd.read_csv(out / "results.csv")) == 31
+    assert len(read_results(out)) == 31
     assert json.loads((out / "summary.json").read_text())["stop_time"] == 0.03
 
 
@@ -54,14 +54,14 @@ def test_a_failed_run_with_force_leaves_only_its_own_files(capsys, tmp_path, ssd
     capsys.readouterr()
     summary = json.loads((out / "summary.json").read_text())
     assert code == 1 and summary["status"] == "failed"
-    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "summary.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["results.arrows", "summary.json"]
 
 
 def test_the_default_folder_holds_the_latest_run(capsys, tmp_path, ssd):
     assert main(["run", str(ssd), "--no-plots"]) == 0
     assert main(["run", str(ssd), "--no-plots", "--stop-time", "0.02"]) == 0
     results = tmp_path / "results" / "CraneOnVessel"
-    assert len(pd.read_csv(results / "results.csv")) == 21
+    assert len(read_results(results)) == 21
 
 
 def test_the_api_refuses_a_folder_holding_a_run(tmp_path, fmu_dir):
@@ -112,13 +112,21 @@ def test_bad_folders_and_files_of_every_command(capsys, tmp_path, ssd):
     run = tmp_path / "run"
     assert main(["run", str(ssd), "--out", str(run), "--no-plots"]) == 0
     (tmp_path / "blank").mkdir()
-    (tmp_path / "blank" / "results.csv").write_text("")
+    (tmp_path / "blank" / "results.csv").write_text("")   # an earlier version's
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / "results.arrows").write_bytes(b"")   # a run killed before its first write
     cases = [
         (["run", str(ssd), "--stop-time", "inf"], "--stop-time inf is not a finite number of seconds"),
         (["run", str(ssd), "--step", "nan"], "--step nan is not a finite number of seconds"),
         (["run", str(ssd), "--replace", f"vessel={tmp_path}"], "is a folder; give the .fmu file"),
         (["fatigue", str(empty)], f"the scatter table {empty} is empty"),
         (["fatigue", str(tmp_path / "blank")], "is empty"),
+        (["fatigue", str(tmp_path / "cut")], f"the results {tmp_path / 'cut' / 'results.arrows'} is empty"),
+        (["export-results", str(tmp_path / "cut")], f"the results {tmp_path / 'cut' / 'results.arrows'} is empty"),
+        (["export-results", str(a_file)], f"the results {a_file} is not an Arrow IPC stream"),
+        (["export-results", str(tmp_path / "empty_folder")], f"{tmp_path / 'empty_folder'} does not exist"),
+        (["export-results", str(run), "--out", str(tmp_path)], f"the export {tmp_path} is an existing folder"),
+        (["export-results", str(run), "--out", "/proc/crane-cosim/x.csv"], "/proc/crane-cosim is not a folder"),
         (["fatigue", str(run), "--out", str(a_file)], f"{a_file} is an existing file, not a folder"),
         (["fatigue", str(run), "--out", "/proc/crane-cosim"], "/proc/crane-cosim cannot be written"),
         (["build-fmus", "--out", "/proc/crane-cosim"], "--out /proc/crane-cosim cannot be written"),

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from crane_cosim.files.archive import ENV, Limits, RATIO_FLOOR
+from crane_cosim.files.results import read_results
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "ssp.md"
@@ -55,7 +56,7 @@ def work(tmp_path_factory, fmu_dir):
 
 
 def test_export_and_run(work):
-    df = pd.read_csv(work / "results" / "CraneOnVessel" / "results.csv")
+    df = read_results(work / "results" / "CraneOnVessel")
     assert len(df) == 1001 and df["vessel.q_roll"].iloc[0] == 0.02
 
 
@@ -67,7 +68,7 @@ def test_write_ssp_from_python(tmp_path, fmu_dir):
 
 def test_open_system_from_python(work):
     _run(*BLOCKS["open"], cwd=work)
-    assert len(pd.read_csv(work / "results" / "results.csv")) == 1001
+    assert len(read_results(work / "results")) == 1001
 
 
 def test_libcosim_opens_the_archive(work):

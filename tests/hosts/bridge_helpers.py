@@ -14,13 +14,13 @@ import threading
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-import pandas as pd
 import pytest
 
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.fmus.build import build_bridge_fmu
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.files.results import read_results
 
 STOP = 0.5  # s: 500 steps of 1 ms
 COUNTER_NAMES = ["bridge_sent", "bridge_answers", "bridge_lost", "bridge_late", "bridge_stale", "bridge_held",
@@ -46,7 +46,7 @@ def reference(fmu_dir, tmp_path_factory):
     """The crane on the vessel, all three FMUs in this process."""
     out = tmp_path_factory.mktemp("reference")
     run_cosim(crane_on_vessel(base_dir=out, fmu_dir=str(fmu_dir), stop_time=STOP), out / "results", progress=False)
-    return pd.read_csv(out / "results" / "results.csv")
+    return read_results(out / "results")
 
 
 def bridged(tmp_path, fmu_dir, bridge_fmu, port, system=crane_on_vessel, component="controller", **params):

@@ -18,7 +18,6 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from bridge_helpers import (COUNTER_NAMES, STOP, bridge_fmu, bridged, free_port, one_sentence,  # noqa: F401
@@ -32,6 +31,7 @@ from crane_cosim.fmus.native import find_compiler
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.ssp import write_ssd
+from crane_cosim.files.results import read_results
 
 
 # -- the FMU ------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def test_lock_step_bridge_equals_the_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, 
                         r"abandoned\), \d+ requests .*; ignored: 0 datagrams of strangers, 0 malformed, 0 of another "
                         r"packet layout than version 2\n", server.err)
     stats = json.loads(stats_file.read_text())
-    df = pd.read_csv(tmp_path / "out" / "results.csv")
+    df = read_results(tmp_path / "out")
     assert set(reference.columns) < set(df.columns)
     np.testing.assert_allclose(df[reference.columns], reference, rtol=1e-12, atol=0)
     last = {c: int(df[f"controller.{c}"].iloc[-1]) for c in COUNTER_NAMES}
@@ -214,7 +214,7 @@ def test_free_running_outputs_the_answers_to_earlier_requests(tmp_path, fmu_dir,
         system = bridged(tmp_path, fmu_dir, bridge_fmu, server.port, mode="free-running")
         result = run_cosim(system, tmp_path / "out", progress=False, real_time=1.0)
     assert result.status == "completed" and result.real_time["steps"] == 500
-    df = pd.read_csv(tmp_path / "out" / "results.csv")
+    df = read_results(tmp_path / "out")
     age = df["controller.bridge_age"].to_numpy().astype(int)
     assert age[0] == 0 and (age >= 0).all()
     rows = np.arange(len(df)) - age  # the row of the request each row's outputs answer

@@ -9,7 +9,6 @@ import socket
 import struct
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from bridge_helpers import (COUNTER_NAMES, STOP, Relay, bridge_fmu, bridged, one_sentence,  # noqa: F401
@@ -21,6 +20,7 @@ from crane_cosim.files.ssp import write_ssd
 from crane_cosim.fmus.build import build_bridge_fmu
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel, crane_on_vessel_friction
+from crane_cosim.files.results import read_results
 
 
 def _ssd(tmp_path, fmu_dir, stop_time=STOP):
@@ -43,7 +43,7 @@ def test_server_killed_mid_run_stops_the_run(capsys, tmp_path, fmu_dir, bridge_f
     one_sentence(capsys.readouterr().err, "component controller (ControllerBridge.fmu) failed to step from t = 0.1",
                  f"the peer at udp://127.0.0.1:{relay.port} was silent for 0.", "s and left the request for t = 0.",
                  "(timeout 0.2 s, on_silence = stop)", "the results up to t = 0.1", f"are in {out}")
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     assert 150 < len(df) < 250
     summary = json.loads((out / "summary.json").read_text())
     assert summary["status"] == "failed" and "was silent for" in summary["error"]
@@ -59,7 +59,7 @@ def test_server_killed_mid_run_holds_the_outputs_and_says_so(tmp_path, fmu_dir, 
         finally:
             relay.close()
     assert result.status == "completed"
-    df = pd.read_csv(tmp_path / "out" / "results.csv")
+    df = read_results(tmp_path / "out")
     held, answers = df["controller.bridge_held"].to_numpy(), df["controller.bridge_answers"].to_numpy()
     # every step is either answered or held, and the held ones are the last
     assert (np.diff(held) + np.diff(answers) == 1).all()
@@ -74,7 +74,7 @@ def test_server_killed_mid_run_holds_the_outputs_and_says_so(tmp_path, fmu_dir, 
     assert result.bridges["controller"]["status"] == "held" and result.bridges["controller"]["held"] == n_held
     assert result.warnings == [f"the peer of controller at udp://127.0.0.1:{relay.port} was silent at times: "
                                f"controller's outputs were held at {n_held} steps (on_silence = hold; bridge_held in "
-                               f"results.csv says when)"]
+                               f"results.arrows says when)"]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["warnings"] == result.warnings and summary["bridges"] == result.bridges
 
@@ -103,7 +103,7 @@ def test_a_peer_that_never_answers_is_said_whatever_on_silence_says(capsys, tmp_
                      f"; no point was recorded (summary.json in {out} says how the run ended)")
         assert summary["status"] == "failed" and "never answered" in summary["error"]
         assert entry["status"].startswith("not read")
-        assert len(pd.read_csv(out / "results.csv")) == 0
+        assert len(read_results(out)) == 0
         return
     assert code == 0 and summary["status"] == "completed"
     sent = entry["sent"]
@@ -169,7 +169,7 @@ def _friction_run(tmp_path, fmu_dir, friction_bridge, target=None):
         finally:
             relay.close()
     assert result.status == "completed"
-    return pd.read_csv(tmp_path / "out" / "results.csv"), json.loads(stats_file.read_text()), result, server.err
+    return read_results(tmp_path / "out"), json.loads(stats_file.read_text()), result, server.err
 
 
 @pytest.fixture(scope="module")

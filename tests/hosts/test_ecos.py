@@ -14,13 +14,12 @@ declared test dependencies: without them this module fails, it is not
 skipped.
 """
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.hosts.ecos import _ecospy, run_ecos
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
-from crane_cosim.files.results import relative_rms
+from crane_cosim.files.results import read_results, relative_rms
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.ssp import PARAMETER_SET, write_ssp
 
@@ -63,7 +62,7 @@ def ours(tmp_path_factory, fmu_dir):
     out = tmp_path_factory.mktemp("jacobi")
     assert run_cosim(_system(fmu_dir, algorithm="jacobi", extrapolation="none"), out, progress=False).status \
         == "completed"
-    return pd.read_csv(out / "results.csv")
+    return read_results(out)
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +193,7 @@ def test_every_example_under_ecos_agrees_with_our_master_from_t0(tmp_path, fmu_d
     system.algorithm, system.extrapolation, system.iterations = "jacobi", "none", None
     ec = run_ecos(system)
     assert run_cosim(system, tmp_path, progress=False).status == "completed"
-    ours = pd.read_csv(tmp_path / "results.csv")
+    ours = read_results(tmp_path)
     assert list(ec.columns) == list(ours.columns)
     np.testing.assert_allclose(ec["time"], ours["time"], rtol=0, atol=1e-12)
     cols = [c for c in ours.columns if c != "time" and np.abs(ours[c]).max() > 1e-6]

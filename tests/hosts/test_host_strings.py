@@ -6,7 +6,6 @@ its output ``level`` says which model the String parameter ``model`` chose
 import xml.etree.ElementTree as ET
 import zipfile
 
-import pandas as pd
 import pytest
 
 from choice_block import Choice
@@ -21,6 +20,7 @@ from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.files.ssp import SSC, SSD, SSV, open_system, read_ssd, write_ssd, write_ssp
 from crane_cosim.runtime.system import System
+from crane_cosim.files.results import read_results
 
 STOP, STEP = 0.05, 0.01
 
@@ -33,7 +33,7 @@ def _system(choice_fmu, **parameters) -> System:
 
 
 def _levels(out) -> list:
-    return pd.read_csv(out / "results.csv")["c.level"].tolist()
+    return read_results(out)["c.level"].tolist()
 
 
 # -- SSP ---------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from crane_cosim.hosts.libcosim import run_libcosim
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import SCENARIOS, STUDIES, crane_on_vessel
 from crane_cosim.files.ssp import SSC, SSD, write_ssd
-from crane_cosim.files.results import relative_rms
+from crane_cosim.files.results import read_results, relative_rms
 
 WRENCH = [f"crane.W_{f}_{c}" for f in ("mount", "king") for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 4.0
@@ -56,7 +56,7 @@ def _system(fmu_dir, stop_time=STOP, early_slew=True, **settings):
 
 def _master(out, system) -> pd.DataFrame:
     assert run_cosim(system, out, progress=False).status == "completed"
-    return pd.read_csv(out / "results.csv")
+    return read_results(out)
 
 
 @pytest.fixture(scope="module")

@@ -5,14 +5,13 @@ beside the example's own.  The whole examples, with bounds at about 3x
 what they achieve: ``test_example_accuracy.py``.
 """
 import numpy as np
-import pandas as pd
 import pytest
 from references import monolithic_runs
 
 from crane_cosim.errors import SimulationError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.files.results import relative_rms
+from crane_cosim.files.results import read_results, relative_rms
 
 WRENCH = [f"crane.W_{f}_{c}" for f in ("mount", "king") for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 8.0
@@ -29,7 +28,7 @@ def _system(fmu_dir, vessel_mass=None, stop_time=STOP, **settings):
 def _cosim(tmp_path, fmu_dir, vessel_mass=None, **settings):
     r = run_cosim(_system(fmu_dir, vessel_mass, **settings), tmp_path / "cosim", progress=False)
     assert r.status == "completed"
-    return pd.read_csv(tmp_path / "cosim" / "results.csv")
+    return read_results(tmp_path / "cosim")
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +89,7 @@ def test_explicit_coupling_diverges_on_the_light_vessel(tmp_path, fmu_dir):
     with pytest.raises(SimulationError, match=r"(returned (nan|inf|-inf) for its output \w+ at|state [\w, ]+ is not "
                                               r"finite after the step from) t = 0\.0\d+ s"):
         run_cosim(s, tmp_path / "out", progress=False)
-    df = pd.read_csv(tmp_path / "out" / "results.csv")
+    df = read_results(tmp_path / "out")
     assert 5 < len(df) < 100  # the steps before the failure are on disk
 
 

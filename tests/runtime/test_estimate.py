@@ -10,7 +10,7 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.runtime.observers.estimate import FLOOR, CouplingEstimate
 from crane_cosim.runtime import run_cosim
-from crane_cosim.files.results import error_norms
+from crane_cosim.files.results import error_norms, read_results
 from crane_cosim.scenarios import crane_on_vessel
 
 COLUMNS = ["crane.W_fx", "crane.W_nz", "crane.q1", "crane.W_fy", "vessel.F"]
@@ -105,7 +105,7 @@ def test_the_estimate_is_on_disk_and_in_the_summary(tmp_path, fmu_dir):
     system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.2)
     result = run_cosim(system, tmp_path / "out", progress=False, estimate=True)
     errors = pd.read_csv(tmp_path / "out" / "coupling_error.csv")
-    results = pd.read_csv(tmp_path / "out" / "results.csv")
+    results = read_results(tmp_path / "out")
     np.testing.assert_array_equal(errors["time"], results["time"])
     assert "crane.W_mount_fx" in errors.columns and "crane.q1" not in errors.columns
     assert (errors.iloc[0, 1:] == 0).all() and (errors.iloc[1:, 1:] != 0).any().any()
@@ -139,7 +139,7 @@ def test_the_command_refuses_an_estimate_it_cannot_make(capsys, tmp_path, fmu_di
     assert main(["run", str(ssd), "--no-plots", "--out", str(tmp_path / "out"), *options]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("crane-cosim: error: ") and fragment in err, err
-    assert not (tmp_path / "out" / "results.csv").exists()
+    assert not (tmp_path / "out" / "results.arrows").exists()
 
 
 def test_a_tolerance_not_met_at_the_smallest_step_keeps_the_results_and_says_so(capsys, tmp_path, fmu_dir,
@@ -161,4 +161,4 @@ def test_a_tolerance_not_met_at_the_smallest_step_keeps_the_results_and_says_so(
     found = summary["coupling_error"]
     assert found["met"] is False and [t["step"] for t in found["steps_tried"]] == [0.001]
     # the points recorded are the system's step's
-    assert len(pd.read_csv(out / "results.csv")) == 201
+    assert len(read_results(out)) == 201

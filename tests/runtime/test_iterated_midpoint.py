@@ -5,13 +5,13 @@ ramp integrated (``t^2 / 2``).  The integrators' RK4 is exact for a held
 input, so these errors are the master's alone."""
 import fake_plans as fake
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.runtime import run_cosim
 from crane_cosim.runtime.algorithms import IteratedMidpoint
 from crane_cosim.runtime.algorithms.graph import links_against_order
 from crane_cosim.runtime.system import System
+from crane_cosim.files.results import read_results
 
 
 def _oscillator(integrator_fmu, algorithm, step, stop_time=2 * np.pi):
@@ -25,7 +25,7 @@ def _oscillator(integrator_fmu, algorithm, step, stop_time=2 * np.pi):
 
 def _run(system, folder):
     run_cosim(system, folder, progress=False)
-    return pd.read_csv(folder / "results.csv")
+    return read_results(folder)
 
 
 def _oscillator_error(df):

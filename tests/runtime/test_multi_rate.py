@@ -5,12 +5,12 @@ fixed-step algorithm runs it; against a hand computation, against
 libcosim with the same system file, and the refusals.  An FMU that cannot
 vary its step never gets a shorter one."""
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.files.ssp import read_ssd, write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
+from crane_cosim.files.results import read_results
 
 H, K, STEPS = 0.01, 5, 23   # the run ends inside b's fifth step, which is cut at the stop time
 
@@ -52,7 +52,7 @@ def _by_hand(gauss_seidel: bool):
 @pytest.mark.parametrize("algorithm", ["jacobi", "gauss-seidel"])
 def test_a_component_every_five_steps_equals_the_hand_computation(integrator_fmu, tmp_path, algorithm):
     run_cosim(_oscillator(integrator_fmu, algorithm), tmp_path, progress=False)
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     expected = _by_hand(algorithm == "gauss-seidel")
     np.testing.assert_allclose(df[["a.y", "b.y"]].to_numpy(), expected, rtol=0, atol=1e-12)
     # b's output holds between its steps: it changes only where one ends
@@ -68,7 +68,7 @@ def test_the_steps_of_a_component_are_its_own(typed_fmus, tmp_path):
     s.add_component("fast", "Stepper2.fmu")
     s.connect("slow.x", "fast.u")
     run_cosim(s, tmp_path, progress=False)
-    last = pd.read_csv(tmp_path / "results.csv").iloc[-1]
+    last = read_results(tmp_path).iloc[-1]
     assert (last["slow.steps"], last["fast.steps"]) == (4, 20)
     assert last["slow.h_min"] == pytest.approx(0.05, abs=1e-15) and last["slow.h_max"] == pytest.approx(0.05, abs=1e-15)
 
@@ -82,7 +82,7 @@ def test_an_fmu_that_cannot_vary_its_step_is_never_given_a_shorter_one(typed_fmu
                         "be shorter; choose a stop time of 0.9 s or 1.2 s"]
     s.stop_time = 0.9
     run_cosim(s, tmp_path, progress=False)
-    last = pd.read_csv(tmp_path / "results.csv").iloc[-1]
+    last = read_results(tmp_path).iloc[-1]
     assert last["x.steps"] == 3 and last["x.h_min"] == pytest.approx(last["x.h_max"], abs=1e-15)
 
 
@@ -97,7 +97,7 @@ def test_the_iterated_midpoint_steps_such_an_fmu_in_halves_only(typed_fmus, inte
     s.connect("v.y", "x.u")
     s.connect("x.x", "v.u")
     run_cosim(s, tmp_path, progress=False)
-    last = pd.read_csv(tmp_path / "results.csv").iloc[-1]
+    last = read_results(tmp_path).iloc[-1]
     assert last["x.h_min"] == pytest.approx(0.05, abs=1e-15) and last["x.h_max"] == pytest.approx(0.05, abs=1e-15)
 
 
@@ -126,7 +126,7 @@ def test_the_system_file_holds_a_components_step_as_libcosim_reads_it(integrator
 def test_the_command_line_sets_a_components_step(integrator_fmu, tmp_path, capsys):
     ssd = write_ssd(_oscillator(integrator_fmu, "jacobi", every=1), integrator_fmu.parent / f"{tmp_path.name}.ssd")
     assert main(["run", str(ssd), "--component-step", "b=0.05", "--out", str(tmp_path / "out"), "--no-plots"]) == 0
-    df = pd.read_csv(tmp_path / "out" / "results.csv")
+    df = read_results(tmp_path / "out")
     np.testing.assert_allclose(df[["a.y", "b.y"]].to_numpy(), _by_hand(False), rtol=0, atol=1e-12)
     assert main(["check", str(ssd), "--component-step", "b=fast"]) == 2
     assert "--component-step b='fast': 'fast' is not a number of seconds" in capsys.readouterr().err

@@ -13,6 +13,7 @@ from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.files.results import read_results
 
 COLUMNS = ["vessel.q_roll", "vessel.q_pitch", "crane.q_slew", "crane.W_mount_fz", "crane.W_mount_nx",
            "controller.tau_slew"]
@@ -56,13 +57,13 @@ def test_size_limit_and_warning():
     rows = int(recording.SIZE_LIMIT / recording.BYTES_PER_VALUE / cols) + 1
     with pytest.raises(recording.ResultsTooLarge) as info:
         recording.check_size(rows, cols)
-    assert str(info.value).startswith(f"results.csv would take about 200 MB ({rows} rows of 85 columns), more "
+    assert str(info.value).startswith(f"results.arrows would take about 200 MB ({rows} rows of 85 columns), more "
                                       "than the limit of 200 MB: record every N-th point (--record-every N) or "
                                       "fewer variables (--record")
     assert "--force" in str(info.value)
     with pytest.warns(recording.ResultsSizeWarning):  # no limit: the run goes on, with a warning
         assert recording.check_size(rows, cols, limit=None) > recording.SIZE_LIMIT
-    with pytest.warns(recording.ResultsSizeWarning, match=r"results.csv will take about 60 MB"):
+    with pytest.warns(recording.ResultsSizeWarning, match=r"results.arrows will take about 60 MB"):
         recording.check_size(int(60e6 / recording.BYTES_PER_VALUE / cols), cols)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -92,8 +93,8 @@ def test_subset_is_the_full_run_at_the_recorded_points(full_runs, fmu_dir, tmp_p
     runner = run_cosim if mode == "cosim" else run_monolithic
     patterns = ["crane.W_mount_*", "vessel.q_roll"]
     result = runner(system, tmp_path, progress=False, record=patterns, record_every=7)
-    full = pd.read_csv(full_runs[mode] / "results.csv")
-    sub = pd.read_csv(tmp_path / "results.csv")
+    full = read_results(full_runs[mode])
+    sub = read_results(tmp_path)
     wanted = ["time", "vessel.q_roll"] + [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
     assert list(sub.columns) == wanted and result.columns == wanted[1:]
     rows = list(range(0, 601, 7)) + [600]
@@ -107,16 +108,18 @@ def test_subset_is_the_full_run_at_the_recorded_points(full_runs, fmu_dir, tmp_p
     assert summary["units"] == {"time": "s", "vessel.q_roll": "rad", **{
         f"crane.W_mount_{c}": ("N.m" if c[0] == "n" else "N") for c in ("nx", "ny", "nz", "fx", "fy", "fz")}}
     assert summary["end_time"] == pytest.approx(STOP) and summary["status"] == "completed"
-    # the file shrinks with rows and columns: 88 of 601 rows, 8 of 97 columns
-    ratio = (tmp_path / "results.csv").stat().st_size / (full_runs[mode] / "results.csv").stat().st_size
-    assert ratio < 1.3 * (len(rows) / 601) * (8 / len(full.columns))
+    # the file shrinks with rows and columns (88 of 601 rows, 8 of 100 columns): 8 bytes a value, and
+    # the schema and each batch's metadata, about 100 bytes a column each (a batch a second at most here)
+    for frame, folder in ((sub, tmp_path), (full, full_runs[mode])):
+        size = (folder / "results.arrows").stat().st_size
+        assert 8 * frame.size < size < 8 * frame.size + 400 * len(frame.columns)
 
 
 def test_a_run_configuration_carries_recording_settings(fmu_dir, tmp_path):
     from crane_cosim.runtime import RunConfig
     system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05)
     run_cosim(system, tmp_path, RunConfig(record=["controller.tau_*"], record_every=10, progress=False))
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     assert list(df.columns) == ["time", "controller.tau_slew", "controller.tau_boom", "controller.tau_jib"]
     assert np.allclose(df["time"], [0.0, 0.01, 0.02, 0.03, 0.04, 0.05])
 
@@ -126,17 +129,17 @@ def test_bad_record_every(fmu_dir, tmp_path, every):
     system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05)
     with pytest.raises(CraneCosimError, match=r"--record-every must be a whole number of at least 1, got "):
         run_cosim(system, tmp_path, progress=False, record_every=every)
-    assert not (tmp_path / "results.csv").exists()
+    assert not (tmp_path / "results.arrows").exists()
 
 
 def test_estimate_against_the_written_size(full_runs):
-    """The estimate counts :data:`BYTES_PER_VALUE` per value; the crane on
-    the vessel writes 15.1 a value over 20 s, a little less early on.  The
-    estimate must not fall short by more than a few percent (it guards the
-    disk) nor overshoot by more than a third."""
+    """The estimate counts :data:`BYTES_PER_VALUE` per value, 8, a float64's;
+    the file adds its schema and each batch's metadata (about 100 bytes a
+    column each).  The estimate must not fall short by more than a few
+    percent (it guards the disk) nor overshoot by more than a third."""
     for path in full_runs.values():
-        df = pd.read_csv(path / "results.csv")
-        actual = (path / "results.csv").stat().st_size
+        df = read_results(path)
+        actual = (path / "results.arrows").stat().st_size
         estimate = recording.estimate_size(len(df), len(df.columns))
         assert 0.75 * estimate < actual < 1.05 * estimate, (actual, estimate)
 
@@ -146,15 +149,16 @@ def test_estimate_against_the_written_size(full_runs):
                                       "offshore_knuckle_boom"])
 def test_bytes_per_value_of_the_examples(fmu_dir, tmp_path, scenario):
     """The figures behind :data:`BYTES_PER_VALUE`: the examples' 20 s runs at
-    1 ms write 12.6 to 15.2 bytes a value (measured 15.1, 15.2, 12.6, 13.2)."""
+    1 ms write 8 bytes a value and their files' metadata, a batch at least
+    every second of about 100 bytes a column: under 3% more."""
     from crane_cosim.scenarios import SCENARIOS
     system = SCENARIOS[scenario](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
     run_cosim(system, tmp_path, progress=False)
-    df = pd.read_csv(tmp_path / "results.csv")
-    size = (tmp_path / "results.csv").stat().st_size
-    assert 12 < size / df.size <= recording.BYTES_PER_VALUE
-    if scenario == "offshore_knuckle_boom":  # docs/results.md: 20 001 rows, 165 outputs, 44 MB
-        assert df.shape == (20001, 166) and round(size / 1e6) == 44
+    df = read_results(tmp_path)
+    size = (tmp_path / "results.arrows").stat().st_size
+    assert recording.BYTES_PER_VALUE < size / df.size <= 1.03 * recording.BYTES_PER_VALUE
+    if scenario == "offshore_knuckle_boom":  # docs/results.md: 20 001 rows, 165 outputs, 27 MB
+        assert df.shape == (20001, 166) and 26.5 < size / 1e6 < 27.4
 
 
 def test_the_example_of_the_docs(fmu_dir, tmp_path):
@@ -166,8 +170,8 @@ def test_the_example_of_the_docs(fmu_dir, tmp_path):
     full = run_cosim(system, tmp_path / "full", progress=False)
     assert len(full.columns) + 1 == 166
     run_cosim(system, tmp_path / "thin", progress=False, record=["crane.W_mount_*"], record_every=10)
-    df = pd.read_csv(tmp_path / "thin" / "results.csv")
+    df = read_results(tmp_path / "thin")
     assert list(df.columns) == ["time"] + [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
     assert np.allclose(df["time"], np.arange(11) * 0.01)
-    # 20 s: 2001 rows of 7 values, about 0.2 MB by the estimate
-    assert round(recording.estimate_size(recording.rows_of(20000, 10), 7) / 1e6, 1) == 0.2
+    # 20 s: 2001 rows of 7 values, about 0.1 MB by the estimate
+    assert round(recording.estimate_size(recording.rows_of(20000, 10), 7) / 1e6, 1) == 0.1

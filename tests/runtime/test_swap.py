@@ -4,7 +4,6 @@ hydraulic cylinders, another crane on the vessel, a controller of one's own."""
 import textwrap
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.runtime import problems_of, replace_component
@@ -12,6 +11,7 @@ from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
 from crane_cosim.files.ssp import write_ssd
+from crane_cosim.files.results import read_results
 
 KP, KD = 3e4, 8e3
 
@@ -120,7 +120,7 @@ def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_pat
     assert problems == [] and any("controller.q_slew declares no unit; taken to be rad" in n for n in notes)
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--replace", f"controller={own_controller}", "--out", str(out), "--no-plots"]) == 0
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     for j in ("slew", "boom", "jib"):
         law = -KP * df[f"crane.q_{j}"] - KD * df[f"crane.u_{j}"]
         # to the 12 significant digits results.csv keeps
@@ -140,7 +140,7 @@ def test_ideal_cylinders_in_place_of_hydraulic_ones(capsys, tmp_path, fmu_dir):
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--set", "boom_cylinder.hydraulic=false", "--set", "jib_cylinder.hydraulic=false",
                  "--out", str(out), "--no-plots"]) == 0
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     for c, name in (("boom_cyl", "boom_cylinder"), ("jib_cyl", "jib_cylinder")):
         np.testing.assert_allclose((df[f"{name}.F"] - df[f"friction.F_f_{c}"]).iloc[1:].to_numpy(),
                                    df[f"controller.F_{c}"].iloc[:-1].to_numpy(), rtol=1e-11)
@@ -160,7 +160,7 @@ def test_a_spring_supported_base_in_place_of_the_vessel(capsys, vessel_system, f
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--replace", f"vessel={fmu_dir / 'SupportedBase.fmu'}", "--out", str(out),
                  "--no-plots"]) == 0
-    df = pd.read_csv(out / "results.csv")
+    df = read_results(out)
     crane = Crane()
     mass = SupportedBase().p.m + sum(crane.values[f"m_{b}"] for b in ("king", "boom", "jib"))
     carried = sum(df[f"vessel.F_sup{s}_z"] for s in range(1, 9)).mean() / 9.81

@@ -6,11 +6,12 @@ type connected, exchanged and recorded, and every refusal named."""
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.results import read_results
+from crane_cosim.files.results_export import export_results
 from crane_cosim.files.ssp import read_ssd, write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
 
@@ -53,7 +54,7 @@ def _counts(increment, delay):
 @pytest.mark.parametrize("algorithm, delay", [("gauss-seidel", 0), ("jacobi", 1)])
 def test_every_type_is_exchanged_as_the_algorithm_says(typed_fmus, fmu_dir, tmp_path, algorithm, delay):
     run_cosim(_system(typed_fmus, fmu_dir, algorithm), tmp_path, progress=False)
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     assert list(df["c2.count"]) == _counts(3, delay)
     assert list(df["c3.count"]) == _counts(5, delay)
     assert list(df["c3.total"]) == [10_000_000_000 + c for c in _counts(5, delay)]   # an Int64 beyond 32 bits
@@ -77,7 +78,13 @@ def test_the_results_say_each_columns_type_and_unit(typed_fmus, fmu_dir, tmp_pat
     assert (types["c3.count"], types["c3.total"], types["c3.ticks"], types["c3.level"]) == \
         ("Int32", "Int64", "UInt64", "Float64")
     assert summary["units"]["ramp.y"] == "" and "c3.history" not in types   # an array is not recorded
-    lines = (tmp_path / "results.csv").read_text().splitlines()
+    df = read_results(tmp_path)
+    assert df.attrs["types"] == {c: t for c, t in types.items() if c in df.columns}   # the file's own metadata
+    assert df.attrs["units"] == {c: u for c, u in summary["units"].items() if c in df.columns}
+    assert (df["pulse.enable"].dtype, df["c2.count"].dtype, df["c3.total"].dtype, df["pulse.mode"].dtype) == \
+        (bool, np.int64, np.int64, np.int64)   # each FMI type's Arrow type, not a float
+    assert df["c3.total"].iloc[0] == 10_000_000_000
+    lines = export_results(tmp_path, out=tmp_path / "results.csv")[0].read_text().splitlines()
     header = lines[0].split(",")
     row = dict(zip(header, lines[1].split(",", len(header) - 1)))
     assert row["pulse.enable"] in ("0", "1") and row["c2.count"].isdigit()   # whole numbers, not 1.0 or 1e+10
@@ -117,7 +124,7 @@ def test_start_values_of_any_type_a_host_may_set(typed_fmus, fmu_dir, tmp_path):
     s = _system(typed_fmus, fmu_dir)
     s.connections = [c for c in s.connections if str(c) != "pulse.mode -> c2.mode"]
     run_cosim(s, tmp_path, config)
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     assert df["pulse.mode"].iloc[0] == 3 and df["c2.mode_out"].iloc[-1] == 3
     assert df["c2.count"].iloc[0] == 100 and df["c3.count"].iloc[0] == 7
     assert df["c3.total"].iloc[0] == 2 ** 40 + 7 and df["c2.echo"].iloc[0] == "n=pulse 0"
@@ -145,7 +152,7 @@ def test_set_on_the_command_line_takes_an_items_name(typed_fmus, fmu_dir, capsys
     ssd = write_ssd(_system(typed_fmus, fmu_dir), typed_fmus / f"{tmp_path.name}.ssd")
     assert main(["run", str(ssd), "--set", "pulse.first_mode=off", "--out", str(tmp_path / "out"),
                  "--no-plots"]) == 0
-    assert pd.read_csv(tmp_path / "out" / "results.csv")["pulse.mode"].iloc[0] == 1
+    assert read_results(tmp_path / "out")["pulse.mode"].iloc[0] == 1
     assert main(["run", str(ssd), "--set", "c2.increment=101", "--out", str(tmp_path / "bad"), "--no-plots"]) == 2
     assert capsys.readouterr().err.strip() == \
         "crane-cosim: error: c2.increment = 101 is above its declared maximum 100"
@@ -172,7 +179,7 @@ def test_the_iterated_algorithms_pass_every_type(typed_fmus, fmu_dir, tmp_path):
     """The source is read at mid-step (it steps in halves, its count of
     steps two a communication step); the counters take its values there."""
     run_cosim(_system(typed_fmus, fmu_dir, "iterated-midpoint"), tmp_path, progress=False)
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     assert list(df["pulse.n"]) == [2 * k for k in range(STEPS + 1)]
     count, expected = 0, [0]
     for k in range(STEPS):
@@ -185,7 +192,7 @@ def test_the_iterated_algorithms_pass_every_type(typed_fmus, fmu_dir, tmp_path):
 def test_a_bad_enumeration_in_the_results_of_a_wrong_run_is_never_silent(typed_fmus, fmu_dir, tmp_path):
     with pytest.raises(CraneCosimError, match="c2.increment = 101 is above its declared maximum 100"):
         run_cosim(_system(typed_fmus, fmu_dir, c2__increment=101), tmp_path, progress=False)
-    assert not (tmp_path / "results.csv").exists()
+    assert not (tmp_path / "results.arrows").exists()
 
 
 @pytest.mark.parametrize("algorithm, delay", [("gauss-seidel", 0), ("jacobi", 1)])
@@ -199,7 +206,7 @@ def test_a_component_that_ends_the_simulation_ends_the_run_where_its_step_ends(t
     result = run_cosim(s, tmp_path, RunConfig(record_every=3, progress=False))
     assert (result.status, result.end_time) == ("ended", pytest.approx(0.4))
     assert result.reason == "component c3 asked to end the simulation at t = 0.4 s"
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     assert list(df["time"]) == pytest.approx([0.0, 0.3, 0.4])
     assert df["c3.ticks"].iloc[-1] == 4 and df["c2.count"].iloc[-1] == _counts(3, delay)[4]
     assert json.loads((tmp_path / "summary.json").read_text())["status"] == "ended"
@@ -221,7 +228,7 @@ def test_an_fmi3_fmu_is_rolled_back_in_the_iterated_midpoints_loop(typed_fmus, f
     s = _system(typed_fmus, fmu_dir, "iterated-midpoint")
     s.components = [s.component("c3"), *[c for c in s.components if c.name != "c3"]]
     result = run_cosim(s, tmp_path, progress=False)
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     assert list(df["c3.ticks"]) == list(range(STEPS + 1))
     count, expected = 0, [0]
     for k in range(STEPS):

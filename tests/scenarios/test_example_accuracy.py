@@ -14,13 +14,12 @@ flexible crane runs as its example does (one re-step pass), and with the
 iterated quadratic, its accurate setting.
 """
 import numpy as np
-import pandas as pd
 import pytest
 from references import monolithic_runs
 
 from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
-from crane_cosim.files.results import error_norms, force_columns
+from crane_cosim.files.results import error_norms, force_columns, read_results
 from crane_cosim.scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom,
                                    offshore_knuckle_boom)
 
@@ -90,7 +89,7 @@ def test_whole_example_against_monolithic(example, algorithm, reference, fmu_dir
         s.algorithm, s.iterations = algorithm, None
     assert run_cosim(s, tmp_path, progress=False).status == "completed"
     ref = reference(example)
-    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref))
+    err = error_norms(read_results(tmp_path), ref, force_columns(s, ref))
     worst = err.max()
     for n, bound in zip(NORMS, BOUNDS[example, algorithm]):
         assert worst[n] < bound, (n, err[n].idxmax(), worst[n])
@@ -104,7 +103,7 @@ def test_halving_the_step_divides_the_error_by_the_order(fmu_dir, tmp_path):
     from crane_cosim.studies.coupling_study import on_shared_grid
     s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=4.0, step=0.02)
     run_monolithic(s, tmp_path / "mono", progress=False)
-    ref = pd.read_csv(tmp_path / "mono" / "results.csv")
+    ref = read_results(tmp_path / "mono")
     cols = force_columns(s, ref)
     ratio = {}
     for algorithm in ("iterated-midpoint", "gauss-seidel"):
@@ -112,7 +111,7 @@ def test_halving_the_step_divides_the_error_by_the_order(fmu_dir, tmp_path):
         for h in (2e-3, 1e-3):
             s.step, s.algorithm = h, algorithm
             run_cosim(s, tmp_path / f"{algorithm}_{h}", progress=False)
-            run, r = on_shared_grid(pd.read_csv(tmp_path / f"{algorithm}_{h}" / "results.csv"), ref)
+            run, r = on_shared_grid(read_results(tmp_path / f"{algorithm}_{h}"), ref)
             e.append(error_norms(run, r, cols)["rms_peak"].max())
         ratio[algorithm] = e[0] / e[1]
     assert 3.6 < ratio["iterated-midpoint"] < 4.4
@@ -151,7 +150,7 @@ def test_the_estimate_tracks_the_error_against_the_monolithic_run(example, algor
     found = run_cosim(s, tmp_path, progress=False, estimate=True).coupling_error
     ref = reference(example)
     ref = ref[ref["time"] <= ESTIMATED + 1e-9].reset_index(drop=True)
-    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref)).max()
+    err = error_norms(read_results(tmp_path), ref, force_columns(s, ref)).max()
     conservative = (example, algorithm) == ("flexible crane", "iterated-midpoint")
     low, high = (1.3, 1.7) if conservative else (0.7, 1.3)
     assert low < found["rms"] / err["rms_peak"] < high, (found["rms"], err["rms_peak"])
@@ -173,5 +172,5 @@ def test_with_a_tolerance_the_run_meets_it(reference, fmu_dir, tmp_path):
     assert [t["step"] for t in found["steps_tried"]] == [s.step]
     ref = reference("table1")
     ref = ref[ref["time"] <= 4.0 + 1e-9].reset_index(drop=True)
-    err = error_norms(pd.read_csv(tmp_path / "results.csv"), ref, force_columns(s, ref)).max()
+    err = error_norms(read_results(tmp_path), ref, force_columns(s, ref)).max()
     assert found["largest"] <= 1e-2 and err["max_peak"] <= 1e-2

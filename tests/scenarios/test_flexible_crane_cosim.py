@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.scenarios import flexible_crane
+from crane_cosim.files.results import read_results
 
 JOINTS = [f"crane.q_{j}" for j in ("slew", "boom", "jib")]
 PATH = [f"crane.p_E_{c}" for c in "xyz"]
@@ -47,7 +47,7 @@ def runs(tmp_path_factory, fmu_dir):
     run_cosim(s, out / "half", progress=False, record_every=2)
     s.step, s.algorithm, s.iterations = 1e-3, "gauss-seidel", None
     run_cosim(s, out / "gs", progress=False, record=["base.F_sup*"])
-    return [pd.read_csv(out / d / "results.csv") for d in ("co", "mono", "half", "gs")]
+    return [read_results(out / d) for d in ("co", "mono", "half", "gs")]
 
 
 def test_joints_path_and_mount_wrench_at_1_ms(runs):
@@ -112,7 +112,7 @@ def test_undamped_boom_is_stable_only_iterated(tmp_path, fmu_dir):
         for j in ("slew", "boom", "jib"):
             s.set_parameter(f"friction.model_{j}", "none")
         run_cosim(s, tmp_path / algorithm, progress=False, record=["crane.W_king_fx"])
-        W = np.abs(pd.read_csv(tmp_path / algorithm / "results.csv")["crane.W_king_fx"].to_numpy())
+        W = np.abs(read_results(tmp_path / algorithm)["crane.W_king_fx"].to_numpy())
         peaks[algorithm] = W[:500].max(), W[-500:].max()
     first, last = peaks["gauss-seidel"]
     assert last > 10 * first
@@ -132,7 +132,7 @@ def test_a_boom_of_eight_elements_runs_at_the_step_it_chooses(tmp_path, fmu_dir)
         s = flexible_crane(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.3)
         s.set_parameter("crane.n_rfe", n_rfe)
         assert run_cosim(s, tmp_path / str(n_rfe), progress=False, record=["crane.defl_*"]).status == "completed"
-        defl = pd.read_csv(tmp_path / str(n_rfe) / "results.csv")[[f"crane.defl_{c}" for c in "xyz"]].to_numpy()
+        defl = read_results(tmp_path / str(n_rfe))[[f"crane.defl_{c}" for c in "xyz"]].to_numpy()
         assert np.isfinite(defl).all()
         peaks[n_rfe] = np.abs(defl[:, 2]).max()
     assert peaks[4] == pytest.approx(0.0358, rel=0.01)
@@ -146,7 +146,7 @@ def test_full_example_against_monolithic(tmp_path, fmu_dir):
     s = flexible_crane(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
     run_cosim(s, tmp_path / "co", progress=False)
     run_monolithic(s, tmp_path / "mono", progress=False)
-    co, mono = (pd.read_csv(tmp_path / d / "results.csv") for d in ("co", "mono"))
+    co, mono = (read_results(tmp_path / d) for d in ("co", "mono"))
     assert max(_errors(co, mono, JOINTS).values()) < 1.1e-4
     assert max(_errors(co, mono, PATH).values()) < 6e-4
     assert max(_errors(co, mono, _supports(mono)).values()) < 0.01
@@ -174,4 +174,4 @@ def test_bad_parameters_are_refused_before_the_run(capsys, tmp_path, fmu_dir, se
     code, err = run_cli(capsys, ssd, "--out", tmp_path / "out", *sets)
     assert code == 2
     assert_one_sentence(err, *fragments)
-    assert not (tmp_path / "out" / "results.csv").exists()
+    assert not (tmp_path / "out" / "results.arrows").exists()

@@ -8,20 +8,20 @@ out).  The default run covers the first 3 s (the booms' raise, friction in
 the boom and jib joints and in the seals); the full 20 s, slew included,
 is marked slow (run by default)."""
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.studies.friction_study import group_errors as errors
 from crane_cosim.scenarios import crane_on_vessel_friction, offshore_knuckle_boom
+from crane_cosim.files.results import read_results
 
 
 def _runs(tmp_path, fmu_dir, scenario, stop_time):
     s = scenario(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=stop_time)
     run_cosim(s, tmp_path / "co", progress=False)
     run_monolithic(s, tmp_path / "mono", progress=False)
-    return pd.read_csv(tmp_path / "co" / "results.csv"), pd.read_csv(tmp_path / "mono" / "results.csv")
+    return read_results(tmp_path / "co"), read_results(tmp_path / "mono")
 
 
 #: bounds, about 3x the errors measured over the first 3 s (0.15%, 0.018%, 0.10% on the

@@ -7,16 +7,16 @@ the same in both runs; only the FMUs' integration differs.  Halving a
 fourth-order step divides its error by 16, so the difference is 15/16 of
 the default's own error."""
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel, knuckle_boom
+from crane_cosim.files.results import read_results
 
 
 def _run(system, folder):
     assert run_cosim(system, folder, progress=False).status == "completed"
-    return pd.read_csv(folder / "results.csv")
+    return read_results(folder)
 
 
 def largest_relative_difference(run, reference) -> float:

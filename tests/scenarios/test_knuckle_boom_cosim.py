@@ -13,12 +13,11 @@ torsion on the barrel supports) are checked to be zero instead.
 
 The full 20 s sequences are marked slow (run by default)."""
 import numpy as np
-import pandas as pd
 import pytest
 
 from crane_cosim.runtime import run_cosim
 from crane_cosim.hosts.monolithic import run_monolithic
-from crane_cosim.files.results import relative_rms
+from crane_cosim.files.results import read_results, relative_rms
 from crane_cosim.scenarios import CYLINDER_COMPONENTS, knuckle_boom, offshore_knuckle_boom
 
 REACTIONS = ("W_mount_", "W_king_", "W_boom_", "W_jib_", "boom_cyl_B_", "boom_cyl_P_", "jib_cyl_B_", "jib_cyl_P_")
@@ -55,7 +54,7 @@ def _runs(tmp_path, fmu_dir, stop_time, scenario=knuckle_boom):
     s = scenario(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=stop_time)
     run_cosim(s, tmp_path / "co", progress=False)
     run_monolithic(s, tmp_path / "mono", progress=False)
-    return pd.read_csv(tmp_path / "co" / "results.csv"), pd.read_csv(tmp_path / "mono" / "results.csv")
+    return read_results(tmp_path / "co"), read_results(tmp_path / "mono")
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +129,7 @@ def test_hydraulic_cylinders_hold_the_crane_still(tmp_path, fmu_dir):
     from t = 0.)"""
     s = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=1.0, on_vessel=False)
     run_cosim(s, tmp_path, progress=False)
-    df = pd.read_csv(tmp_path / "results.csv")
+    df = read_results(tmp_path)
     for c in ("boom_cyl", "jib_cyl"):
         assert np.abs(df[f"crane.q_{c}"] - df[f"crane.q_{c}"].iloc[0]).max() < 2.5e-5
     assert np.abs(df["crane.q_slew"]).max() < 1e-12

@@ -10,6 +10,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.results_stream import ResultWriter
 from crane_cosim.studies.fatigue import (YEAR, case_table, combined, cycles, damage_equivalent_load, parse_combination,
                                          signals_of, slewing_ring_bolt, study)
 
@@ -84,14 +85,17 @@ def test_a_combination_is_read_as_a_sum_of_terms():
 
 
 def _run_folder(folder, amplitude, periods=50):
-    """A run's results.csv of the mount wrench: sinusoids of ``amplitude``
+    """A run's results.arrows of the mount wrench: sinusoids of ``amplitude``
     [N] and [N.m], 20 samples a period of 2 s."""
     folder.mkdir(parents=True)
     t = np.arange(0, periods * 20 + 1) * 0.1
     cols = {"time": t}
     for k, c in enumerate(("nx", "ny", "nz", "fx", "fy", "fz")):
         cols[f"crane.W_mount_{c}"] = 1e3 * k + amplitude * np.sin(np.pi * t + k)
-    pd.DataFrame(cols).to_csv(folder / "results.csv", index=False)
+    writer = ResultWriter(folder, list(cols)[1:], units=["N.m"] * 3 + ["N"] * 3)
+    for row in np.column_stack(list(cols.values())):
+        writer.append(row[0], row[1:])
+    writer.close()
     # what a run's summary says the columns are for
     roles = {f"crane.W_mount_{c}": f"interface.wrench.{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")}
     (folder / "summary.json").write_text(json.dumps({"roles": roles}))

@@ -21,6 +21,7 @@ from crane_cosim.cli import main
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.studies.sweep import cases_of_ranges, cases_of_table, sweep
+from crane_cosim.files.results import read_results
 
 STOP = "0.2"
 
@@ -50,7 +51,7 @@ def test_a_case_of_a_sweep_is_its_run_bit_for_bit(system, tmp_path, capsys):
     assert summary["peak_crane.W_mount_fz"].between(900, 1000).all()
     assert main(["run", str(system), "--out", str(tmp_path / "single"), "--no-plots", "--stop-time", STOP,
                  "--set", "vessel.m=1500", "--set", "vessel.k_roll=8e7"]) == 0
-    single = pd.read_csv(tmp_path / "single" / "results.csv")
+    single = read_results(tmp_path / "single")
     case = pd.read_parquet(out / "cases" / "heavy" / "results.parquet")
     assert list(case.columns) == list(single.columns)
     assert np.array_equal(case.to_numpy(), single.to_numpy())
@@ -71,8 +72,9 @@ def _one_sentence(err, *fragments):
 
 
 def _unreadable_results_of(case):
-    """Run in each worker: the results.csv of ``case`` made unreadable (a row
-    of more fields than the header) just before the worker reads it, and
+    """Run in each worker: the results.arrows of ``case`` made unreadable (its
+    schema overwritten: a file cut short is read up to the cut, not refused)
+    just before the worker reads it, and
     the task of case0004 ending in an error of the worker's own."""
     def patch():
         import crane_cosim.studies.case as module
@@ -80,8 +82,8 @@ def _unreadable_results_of(case):
 
         def converted(part):
             if part.name == f"{case}.part":
-                with open(part / "results.csv", "a") as f:
-                    f.write("1" + ",2" * 10000 + "\n")
+                with open(part / "results.arrows", "r+b") as f:
+                    f.write(b"not an Arrow stream")
             return convert(part)
         module._converted = converted
         run_case = module.run_case

@@ -2,7 +2,7 @@
 beside stepping, each told when the FMUs are instantiated, when the run
 starts, after every base step (or every ``period`` steps) and when it ends.
 
-* :class:`~.recorder.Recorder`: ``results.csv`` and the summary's figures;
+* :class:`~.recorder.Recorder`: ``results.arrows`` and the summary's figures;
 * :class:`~.estimate.Estimate`: the coupling error, from a run at half the step;
 * :class:`~.pacing.Pacing`: each communication point at its wall-clock deadline;
 * :class:`~.progress.Progress`: the progress bar;

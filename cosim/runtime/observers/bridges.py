@@ -13,7 +13,7 @@ from . import Observer
 __all__ = ["Bridges", "describe", "COUNTER_NAMES"]
 
 #: the counters a bridge outputs, by their names in ``summary.json``
-#: (``bridge_<name>`` in results.csv)
+#: (``bridge_<name>`` in results.arrows)
 COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "age", "malformed", "unasked")
 
 
@@ -70,7 +70,7 @@ class Bridges(Observer):
                 entry["status"] = "held"
                 warnings.append(f"{peer} was silent at times: {name}'s outputs were held at {values['held']} "
                                 f"step{'s' if values['held'] != 1 else ''} (on_silence = {about['on_silence']}; "
-                                f"bridge_held in results.csv says when)")
+                                f"bridge_held in results.arrows says when)")
             else:
                 entry["status"] = "answered"
             ignored = values.get("malformed", 0), values.get("unasked", 0)
