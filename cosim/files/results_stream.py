@@ -100,6 +100,9 @@ class ResultWriter:
         self._row_ns = 20 * (1 + numeric) + 200 * strings + 20_000 // self.capacity  # until measured
         self._sink = pa.OSFile(str(self.path), "wb")  # unbuffered: a written batch is the kernel's
         self._stream = pa.ipc.new_stream(self._sink, self.schema)
+        # the schema goes out with the first batch: an empty one now, so that a
+        # run killed before its first write leaves a file of its columns and no rows
+        self._stream.write_batch(self._batch(0))
         self._closed = False
 
     def append(self, t: float, values, texts=()) -> None:

@@ -1,0 +1,76 @@
+"""``crane-cosim export-results``'s writers: the CSV is the one runs wrote
+before results.arrows, byte for byte; the Parquet file keeps the types and
+the metadata."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.results import CsvWriter, read_results
+from crane_cosim.files.results_export import _quoted, export_results
+from crane_cosim.files.results_stream import ResultWriter
+
+COLUMNS = ["a.x", "a.n", "a.on", "a.mode", "a.label"]
+TYPES = ["Real", "Integer", "Boolean", "Enumeration", "String"]
+#: each column's format in the CSV runs wrote (runtime/observers/recorder.py before results.arrows)
+OLD_FORMATS = ["%.12g", "%d", "%d", "%d", "%s"]
+
+
+def _rows(rng, n=300):
+    """Rows of every type: reals of every magnitude, NaN and infinities,
+    whole numbers, Booleans, Strings a CSV must quote."""
+    labels = ["plain", "a,b", 'say "hi"', " padded", "two\nlines", ""]
+    for k in range(n):
+        x = rng.standard_normal() * 10.0 ** rng.integers(-30, 30)
+        if k % 50 == 7:
+            x = (math.nan, math.inf, -math.inf, 0.0, -0.0)[k % 5]
+        yield k * 1e-3, [x, float(rng.integers(-2 ** 31, 2 ** 31)), float(k % 2), float(k % 4)], [labels[k % 6]]
+
+
+def test_the_csv_export_is_the_csv_runs_wrote_before_byte_for_byte(tmp_path, rng):
+    """Against the old writer with the old formats: reals to 12 significant
+    digits (``%.12g``), whole numbers for Integer, Boolean and Enumeration,
+    Strings quoted as RFC 4180 quotes them."""
+    old = CsvWriter(tmp_path / "old", COLUMNS, formats=OLD_FORMATS)
+    new = ResultWriter(tmp_path / "new", COLUMNS, types=TYPES)
+    for t, values, texts in _rows(rng):
+        old.append(t, [*values, _quoted(texts[0])])
+        new.append(t, values, texts)
+    old.close()
+    new.close()
+    written = export_results(tmp_path / "new", csv=True)
+    assert written == [tmp_path / "new" / "results.csv"]
+    assert written[0].read_bytes() == (tmp_path / "old" / "results.csv").read_bytes()
+
+
+def test_the_parquet_export_keeps_the_types_and_the_metadata(tmp_path, rng):
+    w = ResultWriter(tmp_path, COLUMNS, ["N", "", "", "", ""], TYPES, ["interface.wrench.fz"] + [None] * 4,
+                     system="S")
+    for t, values, texts in _rows(rng, 20):
+        w.append(t, values, texts)
+    w.close()
+    [path] = export_results(tmp_path, parquet=True)
+    assert path == tmp_path / "results.parquet"
+    back = read_results(path)
+    arrows = read_results(tmp_path)
+    assert back.equals(arrows) and back.attrs == arrows.attrs
+    assert pq.read_schema(path).field("a.x").metadata[b"unit"] == b"N"
+
+
+def test_the_format_follows_out_s_suffix_and_two_formats_need_two_files(tmp_path):
+    w = ResultWriter(tmp_path / "run", ["c.y"], ["m"], ["Real"])
+    w.append(0.0, [1.0])
+    w.close()
+    [p] = export_results(tmp_path / "run" / "results.arrows", out=tmp_path / "y.parquet")
+    assert read_results(p)["c.y"].tolist() == [1.0]
+    [c] = export_results(tmp_path / "run", out=tmp_path / "y.txt")
+    assert c.read_text() == "time,c.y\n0,1\n"
+    with pytest.raises(CraneCosimError, match="--out names one file: give --csv or --parquet with it, not both"):
+        export_results(tmp_path / "run", csv=True, parquet=True, out=tmp_path / "z.csv")
+    with pytest.raises(CraneCosimError, match="would overwrite the results it is made from"):
+        export_results(tmp_path / "run", out=tmp_path / "run" / "results.arrows")
+    assert np.isfinite(read_results(tmp_path / "run")["c.y"]).all()   # left as it was
