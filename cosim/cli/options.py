@@ -48,9 +48,9 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
         if real_time is not None:
             raise CraneCosimError("--real-time paces the communication points of a co-simulation; a monolithic "
                                   "run has none (leave out --monolithic)")
-        if get("estimate") or get("tolerance") is not None:
-            raise CraneCosimError("--estimate and --tolerance concern the coupling of a co-simulation; a "
-                                  "monolithic run has none (leave out --monolithic)")
+        if get("estimate") or get("tolerance") is not None or get("accuracy") is not None:
+            raise CraneCosimError("--estimate, --tolerance and --accuracy concern the coupling of a co-simulation; "
+                                  "a monolithic run has none (leave out --monolithic)")
     values = {}
     for target, value in pairs(get("set"), "--set", "component.variable=value", empty=True):
         values[target] = value
@@ -62,6 +62,7 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        replacements=replacements, record=get("record"), record_every=get("record_every"),
                        size_limit=None if get("force") else recording.SIZE_LIMIT, real_time=real_time,
                        spin=SPIN if get("spin") is None else get("spin"), rt_priority=get("rt_priority"),
-                       estimate=bool(get("estimate")), tolerance=get("tolerance"), replace_run=bool(get("force")))
+                       estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
+                       replace_run=bool(get("force")))
     config.check()
     return config

@@ -58,6 +58,10 @@ def _estimate(p) -> None:
     p.add_argument("--tolerance", type=float, metavar="TOL",
                    help="run at the system's step or the largest of its halves (down to 1/16) whose estimated "
                         "coupling error stays within TOL of each force's peak, e.g. 1e-3 (implies --estimate)")
+    p.add_argument("--accuracy", type=float, metavar="FRACTION",
+                   help="the accuracy asked of the coupling, a fraction of each force's peak: the iterated "
+                        "algorithms step again until their values settle to a tenth of it (default: the "
+                        "tolerance, else 1e-3, the 0.1%% the examples keep at their defaults)")
 
 
 def parser(description: str) -> argparse.ArgumentParser:

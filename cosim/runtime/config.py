@@ -50,7 +50,10 @@ class RunConfig:
     the largest results.arrows a run may write (None: no limit);
     ``real_time`` (factor), ``spin`` [s], ``rt_priority``: pacing to the
     wall clock; ``estimate``, ``tolerance``: the coupling error estimate
-    and the step it chooses; ``progress``: a bar and words on stderr;
+    and the step it chooses; ``accuracy``: the accuracy asked of the
+    coupling, a fraction of each force's peak, to which the iterated
+    algorithms' passes settle (to a tenth of it; default: the tolerance,
+    else 0.1%); ``progress``: a bar and words on stderr;
     ``replace_run``: an earlier run's files in the results folder are
     removed before this run starts (otherwise such a folder is refused, so
     that a folder never holds the files of two runs)."""
@@ -71,6 +74,7 @@ class RunConfig:
     rt_priority: int | None = None
     estimate: bool = False
     tolerance: float | None = None
+    accuracy: float | None = None
     progress: bool = True
     replace_run: bool = False
 
@@ -111,9 +115,11 @@ class RunConfig:
             raise CraneCosimError(f"--record-every must be a whole number of at least 1, got {self.record_every!r}")
         if self.record is not None and not self.record:
             raise CraneCosimError("the --record list is empty: give at least one component.variable pattern")
-        if self.tolerance is not None and (not _real(self.tolerance) or not 0 < self.tolerance < 1):
-            raise CraneCosimError(f"the tolerance {self.tolerance!r} must be a fraction of peak between 0 and 1 "
-                                  f"(1e-3 for 0.1%)")
+        for name in ("tolerance", "accuracy"):
+            value = getattr(self, name)
+            if value is not None and (not _real(value) or not 0 < value < 1):
+                raise CraneCosimError(f"the {name} {value!r} must be a fraction of peak between 0 and 1 "
+                                      f"(1e-3 for 0.1%)")
         if self.real_time is not None:
             if not _real(self.real_time) or not self.real_time > 0:
                 raise CraneCosimError(f"--real-time {self.real_time!r} is not a positive number (1 = real time, "

@@ -15,6 +15,7 @@ carry outputs to inputs.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from math import lcm
@@ -27,7 +28,7 @@ from ..blocks.udp_bridge import bridge_from_spec
 from ..errors import CraneCosimError
 from ..fmus.build import bridge_spec_of
 from . import checks
-from .algorithms import ALGORITHMS, ITERATED
+from .algorithms import ACCURACY, ALGORITHMS, ITERATED
 from .config import RunConfig
 from .coupling import COUPLINGS, coupled_connections
 from .model import ModelInfo, describe
@@ -49,6 +50,9 @@ class Settings:
     coupling: str
     extrapolation: str
     iterations: int | None
+    #: the accuracy asked of the coupling, a fraction of each force's peak
+    #: (RMS): the iterated algorithms' passes settle to a tenth of it
+    accuracy: float = ACCURACY
 
 
 @dataclass
@@ -122,8 +126,7 @@ class Plan:
         step halved, a component's own step too (it keeps its number of
         base steps), so that the coupling error falls as the step's power."""
         s = self.settings
-        settings = Settings(s.start_time, s.stop_time, s.step / 2, s.algorithm, s.coupling, s.extrapolation,
-                            s.iterations)
+        settings = dataclasses.replace(s, step=s.step / 2)
         return Plan(self.name, settings, self.parts, self.connections, self.routes, self.string_routes,
                     steps_of(s.start_time, s.stop_time, s.step / 2), self.notes)
 
@@ -151,8 +154,10 @@ class _Planner:
 
     def plan(self) -> Plan:
         s = self.system
+        asked = None if self.config is None else (self.config.accuracy if self.config.accuracy is not None
+                                                  else self.config.tolerance)
         settings = Settings(float(s.start_time), float(s.stop_time), s.step, s.algorithm, s.coupling,
-                            s.extrapolation, s.iterations)
+                            s.extrapolation, s.iterations, ACCURACY if asked is None else asked)
         bad_settings = checks.settings_problems(settings, tuple(ALGORITHMS), COUPLINGS, EXTRAPOLATIONS)
         if self.config is not None and self.config.iterations is not None and settings.algorithm not in ITERATED:
             bad_settings.append(f"--iterations {self.config.iterations} sets the re-step passes of the "

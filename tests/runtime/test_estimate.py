@@ -130,7 +130,7 @@ def test_the_command_prints_the_estimate(capsys, tmp_path, fmu_dir):
     (["--tolerance", "0"], "the tolerance 0.0 must be a fraction of peak between 0 and 1"),
     (["--tolerance", "2"], "the tolerance 2.0 must be a fraction of peak between 0 and 1"),
     (["--tolerance", "1e-3", "--real-time"], "a tolerance may run the system again at a smaller step"),
-    (["--estimate", "--monolithic"], "--estimate and --tolerance concern the coupling of a co-simulation"),
+    (["--estimate", "--monolithic"], "--estimate, --tolerance and --accuracy concern the coupling of a co-simulation"),
 ])
 def test_the_command_refuses_an_estimate_it_cannot_make(capsys, tmp_path, fmu_dir, options, fragment):
     from crane_cosim.files.ssp import write_ssd

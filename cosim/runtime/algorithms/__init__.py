@@ -9,7 +9,7 @@
 * ``iterated-quadratic`` (``quadratic.py``): inputs on the quadratic through
   their sources' values at the start, middle and end of the step.
 """
-from .base import Algorithm
+from .base import ACCURACY, SETTLE, Algorithm
 from .explicit import GaussSeidel, Jacobi
 from .midpoint import IteratedMidpoint
 from .quadratic import IteratedQuadratic
@@ -19,4 +19,4 @@ ALGORITHMS = {cls.name: cls for cls in (Jacobi, GaussSeidel, IteratedMidpoint, I
 #: the algorithms that step components again (re-step passes)
 ITERATED = tuple(name for name, cls in ALGORITHMS.items() if issubclass(cls, IteratedMidpoint))
 
-__all__ = ["Algorithm", "ALGORITHMS", "ITERATED", "Jacobi", "GaussSeidel", "IteratedMidpoint", "IteratedQuadratic"]
+__all__ = ["ACCURACY", "SETTLE", "Algorithm", "ALGORITHMS", "ITERATED", "Jacobi", "GaussSeidel", "IteratedMidpoint", "IteratedQuadratic"]

@@ -19,15 +19,22 @@ agree with their inputs at the communication point.  A String input takes
 its source's newest value when its component steps.
 
 By default the re-step pass is repeated until no mid-step output read by a
-component moves, in a pass, by more than ``SETTLED`` (1e-6) of its peak so
+component moves, in a pass, by more than ``SETTLE`` (a tenth) of the
+accuracy asked (``--tolerance``, else ``ACCURACY``: 0.1%) of its peak so
 far (or of a millionth of the largest output of the component in the same
 unit, for an output that is zero but for round-off), at most
-``MAX_PASSES`` times: the fixed point of the coupling, so that what is
-left is the midpoint rule's own error.  How many passes that takes depends
-on how strongly the components are coupled (3-5 for the crane on the
-vessel at 1 ms, where the fixed point's error falls about tenfold a pass);
-``summary.json`` records, under ``re_step_passes``, how many steps took how
-many re-step passes.  ``iterations`` fixes the number of passes instead.
+``MAX_PASSES`` times: the fixed point of the coupling to a few hundredths
+of the accuracy asked, so that what is left is the midpoint rule's own
+error.  The first pass does not start from the values at ``t``: a source
+read before it steps (a later component, or the reader itself) gives the
+quadratic through its settled mid-step values of the last two steps and
+its value at ``t``, extrapolated to ``t + h/2`` (third order in ``h``);
+where the first pass's mid-step values agree with that prediction within
+the same bound, the step needs no re-step pass at all.  How many passes
+a step takes depends on how strongly the components are coupled and how
+smoothly the inputs move; ``summary.json`` records, under
+``re_step_passes``, how many steps took how many re-step passes (0: the
+prediction held).  ``iterations`` fixes the number of passes instead.
 The outputs at ``t + h`` are passed on once more than the links of direct
 feedthrough that run against the order on one path (``graph.py``): where
 an input reaches a component through a chain of them (the controller's
@@ -48,19 +55,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Algorithm, check_finite, floored_scale, gather_strings, pass_on
+from .base import SETTLE, Algorithm, check_finite, floored_scale, gather_strings, pass_on
 from .graph import links_against_order, stepped_again
 
-__all__ = ["IteratedMidpoint", "SETTLED", "MAX_PASSES", "AGAIN"]
+__all__ = ["IteratedMidpoint", "MAX_PASSES", "AGAIN"]
 
 #: why a component is stepped again, in the words of a refusal
 AGAIN = ("it reads the output of a component after it in the system's order, or of one stepped again (putting "
          "its sources before it may do without)")
 
-#: re-step passes until no mid-step output changes by more than this
-#: fraction of its peak in a pass, at most MAX_PASSES
-SETTLED = 1e-6
+#: re-step passes at most, where they do not settle
 MAX_PASSES = 12
+#: with a fixed number of passes, a step whose last pass moved no value read
+#: by more than this fraction of its peak counts as converged, for the
+#: order of the coupling the estimate of its error takes
+CONVERGED = 1e-6
+#: mid-step values of this many past steps predict the next (2: quadratic)
+PREDICTED = 2
 class IteratedMidpoint(Algorithm):
     name = "iterated-midpoint"
     order = 2
@@ -96,7 +107,7 @@ class IteratedMidpoint(Algorithm):
         self.links = links_against_order(plan)
         #: re-step passes: at most this many; settling, fewer
         self.iterations = (MAX_PASSES if iterations is None else iterations) if again else 0
-        self.tolerance = SETTLED if iterations is None else None
+        self.tolerance = SETTLE * plan.settings.accuracy if iterations is None else None
         #: the passes of outputs to inputs at t + h
         self.settle = self.links + 1
         fixed_step = {k for k, p in enumerate(plan.parts) if not p.model.capabilities.can_vary_step}
@@ -113,6 +124,30 @@ class IteratedMidpoint(Algorithm):
                     self.plan_of_passes.append((p, k, halves, last))
         self.again = again
         self.fixed_step = fixed_step
+        # the outputs of each component that an input reads, and the
+        # components read in the first pass before they step (a later one,
+        # or the reader itself): their mid-step values are predicted there
+        read = [set() for _ in range(n)]
+        early = set()
+        for k, rts in enumerate(plan.routes):
+            for r in rts:
+                read[r.src].update(int(i) for i in r.src_index)
+                if r.src >= k:
+                    early.add(r.src)
+        self.read_at = [np.array(sorted(s), dtype=int) for s in read]
+        #: the components whose read outputs decide whether a pass settled
+        self.watched = sorted(set(again) | early) if again else []
+        #: the components read in the first pass before they step, whose
+        #: values there are predicted where the passes settle (a fixed
+        #: number of passes starts from the values at t, as it always has)
+        self.early = sorted(early) if again else []
+        self.predicting = iterations is None
+        smooth = [np.array([v.family == "real" and v.variability == "continuous" for v in part.outputs], bool)
+                  for part in plan.parts]
+        #: per component, its read outputs that are continuous reals: those predicted
+        self.predict_at = [a[m[a]] if len(a) else a for a, m in zip(self.read_at, smooth)]
+        #: the settled mid-step values of the last two steps at predict_at, and their step
+        self.history, self.history_h = [[] for _ in range(n)], None
         for k in again:
             instances[k].may_roll_back = True
         self.mid = [inst.y.copy() for inst in instances]
@@ -135,6 +170,9 @@ class IteratedMidpoint(Algorithm):
         instances = self.instances
         for inst, m in zip(instances, self.mid):
             m[:] = inst.y  # a source not yet stepped: its value at t
+        if self.history_h != h:
+            self.history, self.history_h = [[] for _ in instances], h
+        self._predict()
         saved = {j: instances[j].save_state() for j in self.again}
         try:
             self._passes(saved, t, h)
@@ -145,6 +183,11 @@ class IteratedMidpoint(Algorithm):
         finally:
             for j, state in saved.items():
                 instances[j].free_state(state)
+        for j in self.early:
+            past = self.history[j]
+            past.append(self.mid[j][self.predict_at[j]].copy())
+            if len(past) > PREDICTED:
+                del past[0]
         for inst in instances:
             inst.get_outputs()
         for _ in range(self.settle):
@@ -154,16 +197,25 @@ class IteratedMidpoint(Algorithm):
             np.maximum(peak, np.abs(inst.y), out=peak)
             self.scale[j] = floored_scale(peak, self.unit_of[j])
 
+    def _predict(self) -> None:
+        """The mid-step values of the components read before they step, from
+        the last two steps (:attr:`predicted`: those read)."""
+        for j in self.early if self.predicting else ():
+            at, past = self.predict_at[j], self.history[j]
+            if past:
+                self.mid[j][at] = _extrapolated(past, self.instances[j].y[at], 1)
+        self.predicted = self._read_now(self.early) if self.predicting else None
+
     def _passes(self, saved, t, h) -> None:
-        instances, mid, before = self.instances, self.mid, None
+        instances, mid, before, which = self.instances, self.mid, self.predicted, self.early
         at_mid = set()  # components stopped at mid-step in this pass
         current = 0  # the pass now made (passes in which no step is read are left out)
         self.passes, self.settled, self.change = 0, False, 0.0
         for p, k, halves, last in self.plan_of_passes:
             if p > current:  # a re-step pass begins
-                if before is not None and self._settled(before):
+                if before is not None and self._settled(before, which=which):
                     return self._finish(saved, at_mid, t, h)
-                before = [mid[j].copy() for j in self.again]
+                before, which = self._read_now(), self.watched
                 current, at_mid = p, set()
                 self.passes += 1
             inst = instances[k]
@@ -172,7 +224,7 @@ class IteratedMidpoint(Algorithm):
             if not self._held_step(inst, k, halves, last, t, h):
                 at_mid.add(k)  # stopped at mid-step: rolled back before it steps again
         if before is not None:
-            self._settled(before)
+            self._settled(before, which=which)
 
     def _inputs_at_mid(self, inst, k) -> None:
         for r in self.routes[k]:
@@ -202,22 +254,29 @@ class IteratedMidpoint(Algorithm):
             inst.do_step(t + h / 2, h / 2)
         return last
 
-    def _settled(self, before, now=None) -> bool:
+    def _read_now(self, which=None) -> list:
+        """The mid-step values now of the outputs read of components ``which``
+        (default: the watched)."""
+        return [self.mid[j][self.read_at[j]] for j in (self.watched if which is None else which)]
+
+    def _settled(self, before, now=None, which=None) -> bool:
         """Whether the pass just made changed no output read from it (``now``,
-        default: the mid-step outputs of the components stepped again, in
-        the order of ``before``) by more than ``SETTLED`` of its peak (and
-        notes the largest change, and whether the pass settled)."""
+        default: :meth:`_read_now`, in the order of ``before``) by more
+        than the settling bound of its peak (and notes the largest change,
+        and whether the pass settled)."""
         change = 0.0
-        now = [self.mid[j] for j in self.again] if now is None else now
-        for j, b, y in zip(self.again, before, now):
+        which = self.watched if which is None else which
+        now = self._read_now(which) if now is None else now
+        for j, b, y in zip(which, before, now):
             # y may hold the outputs more than once (at mid-step and at t + h)
-            scale = np.maximum(np.maximum(np.resize(self.scale[j], y.shape), np.abs(y)), np.abs(b))
+            scale = np.maximum(np.maximum(np.resize(self.scale[j][self.read_at[j]], y.shape), np.abs(y)),
+                               np.abs(b))
             d = np.abs(y - b)
             moved = d > 0
             if moved.any():
                 change = max(change, float(np.max(d[moved] / scale[moved])))
         self.change = change
-        self.settled = change <= SETTLED
+        self.settled = change <= (CONVERGED if self.tolerance is None else self.tolerance)
         return self.tolerance is not None and self.settled
 
     def _finish(self, saved, at_mid, t, h) -> None:
@@ -260,3 +319,15 @@ class IteratedMidpoint(Algorithm):
 
     def summary(self) -> dict:
         return {"re_step_passes": {str(p): c for p, c in sorted(self.pass_counts.items())}}
+
+
+def _extrapolated(past: list, now: np.ndarray, at: int) -> np.ndarray:
+    """The value ``at`` half steps after ``t`` of the polynomial through the
+    mid-step values ``past`` (of the steps before: at ``t - 3h/2`` and
+    ``t - h/2``, or the last only) and the value ``now`` at ``t``: the
+    quadratic's Lagrange weights on the nodes -3, -1, 0 (half steps), or the
+    line's on -1, 0."""
+    if len(past) == 2:
+        w = {1: (1 / 3, -2.0, 8 / 3), 2: (1.0, -5.0, 5.0)}[at]
+        return w[0] * past[0] + w[1] * past[1] + w[2] * now
+    return (1 + at) * now - at * past[0]

@@ -11,7 +11,8 @@ FMI 2.0 section 4.2.1): ``u(t + s) = u0 + a1 s/h + a2 (s/h)**2`` with
 ``u0``, ``um``, ``ue`` at ``t``, ``t + h/2``, ``t + h``.  A source not
 stepped yet in the first pass gives its value at ``t`` for all three.  The
 passes repeat until no output read from them, at mid-step or at ``t + h``,
-moves by more than ``SETTLED`` of its peak, at most ``MAX_PASSES`` times
+moves by more than a tenth of the accuracy asked of its peak (the iterated
+midpoint's bound), at most ``MAX_PASSES`` times
 (or ``iterations`` passes): the fixed point is the collocation of the
 coupling at the three points (Lobatto IIIA).  An input from a component
 that is not stepped again (a set-point signal, a controller before the
@@ -33,7 +34,7 @@ import numpy as np
 
 from .base import check_finite, gather_strings
 from .graph import stepped_again
-from .midpoint import AGAIN, IteratedMidpoint
+from .midpoint import AGAIN, IteratedMidpoint, _extrapolated
 
 __all__ = ["IteratedQuadratic"]
 
@@ -77,23 +78,41 @@ class IteratedQuadratic(IteratedMidpoint):
             y1[:] = inst.y  # a source not yet stepped: its value at t
         super().step(k, t, h)
 
+    def _predict(self) -> None:
+        """The mid-step and end values of the components read before they
+        step, on the quadratic of the iterated midpoint's prediction."""
+        for j in self.early if self.predicting else ():
+            at, past = self.predict_at[j], self.history[j]
+            if past:
+                y = self.instances[j].y[at]
+                self.mid[j][at] = _extrapolated(past, y, 1)
+                self.end[j][at] = _extrapolated(past, y, 2)
+        self.predicted = self._read_both(self.early) if self.predicting else None
+
     def _passes(self, saved, t, h) -> None:
-        instances, mid, end = self.instances, self.mid, self.end
+        instances = self.instances
         self.passes, self.settled, self.change = 0, False, 0.0
         for k in range(len(instances)):  # the first pass, in order
             if k in self.first:
                 self._held_step(instances[k], k, self.first[k], True, t, h)
             else:
                 self._quadratic_step(instances[k], k, t, h)
+        if self.predicting and self._settled(self.predicted, self._read_both(self.early), which=self.early):
+            return  # the prediction held
         for p in range(1, self.iterations + 1):
-            before = [np.concatenate([mid[j], end[j]]) for j in self.again]
+            before = self._read_both()
             self.passes = p
             for k in self.again:
                 instances[k].restore_state(saved[k])
                 self._quadratic_step(instances[k], k, t, h)
-            now = [np.concatenate([mid[j], end[j]]) for j in self.again]
-            if self._settled(before, now):
+            if self._settled(before, self._read_both()):
                 return
+
+    def _read_both(self, which=None) -> list:
+        """The values now, at mid-step and at ``t + h``, of the outputs read
+        of components ``which`` (default: the watched)."""
+        return [np.concatenate([self.mid[j][self.read_at[j]], self.end[j][self.read_at[j]]])
+                for j in (self.watched if which is None else which)]
 
     def _quadratic_step(self, inst, k, t, h) -> None:
         """A component stepped again, from ``t`` over ``h`` in two halves, its
