@@ -131,9 +131,13 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
             estimate = Estimate(plan, log, out_dir, every)
             observers.append(estimate)
         if config.real_time is not None:
+            # the bar moves in the time the pacer waits; the marker, first, splits a step's time
             pacer = Pacer(plan.n_steps, s.step, config.real_time, s.start_time, config.spin, config.rt_priority)
-            observers.append(Pacing(pacer, log, out_dir))
-        observers += [Progress(log, s.step), Interrupts(signals)]
+            pacing = Pacing(pacer, log, out_dir, step=s.step)
+            observers = [pacing.marker(), *observers, pacing]
+        else:
+            observers.append(Progress(log, s.step))
+        observers.append(Interrupts(signals))
         try:
             Execution(plan, tmp).run(observers)
         finally:

@@ -19,9 +19,11 @@ What a Python process can do for its timing on Linux, and what
   before the deadline and spins on the clock for the rest, which trades up
   to ``spin`` of CPU time per step for a wake-up within a microsecond or
   two, the scheduler's wake-up latency being what a sleep alone gives;
-* the objects made during set-up are moved out of the cyclic garbage
-  collector's way (``gc.freeze``), so that its rare full collections do
-  not walk them in the middle of a step;
+* the cyclic garbage collector is kept out of the steps: the objects made
+  during set-up are frozen out of its way (``gc.freeze``), automatic
+  collection is off, and the young generations are collected in the time
+  a step waits (``stalls.py``, which also keeps the slowest steps and what
+  they spent their time on);
 * on request (``rt_priority``), the real-time scheduling class
   ``SCHED_FIFO``: no ordinary process then preempts the run.  It needs
   the privilege to (root or ``CAP_SYS_NICE``, or an ``rtprio`` limit);
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 import math
 import os
 import sys
@@ -41,6 +42,8 @@ import numpy as np
 
 from ...files.results import TIMING_FILE
 from . import Observer
+from .progress import Progress
+from .stalls import Batches, Collector, Costs, Watch
 
 __all__ = ["Pacer", "Pacing", "check_factor", "describe"]
 
@@ -54,6 +57,10 @@ SPIN = 200e-6
 #: its budget, when it started late behind a late one)
 SHARE_EDGES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, math.inf)
 _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
+#: how long before a deadline the work done in the waiting time must end [ns]
+IDLE_MARGIN_NS = 50_000
+#: steps between two moves of the progress bar (as the unpaced run's)
+PROGRESS_EVERY = Progress.period
 
 
 def check_factor(factor) -> None:
@@ -107,9 +114,13 @@ class Pacer:
         self.n = 0
         self.facilities = {}
         self._restore = []
+        self.collector = Collector()
+        self.watch = Watch(self.collector)
 
-    def start(self) -> None:
-        """Take the OS facilities and start the clock: step 1 begins now."""
+    def start(self, instances=()) -> None:
+        """Take the OS facilities and start the clock: step 1 begins now.
+        ``instances``: the components (``fmi_time`` [s] each), whose time
+        the slowest steps are split into."""
         self.facilities = {"clock": "CLOCK_MONOTONIC (time.perf_counter_ns)",
                            "spin_us": self.spin_ns / 1e3}
         old = _set_timer_slack(1)
@@ -117,12 +128,13 @@ class Pacer:
         self.facilities["timer_slack_ns"] = None if old is None else 1
         if old is not None:
             self._restore.append(lambda: _set_timer_slack(old))
-        gc.collect()
-        gc.freeze()
-        self._restore.append(gc.unfreeze)
+        self.collector.start()
+        self._restore.append(self.collector.stop)
+        self._restore.append(self.watch.stop)
         self.facilities["scheduler"] = "SCHED_OTHER (normal)"
         if self.rt_priority is not None:
             self.facilities["scheduler"] = self._real_time_class()
+        self.watch.start(instances)
         self.wall0 = self.step_start = time.perf_counter_ns()
 
     def _real_time_class(self) -> str:
@@ -141,8 +153,11 @@ class Pacer:
         """The point at simulated time ``t`` [s] is computed: count it, and
         sleep until its deadline if it is early.  ``idle(until_ns)``, if
         given, is called first to do deferred work (writing results) that
-        ends before ``until_ns`` (``time.perf_counter_ns``), ``spin`` before
-        the deadline."""
+        ends before ``until_ns`` (``time.perf_counter_ns``),
+        :data:`IDLE_MARGIN_NS` (or ``spin``, if shorter) before the
+        deadline, after the young garbage is collected if it is due and
+        fits.  Work needs no margin for a late wake-up, as a sleep does: it
+        may use the time the pacer would spin."""
         now = time.perf_counter_ns()
         deadline = self.wall0 + round((t - self.t0) / self.factor * 1e9)
         k = self.n
@@ -150,13 +165,20 @@ class Pacer:
         self.compute[k] = now - self.step_start
         self.lateness[k] = now - deadline
         self.n += 1
-        if now >= deadline:
-            self.step_start = now  # late: the next step starts at once
-            return
+        self.watch.end(k, t, now - self.step_start, self.step_start, now)
         spin = self.spin_ns
-        if idle is not None and deadline - now > spin:
-            idle(deadline - spin)
-            now = time.perf_counter_ns()
+        if now >= deadline:
+            self.collector.idle(now)  # only if too much is pending to wait longer
+            self.step_start = time.perf_counter_ns()  # late: the next step starts at once
+            self.watch.begin(k + 1)
+            return
+        until = deadline - min(spin, IDLE_MARGIN_NS)
+        if until > now:
+            collected = self.collector.idle(until)
+            if idle is not None:
+                idle(until)
+            if collected or idle is not None:
+                now = time.perf_counter_ns()
         while True:
             remaining = deadline - now
             if remaining <= 0:
@@ -166,6 +188,7 @@ class Pacer:
             now = time.perf_counter_ns()
         self.wake[k] = now - deadline
         self.step_start = now
+        self.watch.begin(k + 1)
 
     def stop(self) -> None:
         """Give back what :meth:`start` took (the scheduling class, the
@@ -222,6 +245,8 @@ class Pacer:
             "wake_up_error_us": {"p50": pct(wake, 50), "p99": pct(wake, 99),
                                  "max": float(wake.max()) if len(wake) else None},
             "facilities": self.facilities,
+            "slowest_steps": self.watch.report(),
+            "collections": self.collector.summary(),
         }
 
 
@@ -242,25 +267,63 @@ def describe(s: dict) -> str:
     if w["p50"] is not None:
         lines.append(f"  wake-up after the deadline p50 {w['p50']:.1f} µs, p99 {w['p99']:.1f} µs, "
                      f"max {w['max']:.1f} µs ({s['facilities']['scheduler']})")
+    slowest = s.get("slowest_steps") or []
+    if slowest and slowest[0]["compute_us"] >= s["budget_us"]:
+        x = slowest[0]
+        lines.append(f"  slowest step: {x['step']} (t = {x['time']:g} s), {x['compute_us']:.0f} µs: {x['cause']}")
     return "\n".join(lines)
 
 
 class Pacing(Observer):
     """Holds each communication point to its wall-clock deadline with
-    ``pacer`` (a :class:`Pacer`), writing buffered results in the time it
-    waits; the figures go to ``summary.json`` under ``"real_time"`` and, a
-    row a step, to ``timing.csv`` in ``out_dir``."""
+    ``pacer`` (a :class:`Pacer`), doing in the time it waits what would
+    otherwise stall a step: the young garbage collected, the results
+    written (a batch every ``stalls.BATCH_SECONDS``, then the writer's
+    ``write_until``), and, when ``step`` [s] is given, the progress bar of
+    ``log`` moved (which the :class:`~.progress.Progress` observer does in
+    an unpaced run).  The figures go to ``summary.json`` under
+    ``"real_time"`` and, a row a step, to ``timing.csv`` in ``out_dir``.
+    :meth:`marker` is an observer to put ahead of all others: it tells the
+    pacer when the algorithm's step is done, so that the slowest steps'
+    time is split between the master and the observers."""
 
-    def __init__(self, pacer: Pacer, log, out_dir):
+    def __init__(self, pacer: Pacer, log, out_dir, step: float | None = None):
         self.pacer, self.log, self.out_dir = pacer, log, out_dir
+        self.step = step
+        self.batches = None
+        self._steps = 0  # steps the progress bar has not been moved for
+
+    def marker(self) -> Observer:
+        watch = self.pacer.watch
+
+        class Marker(Observer):
+            def step_complete(self, execution) -> None:
+                watch.mark()
+
+        return Marker()
 
     def started(self, execution) -> None:
-        self.pacer.start()
+        self.batches = Batches(self.log.writer)
+        self.batches.start()
+        self._progress = Costs(100_000)
+        self.pacer.start(execution.instances)
 
     def step_complete(self, execution) -> None:
-        self.pacer.wait(execution.t, self.log.writer.write_until)
+        self._steps += 1
+        self.pacer.wait(execution.t, self._idle)
+
+    def _idle(self, until_ns: int) -> None:
+        self.batches.idle(until_ns)
+        if self.step is not None and self._steps >= PROGRESS_EVERY:
+            now = time.perf_counter_ns()
+            if self._progress.fits(now, until_ns):
+                self.log.advanced(self._steps * self.step)
+                self._steps = 0
+                self._progress.add(time.perf_counter_ns() - now)
 
     def finished(self, execution, error) -> None:
         self.pacer.stop()
-        self.log.summary["real_time"] = self.pacer.summary()
+        summary = self.pacer.summary()
+        summary["results_batches_in_waiting_time"] = self.batches.written if self.batches is not None else 0
+        self.log.summary["real_time"] = summary
         self.pacer.write(self.out_dir / TIMING_FILE)
