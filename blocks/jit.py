@@ -4,8 +4,10 @@ run.
 A kernel module (such as ``blocks/knuckle_boom_kernels.py``) is plain Python
 over floats and numpy arrays that imports nothing of the package but, in
 one line, the small kernels it shares with others
-(``from .kernel_helpers import _cross, _lu_solve``), whose definitions
-are joined to its text when it is loaded, so that it is compiled from one
+(``from .kernel_helpers import _cross, _lu_solve``), and, a line each, the
+functions of other kernel modules it builds on
+(``from .supported_base_kernels import _base``), whose definitions are
+joined to its text when it is loaded, so that it is compiled from one
 file, its content hash covering them.
 :func:`load_kernels` returns it with every function it defines compiled by
 ``numba.njit(cache=True)``, or ``None`` when numba is not installed or
@@ -48,40 +50,68 @@ __all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", 
 HELPERS = "kernel_helpers"
 
 
-def _joined(text: str, helpers: str) -> str:
-    """A kernel module's text with its import of shared helpers
-    (``from .kernel_helpers import a, b``) replaced by a comment, and the
-    definitions of those helpers, and of the helpers they call, appended
-    (so that the lines of the module keep their numbers): a module numba
-    compiles alone, from one file."""
+def _definitions(text: str) -> dict:
+    """The top-level functions and simple assignments (``NONE, DAHL = 0, 1``)
+    of a module's text: name -> its node."""
+    defs = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef):
+            defs[node.name] = node
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        defs[name.id] = node
+    return defs
+
+
+def _joined(text: str, helpers: str, kernels: dict | None = None) -> str:
+    """A kernel module's text with its imports of shared helpers
+    (``from .kernel_helpers import a, b``) or of another kernel module's
+    functions (``from .supported_base_kernels import _base``, ``kernels``:
+    their texts by module name) replaced by a comment each, and the
+    definitions of those names, and of the functions and constants they
+    use, appended (so that the lines of the module keep their numbers): a
+    module numba compiles alone, from one file.  A name joined from two
+    places must be the same definition."""
+    sources = {HELPERS: helpers, **(kernels or {})}
     tree = ast.parse(text)
-    found = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == HELPERS and n.level == 1]
+    found = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module in sources and n.level == 1]
     if not found:
         return text
-    node = found[0]
-    defs = {n.name: n for n in ast.parse(helpers).body if isinstance(n, ast.FunctionDef)}
-    chosen, todo = set(), [a.name for a in node.names]
-    while todo:
-        name = todo.pop()
-        if name in chosen:
-            continue
-        if name not in defs:
-            raise ImportError(f"{HELPERS} has no kernel {name}")
-        chosen.add(name)
-        todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name) and n.id in defs]
+    own = _definitions(text)
     lines = text.splitlines(keepends=True)
-    span = node.end_lineno - node.lineno + 1
-    lines[node.lineno - 1:node.end_lineno] = [f"# {HELPERS}: joined at the end\n"] + ["\n"] * (span - 1)
-    appended = "".join(f"\n\n{ast.get_source_segment(helpers, defs[n])}\n"
-                       for n in sorted(chosen, key=lambda n: defs[n].lineno))
+    joined: dict[str, str] = {}  # the name's definition, as appended
+    for node in found:
+        source = sources[node.module]
+        if node.module != HELPERS:  # a kernel module, with the helpers it joins itself
+            source = _joined(source, helpers)
+        defs = _definitions(source)
+        chosen, todo = set(), [a.name for a in node.names]
+        while todo:
+            name = todo.pop()
+            if name in chosen:
+                continue
+            if name not in defs:
+                raise ImportError(f"{node.module} has no kernel {name}")
+            chosen.add(name)
+            todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name) and n.id in defs]
+        for name in sorted(chosen, key=lambda n: defs[n].lineno):
+            segment = ast.get_source_segment(source, defs[name])
+            if name in own or joined.get(name, segment) != segment:
+                raise ImportError(f"{name} joined from {node.module} is defined otherwise already")
+            joined[name] = segment
+        span = node.end_lineno - node.lineno + 1
+        lines[node.lineno - 1:node.end_lineno] = [f"# {node.module}: joined at the end\n"] + ["\n"] * (span - 1)
+    appended = "".join(f"\n\n{segment}\n" for segment in dict.fromkeys(joined.values()))
     return "".join(lines).rstrip("\n") + "\n" + appended
 
 
 def _read_sources() -> dict:
     folder = Path(__file__).parent
     helpers = (folder / f"{HELPERS}.py").read_text(encoding="utf-8")
-    return {path.stem: _joined(path.read_text(encoding="utf-8"), helpers).encode()
-            for path in folder.glob("*_kernels.py")}
+    texts = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*_kernels.py")}
+    return {name: _joined(text, helpers, texts).encode() for name, text in texts.items()}
 
 
 # Read at import: the package may be imported from an FMU's temporary folder

@@ -9,7 +9,10 @@ compilation up front when the cache does not hold it yet, saying what
 happens, how long it takes roughly and where the result is kept, with a bar
 over the kernel functions on a terminal (one line per function elsewhere,
 e.g. in a log file).  With a warm cache it prints nothing and costs a
-fraction of a second.
+fraction of a second.  The monolithic run compiles two kernel modules of
+its own besides (``warm_up(..., monolithic=True)``): the compiled twin of
+the joints' friction and the flexible crane's loop with its base and
+friction (:data:`MONOLITHIC_KERNELS`).
 """
 from __future__ import annotations
 
@@ -32,6 +35,18 @@ COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minut
                    "Crane": ("the torque-driven crane", "about 4 s"),
                    "Vessel": ("the vessel", "about 2 s"),
                    "SupportedBase": ("the spring-supported base", "about 3 s")}
+
+
+#: kernel modules the monolithic run compiles besides the blocks' own:
+#: module -> (what to call it, how long it takes, the models any of which
+#: need it, the models all of which need it); measured on a 2-core x86
+#: machine beside a busy core: the friction 4 s, the loop 30 s
+MONOLITHIC_KERNELS = {
+    "joint_friction_kernels": ("the joints' friction", "a few seconds", {"JointFriction", "KnuckleBoomFriction"},
+                               set()),
+    "flexible_crane_loop_kernels": ("the flexible crane's loop with its base and friction", "about 30 s", set(),
+                                    {"FlexibleCrane", "SupportedBase", "JointFriction"}),
+}
 
 
 def models_of(system) -> set[str]:
@@ -61,22 +76,50 @@ def to_compile(models) -> list[str]:
             if m in COMPILED_BLOCKS and not jit.kernels_compiled(BLOCKS[m].kernel_module)]
 
 
-def warm_up(models, stream=None) -> list[str]:
+def monolithic_to_compile(models) -> list[str]:
+    """The kernel modules of :data:`MONOLITHIC_KERNELS` the monolithic run of
+    ``models`` needs and the cache does not hold yet."""
+    models = set(models)
+    return [name for name, (_, _, any_of, all_of) in MONOLITHIC_KERNELS.items()
+            if (models & any_of or (all_of and all_of <= models)) and not jit.kernels_compiled(name)]
+
+
+def _compile_monolithic(name: str) -> None:
+    if name == "joint_friction_kernels":
+        from ..blocks.joint_friction import JointFriction
+        from ..hosts.kernel_calls import direct_calls
+        direct_calls(JointFriction())  # calls the twin once
+    else:
+        from ..hosts.crane_loop import compile_loop
+        compile_loop()
+
+
+def warm_up(models, stream=None, monolithic: bool = False) -> list[str]:
     """Compile the kernels of those ``models`` (block model names) that the
-    cache does not hold yet, telling ``stream`` (default: stderr) what is
-    happening.  Returns the models compiled (empty with a warm cache)."""
+    cache does not hold yet, and with ``monolithic`` the kernel modules the
+    monolithic run of them needs (:data:`MONOLITHIC_KERNELS`), telling
+    ``stream`` (default: stderr) what is happening.  Returns the models and
+    modules compiled (empty with a warm cache)."""
     stream = stream or sys.stderr
     todo = to_compile(models)
     for model in todo:
         what, duration = COMPILED_BLOCKS[model]
-        kernels = BLOCKS[model].kernel_module
-        print(f"compiling {what} with numba ({duration}, once per machine; kept in {jit.cache_dir()}) ...",
-              file=stream, flush=True)
-        t0 = time.perf_counter()
-        with _KernelProgress(kernels, stream) as progress, jit.compile_events(kernels, progress.event):
-            BLOCKS[model]().prepare()  # compiles the kernels
-        print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
-    return todo
+        _compile(what, duration, BLOCKS[model].kernel_module, BLOCKS[model]().prepare, stream)
+    extra = monolithic_to_compile(models) if monolithic else []
+    for name in extra:
+        what, duration, _, _ = MONOLITHIC_KERNELS[name]
+        _compile(what, duration, name, lambda: _compile_monolithic(name), stream)
+    return todo + extra
+
+
+def _compile(what: str, duration: str, kernels: str, action, stream) -> None:
+    """``action()``, which compiles the kernel module ``kernels``, with the word and the bar."""
+    print(f"compiling {what} with numba ({duration}, once per machine; kept in {jit.cache_dir()}) ...",
+          file=stream, flush=True)
+    t0 = time.perf_counter()
+    with _KernelProgress(kernels, stream) as progress, jit.compile_events(kernels, progress.event):
+        action()
+    print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
 
 
 class _KernelProgress:

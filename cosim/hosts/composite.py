@@ -9,7 +9,9 @@ connected inputs as one gather from it, and the outputs of each unit as a
 group for the settling test.  A block is evaluated again in a sweep only
 when its inputs changed since it last was at the same time and state (its
 outputs are a function of these: the same values, without the call), and a
-compiled block's kernels are called directly (:mod:`.kernel_calls`).
+compiled block's kernels are called directly (:mod:`.kernel_calls`).  A
+flexible crane's loop with its base and its joints' friction is settled in
+one compiled call (:mod:`.crane_loop`), and the sweeps start from it.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import numpy as np
 from ..blocks import BLOCKS
 from ..blocks.block import ParameterError
 from ..errors import CraneCosimError
+from .crane_loop import crane_loop
 from .kernel_calls import direct_calls
 
 
@@ -106,6 +109,8 @@ class Composite:
         self._group_of = np.array([keys.index(u) for u in self.units], dtype=int)
         self._perm = np.argsort(self._group_of, kind="stable")
         self._group_start = np.flatnonzero(np.r_[True, np.diff(self._group_of[self._perm]) != 0])
+        #: a flexible crane's loop with its base and friction, settled in one compiled call (or None)
+        self._loop = crane_loop(self)
 
     @property
     def ys(self) -> list[np.ndarray]:
@@ -129,6 +134,8 @@ class Composite:
         those it was last evaluated with in this call is not evaluated again."""
         t = float(t)
         x = np.ascontiguousarray(x, dtype=float)
+        if self._loop is not None:  # the sweeps start from the loop settled
+            self._loop.seed(t, x)
         y = self.y
         start = y.copy()
         # the inputs each block was evaluated with in this call, as bytes: the
@@ -173,6 +180,10 @@ class Composite:
     def derivatives(self, t, x):
         t = float(t)
         x = np.ascontiguousarray(x, dtype=float)
+        if self._loop is not None:
+            dx = self._loop.derivatives(t, x)
+            if dx is not None:
+                return dx
         try:
             self.outputs(t, x)
         except _Unsettled:

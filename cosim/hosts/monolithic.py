@@ -60,7 +60,7 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     check_size(rows_of(n_steps, record_every), len(chosen) + 1, size_limit)
     if progress:
         from ..fmus.warmup import warm_up
-        warm_up(set(models))
+        warm_up(set(models), monolithic=True)
     model = Composite(plan)
     pick = None if len(chosen) == len(columns) else np.asarray(chosen)
     stiff = any(b.stiff for b in model.blocks) and not any(b.oscillatory for b in model.blocks)

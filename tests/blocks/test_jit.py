@@ -128,6 +128,40 @@ def test_shared_helpers_are_joined_to_a_kernel_module():
         jit._joined("from .kernel_helpers import _cube\n", _HELPERS)
 
 
+_LAWS = '''import math
+
+from .kernel_helpers import _twice
+
+NONE, DAHL = 0, 1
+
+
+def level(model, z):
+    return 0.0 if model == NONE else _twice(z)
+
+
+def outputs(x):
+    return level(DAHL, x)
+'''
+
+
+def test_functions_of_another_kernel_module_are_joined_with_what_they_use():
+    """A kernel module may build on another's functions, a line per module:
+    they are joined with the functions, constants and helpers they use (a
+    helper reached twice, once); a name defined otherwise already is an
+    error."""
+    text = ("import math\nfrom .laws_kernels import level\nfrom .kernel_helpers import _quad\n\n\n"
+            "def f(x):\n    return level(1, x) + _quad(x)\n")
+    joined = jit._joined(text, _HELPERS, {"laws_kernels": _LAWS})
+    lines = joined.splitlines()
+    assert lines[:3] == ["import math", "# laws_kernels: joined at the end", "# kernel_helpers: joined at the end"]
+    assert joined.count("def _twice(x):") == 1 and "NONE, DAHL = 0, 1" in joined and "def outputs" not in joined
+    namespace = {}
+    exec(compile(joined, "<joined>", "exec"), namespace)
+    assert namespace["f"](1.5) == 3.0 + 6.0
+    with pytest.raises(ImportError, match="level joined from laws_kernels is defined otherwise already"):
+        jit._joined(text + "\n\ndef level(model, z):\n    return z\n", _HELPERS, {"laws_kernels": _LAWS})
+
+
 def test_the_kernel_modules_hold_the_shared_helpers_they_use():
     """The vessel's kernels compile with the helpers they share with the
     spring-supported base; a kernel module imports nothing else."""

@@ -41,6 +41,31 @@ def test_a_warm_cache_says_nothing(monkeypatch):
     assert warmup.warm_up({"Controller", "JointFriction"}, err) == [] and err.getvalue() == ""  # nothing to compile
 
 
+def test_the_monolithic_run_compiles_its_own_kernels_with_a_word(monkeypatch, tmp_path):
+    """The monolithic run compiles the friction's twin where there is a
+    friction block and the flexible crane's loop where the crane, its base
+    and its friction are all there; a warm cache says nothing."""
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    loop = {"FlexibleCrane", "SupportedBase", "JointFriction", "Signal"}
+    assert warmup.monolithic_to_compile(loop) == ["joint_friction_kernels", "flexible_crane_loop_kernels"]
+    assert warmup.monolithic_to_compile({"KnuckleBoomCrane", "KnuckleBoomFriction"}) == ["joint_friction_kernels"]
+    assert warmup.monolithic_to_compile({"FlexibleCrane", "JointFriction", "Vessel"}) == ["joint_friction_kernels"]
+    assert warmup.monolithic_to_compile({"Crane", "Vessel", "Controller"}) == []
+    compiled = []
+    monkeypatch.setattr(warmup, "_compile_monolithic", compiled.append)
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+    err = io.StringIO()
+    assert warmup.warm_up({"Signal", "JointFriction"}, err) == []  # a co-simulation: nothing of the monolithic run
+    assert warmup.warm_up({"Signal", "JointFriction"}, err, monolithic=True) == ["joint_friction_kernels"]
+    assert compiled == ["joint_friction_kernels"]
+    lines = err.getvalue().splitlines()
+    assert lines[0] == (f"compiling the joints' friction with numba (a few seconds, once per machine; kept in "
+                        f"{tmp_path}) ...")
+    assert lines[-1].startswith("compiled the joints' friction in ")
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: True)
+    assert warmup.warm_up(loop, err, monolithic=True) == []
+
+
 _TINY = b"""def _double(x):
     return 2.0 * x
 
