@@ -110,11 +110,12 @@ class ResultWriter:
         their order (a float array; an integer or Boolean as a float), and
         ``texts`` the String columns' values in theirs."""
         n = self._n
-        row = self._buf[n]
-        row[0] = t
-        row[1:] = values
-        for column, text in zip(self._texts, texts):
-            column.append(text)
+        buf = self._buf
+        buf[n, 0] = t
+        buf[n, 1:] = values
+        if texts:
+            for column, text in zip(self._texts, texts):
+                column.append(text)
         self._n = n = n + 1
         if n == self.capacity or time.monotonic() - self._last_write >= self._flush_seconds:
             self._write(n)
