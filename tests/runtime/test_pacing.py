@@ -147,6 +147,8 @@ def test_a_paced_run_reports_consistent_figures_and_the_same_results(tmp_path, f
     assert sum(s["budget_used_histogram"]["counts"]) == 300
     assert s["budget_us"] == 250.0
     assert s["compute_us"]["max"] == pytest.approx(timing["compute_us"].max(), abs=1e-3)
+    assert (timing["cpu_us"] >= 0).all()  # the thread's CPU time in each step
+    assert s["cpu_us"]["max"] == pytest.approx(timing["cpu_us"].max(), abs=1e-3)
     assert s["lateness_max_us"] == pytest.approx(max(timing["lateness_us"].max(), 0), abs=1e-3)
     assert paced.wall_time >= 0.3 / 4
     assert s["facilities"]["clock"].startswith("CLOCK_MONOTONIC")

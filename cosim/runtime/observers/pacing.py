@@ -110,6 +110,9 @@ class Pacer:
         self.compute = np.zeros(steps, dtype=np.int64)
         self.lateness = np.zeros(steps, dtype=np.int64)
         self.wake = np.full(steps, -1, dtype=np.int64)
+        # per step: the thread's CPU time in it, ns (less than its compute
+        # time by the time the process was preempted or waited on I/O)
+        self.cpu = np.zeros(steps, dtype=np.int64)
         self.t = np.zeros(steps)
         self.n = 0
         self.facilities = {}
@@ -165,7 +168,7 @@ class Pacer:
         self.compute[k] = now - self.step_start
         self.lateness[k] = now - deadline
         self.n += 1
-        self.watch.end(k, t, now - self.step_start, self.step_start, now)
+        self.cpu[k] = self.watch.end(k, t, now - self.step_start, self.step_start, now)
         spin = self.spin_ns
         if now >= deadline:
             self.collector.idle(now)  # only if too much is pending to wait longer
@@ -203,16 +206,16 @@ class Pacer:
         """The steps done so far, one row each, to the CSV file ``path``:
         communication point, its simulated time [s], compute time,
         lateness and wake-up error [µs] (empty: the step was late and did
-        not wait)."""
+        not wait), and the thread's CPU time in the step [µs]."""
         if not hasattr(self, "wall0"):
             return  # never started: nothing was paced
         n = self.n
         with open(path, "w") as fh:
-            fh.write("step,time,compute_us,lateness_us,wake_up_error_us\n")
+            fh.write("step,time,compute_us,lateness_us,wake_up_error_us,cpu_us\n")
             for k in range(n):
                 wake = "" if self.wake[k] < 0 else f"{self.wake[k] / 1e3:.3f}"
                 fh.write(f"{k + 1},{self.t[k]:.9g},{self.compute[k] / 1e3:.3f},"
-                         f"{self.lateness[k] / 1e3:.3f},{wake}\n")
+                         f"{self.lateness[k] / 1e3:.3f},{wake},{self.cpu[k] / 1e3:.3f}\n")
 
     def summary(self) -> dict:
         """The figures of the steps done so far (times in µs)."""
@@ -221,6 +224,7 @@ class Pacer:
         compute = self.compute[:n] / 1e3
         late = np.maximum(self.lateness[:n], 0) / 1e3
         wake = self.wake[:n][self.wake[:n] >= 0] / 1e3
+        cpu = self.cpu[:n] / 1e3
         share = compute / budget_us if n else compute
         counts = np.histogram(share, bins=SHARE_EDGES)[0] if n else np.zeros(len(SHARE_EDGES) - 1, dtype=int)
 
@@ -238,6 +242,7 @@ class Pacer:
             "compute_us": {"mean": float(compute.mean()) if n else None, "p50": pct(compute, 50),
                            "p90": pct(compute, 90), "p99": pct(compute, 99),
                            "max": float(compute.max()) if n else None},
+            "cpu_us": {"p50": pct(cpu, 50), "p99": pct(cpu, 99), "max": float(cpu.max()) if n else None},
             "budget_used": {"mean": float(share.mean()) if n else None, "p99": pct(share, 99),
                             "max": float(share.max()) if n else None},
             "budget_used_histogram": {"edges": [e if math.isfinite(e) else None for e in SHARE_EDGES],

@@ -272,9 +272,10 @@ class Watch:
         self._cpu = time.thread_time_ns()
         self.algorithm_done = None
 
-    def end(self, k: int, t: float, compute_ns: int, start_ns: int, now_ns: int) -> None:
+    def end(self, k: int, t: float, compute_ns: int, start_ns: int, now_ns: int) -> int:
         """Step ``k`` at simulated time ``t`` [s] took ``compute_ns``, from
-        ``start_ns`` to ``now_ns`` (``time.perf_counter_ns``)."""
+        ``start_ns`` to ``now_ns`` (``time.perf_counter_ns``); the thread's
+        CPU time in it [ns]."""
         cpu = time.thread_time_ns() - self._cpu
         fmi = [i.fmi_time for i in self.instances]
         if len(self.heap) < self.slowest or compute_ns > self.heap[0][0]:
@@ -282,6 +283,7 @@ class Watch:
             item = (compute_ns, k, {"step": k + 1, "time": t, "compute_us": compute_ns / 1e3, **parts})
             (heapq.heappush if len(self.heap) < self.slowest else heapq.heapreplace)(self.heap, item)
         self._fmi = fmi
+        return cpu
 
     def _parts(self, k, compute_ns, cpu_ns, fmi, start_ns, now_ns) -> dict:
         components = {i.name: round((b - a) * 1e9) for i, a, b in zip(self.instances, self._fmi, fmi)}
