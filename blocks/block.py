@@ -17,6 +17,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from . import stepping
+
 __all__ = ["Variable", "Block", "CompiledBlock", "ParameterError", "vector", "sym6_names",
            "sym6_pack", "sym6_unpack"]
 
@@ -344,6 +346,10 @@ class CompiledBlock(Block):
     numpy_slowdown: ClassVar[str] = "slower"
     kernels = None
     _prepared = False
+    #: the compiled whole step and check of finite results
+    #: (``blocks/stepping.py``), set by :meth:`prepare`
+    _step = None
+    _finite = staticmethod(lambda out: np.isfinite(out).all())
 
     def prepare(self, numba: bool = True) -> None:
         """Load the compiled kernels and compile them (on a new machine, the
@@ -359,6 +365,7 @@ class CompiledBlock(Block):
         self.kernels = load_kernels(self.kernel_module) if numba else None
         try:
             self._warm_up()
+            stepping.warm_up(self)
         except Exception as exc:  # numba's own errors have no common base
             import warnings
 
@@ -367,7 +374,19 @@ class CompiledBlock(Block):
                 raise
             warnings.warn(f"{self.model_name}: numba could not compile its kernels ({exc}); running the numpy "
                           f"code, {self.numpy_slowdown}")
-            self.kernels = None
+            self.kernels = self._step = None
+            self._finite = CompiledBlock._finite
+
+    def _integrate(self, t, x, u, du, h):
+        """:meth:`Block._integrate` in one compiled call where the kernels
+        allow (the same bits, ``blocks/stepping.py``), else by it."""
+        if not self._prepared:
+            self.prepare()
+        if self._step is not None:
+            x1 = stepping.compiled_step(self, t, x, u, du, h)
+            if x1 is not None:
+                return x1
+        return super()._integrate(t, x, u, du, h)
 
     def _warm_up(self) -> None:
         """Call each kernel once, at the initial state and default inputs:
@@ -390,4 +409,4 @@ class CompiledBlock(Block):
         # array) would make numba compile another signature, for seconds
         out = getattr(self.kernels, kernel)(float(t), np.ascontiguousarray(x, dtype=float),
                                             np.ascontiguousarray(u, dtype=float), *self._kernel_args)
-        return out if np.isfinite(out).all() else None
+        return out if self._finite(out) else None
