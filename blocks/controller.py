@@ -76,7 +76,8 @@ class ScheduledPD(Block):
                 if b0 < a0 + aT:
                     raise ParameterError(f"{self.model_name}: moves of q_{j} overlap (one starts at {b0:g} s "
                                          f"before the previous ends at {a0 + aT:g} s)")
-            self.schedule.append((v[f"q_{j}_ref0"], moves))
+            self.schedule.append((v[f"q_{j}_ref0"], times))
+        self._gains = [(float(kP), float(kD)) for kP, kD in zip(self.kP, self.kD)]
 
     def reference(self, t: float):
         """Set-points and their rates at time ``t``."""
@@ -87,6 +88,19 @@ class ScheduledPD(Block):
         """``kP (q_ref - q) + kD (dq_ref/dt - u)``, the set-points and their rates."""
         q_ref, u_ref = self.reference(t)
         return self.kP * (q_ref - q) + self.kD * (u_ref - u), q_ref, u_ref
+
+    def pd_values(self, t: float, q, u):
+        """:meth:`pd` over Python floats (lists ``q``, ``u`` of the joints'
+        coordinates and rates): the same operations in the same order, so
+        the same bits, without numpy's cost for a few numbers.  Returns
+        lists ``(pd, q_ref, u_ref)``."""
+        pd, q_ref, u_ref = [], [], []
+        for (start, moves), (kP, kD), qj, uj in zip(self.schedule, self._gains, q, u):
+            qr, ur, _ = ramp_sequence(t, start, moves)
+            pd.append(kP * (qr - qj) + kD * (ur - uj))
+            q_ref.append(qr)
+            u_ref.append(ur)
+        return pd, q_ref, u_ref
 
 
 class Controller(ScheduledPD):
@@ -119,8 +133,9 @@ class Controller(ScheduledPD):
     states = ()
 
     def output(self, t, x, u):
-        tau, q_ref, _ = self.pd(t, u[:3], u[3:])
-        return np.concatenate([tau, q_ref])
+        v = u.tolist()
+        tau, q_ref, _ = self.pd_values(t, v[:3], v[3:6])
+        return np.array(tau + q_ref)
 
 
 _KB_UNITS = {"slew": "rad", "boom_cyl": "m", "jib_cyl": "m"}
@@ -202,13 +217,18 @@ class KnuckleBoomController(ScheduledPD):
     states = ()
 
     def output(self, t, x, u):
-        pd, q_ref, u_ref = self.pd(t, u[:3], u[3:6])
-        e, v_ref, dF = q_ref[1:] - u[1:3], u_ref[1:], u[9:11] - u[7:9]
-        valves = np.clip(self._kx * e + self._kff * v_ref - self._kF * dF, -1.0, 1.0)
-        return np.concatenate([u[6:9] + pd, q_ref, valves])
+        v = u.tolist()
+        pd, q_ref, u_ref = self.pd_values(t, v[:3], v[3:6])
+        out = [hold + p for hold, p in zip(v[6:9], pd)] + q_ref
+        for c, (kx, kff, kF) in enumerate(self._valve_gains):
+            # clip to -1..1 as np.clip does (a NaN stays NaN)
+            out.append(min(max(kx * (q_ref[1 + c] - v[1 + c]) + kff * u_ref[1 + c] - kF * (v[9 + c] - v[7 + c]),
+                               -1.0), 1.0))
+        return np.array(out)
 
     def setup(self):
         super().setup()
         v = self.values
         self.require_positive(*[f"{g}_{c}" for g in ("kx", "kff", "kF") for c in _KB_VALVE], allow_zero=True)
         self._kx, self._kff, self._kF = (np.array([v[f"{g}_{c}"] for c in _KB_VALVE]) for g in ("kx", "kff", "kF"))
+        self._valve_gains = [tuple(float(v[f"{g}_{c}"]) for g in ("kx", "kff", "kF")) for c in _KB_VALVE]
