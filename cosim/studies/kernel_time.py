@@ -1,0 +1,82 @@
+"""What a block's own computation costs per communication step, in process:
+the figure ``crane-cosim bench`` shows beside each FMU's time inside its FMI
+calls, so that the FMU's cost above the floor of a Python FMU
+(``cosim/studies/floor.py``) and its block's own work shows.
+
+For a block with a compiled whole step (``blocks/stepping.py``): one call
+of that step over the communication step and one call of its compiled
+``outputs`` kernel, straight from Python, at the block's initial state and
+default inputs (the kernels' own time, with numba's cost of a call from
+Python, about 1 µs).  For any other block: one ``advance`` and one
+``output`` of the block in Python (its numpy code, or its numpy step
+around compiled kernels, as the knuckle boom crane's).  A networked block
+(a bridge, whose outputs come from another process) has no such figure.
+"""
+from __future__ import annotations
+
+from time import perf_counter
+
+from ..blocks import BLOCKS
+
+__all__ = ["kernel_us_per_step", "kernel_us_by_component"]
+
+
+def _best_us(call, calls: int, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = perf_counter()
+        for _ in range(calls):
+            call()
+        best = min(best, perf_counter() - t0)
+    return best / calls * 1e6
+
+
+def kernel_us_per_step(block, step: float, calls: int = 1000, repeat: int = 3) -> float:
+    """µs a step [µs] of ``block`` (a block, parameters set) for a
+    communication step of ``step`` [s]: the fastest of ``repeat`` means of
+    ``calls`` steps and output evaluations (see the module docstring)."""
+    from ..blocks import stepping
+
+    block.prepare()
+    x, u = block.initial_state(), block.default_inputs()
+    if getattr(block, "_step", None) is not None:
+        n, method, args = stepping._substeps(block, step), stepping.METHODS.get(block.method, 0), block._kernel_args
+        fn, outputs, held = block._step, block.kernels.outputs, block._held
+
+        def one():
+            fn(0.0, x, u, held, False, step, n, method, args)
+            outputs(0.0, x, u, *args)
+    else:
+        def one():
+            block.advance(0.0, x, u, step)
+            block.output(0.0, x, u)
+    one()
+    return _best_us(one, calls, repeat)
+
+
+def kernel_us_by_component(system) -> dict:
+    """Component name -> :func:`kernel_us_per_step` of the block behind it,
+    made with the component's parameters (the defaults where the block
+    refuses them as the system file spells them), at the system's step
+    (or the component's own); components that are no block of this
+    project, or a networked one, are left out."""
+    from ..runtime.model import our_model_name
+
+    out = {}
+    for comp in system.components:
+        try:
+            model = our_model_name(system.source_path(comp))
+        except Exception:
+            model = None
+        cls = BLOCKS.get(model) if model else None
+        if cls is None or cls.networked:
+            continue
+        try:
+            block = cls(**comp.parameters)
+        except Exception:
+            block = cls()
+        try:
+            out[comp.name] = kernel_us_per_step(block, comp.step or system.step)
+        finally:
+            block.close()
+    return out
