@@ -22,10 +22,10 @@ import warnings
 from ..errors import CraneCosimError
 
 #: Bytes a value takes in results.arrows: a float64 or int64 takes 8 (a
-#: Boolean 1 bit, a String its length); the schema and each batch's own
-#: metadata add about 100 bytes a column each (one or two batches a second:
-#: 1-3% at 1 ms).  Measured on crane_on_vessel at 1 ms, 100 columns: 8.1
-#: (2 s, one batch; 2.9 s paced to the wall clock, three batches).
+#: Boolean 1 bit, a String its length); the schema adds about 190 bytes a
+#: column and each batch about 50 (at 1 ms: under 1% with a batch a second,
+#: 6% with a paced run's batch every 0.1 s, which this does not count).
+#: Measured on crane_on_vessel at 1 ms, 100 columns: 8.1 (2 s, one batch).
 BYTES_PER_VALUE = 8
 #: Estimated size of results.arrows above which a run is refused unless forced [bytes]
 SIZE_LIMIT = 200e6
