@@ -22,11 +22,15 @@ import warnings
 from ..errors import CraneCosimError
 
 #: Bytes a value takes in results.arrows: a float64 or int64 takes 8 (a
-#: Boolean 1 bit, a String its length); the schema adds about 190 bytes a
-#: column and each batch about 50 (at 1 ms: under 1% with a batch a second,
-#: 6% with a paced run's batch every 0.1 s, which this does not count).
-#: Measured on crane_on_vessel at 1 ms, 100 columns: 8.1 (2 s, one batch).
+#: Boolean 1 bit, a String its length); each batch adds about 50 bytes a
+#: column (at 1 ms: under 1% with a batch a second, 6% with a paced run's
+#: batch every 0.1 s, which the estimate does not count).  Measured on
+#: crane_on_vessel at 1 ms, 100 columns: 8.1 (2 s, one batch).
 BYTES_PER_VALUE = 8
+#: Bytes a column takes in results.arrows besides its values: its field in
+#: the schema (about 190, with its unit, type and role) and in the empty
+#: first batch and the last (about 50 each), rounded up
+COLUMN_BYTES = 300
 #: Estimated size of results.arrows above which a run is refused unless forced [bytes]
 SIZE_LIMIT = 200e6
 #: Estimated size above which a warning is given [bytes]
@@ -105,8 +109,9 @@ def rows_of(n_steps: int, every: int) -> int:
 
 def estimate_size(rows: int, columns: int) -> float:
     """Estimated size of results.arrows [bytes]: ``rows`` x ``columns`` (with the
-    time column) x :data:`BYTES_PER_VALUE`."""
-    return rows * columns * BYTES_PER_VALUE
+    time column) x :data:`BYTES_PER_VALUE`, and :data:`COLUMN_BYTES` a
+    column."""
+    return columns * (rows * BYTES_PER_VALUE + COLUMN_BYTES)
 
 
 def check_size(rows: int, columns: int, limit: float | None = SIZE_LIMIT) -> float:

@@ -425,7 +425,7 @@ def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path)
     assert code == 0
     lines = [l for l in err.splitlines() if l.strip()]
-    assert lines == ["crane-cosim: warning: results.arrows will take about 41 kB (51 rows of 100 columns); "
+    assert lines == ["crane-cosim: warning: results.arrows will take about 71 kB (51 rows of 100 columns); "
                      "--record-every N and --record 'component.variable' write less"]
 
 

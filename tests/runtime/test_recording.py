@@ -134,9 +134,10 @@ def test_bad_record_every(fmu_dir, tmp_path, every):
 
 
 def test_estimate_against_the_written_size(full_runs):
-    """The estimate counts :data:`BYTES_PER_VALUE` per value, 8, a float64's;
-    the file adds its schema and each batch's metadata (about 190 and 50
-    bytes a column).  The estimate must not fall short by more than a few
+    """The estimate counts :data:`BYTES_PER_VALUE` per value, 8, a float64's,
+    and :data:`COLUMN_BYTES` a column for the schema and the first and last
+    batches' metadata (about 190 and 50 each; a 0.6 s run's 601 rows make it
+    5% of the file).  The estimate must not fall short by more than a few
     percent (it guards the disk) nor overshoot by more than a third."""
     for path in full_runs.values():
         df = read_results(path)
