@@ -83,6 +83,17 @@ _KINDS = {"Real": Real, "Boolean": Boolean, "String": String}
 _STATE_KEYS = {"x", "u", "du", "t", "mode", "params"}
 
 
+class _SavedState(dict):
+    """A state ``_get_fmu_state`` saved: copies of the arrays, the
+    parameters' dict itself (the slave replaces it, never changes it in
+    place), and ``model``, the block class of the slave that saved it, so
+    that restoring it needs no checks, and ``moving``, the slave's flag
+    that the inputs' derivatives are not all zero.  A state read back from bytes
+    (``fmi2DeSerializeFMUstate``) is a plain dict, checked in full."""
+
+    __slots__ = ("model", "moving")
+
+
 def _nothing(*args):
     return None
 
@@ -114,6 +125,8 @@ def slave_class(block_cls):
             self._u = block_cls.default_inputs()
             #: the inputs' first and second time derivatives now
             self._du = np.zeros((2, len(self._u)))
+            #: whether any of them is not zero (the inputs move along them)
+            self._moving = False
             self._y = np.array([v.start for v in block_cls.outputs], dtype=float)
             self._x = np.zeros(0)
             self._t = 0.0
@@ -216,7 +229,8 @@ def slave_class(block_cls):
                 self._close_block()
                 self._params, self._block, self._built_from = params, block, params
             else:
-                self._params[name] = val
+                # a new dict: a saved state holds the old one
+                self._params = dict(self._params, **{name: val})
             self._dirty = True
 
         def _model(self, status=Fmi2Status.error):
@@ -226,8 +240,8 @@ def slave_class(block_cls):
             from its initial state."""
             if self._mode == "instantiated":
                 return None
-            if self._built_from != self._params:
-                self._built_from = dict(self._params)
+            if self._built_from is not self._params and self._built_from != self._params:
+                self._built_from = self._params
                 self._close_block()
                 try:
                     self._block = block_cls(**self._params)
@@ -307,7 +321,7 @@ def slave_class(block_cls):
             try:
                 # A diverging model is reported below, by name; numpy's own
                 # overflow warnings would only add noise in the host's output.
-                moving = self._du.any()
+                moving = self._moving
                 with np.errstate(all="ignore"):
                     if moving:
                         x = self._block.advance_along(current_time, self._x, self._u, self._du, step_size)
@@ -321,9 +335,11 @@ def slave_class(block_cls):
                 h, (d1, d2) = step_size, self._du
                 self._u = self._u + h * d1 + (h * h / 2) * d2
                 self._du = np.array([d1 + h * d2, d2])
+                self._moving = bool(self._du.any())
             self._t = current_time + step_size
             self._dirty = True
-            if not np.isfinite(x).all():
+            # a finite sum has finite terms only (cheaper than numpy for a few)
+            if not math.isfinite(sum(x.tolist())) and not np.isfinite(x).all():
                 # kept, so that the outputs are NaN too for a host that reads no status (ecos)
                 bad = [self._block.states[i].name for i in np.flatnonzero(~np.isfinite(x))]
                 self.log(f"{block_cls.model_name} ({self.instance_name}): state {', '.join(bad)} "
@@ -334,8 +350,17 @@ def slave_class(block_cls):
         # -- FMU state: everything, not only the registered variables ----------
         @guarded(lambda: {})
         def _get_fmu_state(self):
-            return {"x": self._x.tolist(), "u": self._u.tolist(), "du": self._du.tolist(), "t": self._t,
-                    "mode": self._mode, "params": dict(self._params)}
+            # copies: the inputs and their derivatives change in place, and a
+            # host may restore one state more than once
+            state = _SavedState(x=self._x.copy(), u=self._u.copy(), du=self._du.copy(), t=self._t,
+                                mode=self._mode, params=self._params)
+            state.model, state.moving = block_cls, self._moving
+            return state
+
+        @staticmethod
+        def _fmu_state_to_bytes(state) -> bytes:
+            return json.dumps({k: v.tolist() if isinstance(v, np.ndarray) else v
+                               for k, v in state.items()}).encode("utf-8")
 
         @staticmethod
         def _fmu_state_from_bytes(data: bytes):
@@ -354,13 +379,15 @@ def slave_class(block_cls):
                 self.log(f"{block_cls.model_name} ({self.instance_name}): cannot restore a saved state (its "
                          f"outputs come from another process, which cannot be rolled back)", Fmi2Status.error)
                 return
-            if not (isinstance(state, dict) and set(state) == _STATE_KEYS and isinstance(state["params"], dict)
+            saved = type(state) is _SavedState and state.model is block_cls
+            if not saved and not (
+                    isinstance(state, dict) and set(state) == _STATE_KEYS and isinstance(state["params"], dict)
                     and set(state["params"]) == set(self._params) and len(state["u"]) == len(self._u)):
                 self._say("fmi2SetFMUstate: the state given is not one this FMU saved (nor serialized)")
                 return
             try:
-                params = dict(state["params"])
-                if self._block is None or params != self._built_from:
+                params = state["params"] if saved else dict(state["params"])
+                if self._block is None or (params is not self._built_from and params != self._built_from):
                     self._close_block()
                     self._block = block_cls(**params) if state["mode"] != "instantiated" else None
                     if self._block is not None:
@@ -368,9 +395,11 @@ def slave_class(block_cls):
                     self._built_from = params if self._block is not None else None
                 self._params = params
                 self._mode = state["mode"]
+                # copies (np.array copies), the saved state may be restored again
                 self._x = np.array(state["x"], dtype=float)
                 self._u = np.array(state["u"], dtype=float)
                 self._du = np.array(state["du"], dtype=float)
+                self._moving = state.moving if saved else bool(self._du.any())
                 self._t = float(state["t"])
             except Exception as exc:
                 self._fail("cannot restore the FMU state", exc)

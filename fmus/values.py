@@ -77,7 +77,8 @@ class ValueAccess:
     """The get and set calls of the adapter's slave.  The slave provides
     ``_block_cls``, ``_where`` (value reference -> ``("p", name)``, ``("u",
     i)`` or ``("y", i)``), ``_types`` (parameter name -> FMI type),
-    ``_params``, ``_u``, ``_du``, ``_dirty``, ``_output_index``,
+    ``_params``, ``_u``, ``_du``, ``_moving`` (whether ``_du`` is not all
+    zero), ``_dirty``, ``_output_index``,
     ``_input_index``, ``_outputs()``, ``_set_parameter(name, value)``,
     ``_t``, ``log`` and ``_fail``."""
 
@@ -199,6 +200,7 @@ class ValueAccess:
                           f"{value} refused: not a finite number")
             else:
                 self._du[order - 1, self._where[vr][1]] = value
+        self._moving = bool(self._du.any())
 
     # -- Integer, Boolean, String ------------------------------------------------
     def _get(self, call: str, kind: str, vrs, blank):
