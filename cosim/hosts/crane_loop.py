@@ -164,7 +164,16 @@ class CraneLoop:
         self._drive = np.array([composite._take[c][crane.input_names().index(f"tau_{j}")] for j in JOINTS])
         self._args = ((n_src,) + tuple(base._kernel_args) + tuple(crane._kernel_args[:8])
                       + (crane._kernel_args[9],) + friction_arguments(friction) + (composite.max_passes,))
-        self._others = [(i, composite._output_calls[i], composite._calls[i][1], composite._x[i]) for i in others]
+        self._others = [(i, composite._output_calls[i], composite._x[i]) for i in others]
+        # the derivatives of the other blocks that have states
+        self._others_dx = [(i, composite._calls[i][1], composite._x[i]) for i in others
+                           if composite._x[i].stop > composite._x[i].start]
+        # where the compiled call's derivatives go: one slice where the three
+        # blocks' states lie one after the other, in this order
+        sb, sc, sf = self._x
+        self._dx_at = (slice(sb.start, sf.stop) if sb.stop == sc.start and sc.stop == sf.start
+                       else np.r_[np.arange(sb.start, sb.stop), np.arange(sc.start, sc.stop),
+                                  np.arange(sf.start, sf.stop)])
         # the crane's I_A and p_A (in the packed order of its outputs), the friction torques
         seeded = [n for n in crane.output_names() if n[:4] in ("I_A_", "p_A_")]
         self._seed_slots = (np.array([_slot(composite, c, n) for n in seeded]),
@@ -177,7 +186,7 @@ class CraneLoop:
         """The compiled call at ``(t, x)``, the other blocks' outputs first."""
         c = self.composite
         y = c.y
-        for i, output, _, s in self._others:
+        for i, output, s in self._others:
             y[c._out[i]] = output(t, x[s], c._inputs(i))
         sb, sc, sf = self._x
         return self._settle(t, x[sb], x[sc], x[sf], c._z.take(self._drive), *self._args)
@@ -193,12 +202,8 @@ class CraneLoop:
             return None
         c = self.composite
         dx = np.empty(c.n_states)
-        sb, sc, sf = self._x
-        nb, nc = sb.stop - sb.start, sc.stop - sc.start
-        dx[sb] = dx_loop[:nb]
-        dx[sc] = dx_loop[nb:nb + nc]
-        dx[sf] = dx_loop[nb + nc:]
-        for i, _, derivatives, s in self._others:
+        dx[self._dx_at] = dx_loop
+        for i, derivatives, s in self._others_dx:
             dx[s] = derivatives(t, x[s], c._inputs(i))
         return dx
 
