@@ -206,7 +206,8 @@ def main(args) -> int:
               f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
               f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
     print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal), and in brackets its "
-          "block's own computation, in process:")
+          "block's own computation for one step, in process (an iterated algorithm steps an FMU several times a "
+          "step):")
     for r in runs:
         if r["mode"] == "cosim":
             kernel = r["kernel_us_per_step"]
