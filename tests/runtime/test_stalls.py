@@ -187,13 +187,14 @@ def test_a_paced_run_reports_its_slowest_steps(tmp_path, fmu_dir, collector_stat
     system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.3)
     result = run_cosim(system, tmp_path / "paced", progress=False, real_time=4.0)
     assert gc.isenabled()
-    s = json.loads((tmp_path / "paced" / "summary.json").read_text())["real_time"]
+    summary = json.loads((tmp_path / "paced" / "summary.json").read_text())
+    s, h = summary["real_time"], summary["step"]
     slowest = s["slowest_steps"]
     assert len(slowest) == stalls.SLOWEST
     assert [x["compute_us"] for x in slowest] == sorted((x["compute_us"] for x in slowest), reverse=True)
     assert slowest[0]["compute_us"] == pytest.approx(s["compute_us"]["max"], abs=1e-3)
     for x in slowest:
-        assert 1 <= x["step"] <= 300 and x["time"] == pytest.approx(x["step"] * 1e-3, abs=1e-12)
+        assert 1 <= x["step"] <= s["steps"] and x["time"] == pytest.approx(x["step"] * h, abs=1e-12)
         assert {"component vessel", "component crane", "component controller", "master", "observers",
                 "off_cpu"} <= set(x["parts_us"])
         assert isinstance(x["cause"], str) and x["cause"]

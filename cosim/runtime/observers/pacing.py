@@ -320,11 +320,11 @@ class Pacing(Observer):
     def _idle(self, until_ns: int) -> None:
         self.batches.idle(until_ns)
         if self.step is not None and self._steps >= PROGRESS_EVERY:
-            now = time.perf_counter_ns()
-            if self._progress.fits(now, until_ns):
+            if self._progress.fits(time.perf_counter_ns(), until_ns):
+                cpu = time.thread_time_ns()
                 self.log.advanced(self._steps * self.step)
                 self._steps = 0
-                self._progress.add(time.perf_counter_ns() - now)
+                self._progress.add(time.thread_time_ns() - cpu)
 
     def finished(self, execution, error) -> None:
         self.pacer.stop()

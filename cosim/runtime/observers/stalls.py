@@ -10,15 +10,15 @@ process, and what is done about it here (``pacing.py`` calls these):
   out of the steps: the objects of the set-up are frozen out of its way
   (``gc.freeze``), automatic collection is off for the paced run, and the
   young generations (0 and 1) are collected in the time a step waits, when
-  the cost of the last few collections fits; the oldest generation waits
-  for the end of the run.  Garbage that only the oldest generation's
-  collection frees (cycles among objects that survived a collection) is
-  held until then.
+  the cost of the last few collections (in CPU time) fits; the oldest
+  generation waits for the end of the run.  Garbage that only the oldest
+  generation's collection frees (cycles among objects that survived a
+  collection) is held until then.
 * **the results' writer** writes a batch of a second's rows in the step
   that records a row when none was written in the waiting time.  The pacer
   writes them in the waiting time instead (:class:`Batches`): every
   ``BATCH_SECONDS`` of wall time a batch, in the first wait long enough for
-  what the cheapest of the last ones cost, and it never writes in a step.
+  what the last ones cost (in CPU time), and it never writes in a step.
 * **a kernel compiled late** (numba compiling, or loading from its cache,
   at a kernel's first call with a new signature) is noted when it happens
   in a step: the blocks compile theirs in set-up.
@@ -59,28 +59,23 @@ _RECENT = 8
 
 
 class Costs:
-    """The durations of one kind of work done in waiting time [ns]:
-    :meth:`fits` says whether one more ends before a given time, judged on
-    the last few, with ``margin``: on their median, or, with
-    ``least=True``, on the shortest (the work's own cost, where the others
-    are the process preempted while doing it, which a wait cannot plan
-    for).  Either way one outlier does not stop the work for good.
+    """The CPU time one kind of work done in waiting time took [ns]
+    (``time.thread_time_ns``: a run preempted while doing it does not make
+    it look dearer): :meth:`fits` says whether one more ends before a
+    given time, judged on the median of the last few, with ``margin``;
     ``prior`` stands for them until the first is measured."""
 
-    def __init__(self, prior_ns: int, margin: float = 1.1, least: bool = False):
+    def __init__(self, prior_ns: int, margin: float = 1.1):
         self.recent = []
         self.prior = prior_ns
         self.margin = margin
-        self.least = least
 
     def add(self, ns: int) -> None:
         self.recent.append(ns)
         del self.recent[:-_RECENT]
 
     def estimate(self) -> float:
-        if not self.recent:
-            return self.prior
-        return min(self.recent) if self.least else statistics.median(self.recent)
+        return statistics.median(self.recent) if self.recent else self.prior
 
     def fits(self, now_ns: int, until_ns: int) -> bool:
         return now_ns + self.margin * self.estimate() <= until_ns
@@ -137,11 +132,12 @@ class Collector:
         if not forced and not self._costs.fits(now, until_ns):
             return False
         self._mine = True
+        cpu = time.thread_time_ns()
         try:
             gc.collect(1)
         finally:
             self._mine = False
-        self._costs.add(time.perf_counter_ns() - now)
+        self._costs.add(time.thread_time_ns() - cpu)
         self.in_wait += 1
         self.forced += forced
         return True
@@ -164,9 +160,8 @@ class Batches:
     """The results written in the waiting time, a batch every
     :data:`BATCH_SECONDS` of wall time, with the ``writer``'s own
     ``write_until`` after it.  ``flush()`` writes every row held; it is
-    called only in a wait that has room for what the cheapest of the last
-    batches cost (a batch costs about the same every 0.1 s; a slower one
-    was preempted);
+    called only in a wait that has room for what the last batches cost
+    (the median of their CPU time);
     the first row is written before the clock starts, with the one-off
     costs of a first write."""
 
@@ -177,14 +172,15 @@ class Batches:
     def start(self) -> None:
         self.writer.flush()  # the first row, with what a first write costs once
         self._last = time.perf_counter_ns()
-        self._costs = Costs(FIRST_BATCH_NS, least=True)
+        self._costs = Costs(FIRST_BATCH_NS)
 
     def idle(self, until_ns: int) -> None:
         now = time.perf_counter_ns()
         if now - self._last >= BATCH_SECONDS * 1e9 and self._costs.fits(now, until_ns):
+            cpu = time.thread_time_ns()
             self.writer.flush()
+            self._costs.add(time.thread_time_ns() - cpu)
             self._last = time.perf_counter_ns()
-            self._costs.add(self._last - now)
             self.written += 1
             now = self._last
         if now < until_ns:
