@@ -18,7 +18,8 @@ process, and what is done about it here (``pacing.py`` calls these):
   that records a row when none was written in the waiting time.  The pacer
   writes them in the waiting time instead (:class:`Batches`): every
   ``BATCH_SECONDS`` of wall time a batch, in the first wait long enough for
-  what the last ones cost (in CPU time), and it never writes in a step.
+  what the cheapest of the last ones cost (in CPU time), and it never
+  writes in a step.
 * **a kernel compiled late** (numba compiling, or loading from its cache,
   at a kernel's first call with a new signature) is noted when it happens
   in a step: the blocks compile theirs in set-up.
@@ -62,20 +63,25 @@ class Costs:
     """The CPU time one kind of work done in waiting time took [ns]
     (``time.thread_time_ns``: a run preempted while doing it does not make
     it look dearer): :meth:`fits` says whether one more ends before a
-    given time, judged on the median of the last few, with ``margin``;
-    ``prior`` stands for them until the first is measured."""
+    given time, judged with ``margin`` on the median of the last few, or,
+    with ``least=True``, on the least of them (for work whose cost grows
+    with how long it was put off: judged on the larger ones, it would be
+    put off for good); ``prior`` stands for them until one is measured."""
 
-    def __init__(self, prior_ns: int, margin: float = 1.1):
+    def __init__(self, prior_ns: int, margin: float = 1.1, least: bool = False):
         self.recent = []
         self.prior = prior_ns
         self.margin = margin
+        self.least = least
 
     def add(self, ns: int) -> None:
         self.recent.append(ns)
         del self.recent[:-_RECENT]
 
     def estimate(self) -> float:
-        return statistics.median(self.recent) if self.recent else self.prior
+        if not self.recent:
+            return self.prior
+        return min(self.recent) if self.least else statistics.median(self.recent)
 
     def fits(self, now_ns: int, until_ns: int) -> bool:
         return now_ns + self.margin * self.estimate() <= until_ns
@@ -160,8 +166,9 @@ class Batches:
     """The results written in the waiting time, a batch every
     :data:`BATCH_SECONDS` of wall time, with the ``writer``'s own
     ``write_until`` after it.  ``flush()`` writes every row held; it is
-    called only in a wait that has room for what the last batches cost
-    (the median of their CPU time);
+    called only in a wait that has room for what the cheapest of the last
+    batches cost in CPU time (a batch put off holds more rows and costs
+    more: judged on those, batches would grow until none fits);
     the first row is written before the clock starts, with the one-off
     costs of a first write."""
 
@@ -172,7 +179,7 @@ class Batches:
     def start(self) -> None:
         self.writer.flush()  # the first row, with what a first write costs once
         self._last = time.perf_counter_ns()
-        self._costs = Costs(FIRST_BATCH_NS)
+        self._costs = Costs(FIRST_BATCH_NS, least=True)
 
     def idle(self, until_ns: int) -> None:
         now = time.perf_counter_ns()
