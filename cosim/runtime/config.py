@@ -52,7 +52,7 @@ class RunConfig:
     wall clock; ``estimate``, ``tolerance``: the coupling error estimate
     and the step it chooses; ``accuracy``: the accuracy asked of the
     coupling, a fraction of each force's peak, to which the iterated
-    algorithms' passes settle (to a tenth of it; default: the tolerance,
+    algorithms' passes settle (to a hundredth of it; default: the tolerance,
     else 0.1%); ``progress``: a bar and words on stderr;
     ``replace_run``: an earlier run's files in the results folder are
     removed before this run starts (otherwise such a folder is refused, so

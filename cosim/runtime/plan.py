@@ -51,7 +51,7 @@ class Settings:
     extrapolation: str
     iterations: int | None
     #: the accuracy asked of the coupling, a fraction of each force's peak
-    #: (RMS): the iterated algorithms' passes settle to a tenth of it
+    #: (RMS): the iterated algorithms' passes settle to a hundredth of it
     accuracy: float = ACCURACY
 
 

@@ -237,7 +237,7 @@ def test_by_default_the_passes_go_on_until_the_values_settle(integrator_fmu, tmp
 
 def test_the_passes_settle_to_a_tenth_of_the_accuracy_asked(integrator_fmu):
     """The accuracy a plan carries is the tolerance asked (``--tolerance``),
-    else 0.1%; the passes settle to a tenth of it."""
+    else 0.1%; the passes settle to a hundredth of it."""
     from crane_cosim.runtime import RunConfig
     from crane_cosim.runtime.plan import plan_of
     s = _chain(integrator_fmu, 0.02, None)

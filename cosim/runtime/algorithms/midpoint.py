@@ -19,13 +19,13 @@ agree with their inputs at the communication point.  A String input takes
 its source's newest value when its component steps.
 
 By default the re-step pass is repeated until no mid-step output read by a
-component moves, in a pass, by more than ``SETTLE`` (a tenth) of the
-accuracy asked (``--tolerance``, else ``ACCURACY``: 0.1%) of its peak so
-far (or of a millionth of the largest output of the component in the same
-unit, for an output that is zero but for round-off), at most
-``MAX_PASSES`` times: the fixed point of the coupling to a few hundredths
-of the accuracy asked, so that what is left is the midpoint rule's own
-error.  The first pass does not start from the values at ``t``: a source
+component moves, in a pass, by more than ``SETTLE`` (a hundredth) of the
+accuracy asked (``--accuracy``, else ``--tolerance``, else ``ACCURACY``:
+0.1%) of its peak so far (or of a millionth of the largest output of the
+component in the same unit, for an output that is zero but for
+round-off), at most ``MAX_PASSES`` times: the fixed point of the coupling
+close enough that what is left, accumulated over a run, is below the
+midpoint rule's own error.  The first pass does not start from the values at ``t``: a source
 read before it steps (a later component, or the reader itself) gives the
 quadratic through its settled mid-step values of the last two steps and
 its value at ``t``, extrapolated to ``t + h/2`` (third order in ``h``);
@@ -207,7 +207,7 @@ class IteratedMidpoint(Algorithm):
         self.predicted = self._read_now(self.early) if self.predicting else None
 
     def _passes(self, saved, t, h) -> None:
-        instances, mid, before, which = self.instances, self.mid, self.predicted, self.early
+        instances, before, which = self.instances, self.predicted, self.early
         at_mid = set()  # components stopped at mid-step in this pass
         current = 0  # the pass now made (passes in which no step is read are left out)
         self.passes, self.settled, self.change = 0, False, 0.0

@@ -9,9 +9,13 @@ first and second time derivatives there (``fmi2SetRealInputDerivatives``,
 FMI 2.0 section 4.2.1): ``u(t + s) = u0 + a1 s/h + a2 (s/h)**2`` with
 ``a1 = -3 u0 + 4 um - ue`` and ``a2 = 2 u0 - 4 um + 2 ue`` from the values
 ``u0``, ``um``, ``ue`` at ``t``, ``t + h/2``, ``t + h``.  A source not
-stepped yet in the first pass gives its value at ``t`` for all three.  The
+stepped yet in the first pass gives the iterated midpoint's prediction
+(the quadratic through its last two settled mid-step values and its value
+at ``t``), at mid-step and at ``t + h`` (with a fixed number of passes:
+its value at ``t`` for all three; where the prediction holds, no re-step
+pass is made).  The
 passes repeat until no output read from them, at mid-step or at ``t + h``,
-moves by more than a tenth of the accuracy asked of its peak (the iterated
+moves by more than a hundredth of the accuracy asked of its peak (the iterated
 midpoint's bound), at most ``MAX_PASSES`` times
 (or ``iterations`` passes): the fixed point is the collocation of the
 coupling at the three points (Lobatto IIIA).  An input from a component
