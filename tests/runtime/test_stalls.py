@@ -214,3 +214,26 @@ def test_the_terminal_names_the_cause_of_the_slowest_step_over_budget():
                                             "garbage collection of generation 2 (1.20 ms)")
     s["slowest_steps"][0]["compute_us"] = 900.0  # within its budget: not worth a line
     assert "slowest step" not in describe(s)
+
+
+def test_the_progress_bar_moves_in_a_wait_with_room_for_it():
+    """A paced run's bar moves every 200 steps in the time the pacer waits,
+    by the simulated time of the steps since it last moved; not in a wait
+    without room."""
+    class Log:
+        moves = []
+
+        def advanced(self, dt):
+            self.moves.append(dt)
+
+    p = pacing.Pacing(Pacer(1000, 1e-3, 1.0), Log(), None, step=1e-3)
+    p.batches = stalls.Batches(Writer())
+    p.batches.start()
+    p._progress = stalls.Costs(100_000)
+    p._steps = pacing.PROGRESS_EVERY
+    now = stalls.time.perf_counter_ns()
+    p._idle(now)  # no room
+    assert Log.moves == []
+    p._steps += 1
+    p._idle(now + 10**9)
+    assert Log.moves == [pytest.approx((pacing.PROGRESS_EVERY + 1) * 1e-3)] and p._steps == 0
