@@ -133,9 +133,9 @@ first variant is the example's default.
 ## Every example
 
 Every example, over its first {example_stop:g} s, with Gauss–Seidel (the
-algorithm of every example but the flexible crane), the iterated midpoint
-and the iterated quadratic (passes until the values read from them
-settle), against the monolithic run.
+fast, first-order choice), the iterated midpoint and the iterated
+quadratic (passes until the values read from them settle; the examples'
+own settings are in [master.md](master.md#the-examples-defaults)), against the monolithic run.
 Error: the largest, over every force and moment the example outputs (N and
 N·m, leaving out those that are zero but for round-off), of the RMS
 difference over its peak, on the 20 ms grid all steps share.
@@ -147,7 +147,7 @@ difference over its peak, on the 20 ms grid all steps share.
 ## Components of their own steps
 
 The examples with a vessel, the crane at 1 ms and the vessel at its own
-step (Gauss–Seidel, the examples' algorithm;
+step (Gauss–Seidel, which steps components of their own steps;
 [master.md](master.md#components-of-their-own-steps)), over the whole run
 of {multirate_stop:g} s against the monolithic run: the error (the same
 norm as above) and the run's real-time factor (simulated over wall time,
