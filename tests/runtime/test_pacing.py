@@ -15,6 +15,10 @@ from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
 
 
+#: the schedule these tests count on: Gauss-Seidel at 1 ms, whatever the example's default
+GS_1MS = {"step": 1e-3, "algorithm": "gauss-seidel"}
+
+
 class FakeClock:
     """``time.perf_counter_ns`` and ``time.sleep`` on a clock the test moves:
     a sleep lasts exactly what was asked, plus ``oversleep`` [ns]; a reading
@@ -128,7 +132,7 @@ def test_a_paced_run_reports_consistent_figures_and_the_same_results(tmp_path, f
     every value equal, as the run at full speed (the results are written in the
     time it waits); the summary's figures agree with timing.csv and with
     each other; the run cannot have been faster than its schedule."""
-    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.3)
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.3, **GS_1MS)
     free = run_cosim(system, tmp_path / "free", progress=False)
     paced = run_cosim(system, tmp_path / "paced", progress=False, real_time=4.0)
     # the same rows; the file's bytes differ where its batches were cut (the paced run writes while it waits)
@@ -157,7 +161,7 @@ def test_a_paced_run_reports_consistent_figures_and_the_same_results(tmp_path, f
 def test_a_run_too_slow_for_its_schedule_skips_nothing(tmp_path, fmu_dir):
     """At 1000 times real time (1 µs a step) every point is late: all are
     counted, all computed and recorded."""
-    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05)
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05, **GS_1MS)
     result = run_cosim(system, tmp_path / "out", progress=False, real_time=1000.0)
     s = result.real_time
     assert s["overruns"] == s["steps"] == 50
@@ -167,7 +171,7 @@ def test_a_run_too_slow_for_its_schedule_skips_nothing(tmp_path, fmu_dir):
 
 def test_the_terminal_shows_the_figures(capsys, tmp_path, fmu_dir):
     from crane_cosim.files.ssp import write_ssd
-    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05),
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05, **GS_1MS),
                     tmp_path / "system.ssd")
     assert main(["run", str(ssd), "--no-plots", "--real-time", "2", "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
