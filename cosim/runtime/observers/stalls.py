@@ -98,8 +98,9 @@ class Collector:
         self.force = force
         self.in_wait = 0    # young collections done in waiting time
         self.forced = 0     # of those, done without the room for them
-        self.in_steps = []  # collections inside steps: (step index, generation, duration [ns])
-        self.step = -1      # the step under way, 0-based; -1 before the first
+        self.in_steps = 0   # collections inside steps
+        self.in_steps_max = 0  # the longest of them [ns]
+        self.current = []   # those of the step under way: (generation, duration [ns])
         self._mine = False
         self._t0 = 0
         self._was_enabled = False
@@ -123,7 +124,10 @@ class Collector:
         if phase == "start":
             self._t0 = time.perf_counter_ns()
         else:
-            self.in_steps.append((self.step, info["generation"], time.perf_counter_ns() - self._t0))
+            ns = time.perf_counter_ns() - self._t0
+            self.current.append((info["generation"], ns))
+            self.in_steps += 1
+            self.in_steps_max = max(self.in_steps_max, ns)
 
     def idle(self, until_ns: int) -> bool:
         """Collect the young generations if enough objects are pending and
@@ -157,9 +161,8 @@ class Collector:
         gc.unfreeze()
 
     def summary(self) -> dict:
-        durations = [d for _, _, d in self.in_steps]
-        return {"young_in_waiting_time": self.in_wait, "young_forced": self.forced,
-                "in_steps": len(self.in_steps), "in_steps_max_us": max(durations) / 1e3 if durations else None}
+        return {"young_in_waiting_time": self.in_wait, "young_forced": self.forced, "in_steps": self.in_steps,
+                "in_steps_max_us": self.in_steps_max / 1e3 if self.in_steps else None}
 
 
 class Batches:
@@ -278,7 +281,8 @@ class Watch:
 
     def begin(self, k: int) -> None:
         """Step ``k`` (0-based) starts now."""
-        self.collector.step = self.compiles.step = k
+        self.compiles.step = k
+        self.collector.current = []
         self._cpu = time.thread_time_ns()
         self.algorithm_done = None
 
@@ -305,7 +309,7 @@ class Watch:
             observers = now_ns - self.algorithm_done
             parts["master"] = (master, f"the master's own work ({_ms(master)})")
             parts["observers"] = (observers, f"recording results and the other observers ({_ms(observers)})")
-        collections = [(g, d) for s, g, d in self.collector.in_steps if s == k]
+        collections = self.collector.current
         for g in sorted({g for g, _ in collections}):
             ns = sum(d for gg, d in collections if gg == g)
             parts[f"collection {g}"] = (ns, f"garbage collection of generation {g} ({_ms(ns)})")
