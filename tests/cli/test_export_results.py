@@ -17,6 +17,14 @@ from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 
 
+def _system(tmp_path, fmu_dir, stop_time):
+    """The crane on the vessel by Gauss-Seidel at 1 ms (not the example's
+    default algorithm and step: these tests want its speed and its grid)."""
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=stop_time)
+    system.algorithm, system.step = "gauss-seidel", 1e-3
+    return write_ssd(system, tmp_path / "s.ssd")
+
+
 def _last_time(out) -> float | None:
     """The last time on disk in ``out``'s results.arrows now, or None."""
     try:
@@ -27,13 +35,13 @@ def _last_time(out) -> float | None:
 
 
 def test_a_run_killed_with_sigkill_leaves_every_row_written_up_to_a_second_before(tmp_path, fmu_dir):
-    """The crane on the vessel at full speed, SIGKILLed 1.2 s after a first
+    """The crane on the vessel at full speed (Gauss-Seidel, 1 ms), SIGKILLed 1.2 s after a first
     batch is seen on disk: the file reads without error, its times are the
     run's grid from 0 without a gap or a partial row, and it holds rows
     computed after that first batch (a batch a second: at most the last
     second is lost; tests/files/test_results_stream.py checks that bound at
     every instant).  Then export-results writes its CSV."""
-    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=60.0), tmp_path / "s.ssd")
+    ssd = _system(tmp_path, fmu_dir, 60.0)
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(ssd), "--out", str(out),
                              "--no-plots"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -62,11 +70,11 @@ def test_a_run_killed_with_sigkill_leaves_every_row_written_up_to_a_second_befor
 
 
 def test_a_run_that_fails_mid_run_keeps_every_row_before_the_failure(tmp_path, fmu_dir, capsys):
-    """The explicit coupling with a light vessel (120 kg) diverges within
-    0.1 s: a component's outputs turn non-finite and the run fails (exit 1);
+    """The explicit coupling with a light vessel (120 kg), Gauss-Seidel at
+    1 ms, diverges within 0.1 s: a component's outputs turn non-finite and the run fails (exit 1);
     its file is whole (closed with its end marker) and holds every point
     recorded up to the last good one, as the summary counts them."""
-    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=1.0), tmp_path / "s.ssd")
+    ssd = _system(tmp_path, fmu_dir, 1.0)
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--out", str(out), "--no-plots", "--coupling", "explicit",
                  "--set", "vessel.m=120"]) == 1
