@@ -15,6 +15,13 @@ from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
 
+def _at_1ms(system):
+    """``system`` by Gauss-Seidel at 1 ms, the grid these tests count rows on
+    (the examples' own steps are 2 to 5 ms)."""
+    system.algorithm, system.step = "gauss-seidel", 1e-3
+    return system
+
+
 COLUMNS = ["vessel.q_roll", "vessel.q_pitch", "crane.q_slew", "crane.W_mount_fz", "crane.W_mount_nx",
            "controller.tau_slew"]
 
@@ -76,7 +83,7 @@ def full_runs(fmu_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("full")
     runs = {}
     for mode, runner in (("cosim", run_cosim), ("monolithic", run_monolithic)):
-        system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=STOP)
+        system = _at_1ms(crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=STOP))
         runner(system, out / mode, progress=False)
         runs[mode] = out / mode
     return runs
@@ -89,7 +96,7 @@ STOP = 0.6
 
 @pytest.mark.parametrize("mode", ["cosim", "monolithic"])
 def test_subset_is_the_full_run_at_the_recorded_points(full_runs, fmu_dir, tmp_path, mode):
-    system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=STOP)
+    system = _at_1ms(crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=STOP))
     runner = run_cosim if mode == "cosim" else run_monolithic
     patterns = ["crane.W_mount_*", "vessel.q_roll"]
     result = runner(system, tmp_path, progress=False, record=patterns, record_every=7)
@@ -118,7 +125,7 @@ def test_subset_is_the_full_run_at_the_recorded_points(full_runs, fmu_dir, tmp_p
 
 def test_a_run_configuration_carries_recording_settings(fmu_dir, tmp_path):
     from crane_cosim.runtime import RunConfig
-    system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05)
+    system = _at_1ms(crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05))
     run_cosim(system, tmp_path, RunConfig(record=["controller.tau_*"], record_every=10, progress=False))
     df = read_results(tmp_path)
     assert list(df.columns) == ["time", "controller.tau_slew", "controller.tau_boom", "controller.tau_jib"]
@@ -127,7 +134,7 @@ def test_a_run_configuration_carries_recording_settings(fmu_dir, tmp_path):
 
 @pytest.mark.parametrize("every", [0, -3, 2.5, True])
 def test_bad_record_every(fmu_dir, tmp_path, every):
-    system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05)
+    system = _at_1ms(crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.05))
     with pytest.raises(CraneCosimError, match=r"--record-every must be a whole number of at least 1, got "):
         run_cosim(system, tmp_path, progress=False, record_every=every)
     assert not (tmp_path / "results.arrows").exists()
@@ -155,7 +162,7 @@ def test_bytes_per_value_of_the_examples(fmu_dir, tmp_path, scenario):
     190 bytes a column and a batch's about 50 at least every second: under
     1% more, 3% allowed."""
     from crane_cosim.scenarios import SCENARIOS
-    system = SCENARIOS[scenario](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
+    system = _at_1ms(SCENARIOS[scenario](base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name))
     run_cosim(system, tmp_path, progress=False)
     df = read_results(tmp_path)
     size = (tmp_path / "results.arrows").stat().st_size
@@ -165,16 +172,18 @@ def test_bytes_per_value_of_the_examples(fmu_dir, tmp_path, scenario):
 
 
 def test_the_example_of_the_docs(fmu_dir, tmp_path):
-    """docs/results.md: ``--record 'crane.W_mount_*' --record-every 10`` on
-    the offshore knuckle boom crane: 7 columns at every 10 ms instead of 166
-    at every 1 ms (here over 0.1 s of the 20 s)."""
+    """docs/results.md: ``--record 'crane.W_mount_*' --record-every 2`` on
+    the offshore knuckle boom crane at its own step, 5 ms: 7 columns at every
+    10 ms instead of 166 at every 5 ms (here over 0.1 s of the 20 s)."""
     from crane_cosim.scenarios import offshore_knuckle_boom
     system = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
+    assert system.step == 0.005
     full = run_cosim(system, tmp_path / "full", progress=False)
     assert len(full.columns) + 1 == 166
-    run_cosim(system, tmp_path / "thin", progress=False, record=["crane.W_mount_*"], record_every=10)
+    run_cosim(system, tmp_path / "thin", progress=False, record=["crane.W_mount_*"], record_every=2)
     df = read_results(tmp_path / "thin")
     assert list(df.columns) == ["time"] + [f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
     assert np.allclose(df["time"], np.arange(11) * 0.01)
-    # 20 s: 2001 rows of 7 values, about 0.1 MB by the estimate
-    assert round(recording.estimate_size(recording.rows_of(20000, 10), 7) / 1e6, 1) == 0.1
+    # 20 s: 2001 rows of 7 values, about 0.1 MB by the estimate; 4001 of 166, 5.5 MB
+    assert round(recording.estimate_size(recording.rows_of(4000, 2), 7) / 1e6, 1) == 0.1
+    assert round(recording.estimate_size(recording.rows_of(4000, 1), 166) / 1e6, 1) == 5.4
