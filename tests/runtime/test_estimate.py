@@ -149,7 +149,8 @@ def test_a_tolerance_not_met_at_the_smallest_step_keeps_the_results_and_says_so(
     from crane_cosim.files.ssp import write_ssd
 
     monkeypatch.setattr(run, "HALVINGS", 1)
-    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2), tmp_path / "s.ssd")
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2, step=1e-3,
+                                    algorithm="gauss-seidel"), tmp_path / "s.ssd")
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--tolerance", "1e-9", "--no-plots", "--out", str(out)]) == 1
     err = capsys.readouterr().err.strip()

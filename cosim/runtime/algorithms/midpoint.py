@@ -157,6 +157,8 @@ class IteratedMidpoint(Algorithm):
         self.unit_of = [np.unique(inst.output_units, return_inverse=True)[1] if len(inst.y) else np.zeros(0, int)
                         for inst in instances]
         self.scale = [floored_scale(p, u) for p, u in zip(self.peak, self.unit_of)]
+        #: the scales of the values read, per list of components, this step
+        self._scales = {}
         #: the re-step passes of the last step, whether its last pass
         #: settled, and the largest change in it (relative to the outputs' peaks)
         self.passes, self.settled, self.change = 0, False, 0.0
@@ -190,12 +192,12 @@ class IteratedMidpoint(Algorithm):
                 del past[0]
         for inst in instances:
             inst.get_outputs()
-        for _ in range(self.settle):
-            pass_on(instances, self.routes, self.string_routes)
+        pass_on(instances, self.routes, self.string_routes, self.settle)
         for j, (inst, peak) in enumerate(zip(instances, self.peak)):
             check_finite(inst, t + h)
             np.maximum(peak, np.abs(inst.y), out=peak)
             self.scale[j] = floored_scale(peak, self.unit_of[j])
+        self._scales = {}
 
     def _predict(self) -> None:
         """The mid-step values of the components read before they step, from
@@ -254,27 +256,38 @@ class IteratedMidpoint(Algorithm):
             inst.do_step(t + h / 2, h / 2)
         return last
 
-    def _read_now(self, which=None) -> list:
+    def _read_now(self, which=None) -> np.ndarray:
         """The mid-step values now of the outputs read of components ``which``
-        (default: the watched)."""
-        return [self.mid[j][self.read_at[j]] for j in (self.watched if which is None else which)]
+        (default: the watched), in one array."""
+        which = self.watched if which is None else which
+        return np.concatenate([self.mid[j][self.read_at[j]] for j in which]) if which else np.zeros(0)
+
+    def _scale_of(self, which) -> np.ndarray:
+        """The scales of the values :meth:`_read_now` gives for ``which``, as
+        they stand this step."""
+        key = id(which)
+        found = self._scales.get(key)
+        if found is None:
+            found = self._scales[key] = (np.concatenate([self.scale[j][self.read_at[j]] for j in which])
+                                         if which else np.zeros(0))
+        return found
 
     def _settled(self, before, now=None, which=None) -> bool:
         """Whether the pass just made changed no output read from it (``now``,
         default: :meth:`_read_now`, in the order of ``before``) by more
         than the settling bound of its peak (and notes the largest change,
-        and whether the pass settled)."""
-        change = 0.0
+        and whether the pass settled).  ``now`` may hold the values more
+        than once (at mid-step and at ``t + h``), each in the order of
+        ``which``."""
         which = self.watched if which is None else which
         now = self._read_now(which) if now is None else now
-        for j, b, y in zip(which, before, now):
-            # y may hold the outputs more than once (at mid-step and at t + h)
-            scale = np.maximum(np.maximum(np.resize(self.scale[j][self.read_at[j]], y.shape), np.abs(y)),
-                               np.abs(b))
-            d = np.abs(y - b)
-            moved = d > 0
-            if moved.any():
-                change = max(change, float(np.max(d[moved] / scale[moved])))
+        scale = self._scale_of(which)
+        if len(scale) != len(now):
+            scale = np.tile(scale, len(now) // max(1, len(scale)))
+        d = np.abs(now - before)
+        scale = np.maximum(np.maximum(scale, np.abs(now)), np.abs(before))
+        # a value that moved has a scale: it or the value before is not zero
+        change = float(np.max(np.divide(d, scale, out=np.zeros_like(d), where=d > 0), initial=0.0))
         self.change = change
         self.settled = change <= (CONVERGED if self.tolerance is None else self.tolerance)
         return self.tolerance is not None and self.settled

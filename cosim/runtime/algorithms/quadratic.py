@@ -112,11 +112,14 @@ class IteratedQuadratic(IteratedMidpoint):
             if self._settled(before, self._read_both()):
                 return
 
-    def _read_both(self, which=None) -> list:
-        """The values now, at mid-step and at ``t + h``, of the outputs read
-        of components ``which`` (default: the watched)."""
-        return [np.concatenate([self.mid[j][self.read_at[j]], self.end[j][self.read_at[j]]])
-                for j in (self.watched if which is None else which)]
+    def _read_both(self, which=None) -> np.ndarray:
+        """The values now of the outputs read of components ``which``
+        (default: the watched): at mid-step, then at ``t + h``, in one array."""
+        which = self.watched if which is None else which
+        if not which:
+            return np.zeros(0)
+        return np.concatenate([self.mid[j][self.read_at[j]] for j in which]
+                              + [self.end[j][self.read_at[j]] for j in which])
 
     def _quadratic_step(self, inst, k, t, h) -> None:
         """A component stepped again, from ``t`` over ``h`` in two halves, its
