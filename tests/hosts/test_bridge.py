@@ -20,8 +20,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from bridge_helpers import (COUNTER_NAMES, STOP, bridge_fmu, bridged, free_port, one_sentence,  # noqa: F401
-                            reference, served)
+from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, bridge_fmu, bridged, free_port,  # noqa: F401
+                            one_sentence, reference, served)
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.blocks.bridge_packet import REQUEST, pack
 from crane_cosim.blocks.udp_bridge import bridge_block, bridge_of
@@ -127,7 +127,11 @@ def test_serve_says_when_its_port_is_taken(capsys):
 
 
 def test_a_monolithic_run_refuses_a_bridge(capsys, tmp_path, fmu_dir, bridge_fmu):
-    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP), tmp_path / "s.ssd")
+    """The system file by Gauss-Seidel at 1 ms: at the example's default, the
+    iterated midpoint, the swap is refused first, as a bridge cannot be
+    stepped twice."""
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP, **GAUSS_SEIDEL),
+                    tmp_path / "s.ssd")
     code = main(["run", str(ssd), "--monolithic", "--replace", f"controller={bridge_fmu}", "--no-plots",
                  "--set", "controller.port=5000", "--out", str(tmp_path / "out")])
     assert code == 2
@@ -236,8 +240,9 @@ def test_free_running_outputs_the_answers_to_earlier_requests(tmp_path, fmu_dir,
 def test_check_names_a_bridge_without_its_port(capsys, tmp_path, fmu_dir, bridge_fmu):
     """`crane-cosim check` makes the bridge's own parameter checks, as for
     the project's other FMUs: a bridge whose port is not set is named
-    before anything runs."""
-    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir)), tmp_path / "system.ssd")
+    before anything runs.  The system by Gauss-Seidel at 1 ms: a bridge
+    cannot be rolled back, which the example's default algorithm needs."""
+    ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), **GAUSS_SEIDEL), tmp_path / "system.ssd")
     assert main(["check", str(ssd), "--replace", f"controller={bridge_fmu}"]) == 2
     err = capsys.readouterr().err
     assert "crane-cosim: error: component controller: ControllerBridge parameter port is not set (0)" in err
@@ -248,12 +253,13 @@ def test_check_names_a_bridge_without_its_port(capsys, tmp_path, fmu_dir, bridge
 def test_the_bridge_in_other_hosts_equals_their_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, host):
     """OSP libcosim and ecos run the bridge FMU too: with the controller
     served by another process in lock-step, every output equals the host's
-    run of the FMUs alone (each host's own algorithm on both sides)."""
+    run of the FMUs alone (each host's own algorithm on both sides, the
+    system by Gauss-Seidel at 1 ms: a bridge cannot be rolled back)."""
     if host == "libcosim":
         from crane_cosim.hosts.libcosim import run_libcosim as run
     else:
         from crane_cosim.hosts.ecos import run_ecos as run
-    reference = run(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP))
+    reference = run(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP, **GAUSS_SEIDEL))
     with served() as server:
         df = run(bridged(tmp_path, fmu_dir, bridge_fmu, server.port))
     assert len(df) == len(reference) == 501

@@ -11,8 +11,8 @@ import struct
 import numpy as np
 import pytest
 
-from bridge_helpers import (COUNTER_NAMES, STOP, Relay, bridge_fmu, bridged, one_sentence,  # noqa: F401
-                            reference, served)
+from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, Relay, bridge_fmu, bridged,  # noqa: F401
+                            one_sentence, reference, served)
 from crane_cosim.blocks.bridge_packet import ANSWER, END, REQUEST, pack, unpack
 from crane_cosim.blocks.joint_friction import JointFriction
 from crane_cosim.cli import main
@@ -24,7 +24,10 @@ from crane_cosim.files.results import read_results
 
 
 def _ssd(tmp_path, fmu_dir, stop_time=STOP):
-    return write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=stop_time),
+    """The crane on the vessel's system file, by Gauss-Seidel at 1 ms: a
+    bridge cannot be rolled back, which the example's default algorithm
+    needs (and the counts below are of 1 ms steps)."""
+    return write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=stop_time, **GAUSS_SEIDEL),
                      tmp_path / "s.ssd")
 
 
@@ -125,8 +128,9 @@ def friction_bridge(tmp_path_factory):
 
 
 def _friction_run(tmp_path, fmu_dir, friction_bridge, target=None):
-    """The crane on the vessel with LuGre friction (a block with states)
-    served by another process through a relay; with ``target``, a stranger
+    """The crane on the vessel with LuGre friction (a block with states),
+    by Gauss-Seidel at 1 ms (:func:`bridged`: a bridge cannot be rolled
+    back), served by another process through a relay; with ``target``, a stranger
     sends datagrams of every kind to the server or the bridge before the
     relay passes on the answer to request 150.  The results and the
     server's stats."""
