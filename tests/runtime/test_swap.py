@@ -108,18 +108,39 @@ def test_replace_in_python_leaves_the_system_as_it_was_when_the_fmu_does_not_fit
     assert s.component("controller").source == before
 
 
-def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_path):
-    """A PD controller built outside the project runs in place of ours: the
-    torques of the run are its law's, from the crane's newest state
-    (Gauss-Seidel: the controller steps after the crane), and check notes
-    that its ports declare no units."""
+def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_path, fmu_dir):
+    """A PD controller built outside the project cannot save and restore its
+    state (pythonfmu's default), which the example's own algorithm, the
+    iterated midpoint, needs: the swap is refused in one sentence that says
+    to use Gauss-Seidel, and nothing runs.  With ``--algorithm
+    gauss-seidel`` it runs in place of ours: the torques of the run are its
+    law's, from the crane's newest state (Gauss-Seidel: the controller steps
+    after the crane), and check notes that its ports declare no units."""
     s, ssd = vessel_system()
+    before = s.component("controller").source
+    with pytest.raises(CraneCosimError, match=r"^component controller cannot be replaced by MyPD\.fmu: component "
+                                              r"controller \(MyPD\.fmu\) cannot save and restore its state .*; "
+                                              r"use gauss-seidel for this system$"):
+        replace_component(s, "controller", own_controller)
+    assert s.component("controller").source == before
+    out = tmp_path / "out"
+    assert main(["run", str(ssd), "--replace", f"controller={own_controller}", "--out", str(out), "--no-plots"]) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("crane-cosim: error: component controller cannot be replaced by MyPD.fmu: component "
+                               "controller (MyPD.fmu) cannot save and restore its state (canGetAndSetFMUstate is "
+                               "false), which the iterated-midpoint algorithm needs")
+    assert lines[0].endswith("; use gauss-seidel for this system")
+    assert not out.exists()
+
+    s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.5, algorithm="gauss-seidel")
     replace_component(s, "controller", own_controller)  # the Python API fits it
     assert s.component("controller").source == str(own_controller)
     problems, notes = problems_of(s)
     assert problems == [] and any("controller.q_slew declares no unit; taken to be rad" in n for n in notes)
-    out = tmp_path / "out"
-    assert main(["run", str(ssd), "--replace", f"controller={own_controller}", "--out", str(out), "--no-plots"]) == 0
+    assert main(["run", str(ssd), "--replace", f"controller={own_controller}", "--algorithm", "gauss-seidel",
+                 "--out", str(out), "--no-plots"]) == 0  # the example's system file, at its 2 ms
     df = read_results(out)
     for j in ("slew", "boom", "jib"):
         law = -KP * df[f"crane.q_{j}"] - KD * df[f"crane.u_{j}"]
@@ -134,9 +155,11 @@ def test_ideal_cylinders_in_place_of_hydraulic_ones(capsys, tmp_path, fmu_dir):
     fed by the controller's force demand (connected in the example): its
     force is the demand of the previous communication point (Gauss-Seidel:
     the cylinders step before the controller) plus the seal friction of
-    this one (the friction steps before the cylinders)."""
-    ssd = write_ssd(offshore_knuckle_boom(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.5),
-                    tmp_path / "system.ssd")
+    this one (the friction steps before the cylinders).  The system by
+    Gauss-Seidel at 1 ms, whose order this relation is, not the example's
+    iterated midpoint at 5 ms."""
+    ssd = write_ssd(offshore_knuckle_boom(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.5, step=1e-3,
+                                          algorithm="gauss-seidel"), tmp_path / "system.ssd")
     out = tmp_path / "out"
     assert main(["run", str(ssd), "--set", "boom_cylinder.hydraulic=false", "--set", "jib_cylinder.hydraulic=false",
                  "--out", str(out), "--no-plots"]) == 0
