@@ -51,8 +51,10 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     check_every(record_every)
     out_dir = Path(out_dir)
     clear_folder(out_dir, replace_run)
-    # the connections of the inertia coupling: the coupled accelerations are exact in one ODE
-    plan = plan_of(dataclasses.replace(system, coupling="inertia"))
+    # the connections of the inertia coupling: the coupled accelerations are exact in one ODE; no
+    # co-simulation algorithm, so none of the needs of the system file's (a state to roll back)
+    plan = plan_of(dataclasses.replace(system, coupling="inertia", algorithm="gauss-seidel", iterations=None,
+                                       extrapolation="none"))
     models = block_models(plan)
     columns = plan.columns
     chosen = select_columns(columns, record)
