@@ -86,8 +86,9 @@ first variant is the example's default.
   1 ms it is some 500 times smaller than Gauss–Seidel's, for about seven
   times the wall time (each step is taken in halves, three to five times).
   On the light vessel its error stops falling near 6e-7 below 0.5 ms: the
-  passes stop when no mid-step value moves by more than 1e-6 of its peak,
-  and that remainder of the fixed point is then the larger part.
+  passes stopped (in this study) when no mid-step value moved by more
+  than 1e-6 of its peak, and that remainder of the fixed point is then the
+  larger part.
 * What limits the largest stable step is the crane's PD control loop rather
   than the vessel coupling: in the unstable runs it is the outer boom (the
   stiffest loop, about 16 rad/s) that oscillates.  Gauss–Seidel and the
