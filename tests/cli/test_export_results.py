@@ -20,8 +20,8 @@ from crane_cosim.scenarios import crane_on_vessel
 def _system(tmp_path, fmu_dir, stop_time):
     """The crane on the vessel by Gauss-Seidel at 1 ms (not the example's
     default algorithm and step: these tests want its speed and its grid)."""
-    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=stop_time)
-    system.algorithm, system.step = "gauss-seidel", 1e-3
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=stop_time, step=1e-3,
+                             algorithm="gauss-seidel")
     return write_ssd(system, tmp_path / "s.ssd")
 
 

@@ -17,8 +17,8 @@ from crane_cosim.files.results import read_results
 @pytest.fixture
 def ssd(tmp_path, fmu_dir):
     """The crane on the vessel by Gauss-Seidel at 1 ms (the rows these tests count)."""
-    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05)
-    system.algorithm, system.step = "gauss-seidel", 1e-3
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05, step=1e-3,
+                             algorithm="gauss-seidel")
     return write_ssd(system, tmp_path / "s.ssd")
 
 

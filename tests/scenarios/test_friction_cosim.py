@@ -29,7 +29,7 @@ def _runs(tmp_path, fmu_dir, scenario, stop_time):
 #: examples' default before (0.15%, 0.018%, 0.10% on the vessel of Table I; 0.15%, 0.0018%,
 #: 0.075% for the knuckle boom crane); at the defaults now, the iterated midpoint at 5 ms,
 #: measured 0.0056%, 0.00053%, 0.026% on the vessel and 0.018%, 0.000085%, 0.0078% for the
-#: knuckle boom crane (the bounds kept: they hold, and were not the ones asked to change)
+#: knuckle boom crane (the bounds kept as they were)
 BOUNDS = {"crane_on_vessel_friction": {"friction": 5e-3, "coordinates": 6e-4, "wrench": 3e-3},
           "offshore_knuckle_boom": {"friction": 5e-3, "coordinates": 6e-5, "wrench": 2.5e-3}}
 SCENARIOS = {"crane_on_vessel_friction": crane_on_vessel_friction, "offshore_knuckle_boom": offshore_knuckle_boom}
