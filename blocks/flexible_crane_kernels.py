@@ -479,51 +479,65 @@ def _crane(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par):
     return M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E
 
 
-def _solve(M, f, A, gamma, n_rhs):
-    """The joint and constraint rows ``M_jj du - A_j^T lambda = f_j - M_jb
-    t_b'`` and ``A_j du = gamma - A_b t_b'`` solved by the Schur complement
-    (module docstring) for ``n_rhs`` right-hand sides: column 0 at
-    ``t_b' = 0``, columns 1-6 the change per unit ``t_b'`` (when
-    ``n_rhs = 7``).  Returns ``du`` (n x n_rhs) and ``lambda`` (m x n_rhs);
-    NaN when ``M_jj`` is not positive definite."""
-    N = M.shape[0]
-    n = N - 6
+def _constrained_solve(M, A, B, G):
+    """``du`` (n x r) and ``lambda`` (m x r) of ``M_jj du - A_j^T lambda =
+    B``, ``A_j du = G``, column by column, by the Schur complement (module
+    docstring; ``m`` is 0 or 2, the two constraints of eq. (17): the 2 x 2
+    complement by Cramer's rule); NaN when ``M_jj`` is not positive
+    definite."""
+    n = M.shape[0] - 6
     m = A.shape[0]
+    r = B.shape[1]
     L = _cholesky(M[6:, 6:])
-    Y = np.empty((n, n_rhs))
-    for i in range(n):
-        Y[i, 0] = f[6 + i]
-        for c in range(1, n_rhs):
-            Y[i, c] = -M[6 + i, c - 1]
+    Y = B.copy()
     _cholesky_solve(L, Y)
-    lam = np.zeros((m, n_rhs))
+    lam = np.zeros((m, r))
     if m == 0:
         return Y, lam
     Z = np.empty((n, m))
     for i in range(n):
-        for r in range(m):
-            Z[i, r] = A[r, 6 + i]
+        for k in range(m):
+            Z[i, k] = A[k, 6 + i]
     _cholesky_solve(L, Z)
     S = np.zeros((m, m))
-    rhs = np.empty((m, n_rhs))
-    for r in range(m):
+    rhs = np.empty((m, r))
+    for k in range(m):
         for s in range(m):
             for i in range(n):
-                S[r, s] += A[r, 6 + i] * Z[i, s]
-        for c in range(n_rhs):
-            acc = gamma[r] if c == 0 else -A[r, c - 1]
+                S[k, s] += A[k, 6 + i] * Z[i, s]
+        for c in range(r):
+            acc = G[k, c]
             for i in range(n):
-                acc -= A[r, 6 + i] * Y[i, c]
-            rhs[r, c] = acc
-    # S is 2 x 2 (the two constraints of eq. (17)): Cramer's rule
+                acc -= A[k, 6 + i] * Y[i, c]
+            rhs[k, c] = acc
     det = S[0, 0] * S[1, 1] - S[0, 1] * S[1, 0]
-    for c in range(n_rhs):
+    for c in range(r):
         lam[0, c] = (S[1, 1] * rhs[0, c] - S[0, 1] * rhs[1, c]) / det
         lam[1, c] = (S[0, 0] * rhs[1, c] - S[1, 0] * rhs[0, c]) / det
-    for i in range(n):
-        for c in range(n_rhs):
+        for i in range(n):
             Y[i, c] += Z[i, 0] * lam[0, c] + Z[i, 1] * lam[1, c]
     return Y, lam
+
+
+def _solve(M, f, A, gamma, n_rhs):
+    """The joint and constraint rows ``M_jj du - A_j^T lambda = f_j - M_jb
+    t_b'`` and ``A_j du = gamma - A_b t_b'`` solved by the Schur complement
+    (:func:`_constrained_solve`) for ``n_rhs`` right-hand sides: column 0 at
+    ``t_b' = 0``, columns 1-6 the change per unit ``t_b'`` (when
+    ``n_rhs = 7``).  Returns ``du`` (n x n_rhs) and ``lambda`` (m x n_rhs)."""
+    n = M.shape[0] - 6
+    m = A.shape[0]
+    B = np.empty((n, n_rhs))
+    for i in range(n):
+        B[i, 0] = f[6 + i]
+        for c in range(1, n_rhs):
+            B[i, c] = -M[6 + i, c - 1]
+    G = np.empty((m, n_rhs))
+    for k in range(m):
+        G[k, 0] = gamma[k]
+        for c in range(1, n_rhs):
+            G[k, c] = -A[k, c - 1]
+    return _constrained_solve(M, A, B, G)
 
 
 def derivatives(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, par):

@@ -62,51 +62,13 @@ import math
 
 import numpy as np
 
-from .flexible_crane_kernels import _cholesky, _cholesky_solve, _crane, _force_to_parent, joint_wrenches
+from .flexible_crane_kernels import _constrained_solve, _crane, _force_to_parent, joint_wrenches
 from .supported_base_kernels import _base
 from .joint_friction_kernels import bristle_rate, hypot, level
 from .kernel_helpers import _add_congruence, _cross, _lu_solve, _zyx_terms
 
 #: the status of :func:`settle`: settled; the iteration did not settle; a value not finite
 SETTLED, UNSETTLED, NOT_FINITE = 0, 1, 2
-
-
-def _constrained_solve(M, A, B, G):
-    """``du`` (n x r) and ``lambda`` (m x r) of ``M_jj du - A_j^T lambda =
-    B``, ``A_j du = G``, column by column, by the Schur complement as
-    ``flexible_crane_kernels._solve`` (``m`` is 0 or 2)."""
-    n = M.shape[0] - 6
-    m = A.shape[0]
-    r = B.shape[1]
-    L = _cholesky(M[6:, 6:])
-    Y = B.copy()
-    _cholesky_solve(L, Y)
-    lam = np.zeros((m, r))
-    if m == 0:
-        return Y, lam
-    Z = np.empty((n, m))
-    for i in range(n):
-        for k in range(m):
-            Z[i, k] = A[k, 6 + i]
-    _cholesky_solve(L, Z)
-    S = np.zeros((m, m))
-    rhs = np.empty((m, r))
-    for k in range(m):
-        for s in range(m):
-            for i in range(n):
-                S[k, s] += A[k, 6 + i] * Z[i, s]
-        for c in range(r):
-            acc = G[k, c]
-            for i in range(n):
-                acc -= A[k, 6 + i] * Y[i, c]
-            rhs[k, c] = acc
-    det = S[0, 0] * S[1, 1] - S[0, 1] * S[1, 0]
-    for c in range(r):
-        lam[0, c] = (S[1, 1] * rhs[0, c] - S[0, 1] * rhs[1, c]) / det
-        lam[1, c] = (S[0, 0] * rhs[1, c] - S[1, 0] * rhs[0, c]) / det
-        for i in range(n):
-            Y[i, c] += Z[i, 0] * lam[0, c] + Z[i, 1] * lam[1, c]
-    return Y, lam
 
 
 def _wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, R10, grad, lam, marker, out):
