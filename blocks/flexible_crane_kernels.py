@@ -519,6 +519,31 @@ def _constrained_solve(M, A, B, G):
     return Y, lam
 
 
+def _mount_columns(M, f, A, duc, lamc):
+    """The mount's wrench per column of the solve ``(duc, lamc)``: ``Wc =
+    M_bb [0 | 1 | 0] + M_bj du - A_b^T lambda - [f_b | 0 | 0]`` (column 0
+    the state's, 1-6 per unit mount acceleration ``t_b'``, any further
+    ones per unit of another right-hand side), and the articulated inertia
+    ``I_A``, columns 1-6 made symmetric."""
+    n = M.shape[0] - 6
+    m = A.shape[0]
+    ncol = duc.shape[1]
+    Wc = np.empty((6, ncol))
+    for i in range(6):
+        for col in range(ncol):
+            acc = -f[i] if col == 0 else (M[i, col - 1] if col < 7 else 0.0)
+            for j in range(n):
+                acc += M[i, 6 + j] * duc[j, col]
+            for k in range(m):
+                acc -= A[k, i] * lamc[k, col]
+            Wc[i, col] = acc
+    I_A = np.empty((6, 6))
+    for i in range(6):
+        for j in range(6):
+            I_A[i, j] = 0.5 * (Wc[i, 1 + j] + Wc[j, 1 + i])
+    return Wc, I_A
+
+
 def _solve(M, f, A, gamma, n_rhs):
     """The joint and constraint rows ``M_jj du - A_j^T lambda = f_j - M_jb
     t_b'`` and ``A_j du = gamma - A_b t_b'`` solved by the Schur complement
@@ -585,21 +610,8 @@ def outputs(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, p
         for r in range(6):
             acc += lamc[k, 1 + r] * tb_dot[r]
         lam[k] = acc
-    # the mount's wrench is affine in t_b': W = Wc_0 + I_A t_b', with
-    # Wc = M_bb [0 | 1] + M_bj du - A_b^T lambda - [f_b | 0]
-    Wc = np.zeros((6, 7))
-    for i in range(6):
-        for col in range(7):
-            acc = M[i, col - 1] if col > 0 else -f[i]
-            for j in range(n):
-                acc += M[i, 6 + j] * duc[j, col]
-            for k in range(m):
-                acc -= A[k, i] * lamc[k, col]
-            Wc[i, col] = acc
-    I_A = np.empty((6, 6))
-    for i in range(6):
-        for j in range(6):
-            I_A[i, j] = 0.5 * (Wc[i, 1 + j] + Wc[j, 1 + i])
+    # the mount's wrench is affine in t_b': W = Wc_0 + I_A t_b'
+    Wc, I_A = _mount_columns(M, f, A, duc, lamc)
     wxv = np.empty(3)
     wxv[0] = tb[1] * tb[5] - tb[2] * tb[4]
     wxv[1] = tb[2] * tb[3] - tb[0] * tb[5]

@@ -62,13 +62,37 @@ import math
 
 import numpy as np
 
-from .flexible_crane_kernels import _constrained_solve, _crane, _force_to_parent, joint_wrenches
+from .flexible_crane_kernels import _constrained_solve, _crane, _mount_columns, _force_to_parent, joint_wrenches
 from .supported_base_kernels import _base
 from .joint_friction_kernels import bristle_rate, hypot, level
 from .kernel_helpers import _add_congruence, _cross, _lu_solve, _zyx_terms
 
 #: the status of :func:`settle`: settled; the iteration did not settle; a value not finite
 SETTLED, UNSETTLED, NOT_FINITE = 0, 1, 2
+
+
+def _pack_upper(I_A, out):
+    """``out[:21]``: the upper triangle of the 6 x 6 ``I_A`` row by row, as
+    the blocks' ports carry it (``I_A_11``, ``I_A_12``, ...)."""
+    o = 0
+    for i in range(6):
+        for j in range(i, 6):
+            out[o] = I_A[i, j]
+            o += 1
+
+
+def _unit_response(X, j, through_base, a_base, out):
+    """``out``: the rows of a solve's columns ``X`` (state, six unit mount
+    accelerations, three unit torques) for unit torque ``j``: at a fixed
+    mount its own column ``7 + j``, or, ``through_base``, the mount's
+    columns taken along the base's acceleration ``a_base``."""
+    for i in range(X.shape[0]):
+        acc = X[i, 7 + j]
+        if through_base:
+            acc = 0.0
+            for r in range(6):
+                acc += X[i, 1 + r] * a_base[r]
+        out[i] = acc
 
 
 def _wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, R10, grad, lam, marker, out):
@@ -138,19 +162,7 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
             G[k, 1 + r] = -A[k, r]
     duc, lamc = _constrained_solve(M, A, B, G)
     # the mount's wrench W = M_bb t_b' + M_bj du - A_b^T lambda - f_b, per column
-    Wc = np.empty((6, 10))
-    for i in range(6):
-        for col in range(10):
-            acc = -f[i] if col == 0 else (M[i, col - 1] if col < 7 else 0.0)
-            for j in range(n):
-                acc += M[i, 6 + j] * duc[j, col]
-            for k in range(m):
-                acc -= A[k, i] * lamc[k, col]
-            Wc[i, col] = acc
-    I_A = np.empty((6, 6))
-    for i in range(6):
-        for j in range(6):
-            I_A[i, j] = 0.5 * (Wc[i, 1 + j] + Wc[j, 1 + i])
+    Wc, I_A = _mount_columns(M, f, A, duc, lamc)
     wxv = np.empty(3)
     _cross(tb[:3], tb[3:], wxv)
     pA = np.empty((6, 4))
@@ -160,11 +172,7 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
             pA[i, 1 + k] = Wc[i, 7 + k]
     # the base at p_A(0), and its accelerations per unit p_A: -K, K = (J^T M_O J + J_m^T I_A J_m)^-1 J_m^T
     inp_b = np.empty(27)
-    o = 0
-    for i in range(6):
-        for j in range(i, 6):
-            inp_b[o] = I_A[i, j]
-            o += 1
+    _pack_upper(I_A, inp_b)
     for i in range(6):
         inp_b[21 + i] = pA[i, 0]
     R_b, J_m, t_m, b_m, F_sup, du_b0 = _base(x_b, inp_b, M_O, com_b, mount, sup, S, C, par_b)
@@ -231,20 +239,8 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
         j = col - 1 if col < 4 else col - 4  # the torque
         for r in range(6):
             a_base[r] = 0.0 if col < 4 else tbd[r, 1 + j]
-        for i in range(n):
-            acc = duc[i, 7 + j]
-            if col >= 4:
-                acc = 0.0
-                for r in range(6):
-                    acc += duc[i, 1 + r] * a_base[r]
-            du_col[i] = acc
-        for k in range(m):
-            acc = lamc[k, 7 + j]
-            if col >= 4:
-                acc = 0.0
-                for r in range(6):
-                    acc += lamc[k, 1 + r] * a_base[r]
-            lam_col[k] = acc
+        _unit_response(duc, j, col >= 4, a_base, du_col)
+        _unit_response(lamc, j, col >= 4, a_base, lam_col)
         _wrenches(RT, off0, axis, Rk, zero_v, zero_v, I, a_base, du_col, zero3, R10, grad, lam_col, marker, W)
         for k in range(6):
             N[k, col] = W[n_src[k]]
@@ -320,11 +316,7 @@ def settle(t, x_b, x_c, x_f, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par
         dx[o + 2 * i] = bristle_rate(laws[i], rate[i], x_f[2 * i])
         dx[o + 2 * i + 1] = level(laws[i], rate[i], x_f[2 * i]) * lever * rate[i]
     I_packed = np.empty(21)
-    k = 0
-    for i in range(6):
-        for j in range(i, 6):
-            I_packed[k] = I_A[i, j]
-            k += 1
+    _pack_upper(I_A, I_packed)
     p_A = np.empty(6)
     for i in range(6):
         p_A[i] = _at(pA, tau, i)
