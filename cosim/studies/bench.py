@@ -112,15 +112,18 @@ STEP = 1e-3
 LONGEST_STEP = max(step for _, step in DEFAULTS.values())
 
 
-def check_bench_settings(stop_time: float, repeat: int) -> None:
-    """One sentence for settings the benchmark cannot run with."""
+def check_bench_settings(stop_time: float, repeat: int, step: float | None = None) -> None:
+    """One sentence for settings the benchmark cannot run with; ``step``
+    [s]: the one step its runs take (None: each example's own)."""
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise CraneCosimError(f"--repeat must be a whole number of at least 1, got {repeat!r}")
     if not stop_time > 0:
         raise CraneCosimError(f"--stop-time must be positive, got {stop_time:g} s")
-    if stop_time < LONGEST_STEP:
+    if step is None and stop_time < LONGEST_STEP:
         raise CraneCosimError(f"--stop-time {stop_time:g} s is shorter than the examples' longest step, "
                               f"{LONGEST_STEP:g} s")
+    if step is not None and stop_time < step:
+        raise CraneCosimError(f"--stop-time {stop_time:g} s is shorter than the benchmark's step of {step:g} s")
 
 
 def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None, on_record=None) -> list[dict]:

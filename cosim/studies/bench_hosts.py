@@ -117,7 +117,7 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
     from .bench import STEP, check_bench_settings
     import pandas as pd
 
-    check_bench_settings(stop_time, repeat)
+    check_bench_settings(stop_time, repeat, STEP)
     if hosts[0] != "crane-cosim":
         raise CraneCosimError("the hosts compared start with crane-cosim, the ratios' reference")
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_hosts_") as tmp:
@@ -163,9 +163,9 @@ def hosts_main(args) -> int:
     """``crane-cosim bench --hosts``: a table (or ``--json``) on stdout,
     a line per host on stderr as it completes."""
     from ..runtime.runlog import check_folder
-    from .bench import check_bench_settings
+    from .bench import STEP, check_bench_settings
 
-    check_bench_settings(args.stop_time, args.repeat)
+    check_bench_settings(args.stop_time, args.repeat, STEP)
     if args.out is not None:
         check_folder(args.out, "--out")
     scenarios = args.scenario or [DEFAULT_SCENARIO]

@@ -126,3 +126,15 @@ def test_bench_hosts_command(capsys, monkeypatch):
     assert main(["bench", "--hosts", "--json", "--stop-time", "0.05", "--scenario", "knuckle_boom"]) == 0
     records = json.loads(capsys.readouterr().out)  # stdout holds the JSON only
     assert [(r["scenario"], r["host"]) for r in records] == [("knuckle_boom", h) for h in HOSTS]
+
+
+def test_the_hosts_bench_takes_any_stop_time_of_a_step_or_more():
+    """The hosts' runs are at 1 ms whatever the examples' own steps: a stop
+    time of 3 ms is enough, half a millisecond is not."""
+    from crane_cosim.errors import CraneCosimError
+    from crane_cosim.studies.bench import STEP, check_bench_settings
+    check_bench_settings(0.003, 1, STEP)
+    with pytest.raises(CraneCosimError, match=r"--stop-time 0.0005 s is shorter than the benchmark's step of 0.001 s"):
+        check_bench_settings(0.0005, 1, STEP)
+    with pytest.raises(CraneCosimError, match=r"the examples' longest step, 0.005 s"):
+        check_bench_settings(0.003, 1)
