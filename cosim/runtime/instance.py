@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import CraneCosimError
 from ..files.archive import safe_extract
-from .types import EXACT_INTEGER
+from .types import EXACT_INTEGER, continuous_reals
 
 __all__ = ["FMUInstance", "Channel", "Ended"]
 
@@ -148,7 +148,7 @@ class FMUInstance:
         self.u_prev = np.zeros(len(part.inputs))
         self.weights = None
         #: which inputs are continuous reals (may be extrapolated, or follow a polynomial)
-        self.smooth = np.array([v.family == "real" and v.variability == "continuous" for v in part.inputs], bool)
+        self.smooth = np.array(continuous_reals(part.inputs), bool)
         self._in = self._channels(part.inputs, "set")
         self._out = self._channels(part.outputs, "get")
         self._s_in = self._string_refs(part.string_inputs)

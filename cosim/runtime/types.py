@@ -61,7 +61,15 @@ EXACT_INTEGER = 2 ** 53
 REAL_DIGITS = {"Real": 53, "Float64": 53, "Float32": 24}
 
 __all__ = ["FAMILY", "NUMERIC", "UNSUPPORTED", "connection_problem", "value_of", "bound_problem",
-           "settable_problem", "text_of"]
+           "settable_problem", "text_of", "continuous_reals"]
+
+
+def continuous_reals(variables) -> list[bool]:
+    """Which of ``variables`` are continuous reals: values that move
+    smoothly in time, which a master may extrapolate, predict or give as a
+    polynomial (not an integer, a Boolean, or a real that changes only at
+    events)."""
+    return [v.family == "real" and v.variability == "continuous" for v in variables]
 
 
 def _article(word: str) -> str:

@@ -56,6 +56,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import SETTLE, Algorithm, check_finite, floored_scale, gather_strings, pass_on
+from ..types import continuous_reals
 from .graph import links_against_order, stepped_again
 
 __all__ = ["IteratedMidpoint", "MAX_PASSES", "AGAIN"]
@@ -141,9 +142,7 @@ class IteratedMidpoint(Algorithm):
         #: values there are predicted where the passes settle (a fixed
         #: number of passes starts from the values at t, as it always has)
         self.early = sorted(early) if again else []
-        self.predicting = iterations is None
-        smooth = [np.array([v.family == "real" and v.variability == "continuous" for v in part.outputs], bool)
-                  for part in plan.parts]
+        smooth = [np.array(continuous_reals(part.outputs), bool) for part in plan.parts]
         #: per component, its read outputs that are continuous reals: those predicted
         self.predict_at = [a[m[a]] if len(a) else a for a, m in zip(self.read_at, smooth)]
         #: the settled mid-step values of the last two steps at predict_at, and their step
@@ -199,14 +198,35 @@ class IteratedMidpoint(Algorithm):
             self.scale[j] = floored_scale(peak, self.unit_of[j])
         self._scales = {}
 
+    @property
+    def predicting(self) -> bool:
+        """Whether the first pass starts from a prediction: where the passes
+        settle (a fixed number of passes starts from the values at t, as it
+        always has)."""
+        return self.tolerance is not None
+
     def _predict(self) -> None:
-        """The mid-step values of the components read before they step, from
-        the last two steps (:attr:`predicted`: those read)."""
-        for j in self.early if self.predicting else ():
+        """The values of the components read before they step, from the last
+        two steps (:meth:`_place_prediction`), and :attr:`predicted`: those
+        read (:meth:`_read_first`)."""
+        if not self.predicting:
+            self.predicted = None
+            return
+        for j in self.early:
             at, past = self.predict_at[j], self.history[j]
             if past:
-                self.mid[j][at] = _extrapolated(past, self.instances[j].y[at], 1)
-        self.predicted = self._read_now(self.early) if self.predicting else None
+                self._place_prediction(j, at, past, self.instances[j].y[at])
+        self.predicted = self._read_first(self.early)
+
+    def _place_prediction(self, j, at, past, now) -> None:
+        """Component ``j``'s outputs ``at`` at mid-step, extrapolated from its
+        ``past`` mid-step values and its values ``now`` at t."""
+        self.mid[j][at] = _extrapolated(past, now, 1)
+
+    def _read_first(self, which) -> np.ndarray:
+        """The values the first pass reads of components ``which``, to
+        compare with what it computes."""
+        return self._read_now(which)
 
     def _passes(self, saved, t, h) -> None:
         instances, before, which = self.instances, self.predicted, self.early

@@ -82,16 +82,14 @@ class IteratedQuadratic(IteratedMidpoint):
             y1[:] = inst.y  # a source not yet stepped: its value at t
         super().step(k, t, h)
 
-    def _predict(self) -> None:
-        """The mid-step and end values of the components read before they
-        step, on the quadratic of the iterated midpoint's prediction."""
-        for j in self.early if self.predicting else ():
-            at, past = self.predict_at[j], self.history[j]
-            if past:
-                y = self.instances[j].y[at]
-                self.mid[j][at] = _extrapolated(past, y, 1)
-                self.end[j][at] = _extrapolated(past, y, 2)
-        self.predicted = self._read_both(self.early) if self.predicting else None
+    def _place_prediction(self, j, at, past, now) -> None:
+        """Component ``j``'s outputs ``at`` at mid-step and at ``t + h``, on
+        the quadratic of the iterated midpoint's prediction."""
+        self.mid[j][at] = _extrapolated(past, now, 1)
+        self.end[j][at] = _extrapolated(past, now, 2)
+
+    def _read_first(self, which) -> np.ndarray:
+        return self._read_both(which)
 
     def _passes(self, saved, t, h) -> None:
         instances = self.instances
