@@ -10,7 +10,7 @@ import numpy as np
 from ...errors import CraneCosimError
 
 __all__ = ["Algorithm", "gather", "gather_strings", "gather_all", "pass_on", "check_finite", "exchange_initial", "FLOOR",
-           "floored_scale", "ACCURACY", "SETTLE"]
+           "floored_scale", "ACCURACY", "SETTLE", "read_at_point"]
 
 #: the accuracy a run keeps unless asked for another (``--tolerance``): every
 #: recorded force within this fraction of its peak (RMS) of the monolithic
@@ -137,6 +137,33 @@ def pass_on(instances, routes, string_routes, passes: int = 1) -> None:
             inst.set_inputs()
             inst.get_outputs()
             given[k] = inst.u.copy()
+
+
+def read_at_point(instances, routes, string_routes, schedule, passes: int, settled=None) -> None:
+    """Every output read at a communication point, after a step, agreeing
+    with its inputs there: along ``schedule`` (``graph.point_schedule``:
+    the components read first, then each group given its inputs and read,
+    a loop of direct feedthrough round and round until ``settled(before,
+    now)`` says its outputs did not move in a round, at most ``passes``
+    rounds), or, where there is none, in ``passes`` passes of
+    :func:`pass_on`."""
+    if schedule is None:
+        for inst in instances:
+            inst.get_outputs()
+        return pass_on(instances, routes, string_routes, passes)
+    groups, first = schedule
+    for k in first:
+        instances[k].get_outputs()
+    for ks, looped in groups:
+        for _ in range(passes if looped else 1):
+            before = [instances[k].y.copy() for k in ks] if looped else None
+            for k in ks:
+                inst = instances[k]
+                gather(inst, routes[k], instances)
+                inst.set_inputs()
+                inst.get_outputs()
+            if looped and settled(ks, before):
+                break
 
 
 def exchange_initial(instances, plan, t0: float) -> None:

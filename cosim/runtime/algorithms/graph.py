@@ -7,7 +7,7 @@ from graphlib import TopologicalSorter
 
 import numpy as np
 
-__all__ = ["stepped_again", "links_against_order"]
+__all__ = ["stepped_again", "links_against_order", "point_schedule"]
 
 
 def stepped_again(plan) -> list[int]:
@@ -87,3 +87,100 @@ def links_against_order(plan) -> int:
                     + [reach[a] + w for a, w in between.get(c, ()) if reach[a] >= 0])
         reach[c] = entry + inside.get(c, 0) if entry >= 0 else -1
     return max(reach.values())
+
+
+def point_schedule(plan):
+    """How to read every output at a communication point, after a step, so
+    that each output that depends directly on an input (``ModelStructure``;
+    on every input where it declares none) agrees with its inputs there:
+    ``(groups, read_first)``, the components to read first (their outputs
+    of the state alone are wanted before the groups read them), then the
+    groups in order, each a tuple of components to give their inputs and
+    read, once, or, where its outputs depend on one another round a loop
+    (``looped``), round and round until they settle.  A component is taken,
+    in the stepping order, as soon as one of its outputs not yet final
+    depends only on final inputs; a loop of direct feedthrough (an algebraic
+    loop, such as a friction torque on a joint reaction that depends on
+    it), when its inputs from outside are final.  None where Strings are
+    exchanged (then :func:`links_against_order` passes carry the values).
+
+    On the crane on the vessel (vessel, crane, controller): the controller
+    (its torques from the crane's joint states), the crane (its bias wrench
+    from the torques), the vessel (the mount's acceleration from the bias
+    wrench) and the crane again (the mount wrench from that acceleration):
+    four components read, where three passes in order read eight."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    if any(plan.string_routes):
+        return None
+    parts = plan.parts
+    node = {key: i for i, key in enumerate((k, o) for k, p in enumerate(parts) for o in range(len(p.outputs)))}
+    source = [{} for _ in parts]  # per part, input j -> the output (k, o) that feeds it
+    for d, routes in enumerate(plan.routes):
+        for r in routes:
+            for o, j in zip(r.src_index, r.dst_index):
+                source[d][int(j)] = (r.src, int(o))
+    # per output, the outputs it depends on directly, through its inputs
+    needs = {}
+    for k, part in enumerate(parts):
+        position = {v.name: j for j, v in enumerate(part.inputs)}
+        for o, out in enumerate(part.outputs):
+            declared = part.model.dependencies.get(out.name)
+            inputs = range(len(position)) if declared is None else [position[n] for n in declared if n in position]
+            needs[k, o] = {source[k][j] for j in inputs if j in source[k]}
+    pairs = np.array([(node[a], node[b]) for b, ns in needs.items() for a in ns], dtype=int).reshape(-1, 2)
+    graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(node),) * 2)
+    _, scc = connected_components(graph, directed=True, connection="strong")
+    looped = {scc[a] for a, b in pairs if scc[a] == scc[b]}  # a loop, or an output on its own input
+    final = {key: not ns for key, ns in needs.items()}  # of the state alone: final once read
+    groups, first_read = [], {}
+
+    def ready(key):
+        return not final[key] and all(final[n] or scc[node[n]] == scc[node[key]] for n in needs[key])
+
+    def take(ks, loop):
+        for k in ks:
+            for s in {s for s, _ in source[k].values()}:
+                first_read.setdefault(s, len(groups))
+        groups.append((tuple(ks), loop))
+
+    while not all(final.values()):
+        progress = False
+        for k, part in enumerate(parts):
+            now = [(k, o) for o in range(len(part.outputs)) if ready((k, o)) and scc[node[k, o]] not in looped]
+            if now:
+                for key in now:
+                    final[key] = True
+                take([k], False)
+                progress = True
+        if progress:
+            continue
+        waiting = {}
+        for key in final:
+            if not final[key] and scc[node[key]] in looped:
+                waiting.setdefault(scc[node[key]], []).append(key)
+        loops = [c for c, keys in waiting.items() if all(ready(key) for key in keys)]
+        if not loops:
+            return None  # cannot happen: the loops, condensed, make no loop
+        members = waiting[min(loops)]
+        for key in members:
+            final[key] = True
+        ks = sorted({k for k, _ in members})
+        take(ks, True)
+        # the last round, in which none of their outputs moved, read every
+        # output of these components with its inputs as they now stand
+        more = True
+        while more:
+            more = False
+            for k in ks:
+                for o in range(len(parts[k].outputs)):
+                    if not final[k, o] and all(final[n] for n in needs[k, o]):
+                        final[k, o] = more = True
+    first_taken = {}
+    for i, (ks, _) in enumerate(groups):
+        for k in ks:
+            first_taken.setdefault(k, i)
+    read_first = [k for k in range(len(parts))
+                  if k not in first_taken or first_read.get(k, len(groups)) <= first_taken[k]]
+    return groups, read_first

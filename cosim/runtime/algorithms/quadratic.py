@@ -38,7 +38,8 @@ import numpy as np
 
 from .base import check_finite, gather_strings
 from .graph import stepped_again
-from .midpoint import AGAIN, IteratedMidpoint, _extrapolated
+from .acceleration import extrapolated
+from .midpoint import AGAIN, IteratedMidpoint
 
 __all__ = ["IteratedQuadratic"]
 
@@ -46,6 +47,7 @@ __all__ = ["IteratedQuadratic"]
 class IteratedQuadratic(IteratedMidpoint):
     name = "iterated-quadratic"
     order = 4
+    predicted_points = 2  # mid-step and t + h
 
     @classmethod
     def problems(cls, plan):
@@ -85,8 +87,8 @@ class IteratedQuadratic(IteratedMidpoint):
     def _place_prediction(self, j, at, past, now) -> None:
         """Component ``j``'s outputs ``at`` at mid-step and at ``t + h``, on
         the quadratic of the iterated midpoint's prediction."""
-        self.mid[j][at] = _extrapolated(past, now, 1)
-        self.end[j][at] = _extrapolated(past, now, 2)
+        self.mid[j][at] = extrapolated(past, now, 1)
+        self.end[j][at] = extrapolated(past, now, 2)
 
     def _read_first(self, which) -> np.ndarray:
         return self._read_both(which)
@@ -102,6 +104,8 @@ class IteratedQuadratic(IteratedMidpoint):
         if self.predicting and self._settled(self.predicted, self._read_both(self.early), which=self.early):
             return  # the prediction held
         for p in range(1, self.iterations + 1):
+            if self.accelerated is not None:
+                self._accelerate()
             before = self._read_both()
             self.passes = p
             for k in self.again:
@@ -109,6 +113,24 @@ class IteratedQuadratic(IteratedMidpoint):
                 self._quadratic_step(instances[k], k, t, h)
             if self._settled(before, self._read_both()):
                 return
+
+    def _predicted_values(self) -> np.ndarray:
+        """The continuous real outputs read of the components read early, at
+        mid-step and at ``t + h``, in one array."""
+        return np.concatenate([self.mid[j][self.predict_at[j]] for j in self.early]
+                              + [self.end[j][self.predict_at[j]] for j in self.early])
+
+    def _place_values(self, x: np.ndarray) -> None:
+        half = len(x) // 2
+        super()._place_values(x[:half])
+        o = half
+        for j in self.early:
+            at = self.predict_at[j]
+            self.end[j][at] = x[o:o + len(at)]
+            o += len(at)
+
+    def _predicted_scales(self) -> np.ndarray:
+        return np.tile(super()._predicted_scales(), 2)
 
     def _read_both(self, which=None) -> np.ndarray:
         """The values now of the outputs read of components ``which``
