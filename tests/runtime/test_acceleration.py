@@ -46,8 +46,9 @@ def test_a_linear_loop_is_solved_in_at_most_one_pass_more_than_its_size():
 def test_the_columns_of_past_steps_solve_the_next_step_in_one_correction():
     """Steps of the same loop with other right-hand sides (the next
     communication step): with the columns of the steps before, the first
-    correction lands on the fixed point to round-off (measured 3.6e-15 at
-    most over three steps), one pass where plain passes take 56."""
+    correction lands on the fixed point to the round-off of the fit's
+    normal equations (measured 2.1e-14 at most over three steps), one pass
+    where plain passes take 56."""
     A, b, _ = _linear_map()
     qn = QuasiNewton(len(b))
     qn.new_step()
@@ -59,7 +60,7 @@ def test_the_columns_of_past_steps_solve_the_next_step_in_one_correction():
         qn.new_step()
         x = exact + 0.01 * rng.standard_normal(len(b))  # a prediction
         x1 = qn.next_input(x, A @ x + b2, np.ones(len(b)))
-        assert np.max(np.abs(x1 - exact)) < 1e-14
+        assert np.max(np.abs(x1 - exact)) < 6e-14
 
 
 def test_a_correction_that_leads_away_drops_the_model():
@@ -70,10 +71,10 @@ def test_a_correction_that_leads_away_drops_the_model():
     one = np.ones(2)
     qn.next_input(np.zeros(2), 0.1 * one, one)
     x = qn.next_input(0.1 * one, 0.15 * one, one)  # a column now: a correction
-    assert qn.V and not np.allclose(x, 0.15 * one)
+    assert qn.columns and not np.allclose(x, 0.15 * one)
     grown = qn.next_input(x, x + 5.0, one)
     assert np.array_equal(grown, x + 5.0)
-    assert qn.V == [] and qn.past == []
+    assert qn.columns == []
 
 
 def test_a_value_zero_so_far_is_measured_in_its_own_magnitude():
