@@ -55,6 +55,10 @@ class QuasiNewton:
         #: the pass before in this step: the values it produced, its
         #: residual, and the residual's largest scaled magnitude
         self.last: tuple[np.ndarray, np.ndarray, float] | None = None
+        #: LAPACK's workspace for the fit of the most columns, enough for
+        #: any fewer; asked, and the fit made once, now, not in a paced step
+        self.lwork = int(lapack.dgelsy_lwork(max(n, 1), max(n, 1), 1, RCOND)[0])
+        _least_squares(np.eye(max(n, 1), 1), np.ones(max(n, 1)), self.lwork)
 
     def new_step(self) -> None:
         """Start a step: the columns of steps more than ``reuse`` before it
@@ -86,27 +90,21 @@ class QuasiNewton:
             return produced
         used = self.columns[:self.n]
         V = np.array([col[1] for col in used]).T / scale[:, None]
-        weights = _least_squares(V, -r / scale)
+        weights = _least_squares(V, -r / scale, self.lwork)
         return produced + np.array([col[2] for col in used]).T @ weights
 
 
-def _least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _least_squares(A: np.ndarray, b: np.ndarray, lwork: int) -> np.ndarray:
     """The ``x`` that minimises ``|A x - b|`` (``A`` with no more columns
     than rows), leaving out the columns the others make to within ``RCOND``
-    (LAPACK's complete orthogonal factorisation, ``dgelsy``: the answer of
-    an SVD's least squares at a fifth of numpy's cost at these sizes)."""
-    m, n = A.shape
-    lwork = _WORK.get((m, n))
-    if lwork is None:
-        lwork = _WORK[m, n] = int(lapack.dgelsy_lwork(m, n, 1, RCOND)[0])
+    (LAPACK's complete orthogonal factorisation, ``dgelsy``, with a
+    workspace of ``lwork``: the answer of an SVD's least squares at a
+    fifth of numpy's cost at these sizes)."""
+    n = A.shape[1]
     x, info = lapack.dgelsy(A, b[:, None], np.zeros(n, np.int32), RCOND, lwork, overwrite_a=True)[1:5:3]
     if info != 0:
         raise np.linalg.LinAlgError(f"dgelsy failed (info {info})")
     return x[:n, 0]
-
-
-#: the workspace LAPACK asks for, per shape
-_WORK: dict = {}
 
 
 def extrapolated(past: list, now: np.ndarray, at: int) -> np.ndarray:
