@@ -139,10 +139,13 @@ def point_schedule(plan):
     def ready(key):
         return not final[key] and all(final[n] or scc[node[n]] == scc[node[key]] for n in needs[key])
 
-    def take(ks, loop):
-        for k in ks:
-            for s in {s for s, _ in source[k].values()}:
-                first_read.setdefault(s, len(groups))
+    def take(ks, loop, keys=()):
+        # the components whose outputs this group needs: of the outputs it
+        # makes final (``keys``), or, round a loop, of every input
+        needed = ({s for k in ks for s, _ in source[k].values()} if loop
+                  else {s for key in keys for s, _ in needs[key]})
+        for s in needed:
+            first_read.setdefault(s, len(groups))
         groups.append((tuple(ks), loop))
 
     while not all(final.values()):
@@ -152,7 +155,7 @@ def point_schedule(plan):
             if now:
                 for key in now:
                     final[key] = True
-                take([k], False)
+                take([k], False, now)
                 progress = True
         if progress:
             continue
