@@ -3,9 +3,10 @@
 coupling's: over the whole 20 s of an example at a 1 ms macro step, every
 output agrees with the same run at half the internal step to well within
 1e-6 of its peak.  The macro steps, and so the inputs held over each, are
-the same in both runs, and their passes settle to 1e-11 of the peaks (an
-accuracy of 1e-9 asked), so that only the FMUs' integration differs (on
-the knuckle boom crane, whose integration error is smaller still, the
+the same in both runs, and their passes settle to a hundredth of the
+accuracy asked, 1e-9 of the peaks on the light vessel and 1e-11 on the
+knuckle boom crane, so that only the FMUs' integration differs (on the
+knuckle boom crane, whose integration error is smaller still, the
 difference measured is that settling's).  Halving a fourth-order step divides its error
 by 16, so the difference is 15/16 of the default's own error."""
 import numpy as np
@@ -16,8 +17,8 @@ from crane_cosim.scenarios import crane_on_vessel, knuckle_boom
 from crane_cosim.files.results import read_results
 
 
-def _run(system, folder):
-    assert run_cosim(system, folder, RunConfig(accuracy=1e-9, progress=False)).status == "completed"
+def _run(system, folder, accuracy):
+    assert run_cosim(system, folder, RunConfig(accuracy=accuracy, progress=False)).status == "completed"
     return read_results(folder)
 
 
@@ -37,16 +38,16 @@ def largest_relative_difference(run, reference) -> float:
     return worst
 
 
-@pytest.mark.parametrize("example, multibody, measured", [
-    (lambda d: crane_on_vessel(d.parent, d.name, vessel_mass=120.0), ("vessel", "crane"), 8.5e-8),
-    (lambda d: knuckle_boom(d.parent, d.name), ("crane",), 2.4e-11),
+@pytest.mark.parametrize("example, multibody, accuracy, measured", [
+    (lambda d: crane_on_vessel(d.parent, d.name, vessel_mass=120.0), ("vessel", "crane"), 1e-7, 8.8e-8),
+    (lambda d: knuckle_boom(d.parent, d.name), ("crane",), 1e-9, 2.4e-11),
 ], ids=["crane on the light vessel", "knuckle boom"])
 def test_internal_integration_error_is_far_below_the_coupling_error(fmu_dir, tmp_path, example, multibody,
-                                                                    measured):
+                                                                    accuracy, measured):
     runs = []
     for h_max in (1e-3, 5e-4):
         s = example(fmu_dir)
         for name in multibody:
             s.set_parameter(f"{name}.h_max", h_max)
-        runs.append(_run(s, tmp_path / f"h_max_{h_max}"))
+        runs.append(_run(s, tmp_path / f"h_max_{h_max}", accuracy))
     assert largest_relative_difference(*runs) < 3 * measured  # measured: beside each case
