@@ -31,8 +31,9 @@ def _experiment(p) -> None:
                         "the file's iterations and extrapolation, settings of its own algorithm, do not carry "
                         "over to another")
     p.add_argument("--iterations", type=int, metavar="N",
-                   help="with --algorithm iterated-midpoint or iterated-quadratic: re-step passes per step "
-                        "(default: the system file's, else until the values settle, at most 12; docs/master.md)")
+                   help="with --algorithm iterated-midpoint or iterated-quadratic: re-step passes per step, "
+                        "plain ones (default: the system file's, else quasi-Newton passes until the values "
+                        "settle, at most 12; docs/master.md)")
     p.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")
