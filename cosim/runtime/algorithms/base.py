@@ -144,13 +144,14 @@ def pass_on(instances, routes, string_routes, passes: int = 1) -> None:
             given[k] = inst.u.copy()
 
 
-def read_at_point(instances, routes, string_routes, schedule, passes: int, settled=None) -> None:
+def read_at_point(instances, routes, string_routes, schedule, passes: int, tolerance=None, scale=None) -> None:
     """Every output read at a communication point, after a step, agreeing
     with its inputs there: along ``schedule`` (``graph.point_schedule``:
     the components read first, then each group given its inputs and read,
-    a loop of direct feedthrough round and round until ``settled(before,
-    now)`` says its outputs did not move in a round, at most ``passes``
-    rounds), or, where there is none, in ``passes`` passes of
+    a loop of direct feedthrough round and round until a round moves none
+    of its outputs by more than ``tolerance`` of its scale (``scale``, per
+    component; or the value's own magnitude where larger), at most
+    ``passes`` rounds), or, where there is none, in ``passes`` passes of
     :func:`pass_on`."""
     if schedule is None:
         for inst in instances:
@@ -167,8 +168,14 @@ def read_at_point(instances, routes, string_routes, schedule, passes: int, settl
                 gather(inst, routes[k], instances)
                 inst.set_inputs()
                 inst.get_outputs()
-            if looped and settled(ks, before):
+            if looped and all(_within(instances[k].y, b, tolerance, scale[k]) for k, b in zip(ks, before)):
                 break
+
+
+def _within(y, before, tolerance, scale) -> bool:
+    """Whether no value of ``y`` moved from ``before`` by more than
+    ``tolerance`` of its scale (or of its own magnitude, where larger)."""
+    return not np.any(np.abs(y - before) > tolerance * np.maximum(np.maximum(scale, np.abs(y)), np.abs(before)))
 
 
 def exchange_initial(instances, plan, t0: float) -> None:

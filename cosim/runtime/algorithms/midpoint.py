@@ -183,8 +183,8 @@ class IteratedMidpoint(Algorithm):
         self.unit_of = [np.unique(inst.output_units, return_inverse=True)[1] if len(inst.y) else np.zeros(0, int)
                         for inst in instances]
         self.scale = [floored_scale(p, u) for p, u in zip(self.peak, self.unit_of)]
-        #: the scales of the values read, per list of components, this step
-        self._scales = {}
+        #: the scales of the values the watched components give, this step
+        self._scale_now = None
         #: the re-step passes of the last step, whether its last pass
         #: settled, and the largest change in it (relative to the outputs' peaks)
         self.passes, self.settled, self.change = 0, False, 0.0
@@ -217,12 +217,12 @@ class IteratedMidpoint(Algorithm):
             if len(past) > PREDICTED:
                 del past[0]
         read_at_point(instances, self.routes, self.string_routes, self.schedule,
-                      self.settle if self.schedule is None else MAX_PASSES, self._loop_settled)
+                      self.settle if self.schedule is None else MAX_PASSES, self.tolerance, self.scale)
         for j, (inst, peak) in enumerate(zip(instances, self.peak)):
             check_finite(inst, t + h)
             np.maximum(peak, np.abs(inst.y), out=peak)
             self.scale[j] = floored_scale(peak, self.unit_of[j])
-        self._scales = {}
+        self._scale_now = None
 
     @property
     def predicting(self) -> bool:
@@ -242,7 +242,7 @@ class IteratedMidpoint(Algorithm):
             at, past = self.predict_at[j], self.history[j]
             if past:
                 self._place_prediction(j, at, past, self.instances[j].y[at])
-        self.predicted = self._read_first(self.early)
+        self.predicted = self._read_first()
         if self.accelerated is not None:
             self.accelerated.new_step()
             self.read_in = self._predicted_values()
@@ -277,23 +277,24 @@ class IteratedMidpoint(Algorithm):
         ``past`` mid-step values and its values ``now`` at t."""
         self.mid[j][at] = extrapolated(past, now, 1)
 
-    def _read_first(self, which) -> np.ndarray:
-        """The values the first pass reads of components ``which``, to
-        compare with what it computes."""
-        return self._read_now(which)
+    def _read_first(self) -> np.ndarray:
+        """The values the first pass reads of the watched components (where
+        it is predicted, those read early), to compare with what it
+        computes."""
+        return self._read_now()
 
     def _passes(self, saved, t, h) -> None:
-        instances, before, which = self.instances, self.predicted, self.early
+        instances, before = self.instances, self.predicted
         at_mid = set()  # components stopped at mid-step in this pass
         current = 0  # the pass now made (passes in which no step is read are left out)
         self.passes, self.settled, self.change = 0, False, 0.0
         for p, k, halves, last in self.plan_of_passes:
             if p > current:  # a re-step pass begins
-                if before is not None and self._settled(before, which=which):
+                if before is not None and self._settled(before):
                     return self._finish(saved, at_mid, t, h)
                 if self.accelerated is not None:
                     self._accelerate()
-                before, which = self._read_now(), self.watched
+                before = self._read_now()
                 current, at_mid = p, set()
                 self.passes += 1
             inst = instances[k]
@@ -302,7 +303,7 @@ class IteratedMidpoint(Algorithm):
             if not self._held_step(inst, k, halves, last, t, h):
                 at_mid.add(k)  # stopped at mid-step: rolled back before it steps again
         if before is not None:
-            self._settled(before, which=which)
+            self._settled(before)
 
     def _inputs_at_mid(self, inst, k) -> None:
         for r in self.routes[k]:
@@ -332,32 +333,29 @@ class IteratedMidpoint(Algorithm):
             inst.do_step(t + h / 2, h / 2)
         return last
 
-    def _read_now(self, which=None) -> np.ndarray:
-        """The mid-step values now of the outputs read of components ``which``
-        (default: the watched), in one array."""
-        which = self.watched if which is None else which
+    def _read_now(self) -> np.ndarray:
+        """The mid-step values now of the outputs read of the watched
+        components, in one array."""
+        which = self.watched
         return np.concatenate([self.mid[j][self.read_at[j]] for j in which]) if which else np.zeros(0)
 
-    def _scale_of(self, which) -> np.ndarray:
-        """The scales of the values :meth:`_read_now` gives for ``which``, as
-        they stand this step."""
-        key = id(which)
-        found = self._scales.get(key)
-        if found is None:
-            found = self._scales[key] = (np.concatenate([self.scale[j][self.read_at[j]] for j in which])
-                                         if which else np.zeros(0))
-        return found
+    def _watched_scale(self) -> np.ndarray:
+        """The scales of the values :meth:`_read_now` gives, as they stand
+        this step."""
+        if self._scale_now is None:
+            which = self.watched
+            self._scale_now = (np.concatenate([self.scale[j][self.read_at[j]] for j in which])
+                               if which else np.zeros(0))
+        return self._scale_now
 
-    def _settled(self, before, now=None, which=None) -> bool:
-        """Whether the pass just made changed no output read from it (``now``,
-        default: :meth:`_read_now`, in the order of ``before``) by more
-        than the settling bound of its peak (and notes the largest change,
-        and whether the pass settled).  ``now`` may hold the values more
-        than once (at mid-step and at ``t + h``), each in the order of
-        ``which``."""
-        which = self.watched if which is None else which
-        now = self._read_now(which) if now is None else now
-        scale = self._scale_of(which)
+    def _settled(self, before, now=None) -> bool:
+        """Whether the pass just made changed no output read of the watched
+        components (``now``, default: :meth:`_read_now`, in the order of
+        ``before``) by more than the settling bound of its peak (and notes
+        the largest change, and whether the pass settled).  ``now`` may
+        hold the values more than once (at mid-step and at ``t + h``)."""
+        now = self._read_now() if now is None else now
+        scale = self._watched_scale()
         if len(scale) != len(now):
             scale = np.tile(scale, len(now) // max(1, len(scale)))
         d = np.abs(now - before)
@@ -370,17 +368,6 @@ class IteratedMidpoint(Algorithm):
         self.change = change
         self.settled = change <= (CONVERGED if self.tolerance is None else self.tolerance)
         return self.tolerance is not None and self.settled
-
-    def _loop_settled(self, ks, before) -> bool:
-        """Whether a round of the loop of direct feedthrough through
-        components ``ks`` at a communication point moved none of their
-        outputs by more than the settling bound (their values ``before`` it)."""
-        for k, b in zip(ks, before):
-            y = self.instances[k].y
-            d = np.abs(y - b)
-            if np.any(d > self.tolerance * np.maximum(np.maximum(self.scale[k], np.abs(y)), np.abs(b))):
-                return False
-        return True
 
     def _finish(self, saved, at_mid, t, h) -> None:
         """End the step after a pass whose values settled: a component

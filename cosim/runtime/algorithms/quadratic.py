@@ -90,8 +90,8 @@ class IteratedQuadratic(IteratedMidpoint):
         self.mid[j][at] = extrapolated(past, now, 1)
         self.end[j][at] = extrapolated(past, now, 2)
 
-    def _read_first(self, which) -> np.ndarray:
-        return self._read_both(which)
+    def _read_first(self) -> np.ndarray:
+        return self._read_both()
 
     def _passes(self, saved, t, h) -> None:
         instances = self.instances
@@ -101,7 +101,7 @@ class IteratedQuadratic(IteratedMidpoint):
                 self._held_step(instances[k], k, self.first[k], True, t, h)
             else:
                 self._quadratic_step(instances[k], k, t, h)
-        if self.predicting and self._settled(self.predicted, self._read_both(self.early), which=self.early):
+        if self.predicting and self._settled(self.predicted, self._read_both()):
             return  # the prediction held
         for p in range(1, self.iterations + 1):
             if self.accelerated is not None:
@@ -132,10 +132,10 @@ class IteratedQuadratic(IteratedMidpoint):
     def _predicted_scales(self) -> np.ndarray:
         return np.tile(super()._predicted_scales(), 2)
 
-    def _read_both(self, which=None) -> np.ndarray:
-        """The values now of the outputs read of components ``which``
-        (default: the watched): at mid-step, then at ``t + h``, in one array."""
-        which = self.watched if which is None else which
+    def _read_both(self) -> np.ndarray:
+        """The values now of the outputs read of the watched components: at
+        mid-step, then at ``t + h``, in one array."""
+        which = self.watched
         if not which:
             return np.zeros(0)
         return np.concatenate([self.mid[j][self.read_at[j]] for j in which]
