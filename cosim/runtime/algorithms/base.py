@@ -11,7 +11,7 @@ import numpy as np
 from ...errors import CraneCosimError
 
 __all__ = ["Algorithm", "gather", "gather_strings", "gather_all", "pass_on", "check_finite", "exchange_initial", "FLOOR",
-           "floored_scale", "ACCURACY", "SETTLE", "read_at_point"]
+           "floored_scale", "ACCURACY", "SETTLE", "read_at_point", "largest_change"]
 
 #: the accuracy a run keeps unless asked for another (``--tolerance``): every
 #: recorded force within this fraction of its peak (RMS) of the monolithic
@@ -168,14 +168,21 @@ def read_at_point(instances, routes, string_routes, schedule, passes: int, toler
                 gather(inst, routes[k], instances)
                 inst.set_inputs()
                 inst.get_outputs()
-            if looped and all(_within(instances[k].y, b, tolerance, scale[k]) for k, b in zip(ks, before)):
+            if looped and all(largest_change(instances[k].y, b, scale[k]) <= tolerance for k, b in zip(ks, before)):
                 break
 
 
-def _within(y, before, tolerance, scale) -> bool:
-    """Whether no value of ``y`` moved from ``before`` by more than
-    ``tolerance`` of its scale (or of its own magnitude, where larger)."""
-    return not np.any(np.abs(y - before) > tolerance * np.maximum(np.maximum(scale, np.abs(y)), np.abs(before)))
+def largest_change(now: np.ndarray, before: np.ndarray, scale: np.ndarray) -> float:
+    """The largest change of a value from ``before`` to ``now`` over its
+    ``scale`` (or over its own magnitude, before or now, where larger): the
+    measure the iterated algorithms settle by."""
+    d = np.abs(now - before)
+    s = np.maximum(scale, np.abs(now))
+    np.maximum(s, np.abs(before), out=s)
+    # a value that moved has a scale (it or the value before is not zero);
+    # one that did not is 0 over the least positive number
+    np.maximum(s, np.finfo(float).tiny, out=s)
+    return float((d / s).max(initial=0.0))
 
 
 def exchange_initial(instances, plan, t0: float) -> None:

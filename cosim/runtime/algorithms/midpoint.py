@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import SETTLE, Algorithm, check_finite, floored_scale, gather_strings, read_at_point
+from .base import SETTLE, Algorithm, check_finite, floored_scale, gather_strings, largest_change, read_at_point
 from ..types import continuous_reals
 from .graph import links_against_order, point_schedule, stepped_again
 from .acceleration import QuasiNewton, extrapolated
@@ -251,18 +251,27 @@ class IteratedMidpoint(Algorithm):
         """The values a pass reads before they are produced that the
         quasi-Newton model moves: the continuous real outputs read of the
         components read early, at mid-step, in one array."""
-        return np.concatenate([self.mid[j][self.predict_at[j]] for j in self.early])
+        return self._at_predicted(self.mid)
 
     def _place_values(self, x: np.ndarray) -> None:
         """Set the values :meth:`_predicted_values` gives to ``x``."""
+        self._place_at_predicted(self.mid, x)
+
+    def _predicted_scales(self) -> np.ndarray:
+        return self._at_predicted(self.scale)
+
+    def _at_predicted(self, arrays) -> np.ndarray:
+        """The continuous real outputs read of the components read early, of
+        ``arrays`` (one per component: the mid-step values, the scales...)."""
+        return np.concatenate([arrays[j][self.predict_at[j]] for j in self.early])
+
+    def _place_at_predicted(self, arrays, x: np.ndarray) -> None:
+        """Set those of ``arrays`` that :meth:`_at_predicted` gives to ``x``."""
         o = 0
         for j in self.early:
             at = self.predict_at[j]
-            self.mid[j][at] = x[o:o + len(at)]
+            arrays[j][at] = x[o:o + len(at)]
             o += len(at)
-
-    def _predicted_scales(self) -> np.ndarray:
-        return np.concatenate([self.scale[j][self.predict_at[j]] for j in self.early])
 
     def _accelerate(self) -> None:
         """Place the quasi-Newton model's next values of those a pass reads
@@ -358,13 +367,7 @@ class IteratedMidpoint(Algorithm):
         scale = self._watched_scale()
         if len(scale) != len(now):
             scale = np.tile(scale, len(now) // max(1, len(scale)))
-        d = np.abs(now - before)
-        scale = np.maximum(scale, np.abs(now))
-        np.maximum(scale, np.abs(before), out=scale)
-        # a value that moved has a scale (it or the value before is not
-        # zero); one that did not is 0 over the least positive number
-        np.maximum(scale, np.finfo(float).tiny, out=scale)
-        change = float((d / scale).max(initial=0.0))
+        change = largest_change(now, before, scale)
         self.change = change
         self.settled = change <= (CONVERGED if self.tolerance is None else self.tolerance)
         return self.tolerance is not None and self.settled

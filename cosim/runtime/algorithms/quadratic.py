@@ -117,17 +117,12 @@ class IteratedQuadratic(IteratedMidpoint):
     def _predicted_values(self) -> np.ndarray:
         """The continuous real outputs read of the components read early, at
         mid-step and at ``t + h``, in one array."""
-        return np.concatenate([self.mid[j][self.predict_at[j]] for j in self.early]
-                              + [self.end[j][self.predict_at[j]] for j in self.early])
+        return np.concatenate([self._at_predicted(self.mid), self._at_predicted(self.end)])
 
     def _place_values(self, x: np.ndarray) -> None:
         half = len(x) // 2
-        super()._place_values(x[:half])
-        o = half
-        for j in self.early:
-            at = self.predict_at[j]
-            self.end[j][at] = x[o:o + len(at)]
-            o += len(at)
+        self._place_at_predicted(self.mid, x[:half])
+        self._place_at_predicted(self.end, x[half:])
 
     def _predicted_scales(self) -> np.ndarray:
         return np.tile(super()._predicted_scales(), 2)
