@@ -3,7 +3,7 @@
 answer is known."""
 import numpy as np
 
-from crane_cosim.runtime.algorithms.acceleration import QuasiNewton
+from crane_cosim.runtime.algorithms.acceleration import GROWTH, QuasiNewton
 
 
 def _linear_map(n=6, radius=0.6, seed=3):
@@ -64,16 +64,24 @@ def test_the_columns_of_past_steps_solve_the_next_step_in_one_correction():
 
 
 def test_a_correction_that_leads_away_drops_the_model():
-    """A residual larger than the pass before's: the model is dropped and
-    the values the pass produced are taken (a plain pass)."""
+    """A residual more than GROWTH times the pass before's: the model is
+    dropped and the values the pass produced are taken (a plain pass); one
+    that grows less keeps it (a converging pass may move the largest
+    scaled difference to a value of a smaller scale)."""
     qn = QuasiNewton(2)
     qn.new_step()
     one = np.ones(2)
     qn.next_input(np.zeros(2), 0.1 * one, one)
     x = qn.next_input(0.1 * one, 0.15 * one, one)  # a column now: a correction
     assert qn.columns and not np.allclose(x, 0.15 * one)
-    grown = qn.next_input(x, x + 5.0, one)
-    assert np.array_equal(grown, x + 5.0)
+    kept = QuasiNewton(2)
+    kept.new_step()
+    kept.next_input(np.zeros(2), 0.1 * one, one)
+    y = kept.next_input(0.1 * one, 0.15 * one, one)
+    kept.next_input(y, y + 0.05 * (GROWTH - 1), one)  # grown below GROWTH times
+    assert len(kept.columns) == 2
+    grown = qn.next_input(x, x + 0.05 * (GROWTH + 1), one)
+    assert np.array_equal(grown, x + 0.05 * (GROWTH + 1))
     assert qn.columns == []
 
 
