@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...files.results import ESTIMATE_FILE, CsvWriter
-from ..algorithms.base import FLOOR, floored_scale
+from ..algorithms.base import FLOOR, UnitGroups, floored_scale
 from ..execution import Execution
 from ..recording import recorded
 from . import Observer
@@ -69,8 +69,8 @@ class CouplingEstimate:
         self.names = [self.columns[i] for i in self.index]
         # the outputs of one component in one unit share a floor
         ids = {}
-        self._group = np.array([ids.setdefault((self.columns[i].split(".", 1)[0], units[i]), len(ids))
-                                for i in self.index], dtype=int)
+        self._group = UnitGroups([ids.setdefault((self.columns[i].split(".", 1)[0], units[i]), len(ids))
+                                  for i in self.index])
         n = len(self.index)
         self.peak = np.zeros(n)
         self.sum_squares = np.zeros(n)
