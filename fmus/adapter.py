@@ -70,7 +70,7 @@ from pythonfmu.enums import Fmi2Initial, Fmi2Status
 from pythonfmu.variables import Boolean, Real, String
 
 from .host_process import follow_resources, release_interpreter_state_at_exit
-from .values import DERIVATIVE_VR, ValueAccess, guarded
+from .values import DERIVATIVE_VR, Quiet, ValueAccess, guarded
 
 __all__ = ["slave_class", "DERIVATIVE_VR"]
 
@@ -136,6 +136,7 @@ def slave_class(block_cls):
             self._init_error = "fmi2EnterInitializationMode was not called"
             self._logged_error = None
             self._dirty = True
+            self._quiet = Quiet()
             self._output_index = {}
             self._input_index = {}
             # value reference -> (where, index)
@@ -261,7 +262,7 @@ def slave_class(block_cls):
             block = self._model() if self._mode != "stepping" else self._block
             if self._dirty and block is not None:
                 try:
-                    with np.errstate(all="ignore"):
+                    with self._quiet:
                         self._y = block.output(self._t, self._x, self._u)
                     self._y_error = None
                 except Exception as exc:
@@ -322,7 +323,7 @@ def slave_class(block_cls):
                 # A diverging model is reported below, by name; numpy's own
                 # overflow warnings would only add noise in the host's output.
                 moving = self._moving
-                with np.errstate(all="ignore"):
+                with self._quiet:
                     if moving:
                         x = self._block.advance_along(current_time, self._x, self._u, self._du, step_size)
                     else:
