@@ -70,7 +70,7 @@ from pythonfmu.enums import Fmi2Initial, Fmi2Status
 from pythonfmu.variables import Boolean, Real, String
 
 from .host_process import follow_resources, release_interpreter_state_at_exit
-from .values import DERIVATIVE_VR, Quiet, ValueAccess, guarded
+from .values import DERIVATIVE_VR, Quiet, ValueAccess, guarded, offer_to_binary
 
 __all__ = ["slave_class", "DERIVATIVE_VR"]
 
@@ -155,6 +155,7 @@ def slave_class(block_cls):
                     v.name, causality=Fmi2Causality.output, variability=Fmi2Variability.continuous,
                     description=v.description, initial=Fmi2Initial.calculated,
                     getter=lambda i=i: float(self._outputs()[i])))
+            offer_to_binary(self)
 
         def _register_parameter(self, p):
             name = p.name

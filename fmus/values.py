@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
+import threading
+import types
+import weakref
 
 import numpy as np
 from pythonfmu.enums import Fmi2Status
 
-__all__ = ["ValueAccess", "guarded", "Quiet", "DERIVATIVE_VR"]
+__all__ = ["ValueAccess", "guarded", "Quiet", "offer_to_binary", "DERIVATIVE_VR"]
 
 #: the value reference of an input's derivative of order k as the Linux
 #: binary passes it on: DERIVATIVE_VR * k + the input's (``fmus/adapter.py``);
@@ -89,6 +93,34 @@ try:  # numpy 2: the error state is this context variable (numpy/_core/_ufunc_co
     from numpy._core._ufunc_config import _extobj_contextvar as _ERRSTATE
 except ImportError:  # numpy 1.26: np.errstate itself
     _ERRSTATE = None
+
+
+#: the module through which the FMU's Linux binary takes, right after
+#: pythonfmu made a slave on a thread, that slave's methods for its fast
+#: fmi2GetReal and fmi2SetReal (``fmus/native/fmi2_fast.h``); one for every
+#: FMU of the process, its name versioned with what ``take`` returns
+HUB = "crane_cosim_fmu_slaves_1"
+
+
+def offer_to_binary(slave) -> None:
+    """Offer ``slave``'s fast access (``ValueAccess._fast_access``) to the
+    FMU's binary, which takes it on this thread once ``fmi2Instantiate``
+    (or ``fmi2Reset``) made the slave.  Held weakly: a newer offer on the
+    thread replaces one not taken, and a slave made without the binary
+    (in-process tests) is not kept alive by it."""
+    hub = sys.modules.get(HUB)
+    if hub is None:
+        hub = types.ModuleType(HUB, "slaves offered to crane-cosim FMU binaries (crane_cosim fmus/values.py)")
+        hub.offers = {}
+
+        def take(offers=hub.offers):
+            offered = offers.pop(threading.get_ident(), None)
+            slave = offered() if offered is not None else None
+            return slave._fast_access() if slave is not None else None
+
+        hub.take = take
+        sys.modules[HUB] = hub
+    hub.offers[threading.get_ident()] = weakref.ref(slave)
 
 
 def _nothing(*args):
@@ -163,6 +195,40 @@ class ValueAccess:
             why = getattr(self, "_y_error", None)
             self._say(f"outputs at t = {self._t:g} s failed: {why}" if why else
                       f"output {_names(bad)} is not a finite number at t = {self._t:g} s")
+
+    # -- the binary's fast path (fmus/native/fmi2_fast.h) ------------------------
+    def _fast_access(self):
+        """What the FMU's binary takes for its fast path: ``(outputs_now,
+        inputs_now, first input's value reference, inputs, first output's,
+        outputs)``, or None where the inputs or outputs do not follow each
+        other among the value references."""
+        kinds = [where for where, _ in self._where]
+        n_in, n_out = kinds.count("u"), kinds.count("y")
+        first_in = kinds.index("u") if n_in else 0
+        first_out = kinds.index("y") if n_out else 0
+        if kinds[first_in:first_in + n_in] != ["u"] * n_in or kinds[first_out:first_out + n_out] != ["y"] * n_out:
+            return None
+        return self._outputs_now, self._inputs_now, first_in, n_in, first_out, n_out
+
+    def _outputs_now(self):
+        """The outputs as the FMU's binary copies them for a fmi2GetReal of
+        outputs only (computed anew if an input changed), or None where the
+        general path must answer: outside stepping, or with a message
+        waiting, which only pythonfmu's binary passes on.  The binary checks
+        that each value is finite (else the general path names it)."""
+        if self._mode != "stepping":
+            return None
+        y = self._outputs()
+        return None if self.log_queue else y
+
+    def _inputs_now(self):
+        """The inputs' array for the FMU's binary to write a fmi2SetReal of
+        inputs only into (finite values, checked there), the outputs to be
+        computed anew at the next read; None outside stepping."""
+        if self._mode != "stepping":
+            return None
+        self._dirty = True
+        return self._u
 
     # -- Real ----------------------------------------------------------------
     @guarded(lambda vrs: [math.nan] * len(vrs))

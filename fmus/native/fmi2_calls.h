@@ -50,6 +50,7 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         free(in);
         return NULL;
     }
+    take_fast(in);
     return in;
 }
 
@@ -58,6 +59,7 @@ EXPORT void fmi2FreeInstance(fmi2Component c)
     Instance *in = c;
     if (!in)
         return;
+    drop_fast(in);
     if (p_fmi2FreeInstance)
         p_fmi2FreeInstance(in->inner);
     free(in->name);
@@ -142,6 +144,7 @@ EXPORT fmi2Status fmi2Reset(fmi2Component c)
     Instance *in = c;
     GATE(in, ANY_BUT_FATAL, "fmi2Reset");
     fmi2Status status = INNER(in, p_fmi2Reset(in->inner));
+    take_fast(in); /* pythonfmu made another Python slave */
     if (status <= fmi2Warning) {
         in->state = INSTANTIATED;
         in->set_up = in->stop_defined = 0;
@@ -176,11 +179,11 @@ EXPORT fmi2Status fmi2Reset(fmi2Component c)
         if (vr[i] >= CRANE_COSIM_DERIVATIVE_VR)                                                                    \
             return refuse(in, "fmi2SetReal: value reference %u is none of this FMU's", (unsigned)vr[i]);
 
-VALUES(fmi2GetReal, fmi2Real *, READABLE, (void)0)
+VALUES(fmi2GetReal, fmi2Real *, READABLE, if (get_outputs_fast(in, vr, n, value)) return fmi2OK)
 VALUES(fmi2GetInteger, fmi2Integer *, READABLE, (void)0)
 VALUES(fmi2GetBoolean, fmi2Boolean *, READABLE, (void)0)
 VALUES(fmi2GetString, fmi2String *, READABLE, (void)0)
-VALUES(fmi2SetReal, const fmi2Real *, WRITABLE, NO_DERIVATIVE_CODES)
+VALUES(fmi2SetReal, const fmi2Real *, WRITABLE, NO_DERIVATIVE_CODES if (set_inputs_fast(in, vr, n, value)) return fmi2OK)
 VALUES(fmi2SetInteger, const fmi2Integer *, WRITABLE, (void)0)
 VALUES(fmi2SetBoolean, const fmi2Boolean *, WRITABLE, (void)0)
 VALUES(fmi2SetString, const fmi2String *, WRITABLE, (void)0)

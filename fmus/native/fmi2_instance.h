@@ -121,6 +121,11 @@ typedef struct {
     unsigned logging;  /* the categories the host switched on (bits of CATEGORIES) */
     int error_logged;  /* the Python side logged an error in the current call */
     int warning_logged;  /* ... or a warning */
+    /* the Python slave's methods for the fast fmi2GetReal and fmi2SetReal
+     * (fmi2_fast.h; NULL: none), and where its inputs and outputs sit among
+     * the value references */
+    PyObject *fast_out, *fast_in;
+    long first_in, n_in, first_out, n_out;
 } Instance;
 
 /* A copy of message for a logger that takes it as a printf format: '%' and

@@ -40,6 +40,10 @@
  *     fmi2_saved.h, included at the end) return one status for one
  *     situation, following FMI 2.0's state machine, and pass every error to
  *     the host's logger.
+ *  6. pythonfmu's binary builds Python lists of the value references and
+ *     values in every fmi2GetReal and fmi2SetReal.  The shim reads the
+ *     outputs and writes the inputs of a stepping instance through the
+ *     buffer protocol instead (fmi2_fast.h).
  *
  * The Python C API is reached through dlsym only (Python.h is included for
  * the types): the shim has no undefined Python symbol, so a host that loads
@@ -163,7 +167,9 @@ static void (*p_finalizePythonInterpreter)(void);
 #define PYTHON_FUNCTIONS(X)                                                                                        \
     X(Py_IsInitialized) X(PyPreConfig_InitPythonConfig) X(Py_PreInitialize) X(PyConfig_InitPythonConfig)          \
     X(PyConfig_SetBytesString) X(Py_InitializeFromConfig) X(PyConfig_Clear) X(PyStatus_Exception)                 \
-    X(PyEval_SaveThread) X(PyImport_ImportModule) X(Py_DecRef) X(PyErr_Clear)
+    X(PyEval_SaveThread) X(PyImport_ImportModule) X(Py_DecRef) X(PyErr_Clear)                                    \
+    X(PyGILState_Ensure) X(PyGILState_Release) X(PyObject_GetAttrString) X(PyObject_CallNoArgs) X(Py_IncRef)      \
+    X(PyObject_GetBuffer) X(PyBuffer_Release) X(PyTuple_Size) X(PyTuple_GetItem) X(PyLong_AsLong)
 #define DECLARE_PY(name) static __typeof__(&name) py_##name;
 PYTHON_FUNCTIONS(DECLARE_PY)
 
@@ -389,5 +395,6 @@ EXPORT const char *fmi2GetVersion(void)
 /* The FMI 2.0 functions that take an instance, with the status rules and
  * the calling sequence (item 5 above). */
 #include "fmi2_instance.h"
+#include "fmi2_fast.h"
 #include "fmi2_calls.h"
 #include "fmi2_saved.h"
