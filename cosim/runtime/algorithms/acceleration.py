@@ -63,6 +63,10 @@ class QuasiNewton:
         #: steps that gave columns, the change of the residual, the change of
         #: the values produced)
         self.columns: list[tuple[int, np.ndarray, np.ndarray]] = []
+        #: the changes of the residual and of the values of the columns used,
+        #: as matrices (a column each), until the columns change: a step
+        #: settled by one correction reuses those of the step before
+        self._stacked: tuple[np.ndarray, np.ndarray] | None = None
         self.step = 0
         #: the pass before in this step: the values it produced, its
         #: residual, and the residual's largest scaled magnitude
@@ -81,6 +85,7 @@ class QuasiNewton:
             oldest = self.step - self.reuse
             while self.columns[-1][0] < oldest:
                 self.columns.pop()
+                self._stacked = None
         self.last = None
 
     def next_input(self, x: np.ndarray, produced: np.ndarray, scale: np.ndarray) -> np.ndarray:
@@ -95,15 +100,18 @@ class QuasiNewton:
         last, self.last = self.last, (produced, r, size)
         if last is not None:
             if size > GROWTH * last[2]:  # the model led away from the fixed point: start it afresh
-                self.columns = []
+                self.columns, self._stacked = [], None
                 return produced
             self.columns.insert(0, (self.step, r - last[1], produced - last[0]))
+            self._stacked = None
         if not self.columns:
             return produced
-        used = self.columns[:self.n]
-        V = np.array([col[1] for col in used]).T / scale[:, None]
-        weights = _least_squares(V, -r / scale, self.lwork)
-        return produced + np.array([col[2] for col in used]).T @ weights
+        if self._stacked is None:
+            used = self.columns[:self.n]
+            self._stacked = np.array([col[1] for col in used]).T, np.array([col[2] for col in used]).T
+        V, W = self._stacked
+        weights = _least_squares(V / scale[:, None], -r / scale, self.lwork)
+        return produced + W @ weights
 
 
 def _least_squares(A: np.ndarray, b: np.ndarray, lwork: int) -> np.ndarray:

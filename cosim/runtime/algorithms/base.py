@@ -77,7 +77,7 @@ class Peaks:
         way)."""
         a = np.abs(y)
         peak = self.peak[j]
-        if (a > peak).any():
+        if np.logical_or.reduce(np.greater(a, peak)):  # ndarray.any without its Python wrapper
             np.maximum(peak, a, out=peak)
             self.scale[j] = floored_scale(peak, self.groups[j])
 
@@ -226,7 +226,7 @@ def largest_change(now: np.ndarray, before: np.ndarray, scale: np.ndarray) -> fl
     d = np.subtract(now, before)
     np.abs(d, out=d)
     np.divide(d, s, out=d)
-    return float(d.max(initial=0.0))
+    return float(np.maximum.reduce(d, initial=0.0))  # ndarray.max without its Python wrapper
 
 
 _TINY = np.finfo(float).tiny
