@@ -363,10 +363,13 @@ def test_nothing_but_answers_to_requests_sent_is_taken(rng):
     a huge sequence number; of another run; not echoing the time, or an
     attempt never sent; a request; a malformed datagram, and one of layout
     version 1; and a stranger on another port sends a copy of the right
-    answer.  The outputs are the Controller's, every datagram counted."""
+    answer.  The outputs are the Controller's, every datagram counted.  The
+    peer answers by hand, one request a step: a retry later than any delay
+    of its thread on a busy machine (else the bridge asks again, and the
+    peer reads that request for the next step's)."""
     ctrl = Controller()
     x = np.zeros(0)
-    with listener() as peer, bridge(ControllerBridge, peer.getsockname()[1]) as b, \
+    with listener() as peer, bridge(ControllerBridge, peer.getsockname()[1], retry=1.0, timeout=4.0) as b, \
             socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
         big = np.full(N_OUT, 1e9)
         for k in range(20):
