@@ -176,7 +176,21 @@ class IteratedMidpoint(Algorithm):
         self.accelerated = QuasiNewton(size) if self.tolerance is not None and size else None
         for k in again:
             instances[k].may_roll_back = True
-        self.mid = [inst.y.copy() for inst in instances]
+        #: the components' mid-step values, one array (``mid_flat``) of which
+        #: ``mid[j]`` is component j's part, so that a component's inputs are
+        #: one gather from it (``gather_from`` into ``gather_to``), and the
+        #: values read early, or watched, one index into it
+        start = np.cumsum([0] + [len(inst.y) for inst in instances])
+        self.mid_flat = np.concatenate([inst.y for inst in instances]) if n else np.zeros(0)
+        self.mid = [self.mid_flat[a:b] for a, b in zip(start[:-1], start[1:])]
+        self.gather_from = [np.concatenate([start[r.src] + r.src_index for r in rts]).astype(int) if rts else None
+                            for rts in plan.routes]
+        self.gather_to = [np.concatenate([r.dst_index for r in rts]).astype(int) if rts else None
+                          for rts in plan.routes]
+        self._watched_at = np.concatenate([start[j] + self.read_at[j] for j in self.watched]).astype(int) \
+            if self.watched else np.zeros(0, int)
+        self._predicted_at = np.concatenate([start[j] + self.predict_at[j] for j in self.early]).astype(int) \
+            if self.early else np.zeros(0, int)
         #: per component, the largest magnitude of each output so far, and
         #: the least scale of a change (``base.Peaks``)
         self.peaks = Peaks(instances)
@@ -248,11 +262,11 @@ class IteratedMidpoint(Algorithm):
         """The values a pass reads before they are produced that the
         quasi-Newton model moves: the continuous real outputs read of the
         components read early, at mid-step, in one array."""
-        return self._at_predicted(self.mid)
+        return self.mid_flat[self._predicted_at]
 
     def _place_values(self, x: np.ndarray) -> None:
         """Set the values :meth:`_predicted_values` gives to ``x``."""
-        self._place_at_predicted(self.mid, x)
+        self.mid_flat[self._predicted_at] = x
 
     def _predicted_scales(self) -> np.ndarray:
         return self._at_predicted(self.scale)
@@ -312,8 +326,8 @@ class IteratedMidpoint(Algorithm):
             self._settled(before)
 
     def _inputs_at_mid(self, inst, k) -> None:
-        for r in self.routes[k]:
-            inst.u[r.dst_index] = self.mid[r.src][r.src_index]
+        if self.gather_from[k] is not None:
+            inst.u[self.gather_to[k]] = self.mid_flat[self.gather_from[k]]
         if self.string_routes[k]:
             gather_strings(inst, self.string_routes[k], self.instances)
         inst.set_inputs()
@@ -323,9 +337,8 @@ class IteratedMidpoint(Algorithm):
         their sources' mid-step values: in halves, read at mid-step, if
         ``halves``, and then on to ``t + h`` if ``last``; whether it
         reached ``t + h``."""
-        mid = self.mid
-        for r in self.routes[k]:  # _inputs_at_mid, unrolled: the hot loop of every pass
-            inst.u[r.dst_index] = mid[r.src][r.src_index]
+        if self.gather_from[k] is not None:  # _inputs_at_mid, unrolled: the hot loop of every pass
+            inst.u[self.gather_to[k]] = self.mid_flat[self.gather_from[k]]
         if self.string_routes[k]:
             gather_strings(inst, self.string_routes[k], self.instances)
         inst.set_inputs()
@@ -342,8 +355,7 @@ class IteratedMidpoint(Algorithm):
     def _read_now(self) -> np.ndarray:
         """The mid-step values now of the outputs read of the watched
         components, in one array."""
-        which = self.watched
-        return np.concatenate([self.mid[j][self.read_at[j]] for j in which]) if which else np.zeros(0)
+        return self.mid_flat[self._watched_at]
 
     def _watched_scale(self) -> np.ndarray:
         """The scales of the values :meth:`_read_now` gives, as they stand
