@@ -180,7 +180,7 @@ class IteratedMidpoint(Algorithm):
         #: ``mid[j]`` is component j's part, so that a component's inputs are
         #: one gather from it (``gather_from`` into ``gather_to``), and the
         #: values read early, or watched, one index into it
-        start = np.cumsum([0] + [len(inst.y) for inst in instances])
+        self.offsets = start = np.cumsum([0] + [len(inst.y) for inst in instances])
         self.mid_flat = np.concatenate([inst.y for inst in instances]) if n else np.zeros(0)
         self.mid = [self.mid_flat[a:b] for a, b in zip(start[:-1], start[1:])]
         self.gather_from = [np.concatenate([start[r.src] + r.src_index for r in rts]).astype(int) if rts else None

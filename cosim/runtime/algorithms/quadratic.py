@@ -72,8 +72,18 @@ class IteratedQuadratic(IteratedMidpoint):
         for inst, rts in zip(instances, plan.routes):
             smooth = [_narrowed(r, inst.smooth) for r in rts if r.src in again]
             self.follows.append([r for r in smooth if r is not None])
-        self.start = [inst.y.copy() for inst in instances]
-        self.end = [inst.y.copy() for inst in instances]
+        #: the values at t and at t + h, laid out as the mid-step ones
+        #: (``mid_flat``), each component's part a view
+        self.start_flat, self.end_flat = self.mid_flat.copy(), self.mid_flat.copy()
+        parts = list(zip(self.offsets[:-1], self.offsets[1:]))
+        self.start = [self.start_flat[a:b] for a, b in parts]
+        self.end = [self.end_flat[a:b] for a, b in parts]
+        #: per component, where the sources of the inputs that follow a
+        #: quadratic sit in those arrays, and the inputs (None: none)
+        self.follow_from = [np.concatenate([self.offsets[r.src] + r.src_index for r in rts]).astype(int)
+                            if rts else None for rts in self.follows]
+        self.follow_to = [np.concatenate([r.dst_index for r in rts]).astype(int) if rts else None
+                          for rts in self.follows]
         #: the first pass as the iterated midpoint plans it, for the others:
         #: whether each is read at mid-step
         self.first = {k: halves for p, k, halves, last in self.plan_of_passes if p == 0 and k not in again}
@@ -117,12 +127,12 @@ class IteratedQuadratic(IteratedMidpoint):
     def _predicted_values(self) -> np.ndarray:
         """The continuous real outputs read of the components read early, at
         mid-step and at ``t + h``, in one array."""
-        return np.concatenate([self._at_predicted(self.mid), self._at_predicted(self.end)])
+        return np.concatenate([self.mid_flat[self._predicted_at], self.end_flat[self._predicted_at]])
 
     def _place_values(self, x: np.ndarray) -> None:
         half = len(x) // 2
-        self._place_at_predicted(self.mid, x[:half])
-        self._place_at_predicted(self.end, x[half:])
+        self.mid_flat[self._predicted_at] = x[:half]
+        self.end_flat[self._predicted_at] = x[half:]
 
     def _predicted_scales(self) -> np.ndarray:
         return np.tile(super()._predicted_scales(), 2)
@@ -130,27 +140,22 @@ class IteratedQuadratic(IteratedMidpoint):
     def _read_both(self) -> np.ndarray:
         """The values now of the outputs read of the watched components: at
         mid-step, then at ``t + h``, in one array."""
-        which = self.watched
-        if not which:
-            return np.zeros(0)
-        return np.concatenate([self.mid[j][self.read_at[j]] for j in which]
-                              + [self.end[j][self.read_at[j]] for j in which])
+        return np.concatenate([self.mid_flat[self._watched_at], self.end_flat[self._watched_at]])
 
     def _quadratic_step(self, inst, k, t, h) -> None:
         """A component stepped again, from ``t`` over ``h`` in two halves, its
         inputs on their quadratics; its outputs at mid-step and at ``t + h``
         read."""
         mid, end = self.mid, self.end
-        for r in self.routes[k]:
-            inst.u[r.dst_index] = mid[r.src][r.src_index]
+        if self.gather_from[k] is not None:
+            inst.u[self.gather_to[k]] = self.mid_flat[self.gather_from[k]]
         inst.du[:] = 0.0
-        for r in self.follows[k]:
-            u0 = self.start[r.src][r.src_index]
-            um = mid[r.src][r.src_index]
-            ue = end[r.src][r.src_index]
-            inst.u[r.dst_index] = u0
-            inst.du[0, r.dst_index] = (-3 * u0 + 4 * um - ue) / h
-            inst.du[1, r.dst_index] = (4 * u0 - 8 * um + 4 * ue) / (h * h)
+        at = self.follow_from[k]
+        if at is not None:  # the quadratic through the values at t, mid-step and t + h
+            u0, um, ue, to = self.start_flat[at], self.mid_flat[at], self.end_flat[at], self.follow_to[k]
+            inst.u[to] = u0
+            inst.du[0, to] = (-3 * u0 + 4 * um - ue) / h
+            inst.du[1, to] = (4 * u0 - 8 * um + 4 * ue) / (h * h)
         if self.string_routes[k]:
             gather_strings(inst, self.string_routes[k], self.instances)
         inst.set_inputs()
