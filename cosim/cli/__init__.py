@@ -49,7 +49,14 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"crane-cosim: warning: {message}", file=sys.stderr)
 
 
+#: SIGTERMs the command's own handler took
+_TERMINATED: list[int] = []
+
+
 def _terminate(signum, frame):
+    # noted as well as raised: raised inside a destructor (an FMU's slave
+    # freed), Python prints the exception and drops it
+    _TERMINATED.append(signum)
     raise Terminated()
 
 
@@ -67,10 +74,14 @@ def main(argv=None) -> int:
     old_term = None
     if threading.current_thread() is threading.main_thread():
         old_term = signal.signal(signal.SIGTERM, _terminate)
+    _TERMINATED.clear()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
-            return commands[args.command](args)
+            code = commands[args.command](args)
+        if _TERMINATED:
+            raise Terminated()
+        return code
     except SimulationError as exc:
         print(f"crane-cosim: error: {exc}", file=sys.stderr)
         return 1

@@ -187,8 +187,9 @@ def test_non_finite_output_stops_and_keeps_results(capsys, system_file, tmp_path
 def test_interrupt_keeps_results(system_file, tmp_path):
     """Ctrl-C: exit 130, results so far on disk, summary says interrupted."""
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file()), "--out", str(out),
-                             "--no-plots"], stderr=subprocess.PIPE, text=True)
+    # long enough that the signal comes before the end (20 s run in about a second)
+    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file(stop_time=200.0)),
+                             "--out", str(out), "--no-plots"], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and rows_on_disk(out) < 100:
         time.sleep(0.2)
@@ -483,8 +484,9 @@ def test_terminate_keeps_results(system_file, tmp_path, mode):
     on disk, down to the point the run stopped at even when recording every
     7th, their plots, and a summary saying terminated and when."""
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file()), "--out", str(out),
-                             "--record-every", "7", *mode], stderr=subprocess.PIPE, text=True)
+    # long enough that the signal comes before the end (20 s run in about a second)
+    proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file(stop_time=200.0)),
+                             "--out", str(out), "--record-every", "7", *mode], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while time.time() < deadline and rows_on_disk(out) < 10:
         time.sleep(0.2)
@@ -497,7 +499,7 @@ def test_terminate_keeps_results(system_file, tmp_path, mode):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["status"] == "terminated"
     assert summary["error"] == f"terminated by SIGTERM at t = {summary['end_time']:g} s"
-    assert 0 < summary["end_time"] < 20 and df["time"].iloc[-1] == pytest.approx(summary["end_time"], abs=1e-12)
+    assert 0 < summary["end_time"] < 200 and df["time"].iloc[-1] == pytest.approx(summary["end_time"], abs=1e-12)
     assert len(df) == summary["rows"] > 10
     assert (out / "plots" / "interface_mount.png").is_file()
 

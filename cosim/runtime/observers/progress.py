@@ -53,9 +53,13 @@ class DeferredSignals:
     def stop(self):
         raise Terminated() if self.signal == signal.SIGTERM else KeyboardInterrupt()
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         for sig, old in self._old.items():
             signal.signal(sig, old)
+        if exc_type is None and self.signal is not None:
+            # noted after the last look between two steps (or while the
+            # FMUs were freed): acted on now, not dropped
+            self.stop()
         return False
 
 
