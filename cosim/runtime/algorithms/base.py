@@ -31,12 +31,10 @@ SETTLE = 0.01
 FLOOR = 1e-6
 
 
-def floored_scale(peak: np.ndarray, group) -> np.ndarray:
+def floored_scale(peak: np.ndarray, groups: "UnitGroups") -> np.ndarray:
     """The scale of each output's change: its ``peak``, or ``FLOOR`` of the
-    largest peak of its ``group`` (the outputs of one component in one
-    unit, numbered from 0; or their :class:`UnitGroups`) for one that is
-    zero but for round-off."""
-    groups = group if isinstance(group, UnitGroups) else UnitGroups(group)
+    largest peak of its group in ``groups`` (the outputs of one component
+    in one unit) for one that is zero but for round-off."""
     if not len(peak):
         return peak.copy()
     largest = np.maximum.reduceat(peak[groups.order], groups.starts)
@@ -44,20 +42,20 @@ def floored_scale(peak: np.ndarray, group) -> np.ndarray:
 
 
 class UnitGroups:
-    """Outputs grouped by a number each (their component and unit), sorted
-    once so that a group's largest value is one ``reduceat`` a step, not
-    the ``ufunc.at`` that costs three times as much."""
+    """Outputs grouped by a label each (their unit, or their component and
+    unit), sorted once so that a group's largest value is one ``reduceat``
+    a step, not the ``ufunc.at`` that costs three times as much: ``index``
+    numbers each output's group (as ``reduceat`` gives the groups),
+    ``order`` sorts the outputs by it, ``starts`` where each group begins
+    in that order."""
 
     __slots__ = ("index", "order", "starts")
 
-    def __init__(self, index):
-        self.index = np.asarray(index, dtype=int)
+    def __init__(self, labels):
+        labels = np.asarray(labels)
+        groups, self.index = np.unique(labels, return_inverse=True) if len(labels) else ([], np.zeros(0, int))
         self.order = np.argsort(self.index, kind="stable")
-        ordered = self.index[self.order]
-        self.starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(ordered) else ordered
-        # the groups numbered in sorted order, as reduceat gives them
-        self.index = np.cumsum(np.r_[0, ordered[1:] != ordered[:-1]])[np.argsort(self.order)] if len(ordered) \
-            else self.index
+        self.starts = np.searchsorted(self.index[self.order], np.arange(len(groups)))
 
 
 class Peaks:
@@ -67,8 +65,7 @@ class Peaks:
 
     def __init__(self, instances):
         self.peak = [np.abs(inst.y) for inst in instances]
-        self.groups = [UnitGroups(np.unique(inst.output_units, return_inverse=True)[1] if len(inst.y)
-                                  else np.zeros(0, int)) for inst in instances]
+        self.groups = [UnitGroups(inst.output_units) for inst in instances]
         self.scale = [floored_scale(p, g) for p, g in zip(self.peak, self.groups)]
 
     def update(self, j: int, y: np.ndarray) -> None:

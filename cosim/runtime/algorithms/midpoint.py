@@ -182,11 +182,8 @@ class IteratedMidpoint(Algorithm):
         #: values read early, or watched, one index into it
         self.offsets = start = np.cumsum([0] + [len(inst.y) for inst in instances])
         self.mid_flat = np.concatenate([inst.y for inst in instances]) if n else np.zeros(0)
-        self.mid = [self.mid_flat[a:b] for a, b in zip(start[:-1], start[1:])]
-        self.gather_from = [np.concatenate([start[r.src] + r.src_index for r in rts]).astype(int) if rts else None
-                            for rts in plan.routes]
-        self.gather_to = [np.concatenate([r.dst_index for r in rts]).astype(int) if rts else None
-                          for rts in plan.routes]
+        self.mid = self._parts(self.mid_flat)
+        self.gather_from, self.gather_to = self._flat_routes(plan.routes)
         self._watched_at = np.concatenate([start[j] + self.read_at[j] for j in self.watched]).astype(int) \
             if self.watched else np.zeros(0, int)
         self._predicted_at = np.concatenate([start[j] + self.predict_at[j] for j in self.early]).astype(int) \
@@ -204,6 +201,19 @@ class IteratedMidpoint(Algorithm):
         self.pass_counts = {}
         #: the fewest re-step passes of a step that did not settle (None: all settled)
         self.fewest_unsettled = None
+
+    def _parts(self, flat: np.ndarray) -> list[np.ndarray]:
+        """Each component's part of ``flat`` (laid out as ``mid_flat``), a view."""
+        return [flat[a:b] for a, b in zip(self.offsets[:-1], self.offsets[1:])]
+
+    def _flat_routes(self, routes):
+        """Per component, where the sources of its ``routes`` sit in
+        ``mid_flat`` (or an array laid out as it) and the inputs they fill,
+        each in one index array (None: no route)."""
+        sources = [np.concatenate([self.offsets[r.src] + r.src_index for r in rts]).astype(int) if rts else None
+                   for rts in routes]
+        inputs = [np.concatenate([r.dst_index for r in rts]).astype(int) if rts else None for rts in routes]
+        return sources, inputs
 
     # -- the step -------------------------------------------------------------------
     def step(self, k, t, h) -> None:
@@ -269,20 +279,8 @@ class IteratedMidpoint(Algorithm):
         self.mid_flat[self._predicted_at] = x
 
     def _predicted_scales(self) -> np.ndarray:
-        return self._at_predicted(self.scale)
-
-    def _at_predicted(self, arrays) -> np.ndarray:
-        """The continuous real outputs read of the components read early, of
-        ``arrays`` (one per component: the mid-step values, the scales...)."""
-        return np.concatenate([arrays[j][self.predict_at[j]] for j in self.early])
-
-    def _place_at_predicted(self, arrays, x: np.ndarray) -> None:
-        """Set those of ``arrays`` that :meth:`_at_predicted` gives to ``x``."""
-        o = 0
-        for j in self.early:
-            at = self.predict_at[j]
-            arrays[j][at] = x[o:o + len(at)]
-            o += len(at)
+        """The scales of the values :meth:`_predicted_values` gives."""
+        return np.concatenate([self.scale[j][self.predict_at[j]] for j in self.early])
 
     def _accelerate(self) -> None:
         """Place the quasi-Newton model's next values of those a pass reads
@@ -325,9 +323,14 @@ class IteratedMidpoint(Algorithm):
         if before is not None:
             self._settled(before)
 
-    def _inputs_at_mid(self, inst, k) -> None:
+    def _gather_mid(self, inst, k) -> None:
+        """Component ``k``'s numeric inputs at their sources' mid-step values."""
         if self.gather_from[k] is not None:
             inst.u[self.gather_to[k]] = self.mid_flat[self.gather_from[k]]
+
+    def _inputs_at_mid(self, inst, k) -> None:
+        """Give component ``k`` its inputs at their sources' mid-step values."""
+        self._gather_mid(inst, k)
         if self.string_routes[k]:
             gather_strings(inst, self.string_routes[k], self.instances)
         inst.set_inputs()
@@ -337,11 +340,7 @@ class IteratedMidpoint(Algorithm):
         their sources' mid-step values: in halves, read at mid-step, if
         ``halves``, and then on to ``t + h`` if ``last``; whether it
         reached ``t + h``."""
-        if self.gather_from[k] is not None:  # _inputs_at_mid, unrolled: the hot loop of every pass
-            inst.u[self.gather_to[k]] = self.mid_flat[self.gather_from[k]]
-        if self.string_routes[k]:
-            gather_strings(inst, self.string_routes[k], self.instances)
-        inst.set_inputs()
+        self._inputs_at_mid(inst, k)
         if not halves:
             inst.do_step(t, h)
             return True

@@ -75,15 +75,10 @@ class IteratedQuadratic(IteratedMidpoint):
         #: the values at t and at t + h, laid out as the mid-step ones
         #: (``mid_flat``), each component's part a view
         self.start_flat, self.end_flat = self.mid_flat.copy(), self.mid_flat.copy()
-        parts = list(zip(self.offsets[:-1], self.offsets[1:]))
-        self.start = [self.start_flat[a:b] for a, b in parts]
-        self.end = [self.end_flat[a:b] for a, b in parts]
+        self.start, self.end = self._parts(self.start_flat), self._parts(self.end_flat)
         #: per component, where the sources of the inputs that follow a
         #: quadratic sit in those arrays, and the inputs (None: none)
-        self.follow_from = [np.concatenate([self.offsets[r.src] + r.src_index for r in rts]).astype(int)
-                            if rts else None for rts in self.follows]
-        self.follow_to = [np.concatenate([r.dst_index for r in rts]).astype(int) if rts else None
-                          for rts in self.follows]
+        self.follow_from, self.follow_to = self._flat_routes(self.follows)
         #: the first pass as the iterated midpoint plans it, for the others:
         #: whether each is read at mid-step
         self.first = {k: halves for p, k, halves, last in self.plan_of_passes if p == 0 and k not in again}
@@ -147,8 +142,7 @@ class IteratedQuadratic(IteratedMidpoint):
         inputs on their quadratics; its outputs at mid-step and at ``t + h``
         read."""
         mid, end = self.mid, self.end
-        if self.gather_from[k] is not None:
-            inst.u[self.gather_to[k]] = self.mid_flat[self.gather_from[k]]
+        self._gather_mid(inst, k)
         inst.du[:] = 0.0
         at = self.follow_from[k]
         if at is not None:  # the quadratic through the values at t, mid-step and t + h
