@@ -112,10 +112,10 @@ def step(t, x, u, du, moving, h, n, method, args):
 '''
 
 #: a block's rates from its kernels, by the kernel they call:
-#: ``derivatives(t, x, u, *args)``, the state's rates.  (The knuckle boom
-#: crane's ``accelerations(x, u, *args)`` would do as well, ``[v; dv/dt]``,
-#: but numba then takes about 5 s more to load the step from its cache at
-#: every initialization, more than the step saves in a run of minutes.)
+#: ``derivatives(t, x, u, *args)``, the state's rates, or, for a block of
+#: state ``x = [q; v]`` whose kernel gives the accelerations only (the
+#: knuckle boom crane: ``accelerations(x, u, *args)``), ``[v; dv/dt]``,
+#: as the block's ``derivatives`` puts them together
 _RATES = {
     "derivatives": '''from {module} import derivatives
 
@@ -123,6 +123,14 @@ _RATES = {
 def rate(t, x, u, args):
     """The state's rates at ``(t, x, u)`` by the kernel module's ``derivatives``."""
     return derivatives(t, x, u, *args)''',
+    "accelerations": '''from {module} import accelerations
+
+
+def rate(t, x, u, args):
+    """The rates ``[v; dv/dt]`` of the state ``x = [q; v]`` at ``(t, x, u)``,
+    ``dv/dt`` by the kernel module's ``accelerations``."""
+    m = x.size // 2
+    return np.concatenate((x[m:], accelerations(x, u, *args)))''',
 }
 
 #: the loaded kernel module's name -> its compiled step's module

@@ -4,12 +4,12 @@ calls, so that the FMU's cost above the floor of a Python FMU
 (``cosim/studies/floor.py``) and its block's own work shows.
 
 For a block with a compiled whole step (``blocks/stepping.py``): one call
-of that step over the communication step and one call of its compiled
-``outputs`` kernel, straight from Python, at the block's initial state and
-default inputs (the kernels' own time, with numba's cost of a call from
-Python, about 1 µs).  For any other block: one ``advance`` and one
-``output`` of the block in Python (its numpy code, or its numpy step
-around compiled kernels, as the knuckle boom crane's).  A networked block
+of that step over the communication step, straight from Python, and one
+``output`` of the block (its compiled ``outputs`` kernel behind a check
+of finite results), at the block's initial state and default inputs (the
+kernels' own time, with numba's cost of a call from Python, about 1 µs
+each).  For any other block: one ``advance`` and one ``output`` of the
+block in Python (its numpy code).  A networked block
 (a bridge, whose outputs come from another process) has no such figure.
 """
 from __future__ import annotations
@@ -41,11 +41,11 @@ def kernel_us_per_step(block, step: float, calls: int = 1000, repeat: int = 3) -
     x, u = block.initial_state(), block.default_inputs()
     if getattr(block, "_step", None) is not None:
         n, method, args = stepping._substeps(block, step), stepping.METHODS.get(block.method, 0), block._kernel_args
-        fn, outputs, held = block._step, block.kernels.outputs, block._held
+        fn, held = block._step, block._held
 
         def one():
             fn(0.0, x, u, held, False, step, n, method, args)
-            outputs(0.0, x, u, *args)
+            block.output(0.0, x, u)
     else:
         def one():
             block.advance(0.0, x, u, step)

@@ -17,10 +17,11 @@ from crane_cosim.blocks import jit, stepping
 from crane_cosim.blocks.block import Block, CompiledBlock, Variable
 from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
+from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
 from crane_cosim.blocks.supported_base import SupportedBase
 from crane_cosim.blocks.vessel import Vessel
 
-BLOCKS = [Crane, FlexibleCrane, SupportedBase, Vessel]
+BLOCKS = [Crane, FlexibleCrane, KnuckleBoomCrane, SupportedBase, Vessel]
 
 
 def _cases(block, rng, n=3):
