@@ -16,6 +16,7 @@ from crane_cosim.hosts.monolithic import run_monolithic
 from crane_cosim.studies.friction_study import group_errors as errors
 from crane_cosim.scenarios import DEFAULTS, crane_on_vessel_friction, offshore_knuckle_boom
 from crane_cosim.files.results import read_results
+from crane_cosim.runtime.algorithms.base import ACCURACY, SETTLE
 
 
 def _runs(tmp_path, fmu_dir, scenario, stop_time):
@@ -64,19 +65,27 @@ def test_the_friction_works_and_dissipates(runs):
 @pytest.mark.parametrize("runs", ["offshore_knuckle_boom"], indirect=True)  # the crane with passive joints
 def test_the_joint_passes_the_friction_torque(runs):
     """The wrench through the boom and jib joints of the knuckle boom crane
-    has, about the joint's pin, the friction torque alone, to round-off.
+    has, about the joint's pin, the friction torque alone: the crane's
+    moment about the pin is the friction torque it was given.
 
     Which friction torque the crane holds at a communication point is the
     exchange's: by Gauss-Seidel (the crane steps first) the friction
     block's output of the step before (measured to 4.5e-15 of the joint's
     peak force, 3 s at 1 ms); by the iterated midpoint, the example's
-    default, the one at the same instant, since every component gets its
-    inputs at t + h before its outputs are read (measured to 3.6e-15 at
-    5 ms; one step apart they differ by 6.5e-5).  So this runs at the
-    default, pairing the same instants, the tolerance unchanged."""
+    default, the one at the same instant, to the bound its rounds settle
+    to at the point (the torque read and the torque produced in the last
+    round within SETTLE x ACCURACY = 1e-5 of the torque's peak so far:
+    measured 9.4e-6 of the peak on the boom, 5.3e-6 on the jib, 3 s at
+    5 ms), where one step apart they differ by 0.76% and 0.69% of it.  So this runs
+    at the default, pairing the same instants, holds the difference to
+    the bound the rounds guarantee, and the pairing one step apart
+    beyond a hundred times it."""
     name, co, _ = runs
     assert DEFAULTS["OffshoreKnuckleBoom"][0] == "iterated-midpoint"  # the pairing below is that algorithm's
+    bound = SETTLE * ACCURACY
     for j in ("boom", "jib"):
         passed, friction = co[f"crane.W_{j}_nx"].to_numpy(), co[f"friction.tau_f_{j}"].to_numpy()
-        assert np.abs(friction).max() > 100.0
-        assert np.allclose(passed, friction, rtol=0, atol=1e-9 * np.abs(co[f"crane.W_{j}_fz"]).max())
+        peak = np.abs(friction).max()
+        assert peak > 100.0
+        assert np.abs(passed - friction).max() <= bound * peak
+        assert np.abs(passed[1:] - friction[:-1]).max() > 100 * bound * peak

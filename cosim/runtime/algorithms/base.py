@@ -11,7 +11,7 @@ import numpy as np
 from ...errors import CraneCosimError
 
 __all__ = ["Algorithm", "gather", "gather_strings", "gather_all", "pass_on", "check_finite", "exchange_initial", "FLOOR",
-           "floored_scale", "UnitGroups", "Peaks", "ACCURACY", "SETTLE", "read_at_point", "largest_change"]
+           "floored_scale", "UnitGroups", "Peaks", "ACCURACY", "SETTLE", "largest_change"]
 
 #: the accuracy a run keeps unless asked for another (``--tolerance``): every
 #: recorded force within this fraction of its peak (RMS) of the monolithic
@@ -181,34 +181,6 @@ def pass_on(instances, routes, string_routes, passes: int = 1) -> None:
             inst.set_inputs()
             inst.get_outputs()
             given[k] = inst.u.copy()
-
-
-def read_at_point(instances, routes, string_routes, schedule, passes: int, tolerance=None, scale=None) -> None:
-    """Every output read at a communication point, after a step, agreeing
-    with its inputs there: along ``schedule`` (``graph.point_schedule``:
-    the components read first, then each group given its inputs and read,
-    a loop of direct feedthrough round and round until a round moves none
-    of its outputs by more than ``tolerance`` of its scale (``scale``, per
-    component; or the value's own magnitude where larger), at most
-    ``passes`` rounds), or, where there is none, in ``passes`` passes of
-    :func:`pass_on`."""
-    if schedule is None:
-        for inst in instances:
-            inst.get_outputs()
-        return pass_on(instances, routes, string_routes, passes)
-    groups, first = schedule
-    for k in first:
-        instances[k].get_outputs()
-    for ks, looped in groups:
-        for _ in range(passes if looped else 1):
-            before = [instances[k].y.copy() for k in ks] if looped else None
-            for k in ks:
-                inst = instances[k]
-                gather(inst, routes[k], instances)
-                inst.set_inputs()
-                inst.get_outputs()
-            if looped and all(largest_change(instances[k].y, b, scale[k]) <= tolerance for k, b in zip(ks, before)):
-                break
 
 
 def largest_change(now: np.ndarray, before: np.ndarray, scale: np.ndarray) -> float:

@@ -50,7 +50,7 @@ output of it depends only on outputs already final there (the crane on the
 vessel: the controller's torque, the crane's bias wrench p_A, the vessel's
 acceleration, the crane's mount wrench), a loop of direct feedthrough (a
 friction torque on a joint reaction) round and round until it settles to
-the same bound.  With a fixed number of passes, the outputs at ``t + h``
+the same bound, from predicted values (``point.py``).  With a fixed number of passes, the outputs at ``t + h``
 are passed on, in order, once more than the links of direct feedthrough
 that run against the order on one path (``graph.py``): a pass carries a
 value one such link further (``docs/master.md``).  Fewer passes than such
@@ -69,10 +69,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import SETTLE, Algorithm, Peaks, check_finite, gather_strings, largest_change, read_at_point
+from .base import SETTLE, Algorithm, Peaks, check_finite, gather_strings, largest_change, pass_on
 from ..types import continuous_reals
 from .graph import links_against_order, point_schedule, stepped_again
 from .acceleration import QuasiNewton, extrapolated
+from .point import PointReads
 
 __all__ = ["IteratedMidpoint", "MAX_PASSES", "AGAIN"]
 
@@ -129,7 +130,9 @@ class IteratedMidpoint(Algorithm):
         #: the passes of outputs to inputs at t + h, where the outputs'
         #: dependencies make a loop; else the components read in order
         self.settle = self.links + 1
-        self.schedule = point_schedule(plan) if self.tolerance is not None else None
+        schedule = point_schedule(plan) if self.tolerance is not None else None
+        #: the reads at t + h along the schedule (None: in passes)
+        self.point = PointReads(plan, schedule) if schedule is not None else None
         fixed_step = {k for k, p in enumerate(plan.parts) if not p.model.capabilities.can_vary_step}
         passes = [list(range(n))] + [again] * self.iterations
         #: (pass, component, whether it steps in halves, read at mid-step,
@@ -238,8 +241,12 @@ class IteratedMidpoint(Algorithm):
             past.append(self.mid[j][self.predict_at[j]].copy())
             if len(past) > PREDICTED:
                 del past[0]
-        read_at_point(instances, self.routes, self.string_routes, self.schedule,
-                      self.settle if self.schedule is None else MAX_PASSES, self.tolerance, self.scale)
+        if self.point is not None:
+            self.point.read(instances, h, MAX_PASSES, self.tolerance, self.scale)
+        else:
+            for inst in instances:
+                inst.get_outputs()
+            pass_on(instances, self.routes, self.string_routes, self.settle)
         for j, inst in enumerate(instances):
             check_finite(inst, t + h)
             self.peaks.update(j, inst.y)
@@ -419,5 +426,11 @@ class IteratedMidpoint(Algorithm):
         return min(self.order, 1 + self.fewest_unsettled // max(1, self.links))
 
     def summary(self) -> dict:
-        return {"re_step_passes": {str(p): c for p, c in sorted(self.pass_counts.items())}}
+        out = {"re_step_passes": {str(p): c for p, c in sorted(self.pass_counts.items())}}
+        if self.point is not None and self.point.loops:
+            # per loop of direct feedthrough at the points, named by its components
+            out["point_loop_rounds"] = {
+                " ".join(self.plan.parts[k].name for k in self.point.groups[g][0]):
+                    {str(n): c for n, c in sorted(counts.items())} for g, counts in self.point.rounds.items()}
+        return out
 
