@@ -91,6 +91,7 @@ class FMUInstance:
         self._terminable = False
         unzip_dir = str(safe_extract(self.path, Path(unzip_root) / part.name, "FMU"))
         self._load(unzip_dir)
+        self._c_component = ctypes.c_void_p(self._component)
         self._bind()
 
     # -- errors ----------------------------------------------------------------
@@ -161,6 +162,7 @@ class FMUInstance:
         self._in_vr_c = (ctypes.c_uint * len(self._in_vr))(*self._in_vr)
         self._out_vr_c = (ctypes.c_uint * len(self._out_vr))(*self._out_vr)
         self._n_in, self._n_out = len(self.u), len(self.y)
+        self._c_n_in, self._c_n_out = ctypes.c_size_t(self._n_in), ctypes.c_size_t(self._n_out)
         # input derivatives (FMI 2.0): first, then second, of the real inputs
         n = len(part.inputs)
         self.du = np.zeros((2, n))
@@ -223,14 +225,14 @@ class FMUInstance:
 
     def _set_reals(self) -> None:
         t0 = perf_counter()
-        status = self._set_real(self._component, self._in_vr_c, self._n_in, self._u_ptr)
+        status = self._set_real(self._c_component, self._in_vr_c, self._c_n_in, self._u_ptr)
         self.fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("accept its inputs")
 
     def _get_reals(self) -> np.ndarray:
         t0 = perf_counter()
-        status = self._get_real(self._component, self._out_vr_c, self._n_out, self._y_ptr)
+        status = self._get_real(self._c_component, self._out_vr_c, self._c_n_out, self._y_ptr)
         self.fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("return its outputs")
@@ -241,7 +243,7 @@ class FMUInstance:
         status = 0
         if self._in is None:
             if self._n_in:
-                status = self._set_real(self._component, self._in_vr_c, self._n_in, self._u_ptr)
+                status = self._set_real(self._c_component, self._in_vr_c, self._c_n_in, self._u_ptr)
         else:
             for ch in self._in:
                 ch.buf[:] = self.u[ch.index]
@@ -257,7 +259,7 @@ class FMUInstance:
         status = 0
         if self._out is None:
             if self._n_out:
-                status = self._get_real(self._component, self._out_vr_c, self._n_out, self._y_ptr)
+                status = self._get_real(self._c_component, self._out_vr_c, self._c_n_out, self._y_ptr)
         else:
             for ch in self._out:
                 status = max(status, ch.call(self._component))
