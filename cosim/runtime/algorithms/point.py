@@ -107,11 +107,15 @@ class _Loop:
 
 class PointReads:
     """Reads along ``schedule`` (``graph.point_schedule``, not None) of
-    ``plan``, predicting the values each loop reads early from its last
-    settled points (see the module docstring)."""
+    ``plan``, each loop from its values read early predicted from its last
+    settled points (see the module docstring), or, not ``predicted``, as
+    they stand after the step (where the algorithm's passes settled them
+    there: the iterated quadratic's)."""
 
-    def __init__(self, plan, schedule):
+    def __init__(self, plan, schedule, predicted: bool = True):
         self.routes = plan.routes
+        #: whether a loop starts from its values predicted, or as they stand after the step
+        self.predicted = predicted
         self.groups, self.first = schedule
         self.loops = {g: _Loop(ks, plan) for g, (ks, looped) in enumerate(self.groups) if looped}
         self.h = None
@@ -139,7 +143,8 @@ class PointReads:
                     inst.get_outputs()
                 continue
             loop = self.loops[g]
-            loop.predict(instances)
+            if self.predicted:
+                loop.predict(instances)
             read = loop.values(instances)
             scales = loop.scales(scale)
             if loop.model is not None:
