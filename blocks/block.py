@@ -332,6 +332,26 @@ class Block:
         return x
 
 
+def compiled(block, warm_up) -> bool:
+    """Whether ``warm_up()``, the first calls of ``block``'s kernels (numba
+    compiles them then, or loads them from its cache), succeeded.  A numba
+    that cannot compile them leaves the block's numpy code, with a warning
+    saying how much slower it is (``numpy_slowdown``); under continuous
+    integration it is an error (``jit.under_ci``)."""
+    try:
+        warm_up()
+        return True
+    except Exception as exc:  # numba's own errors have no common base
+        import warnings
+
+        from .jit import under_ci
+        if under_ci():
+            raise
+        warnings.warn(f"{block.model_name}: numba could not compile its kernels ({exc}); running the numpy "
+                      f"code, {getattr(block, 'numpy_slowdown', 'slower')}")
+        return False
+
+
 class CompiledBlock(Block):
     """A block whose derivatives and outputs have a twin compiled by numba:
     the functions ``derivatives(t, x, u, *args)`` and ``outputs(t, x, u,
@@ -363,17 +383,7 @@ class CompiledBlock(Block):
         from .jit import load_kernels
         self._prepared = True
         self.kernels = load_kernels(self.kernel_module) if numba else None
-        try:
-            self._warm_up()
-            stepping.warm_up(self)
-        except Exception as exc:  # numba's own errors have no common base
-            import warnings
-
-            from .jit import under_ci
-            if under_ci():
-                raise
-            warnings.warn(f"{self.model_name}: numba could not compile its kernels ({exc}); running the numpy "
-                          f"code, {self.numpy_slowdown}")
+        if not compiled(self, lambda: (self._warm_up(), stepping.warm_up(self))):
             self.kernels = self._step = None
             self._finite = CompiledBlock._finite
 

@@ -1,8 +1,10 @@
-"""The outputs of :class:`blocks.joint_friction.JointFriction` (and of
+"""The outputs, rates and exact step of
+:class:`blocks.joint_friction.JointFriction` (and of
 :class:`~blocks.joint_friction.KnuckleBoomFriction`) as plain loops over
-floats, for numba to compile (``blocks/jit.py``): the monolithic run
-evaluates them several times per right-hand side, in the algebraic loop
-between a joint's friction torque and its reaction
+floats, for numba to compile (``blocks/jit.py``): the block's FMU reads
+its outputs at every pass of a co-simulation and steps it as often, and
+the monolithic run evaluates them several times per right-hand side, in
+the algebraic loop between a joint's friction torque and its reaction
 (``cosim/hosts/kernel_calls.py``).
 
 The numpy code of ``joint_friction.py`` and ``friction.py`` is the
@@ -148,8 +150,10 @@ def outputs(x, u, laws, revolute, first, half_d):
     return y
 
 
-def derivatives(x, u, laws, revolute, first, half_d):
-    """``JointFriction.derivatives``: per joint ``[dz/dt, dE_f/dt]``."""
+def rates(x, u, laws, revolute, first, half_d):
+    """``JointFriction.derivatives``: per joint ``[dz/dt, dE_f/dt]``.
+    (Not named ``derivatives``: a compiled block's whole step takes a
+    kernel of that name with the time first, ``blocks/stepping.py``.)"""
     n = laws.shape[0]
     dx = np.zeros(2 * n)
     for i in range(n):
@@ -160,3 +164,56 @@ def derivatives(x, u, laws, revolute, first, half_d):
         dx[2 * i] = bristle_rate(laws[i], v, z)
         dx[2 * i + 1] = level(laws[i], v, z) * lever * v
     return dx
+
+
+def _relax(law, w0, k, h):
+    """``friction._relax``: ``w(h)`` and ``int_0^h w dt`` for ``dw/dt = -k
+    sgn(w) |w|^gamma``."""
+    a0 = abs(w0)
+    kh = k * h
+    if a0 == 0.0 or kh == 0.0:
+        return w0, w0 * h
+    gamma = law[6] if law[0] == DAHL else 1.0
+    if gamma == 1.0:
+        decay = math.exp(-kh)
+        return w0 * decay, -w0 * math.expm1(-kh) / k
+    a1 = (a0 ** (1.0 - gamma) + (gamma - 1.0) * kh) ** (1.0 / (1.0 - gamma))
+    if kh * a0 ** (gamma - 1.0) < 1e-6:
+        integral = a0 * h - 0.5 * k * h * h * a0 ** gamma
+    elif gamma == 2.0:
+        integral = math.log1p(k * a0 * h) / k
+    else:
+        integral = (a0 ** (2.0 - gamma) - a1 ** (2.0 - gamma)) / ((2.0 - gamma) * k)
+    return math.copysign(a1, w0), math.copysign(integral, w0)
+
+
+def advance_joint(law, v, z, h):
+    """``friction.advance``: the bristle deflection after ``h`` seconds at
+    the constant rate ``v`` and the integral of the level over them."""
+    if law[0] == NONE:
+        return z, 0.0
+    if v == 0.0:
+        return z, h * level(law, 0.0, z)
+    s = math.copysign(1.0, v)
+    L = stribeck(law, v)
+    w0 = 1.0 - law[3] * z * s / L
+    w1, w_int = _relax(law, w0, law[3] * abs(v) / L, h)
+    z1 = s * L * (1.0 - w1) / law[3]
+    z_int = s * L * (h - w_int) / law[3]
+    if law[0] == DAHL:
+        return z1, law[3] * z_int
+    return z1, law[3] * z_int + law[4] * (z1 - z) + law[5] * v * h
+
+
+def advance(x, u, h, laws, revolute, first, half_d):
+    """``JointFriction.advance``: the states after ``h`` seconds at the
+    rates held, exact for each joint."""
+    x = x.copy()
+    for i in range(laws.shape[0]):
+        j = first[i]
+        v = u[j]
+        lever = hypot(u[j + 1], u[j + 2]) * half_d[i] if revolute[i] else 1.0
+        z, integral = advance_joint(laws[i], v, x[2 * i], h)
+        x[2 * i] = z
+        x[2 * i + 1] += integral * lever * v
+    return x

@@ -10,9 +10,8 @@ happens, how long it takes roughly and where the result is kept, with a bar
 over the kernel functions on a terminal (one line per function elsewhere,
 e.g. in a log file).  With a warm cache it prints nothing and costs a
 fraction of a second.  The monolithic run compiles two kernel modules of
-its own besides (``warm_up(..., monolithic=True)``): the compiled twin of
-the joints' friction and the flexible crane's loop with its base and
-friction (:data:`MONOLITHIC_KERNELS`).
+its own besides (``warm_up(..., monolithic=True)``): the flexible crane's
+loop with its base and friction (:data:`MONOLITHIC_KERNELS`).
 """
 from __future__ import annotations
 
@@ -29,21 +28,22 @@ from ..blocks import jit
 #: beside other work, docs/knuckle_boom.md#speed; the flexible crane 10 s
 #: idle, 14 s beside a busy core; the torque-driven crane 3.7 s beside a busy
 #: core, 5.3 s beside more work; the vessel 2.0-2.5 s; the supported base
-#: 3.1 s idle and beside a busy core)
+#: 3.1 s idle and beside a busy core; the friction 4 s beside a busy core).
+#: The two friction blocks share one kernel module, compiled once
 COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minute"),
                    "FlexibleCrane": ("the flexible crane", "about 10 s"),
                    "Crane": ("the torque-driven crane", "about 4 s"),
                    "Vessel": ("the vessel", "about 2 s"),
-                   "SupportedBase": ("the spring-supported base", "about 3 s")}
+                   "SupportedBase": ("the spring-supported base", "about 3 s"),
+                   "JointFriction": ("the joints' friction", "a few seconds"),
+                   "KnuckleBoomFriction": ("the joints' friction", "a few seconds")}
 
 
 #: kernel modules the monolithic run compiles besides the blocks' own:
 #: module -> (what to call it, how long it takes, the models any of which
 #: need it, the models all of which need it); measured on a 2-core x86
-#: machine beside a busy core: the friction 4 s, the loop 30 s
+#: machine beside a busy core: the loop 30 s
 MONOLITHIC_KERNELS = {
-    "joint_friction_kernels": ("the joints' friction", "a few seconds", {"JointFriction", "KnuckleBoomFriction"},
-                               set()),
     "flexible_crane_loop_kernels": ("the flexible crane's loop with its base and friction", "about 30 s", set(),
                                     {"FlexibleCrane", "SupportedBase", "JointFriction"}),
 }
@@ -71,9 +71,14 @@ def models_of_plan(plan) -> set[str]:
 
 
 def to_compile(models) -> list[str]:
-    """Those of ``models`` whose kernels the cache does not hold yet."""
-    return [m for m in sorted(models)
-            if m in COMPILED_BLOCKS and not jit.kernels_compiled(BLOCKS[m].kernel_module)]
+    """Those of ``models`` whose kernels the cache does not hold yet, one
+    for each kernel module (the two friction blocks share theirs)."""
+    chosen = {}
+    for m in sorted(models):
+        if m in COMPILED_BLOCKS and BLOCKS[m].kernel_module not in chosen \
+                and not jit.kernels_compiled(BLOCKS[m].kernel_module):
+            chosen[BLOCKS[m].kernel_module] = m
+    return list(chosen.values())
 
 
 def monolithic_to_compile(models) -> list[str]:
@@ -85,13 +90,8 @@ def monolithic_to_compile(models) -> list[str]:
 
 
 def _compile_monolithic(name: str) -> None:
-    if name == "joint_friction_kernels":
-        from ..blocks.joint_friction import JointFriction
-        from ..hosts.kernel_calls import direct_calls
-        direct_calls(JointFriction())  # calls the twin once
-    else:
-        from ..hosts.crane_loop import compile_loop
-        compile_loop()
+    from ..hosts.crane_loop import compile_loop
+    compile_loop()
 
 
 def warm_up(models, stream=None, monolithic: bool = False) -> list[str]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..blocks.jit import load_kernels
-from .kernel_calls import friction_arguments
 
 #: the crane's wrench outputs the friction's normal forces may come from, in
 #: the order of the compiled call's 24 values
@@ -145,7 +144,7 @@ def compile_loop() -> None:
                                                   "W_jib_fy")], dtype=np.int64)
     try:
         kernels.settle(0.0, x[:nb], x[nb:nb + nc], x[nb + nc:], np.zeros(3), n_src, *base._kernel_args,
-                       *crane._kernel_args[:8], crane._kernel_args[9], *friction_arguments(friction), 38)
+                       *crane._kernel_args[:8], crane._kernel_args[9], *friction._kernel_args, 38)
     except Exception as exc:  # numba's own errors have no common base
         _not_compiled(exc)
 
@@ -163,7 +162,7 @@ class CraneLoop:
         # the crane's actuator torques, gathered from the outputs and defaults
         self._drive = np.array([composite._take[c][crane.input_names().index(f"tau_{j}")] for j in JOINTS])
         self._args = ((n_src,) + tuple(base._kernel_args) + tuple(crane._kernel_args[:8])
-                      + (crane._kernel_args[9],) + friction_arguments(friction) + (composite.max_passes,))
+                      + (crane._kernel_args[9],) + tuple(friction._kernel_args) + (composite.max_passes,))
         self._others = [(i, composite._output_calls[i], composite._x[i]) for i in others]
         # the derivatives of the other blocks that have states
         self._others_dx = [(i, composite._calls[i][1], composite._x[i]) for i in others

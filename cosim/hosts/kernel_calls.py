@@ -9,10 +9,9 @@ a small kernel.  Here the kernel is called directly, with the same
 arguments, and the block's own method only where the kernel's result is not
 finite (or the kernel refuses its inputs): the same values, by the same
 code.  A block without kernels, or whose kernels numba could not compile,
-is called through its methods.  The friction blocks, numpy code alone,
-are called through a compiled twin of their ``output`` and ``derivatives``
+is called through its methods.  The friction blocks' kernels
 (``blocks/joint_friction_kernels.py``, held to the numpy code by its
-tests), the same equations in the same order: the same bits.
+tests) take no time argument: ``outputs(x, u, *args)``, ``rates(x, u, *args)``.
 """
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ import math
 import numpy as np
 
 from ..blocks.block import CompiledBlock
-from ..blocks.friction import MODELS
 from ..blocks.joint_friction import JointFriction
 from ..blocks.knuckle_boom import KnuckleBoomCrane
 
@@ -79,18 +77,9 @@ def _knuckle_boom(block):
     return output, rates
 
 
-def friction_arguments(block: JointFriction) -> tuple:
-    """The arguments after ``x, u`` of ``joint_friction_kernels``'s
-    functions for the friction block ``block``."""
-    laws = np.array([[MODELS.index(w.model), w.L_s, w.L_k, w.sigma0, w.sigma1, w.sigma2, w.gamma, w.v_S]
-                     for w in block.laws], dtype=float)
-    return (laws, np.array(block._revolute, dtype=np.int64), np.array(block._first_input, dtype=np.int64),
-            np.array(block._half_d, dtype=float))
-
-
 def _friction(block, kernels):
-    outputs, derivatives = kernels.outputs, kernels.derivatives
-    args = friction_arguments(block)
+    outputs, derivatives = kernels.outputs, kernels.rates
+    args = block._kernel_args
     # numba compiles (or loads from its cache) at the first call: here, not
     # in the first step of the timed run
     x0, u0 = block.initial_state(), block.default_inputs().astype(float)
@@ -116,12 +105,8 @@ def direct_calls(block):
         if block.kernels is not None:
             if isinstance(block, KnuckleBoomCrane):
                 return _knuckle_boom(block)
+            if isinstance(block, JointFriction):
+                return _friction(block, block.kernels)
             if type(block).__name__ in _PLAIN:
                 return _plain(block)
-    if type(block).__name__ in ("JointFriction", "KnuckleBoomFriction"):
-        # a block of numpy code alone; its twin compiled for this run
-        from ..blocks.jit import load_kernels
-        kernels = load_kernels("joint_friction_kernels")
-        if kernels is not None:
-            return _friction(block, kernels)
     return block.output, block.derivatives

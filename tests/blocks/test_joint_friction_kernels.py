@@ -1,6 +1,7 @@
-"""The compiled friction outputs and rates (blocks/joint_friction_kernels.py,
-numba, which the monolithic run calls) against the numpy code of
-blocks/joint_friction.py and blocks/friction.py, their reference."""
+"""The compiled friction outputs, rates and exact step
+(blocks/joint_friction_kernels.py, numba, which the block's own methods and
+the monolithic run call) against the numpy code of blocks/joint_friction.py
+and blocks/friction.py, their reference."""
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 
 from crane_cosim.blocks.jit import load_kernels
 from crane_cosim.blocks.joint_friction import JointFriction, KnuckleBoomFriction
-from crane_cosim.hosts.kernel_calls import direct_calls, friction_arguments
+from crane_cosim.hosts.kernel_calls import direct_calls
 from kernel_source import kernels_as_python
 
 #: both sides evaluate the same expressions in the same order, the joint's
@@ -36,14 +37,39 @@ def _cases(block, rng, n=40):
 @pytest.mark.parametrize("laws", LAWS)
 def test_kernels_equal_the_numpy_code(rng, block_type, laws):
     block = block_type(**laws)
-    args = friction_arguments(block)
+    args = block._kernel_args
     for kernels in (load_kernels("joint_friction_kernels"), kernels_as_python("joint_friction_kernels")):
         cases = _cases(block, rng)
         y = np.array([kernels.outputs(x, u, *args) for x, u in cases])
-        y_ref = np.array([block.output(0.0, x, u) for x, u in cases])
-        d = np.array([kernels.derivatives(x, u, *args) for x, u in cases])
-        d_ref = np.array([block.derivatives(0.0, x, u) for x, u in cases])
+        y_ref = np.array([block._output(x, u) for x, u in cases])
+        d = np.array([kernels.rates(x, u, *args) for x, u in cases])
+        d_ref = np.array([block._derivatives(x, u) for x, u in cases])
         assert np.array_equal(y, y_ref) and np.array_equal(d, d_ref)
+        # the exact step, over a step of the iterated algorithms and one
+        # long against the bristles' relaxation (a sliding bristle's
+        # exponential underflows), and with no time at all
+        for h in (2.5e-3, 0.4, 0.0):
+            a = np.array([kernels.advance(x, u, h, *args) for x, u in cases])
+            a_ref = np.array([block._advance(x, u, h) for x, u in cases])
+            assert np.array_equal(a, a_ref), h
+
+
+@pytest.mark.parametrize("laws", LAWS)
+def test_the_block_answers_by_its_kernels(rng, laws):
+    """The block's own output, derivatives and advance are the kernels'
+    (so the same bits as its numpy code), and its numpy code's where a
+    kernel's result is not finite, which propagates the NaN."""
+    block = KnuckleBoomFriction(**laws)
+    block.prepare()
+    assert block.kernels is not None
+    for x, u in _cases(block, rng, 10):
+        assert np.array_equal(block.output(0.0, x, u), block._output(x, u))
+        assert np.array_equal(block.derivatives(0.0, x, u), block._derivatives(x, u))
+        assert np.array_equal(block.advance(0.0, x, u, 5e-3), block._advance(x, u, 5e-3))
+    x, u = _cases(block, rng, 1)[0]
+    u[0] = np.nan
+    assert np.isnan(block.output(0.0, x, u)).any()
+    assert np.array_equal(block.advance(0.0, x, u, 5e-3), block._advance(x, u, 5e-3), equal_nan=True)
 
 
 def test_hypot_is_pythons_to_the_bit(rng):
@@ -67,7 +93,7 @@ def test_the_monolithic_run_calls_the_compiled_friction_and_falls_back_on_nan(rn
     assert output is not block.output
     x, u = _cases(block, rng, 1)[0]
     assert np.array_equal(output(0.0, x, u), load_kernels("joint_friction_kernels").outputs(
-        x, u, *friction_arguments(block)))
+        x, u, *block._kernel_args))
     u[1] = np.nan
     assert np.array_equal(output(0.0, x, u), block.output(0.0, x, u), equal_nan=True)
     assert np.array_equal(derivatives(0.0, x, u), block.derivatives(0.0, x, u), equal_nan=True)

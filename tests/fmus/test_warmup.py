@@ -38,30 +38,35 @@ def test_a_warm_cache_says_nothing(monkeypatch):
     err = io.StringIO()
     assert warmup.warm_up({"KnuckleBoomCrane"}, err) == [] and err.getvalue() == ""
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
-    assert warmup.warm_up({"Controller", "JointFriction"}, err) == [] and err.getvalue() == ""  # nothing to compile
+    assert warmup.warm_up({"Controller", "Signal"}, err) == [] and err.getvalue() == ""  # nothing to compile
+
+
+def test_blocks_sharing_their_kernels_compile_them_once(monkeypatch):
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    assert warmup.to_compile({"KnuckleBoomFriction", "JointFriction", "Vessel"}) == ["JointFriction", "Vessel"]
 
 
 def test_the_monolithic_run_compiles_its_own_kernels_with_a_word(monkeypatch, tmp_path):
-    """The monolithic run compiles the friction's twin where there is a
-    friction block and the flexible crane's loop where the crane, its base
-    and its friction are all there; a warm cache says nothing."""
+    """The monolithic run compiles the flexible crane's loop where the
+    crane, its base and its friction are all there; a warm cache says
+    nothing."""
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
     loop = {"FlexibleCrane", "SupportedBase", "JointFriction", "Signal"}
-    assert warmup.monolithic_to_compile(loop) == ["joint_friction_kernels", "flexible_crane_loop_kernels"]
-    assert warmup.monolithic_to_compile({"KnuckleBoomCrane", "KnuckleBoomFriction"}) == ["joint_friction_kernels"]
-    assert warmup.monolithic_to_compile({"FlexibleCrane", "JointFriction", "Vessel"}) == ["joint_friction_kernels"]
-    assert warmup.monolithic_to_compile({"Crane", "Vessel", "Controller"}) == []
+    assert warmup.monolithic_to_compile(loop) == ["flexible_crane_loop_kernels"]
+    assert warmup.monolithic_to_compile({"KnuckleBoomCrane", "KnuckleBoomFriction"}) == []
+    assert warmup.monolithic_to_compile({"FlexibleCrane", "JointFriction", "Vessel"}) == []
     compiled = []
     monkeypatch.setattr(warmup, "_compile_monolithic", compiled.append)
+    monkeypatch.setattr(warmup, "to_compile", lambda models: [])  # the blocks' own: their tests
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
     err = io.StringIO()
-    assert warmup.warm_up({"Signal", "JointFriction"}, err) == []  # a co-simulation: nothing of the monolithic run
-    assert warmup.warm_up({"Signal", "JointFriction"}, err, monolithic=True) == ["joint_friction_kernels"]
-    assert compiled == ["joint_friction_kernels"]
+    assert warmup.warm_up(loop, err) == []  # a co-simulation: nothing of the monolithic run
+    assert warmup.warm_up(loop, err, monolithic=True) == ["flexible_crane_loop_kernels"]
+    assert compiled == ["flexible_crane_loop_kernels"]
     lines = err.getvalue().splitlines()
-    assert lines[0] == (f"compiling the joints' friction with numba (a few seconds, once per machine; kept in "
-                        f"{tmp_path}) ...")
-    assert lines[-1].startswith("compiled the joints' friction in ")
+    assert lines[0] == (f"compiling the flexible crane's loop with its base and friction with numba (about 30 s, "
+                        f"once per machine; kept in {tmp_path}) ...")
+    assert lines[-1].startswith("compiled the flexible crane's loop with its base and friction in ")
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: True)
     assert warmup.warm_up(loop, err, monolithic=True) == []
 
@@ -116,8 +121,8 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     assert first.returncode == 0, first.stderr
     assert MESSAGE + f"{tmp_path / 'cache'}) ..." in first.stderr
     compiled = [l.split()[1] for l in first.stderr.splitlines() if l.startswith("  compiled ")]
-    assert sorted(compiled) == sorted(f for model in warmup.COMPILED_BLOCKS
-                                      for f in jit.kernel_functions(BLOCKS[model].kernel_module))
+    modules = {BLOCKS[model].kernel_module for model in warmup.COMPILED_BLOCKS}
+    assert sorted(compiled) == sorted(f for module in modules for f in jit.kernel_functions(module))
     for what, _ in warmup.COMPILED_BLOCKS.values():
         assert f"compiled {what} in " in first.stderr
     again = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,

@@ -97,8 +97,10 @@ def _unreadable_results_of(case):
 
 
 def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, capsys):
-    """On a cluster of two workers, three cases with the explicit coupling:
-    the light vessel (120 kg) diverges within 0.02 s and fails with its
+    """On a cluster of two workers, three cases with the explicit coupling
+    by Gauss-Seidel (the iterated midpoint's quasi-Newton rounds solve the
+    explicit coupling's loop at each point, and its light vessel runs):
+    the light vessel (120 kg) diverges within 0.03 s and fails with its
     run's own sentence (from its summary.json, not read off its messages);
     the results of another cannot be read, and it fails with that said; the
     task of a fourth ends in an error on its worker, and it fails with that
@@ -109,7 +111,8 @@ def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, cap
             Client(cluster) as client:
         client.run(_unreadable_results_of("case0003"))
         code = main(["sweep", str(system), "--vary", "vessel.m=1200,120,1300,1400", "--out", str(out), "--stop-time", STOP,
-                     "--coupling", "explicit", "--scheduler", cluster.scheduler_address])
+                     "--coupling", "explicit", "--algorithm", "gauss-seidel", "--scheduler",
+                     cluster.scheduler_address])
     assert code == 1
     summary = _summary(out).set_index("case")
     assert list(summary["status"]) == ["completed", "failed", "failed", "failed"]
