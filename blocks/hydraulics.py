@@ -45,12 +45,12 @@ import math
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable
+from .block import CompiledBlock, ParameterError, Variable
 
 _P = Variable
 
 
-class HydraulicCylinder(Block):
+class HydraulicCylinder(CompiledBlock):
     model_name = "HydraulicCylinder"
     description = ("Cylinder actuator: ideal axial force, or valve-controlled hydraulic cylinder with "
                    "chamber pressures, 4/3 proportional valve, leakage, cavitation and end stops.")
@@ -103,6 +103,10 @@ class HydraulicCylinder(Block):
     # the valve; the force adds the end stops (piston position and speed) and,
     # for the ideal actuator, is the demand itself
     feedthrough = (("F", ("F_demand", "x", "v", "F_seal")), ("p_*", ()), ("Q_*", ("valve",)), ("P_*", ("valve",)))
+    #: the compiled twin of the outputs, rates and stiff step, the same bits
+    #: as the numpy code below, its reference
+    kernel_module = "hydraulics_kernels"
+    numpy_slowdown = "its steps about twenty times slower"
 
     def setup(self):
         p = self.p
@@ -123,6 +127,27 @@ class HydraulicCylinder(Block):
         self.K_v = p.Q_nom / math.sqrt(p.dp_nom)
         self.A_A = math.pi * p.bore**2 / 4
         self.A_B = self.A_A - math.pi * p.rod**2 / 4
+        # the kernels' parameters, in the order of hydraulics_kernels' indices
+        self._kernel_args = (np.array([float(p.hydraulic), self.K_v, p.p_S, p.p_T, p.p_tr, p.C_L, p.beta, p.V_A0,
+                                       p.V_B0, self.A_A, self.A_B, p.stroke, p.p_vap, p.k_end, p.c_end]),)
+
+    def _warm_up(self):
+        x0, u0 = self.initial_state(), self.default_inputs()
+        self._compiled("outputs", 0.0, x0, u0)
+        self._compiled("rates", 0.0, x0, u0)
+        self._compiled_advance(x0, u0, self.max_step)
+
+    def _compiled_advance(self, x, u, h):
+        """The compiled stiff step (``None`` without numba or where its
+        result is not finite)."""
+        if not self._prepared:
+            self.prepare()
+        if self.kernels is None:
+            return None
+        n = max(1, math.ceil(h / self.max_step - 1e-9))
+        x1 = self.kernels.advance(np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(u, dtype=float),
+                                  float(h), n, *self._kernel_args)
+        return x1 if math.isfinite(x1[0] + x1[1]) else None
 
     def initial_state(self):
         return np.array([self.p.p_A0, self.p.p_B0])
@@ -163,6 +188,22 @@ class HydraulicCylinder(Block):
                 kA * (dQA - p.C_L), kB * (dQB - p.C_L), kA * p.C_L, kB * p.C_L)
 
     def derivatives(self, t, x, u):
+        dx = self._compiled("rates", t, x, u)
+        return dx if dx is not None else self._derivatives(x, u)
+
+    def advance(self, t, x, u, h):
+        """Backward Euler with Newton iterations on the two pressures, in
+        sub-steps of at most ``h_max``; pressures are kept at or above
+        ``p_vap`` (compiled; :meth:`_advance` the reference)."""
+        x1 = self._compiled_advance(x, u, h)
+        return x1 if x1 is not None else self._advance(x, u, h)
+
+    def output(self, t, x, u):
+        y = self._compiled("outputs", t, x, u)
+        return y if y is not None else self._output(x, u)
+
+    # -- the numpy code: the reference of the kernels ---------------------------
+    def _derivatives(self, x, u):
         if not self.p.hydraulic:
             return np.zeros(2)
         dA, dB, *_ = self._rates(x[0], x[1], u[0], u[2], u[3])
@@ -173,10 +214,7 @@ class HydraulicCylinder(Block):
             dB = 0.0
         return np.array([dA, dB])
 
-    def advance(self, t, x, u, h):
-        """Backward Euler with Newton iterations on the two pressures, in
-        sub-steps of at most ``h_max``; pressures are kept at or above
-        ``p_vap``."""
+    def _advance(self, x, u, h):
         if not self.p.hydraulic:
             return x
         n = max(1, math.ceil(h / self.max_step - 1e-9))
@@ -199,7 +237,7 @@ class HydraulicCylinder(Block):
                     break
         return np.array([pA, pB])
 
-    def output(self, t, x, u):
+    def _output(self, x, u):
         p = self.p
         xp, vp = float(u[2]), float(u[3])
         over = xp - p.stroke if xp > p.stroke else (xp if xp < 0.0 else 0.0)

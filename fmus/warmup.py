@@ -1,9 +1,9 @@
 """Compiling the blocks' numba kernels before a run, with a word to the user.
 
 The hot paths of the knuckle boom crane, the flexible crane, the
-torque-driven crane of Cibicik & Egeland (2018) and its vessel, and the
-spring-supported base are compiled by numba the first time they run on a
-machine (``blocks/jit.py``): up to a minute in
+torque-driven crane of Cibicik & Egeland (2018) and its vessel, the
+spring-supported base, the joints' friction and the hydraulic cylinder are
+compiled by numba the first time they run on a machine (``blocks/jit.py``): up to a minute in
 which a run would otherwise sit silent.  :func:`warm_up` does that
 compilation up front when the cache does not hold it yet, saying what
 happens, how long it takes roughly and where the result is kept, with a bar
@@ -28,7 +28,8 @@ from ..blocks import jit
 #: beside other work, docs/knuckle_boom.md#speed; the flexible crane 10 s
 #: idle, 14 s beside a busy core; the torque-driven crane 3.7 s beside a busy
 #: core, 5.3 s beside more work; the vessel 2.0-2.5 s; the supported base
-#: 3.1 s idle and beside a busy core; the friction 4 s beside a busy core).
+#: 3.1 s idle and beside a busy core; the friction 4 s beside a busy core,
+#: 2.5 s idle; the hydraulic cylinder 2.2 s idle).
 #: The two friction blocks share one kernel module, compiled once
 COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minute"),
                    "FlexibleCrane": ("the flexible crane", "about 10 s"),
@@ -36,7 +37,8 @@ COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minut
                    "Vessel": ("the vessel", "about 2 s"),
                    "SupportedBase": ("the spring-supported base", "about 3 s"),
                    "JointFriction": ("the joints' friction", "a few seconds"),
-                   "KnuckleBoomFriction": ("the joints' friction", "a few seconds")}
+                   "KnuckleBoomFriction": ("the joints' friction", "a few seconds"),
+                   "HydraulicCylinder": ("the hydraulic cylinder", "a few seconds")}
 
 
 #: kernel modules the monolithic run compiles besides the blocks' own:
