@@ -7,7 +7,7 @@ from graphlib import TopologicalSorter
 
 import numpy as np
 
-__all__ = ["stepped_again", "links_against_order", "point_schedule"]
+__all__ = ["stepped_again", "steps_of_passes", "read_outputs", "links_against_order", "point_schedule"]
 
 
 def stepped_again(plan) -> list[int]:
@@ -20,6 +20,41 @@ def stepped_again(plan) -> list[int]:
         if any(src >= k or src in again for src in {r.src for r in routes}):
             again.add(k)
     return sorted(again)
+
+
+def steps_of_passes(plan, again: list[int], passes: int, fixed_step: set) -> list[tuple]:
+    """The steps of an iterated algorithm's first pass (every part, in
+    order) and of its ``passes`` re-step passes (the parts ``again``), as
+    ``(pass, part, halves, last)``: whether the part steps in halves (an
+    input read later in this pass or in a later one takes its mid-step
+    value, or the part cannot vary its step) and whether this is its last
+    step of the communication step.  A step that nothing reads is left
+    out (not in halves, and stepped again later)."""
+    sources = [{r.src for r in rts} for rts in plan.routes]
+    order_of = [list(range(len(plan.parts)))] + [again] * passes
+    steps = []
+    for p, order in enumerate(order_of):
+        for j, k in enumerate(order):
+            later = set(order[j + 1:]).union(*order_of[p + 1:])
+            halves = any(k in sources[c] for c in later) or k in fixed_step
+            last = not any(k in q for q in order_of[p + 1:])
+            if halves or last:
+                steps.append((p, k, halves, last))
+    return steps
+
+
+def read_outputs(plan) -> tuple[list[set], set]:
+    """Per part, the indices of its outputs that an input reads; and the
+    parts read in the first pass before they step (by a later part, or by
+    themselves)."""
+    read = [set() for _ in plan.parts]
+    early = set()
+    for k, rts in enumerate(plan.routes):
+        for r in rts:
+            read[r.src].update(int(i) for i in r.src_index)
+            if r.src >= k:
+                early.add(r.src)
+    return read, early
 
 
 def _all_routes(plan) -> list[list]:

@@ -71,7 +71,7 @@ import numpy as np
 
 from .base import SETTLE, Algorithm, Peaks, check_finite, gather_strings, largest_change, pass_on
 from ..types import continuous_reals
-from .graph import links_against_order, point_schedule, stepped_again
+from .graph import links_against_order, point_schedule, read_outputs, stepped_again, steps_of_passes
 from .acceleration import QuasiNewton, extrapolated
 from .point import PointReads
 
@@ -125,7 +125,6 @@ class IteratedMidpoint(Algorithm):
         n = len(instances)
         iterations = plan.settings.iterations
         again = stepped_again(plan)
-        sources = [{r.src for r in rts} for rts in plan.routes]
         #: the links against the order on one path of direct feedthrough
         self.links = links_against_order(plan)
         #: re-step passes: at most this many; settling, fewer
@@ -138,29 +137,12 @@ class IteratedMidpoint(Algorithm):
         #: the reads at t + h along the schedule (None: in passes)
         self.point = PointReads(plan, schedule, self.point_predicted) if schedule is not None else None
         fixed_step = {k for k, p in enumerate(plan.parts) if not p.model.capabilities.can_vary_step}
-        passes = [list(range(n))] + [again] * self.iterations
         #: (pass, component, whether it steps in halves, read at mid-step,
         #: and whether this is its last step of the communication step)
-        self.plan_of_passes = []
-        for p, order in enumerate(passes):
-            for j, k in enumerate(order):
-                later = set(order[j + 1:]).union(*passes[p + 1:])
-                halves = any(k in sources[c] for c in later) or k in fixed_step
-                last = not any(k in q for q in passes[p + 1:])
-                if halves or last:  # else nothing reads what this step gives
-                    self.plan_of_passes.append((p, k, halves, last))
+        self.plan_of_passes = steps_of_passes(plan, again, self.iterations, fixed_step)
         self.again = again
         self.fixed_step = fixed_step
-        # the outputs of each component that an input reads, and the
-        # components read in the first pass before they step (a later one,
-        # or the reader itself): their mid-step values are predicted there
-        read = [set() for _ in range(n)]
-        early = set()
-        for k, rts in enumerate(plan.routes):
-            for r in rts:
-                read[r.src].update(int(i) for i in r.src_index)
-                if r.src >= k:
-                    early.add(r.src)
+        read, early = read_outputs(plan)
         self.read_at = [np.array(sorted(s), dtype=int) for s in read]
         #: the components read in the first pass before they step, whose
         #: values there are predicted where the passes settle (a fixed
