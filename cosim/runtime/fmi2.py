@@ -15,6 +15,15 @@ __all__ = ["FMI2Instance"]
 _STATUS_DISCARD = 2
 
 
+def _exports(dll, name: str) -> bool:
+    """Whether the loaded library ``dll`` exports the symbol ``name``."""
+    try:
+        getattr(dll, name)
+    except AttributeError:
+        return False
+    return True
+
+
 class FMI2Instance(FMUInstance):
     REAL = "Real"
     PREFIX = "fmi2"
@@ -53,6 +62,14 @@ class FMI2Instance(FMUInstance):
         self._slave_get_state = self._slave.getFMUstate
         self._slave_set_state = self._slave.setFMUstate
         self._slave_free_state = self._slave.freeFMUstate
+        self._get_state, self._set_state = dll["fmi2GetFMUstate"], dll["fmi2SetFMUstate"]
+        #: the one state saved, step after step, into the state saved before
+        #: (FMI 2.0 section 2.1.8: a state given back to fmi2GetFMUstate is
+        #: overwritten), where the FMU's binary is the project's shim, which
+        #: says so by its marker; other binaries get a new state each time,
+        #: freed after the step: some (pythonfmu's own among them) make a new
+        #: one and lose the old
+        self._state_slot = ctypes.c_void_p() if _exports(dll, "crane_cosim_fmi2_shim") else None
 
     def _set_value(self, var, value) -> None:
         setter = {"Real": self._slave.setReal, "Integer": self._slave.setInteger,
@@ -88,6 +105,36 @@ class FMI2Instance(FMUInstance):
         self.fmi_time += perf_counter() - t0
         if status > 1 and not (status == _STATUS_DISCARD and self._ended(t, h)):
             raise self.explain(f"step from t = {t:g} s")
+
+    def save_state(self):
+        if self._state_slot is None:
+            return super().save_state()
+        t0 = perf_counter()
+        status = self._get_state(self._c_component, ctypes.byref(self._state_slot))
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("save its state")
+        return self._state_slot
+
+    def restore_state(self, state) -> None:
+        t0 = perf_counter()
+        status = self._set_state(self._c_component, state)
+        self.fmi_time += perf_counter() - t0
+        if status > 1:
+            raise self.explain("restore its state")
+
+    def free_state(self, state) -> None:
+        if state is not self._state_slot:
+            super().free_state(state)
+
+    def free(self) -> None:
+        slot = self._state_slot
+        if self._instantiated and slot is not None and slot.value:
+            try:
+                self._dll["fmi2FreeFMUstate"](self._c_component, ctypes.byref(slot))
+            except Exception:
+                pass
+        super().free()
 
     def _ended(self, t: float, h: float) -> bool:
         """After a discarded step: whether the FMU asked to end the simulation

@@ -292,7 +292,10 @@ class FMUInstance:
         return self.model.capabilities.can_interpolate_inputs
 
     def save_state(self):
-        """The FMU's state now; free it with :meth:`free_state`."""
+        """The FMU's state now, for :meth:`restore_state` until the next
+        save; release it with :meth:`free_state`.  (An FMU that overwrites
+        a state given back to it keeps one, ``fmi2.py``: each save replaces
+        the last.)"""
         t0 = perf_counter()
         state = self._call("save its state", self._slave_get_state)
         self.fmi_time += perf_counter() - t0

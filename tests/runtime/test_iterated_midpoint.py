@@ -359,3 +359,29 @@ def test_reading_along_the_schedule_is_reading_in_passes(fmu_dir, tmp_path, monk
     monkeypatch.setattr(midpoint, "point_schedule", lambda plan: None)
     passes = run(tmp_path / "passes")
     assert scheduled.equals(passes)
+
+
+def test_a_state_is_saved_into_the_last_where_the_fmu_says_it_can(fmu_dir, tmp_path, monkeypatch):
+    """Our FMUs' binary (its marker ``crane_cosim_fmi2_shim``) overwrites a
+    state given back to fmi2GetFMUstate (FMI 2.0 section 2.1.8): each
+    component the iterated midpoint rolls back keeps one state, saved into
+    step after step and freed with the instance, and the run is the one in
+    which every step saves a new state and frees it, bit for bit."""
+    from crane_cosim import scenarios
+    from crane_cosim.runtime import fmi2
+
+    freed = []
+    free = fmi2.FMUInstance.free_state
+    monkeypatch.setattr(fmi2.FMUInstance, "free_state", lambda self, state: (freed.append(self.name), free(self, state)))
+
+    def run(out):
+        s = scenarios.crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
+        run_cosim(s, out, progress=False)
+        return read_results(out)
+
+    kept = run(tmp_path / "kept")
+    assert freed == []  # 50 steps, three components rolled back: no state freed in the steps
+    monkeypatch.setattr(fmi2, "_exports", lambda dll, name: False)
+    fresh = run(tmp_path / "fresh")
+    assert len(freed) == 3 * 50
+    assert kept.equals(fresh)
