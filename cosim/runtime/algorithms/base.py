@@ -61,22 +61,27 @@ class UnitGroups:
 class Peaks:
     """Per component, the largest magnitude of each output so far and the
     scale of its change (:func:`floored_scale`), against which the iterated
-    algorithms settle."""
+    algorithms settle: ``peak[j]``, component ``j``'s part of one array
+    laid out as the components' outputs one after another."""
 
     def __init__(self, instances):
-        self.peak = [np.abs(inst.y) for inst in instances]
+        self.spans = np.cumsum([0] + [len(inst.y) for inst in instances])
+        self.peak_flat = np.abs(np.concatenate([inst.y for inst in instances])) if instances else np.zeros(0)
+        self.peak = [self.peak_flat[a:b] for a, b in zip(self.spans[:-1], self.spans[1:])]
         self.groups = [UnitGroups(inst.output_units) for inst in instances]
         self.scale = [floored_scale(p, g) for p, g in zip(self.peak, self.groups)]
 
-    def update(self, j: int, y: np.ndarray) -> None:
-        """Take component ``j``'s outputs ``y`` into its peaks (the scales
-        made again only where a peak grew: rarely, once the motion is under
-        way)."""
+    def update(self, y: np.ndarray) -> None:
+        """Take the outputs ``y`` of every component (laid out as
+        ``peak_flat``) into the peaks, the scales made again only of the
+        components whose peak grew: rarely, once the motion is under way."""
         a = np.abs(y)
-        peak = self.peak[j]
-        if np.logical_or.reduce(np.greater(a, peak)):  # ndarray.any without its Python wrapper
-            np.maximum(peak, a, out=peak)
-            self.scale[j] = floored_scale(peak, self.groups[j])
+        grew = np.greater(a, self.peak_flat)
+        if np.logical_or.reduce(grew):  # ndarray.any without its Python wrapper
+            np.maximum(self.peak_flat, a, out=self.peak_flat)
+            for j, (lo, hi) in enumerate(zip(self.spans[:-1], self.spans[1:])):
+                if np.logical_or.reduce(grew[lo:hi]):
+                    self.scale[j] = floored_scale(self.peak[j], self.groups[j])
 
 
 class Algorithm:

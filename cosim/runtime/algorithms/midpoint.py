@@ -67,6 +67,8 @@ is made with ``noSetFMUStatePriorToCurrentPoint`` false.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .base import SETTLE, Algorithm, Peaks, check_finite, gather_strings, largest_change, pass_on
@@ -181,6 +183,8 @@ class IteratedMidpoint(Algorithm):
         #: the least scale of a change (``base.Peaks``)
         self.peaks = Peaks(instances)
         self.scale = self.peaks.scale
+        #: the outputs at t + h, laid out as mid_flat
+        self.ends = np.zeros_like(self.mid_flat)
         #: the scales of the values the watched components give, this step
         self._scale_now = None
         #: the re-step passes of the last step, whether its last pass
@@ -233,9 +237,14 @@ class IteratedMidpoint(Algorithm):
             for inst in instances:
                 inst.get_outputs()
             pass_on(instances, self.routes, self.string_routes, self.settle)
-        for j, inst in enumerate(instances):
-            check_finite(inst, t + h)
-            self.peaks.update(j, inst.y)
+        ends = self.ends
+        np.concatenate([inst.y for inst in instances], out=ends)
+        # a finite sum has finite terms only; where it is not, the
+        # components are checked one by one, so that the first is named
+        if not math.isfinite(sum(ends.tolist())):
+            for inst in instances:
+                check_finite(inst, t + h)
+        self.peaks.update(ends)
         self._scale_now = None
 
     @property
