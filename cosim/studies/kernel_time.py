@@ -9,7 +9,8 @@ of that step over the communication step, straight from Python, and one
 of finite results), at the block's initial state and default inputs (the
 kernels' own time, with numba's cost of a call from Python, about 1 µs
 each).  For any other block: one ``advance`` and one ``output`` of the
-block in Python (its numpy code).  A networked block
+block (through its kernels where it has some, as the friction's exact
+step and the cylinder's stiff one, else its numpy code).  A networked block
 (a bridge, whose outputs come from another process) has no such figure.
 """
 from __future__ import annotations
