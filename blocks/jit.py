@@ -229,11 +229,8 @@ def kernels_compiled(name: str) -> bool:
     this machine, Python and numba, so that nothing is compiled.  ``True``
     without numba (nothing will be compiled).
 
-    Asks numba's cache index of each function whether an entry with this
-    machine's key is there and fresh (numba's own test when it loads; its
-    ``_cache`` attributes are internal, so a numba that lays them out
-    otherwise falls back to "an index file exists for every function").
-    Takes a fraction of a second: the module is executed, nothing compiled."""
+    Takes a fraction of a second: the module is executed, nothing compiled
+    (:func:`functions_cached`)."""
     numba = _numba()
     if numba is None:
         return True
@@ -241,8 +238,19 @@ def kernels_compiled(name: str) -> bool:
     if not path.is_file() or path.read_bytes() != _SOURCES[name]:
         return False
     # a module name of its own: the check must not stand in for load_kernels
-    module = _exec_compiled(f"{_module_name(name)}_check", path, numba)
-    for fn in kernel_functions(name):
+    return functions_cached(f"{_module_name(name)}_check", path, kernel_functions(name), numba)
+
+
+def functions_cached(module_name: str, path: Path, functions, numba) -> bool:
+    """Whether numba's cache holds machine code, for this machine, Python
+    and numba, of each of ``functions`` of the module at ``path``, executed
+    under ``module_name`` (nothing compiled).  Asks each function's cache
+    index whether an entry with this machine's key is there and fresh
+    (numba's own test when it loads; its ``_cache`` attributes are
+    internal, so a numba that lays them out otherwise falls back to "an
+    index file exists for every function")."""
+    module = _exec_compiled(module_name, path, numba)
+    for fn in functions:
         dispatcher = getattr(module, fn)
         try:
             cache = dispatcher._cache
@@ -251,7 +259,7 @@ def kernels_compiled(name: str) -> bool:
             if not any(cache._index_key(key[0], codegen) == key for key in index):
                 return False
         except AttributeError:
-            if not list((path.parent / "__pycache__").glob(f"{name}.{fn}-*.nbi")):
+            if not list((path.parent / "__pycache__").glob(f"{path.stem}.{fn}-*.nbi")):
                 return False
     return True
 
@@ -260,7 +268,8 @@ def kernels_compiled(name: str) -> bool:
 def compile_events(name: str, callback):
     """While active, ``callback(event, function)`` is called as numba starts
     (``event == "start"``) and finishes (``"end"``) compiling each function
-    of the kernel module ``blocks/<name>.py`` (``function``: its name).
+    of the kernel module ``blocks/<name>.py`` and of its compiled whole step
+    (``function``: its name).
     A function loaded from the cache reports nothing.  numba compiles a
     function's callees while compiling it, so their events nest in its
     own."""
@@ -275,7 +284,9 @@ def compile_events(name: str, callback):
     class _Listener(event.Listener):
         def _report(self, kind, ev):
             fn = ev.data["dispatcher"].py_func
-            if fn.__module__ == prefix:
+            # the module's own functions, and those of its compiled step
+            # (blocks/stepping.py: a module named after it)
+            if fn.__module__ == prefix or fn.__module__.startswith(f"{prefix}_step_"):
                 callback(kind, fn.__name__)
 
         def on_start(self, ev):

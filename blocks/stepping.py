@@ -41,7 +41,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["METHODS", "compiled_step", "load_stepping", "warm_up"]
+__all__ = ["METHODS", "compiled_step", "load_stepping", "step_compiled", "step_functions", "warm_up"]
 
 #: ``Block.method`` -> the step's method code (another name: ``"rk4"``, as
 #: ``Block._integrate`` takes it)
@@ -149,20 +149,63 @@ def load_stepping(name: str, kernels):
     module = jit._module_name(name)  # the loaded kernel module's name, in sys.modules
     if module in _STEPS:
         return _STEPS[module]
-    kernel = next((k for k in _RATES if hasattr(kernels, k)), None)
-    if sys.modules.get(module) is not kernels or kernel is None:
+    source = _step_source(name, kernels)
+    if sys.modules.get(module) is not kernels or source is None:
         return None
-    numba = jit._numba()
-    text = _TEMPLATE.format(module=module, rate=_RATES[kernel].format(module=module)).encode()
-    own = hashlib.sha256(text).hexdigest()[:16]
-    step_name = f"{name}_step_{own}"
+    step_name, text = source
     # beside the kernel module's copy (or, if the cache folder cannot be
     # written, in a temporary folder, compiled afresh in every process)
     path = jit._stable_copy(step_name, text, jit._digest(name))
-    compiled = jit._exec_compiled(f"{module}_step_{own}", path, numba)
-    sys.modules[f"{module}_step_{own}"] = compiled
+    compiled = jit._exec_compiled(f"{module}_{step_name[len(name) + 1:]}", path, jit._numba())
+    sys.modules[compiled.__name__] = compiled
     _STEPS[module] = compiled
     return compiled
+
+
+def _step_source(name: str, kernels):
+    """``(file stem, source)`` of the compiled step of the kernel module
+    ``blocks/<name>.py`` loaded as ``kernels``, or ``None`` where it
+    defines no kernel of :data:`_RATES`."""
+    from . import jit
+    kernel = next((k for k in _RATES if hasattr(kernels, k)), None)
+    if kernel is None:
+        return None
+    module = jit._module_name(name)
+    text = _TEMPLATE.format(module=module, rate=_RATES[kernel].format(module=module)).encode()
+    return f"{name}_step_{hashlib.sha256(text).hexdigest()[:16]}", text
+
+
+def step_functions(name: str) -> tuple[str, ...]:
+    """The functions of the compiled step of the kernel module
+    ``blocks/<name>.py`` (none where it defines no kernel of
+    :data:`_RATES`), read from its source, nothing imported."""
+    import ast
+
+    from . import jit
+    kernel = next((k for k in _RATES if k in jit.kernel_functions(name)), None)
+    if kernel is None:
+        return ()
+    text = _TEMPLATE.format(module="kernels", rate=_RATES[kernel].format(module="kernels"))
+    return tuple(node.name for node in ast.parse(text).body if isinstance(node, ast.FunctionDef))
+
+
+def step_compiled(name: str) -> bool:
+    """Whether numba's cache holds the compiled step of the kernel module
+    ``blocks/<name>.py`` (true where it has none, or without numba):
+    :func:`jit.kernels_compiled` for the step, which a change of this
+    module's template makes anew while the kernels stay cached."""
+    from . import jit
+    numba = jit._numba()
+    kernels = jit.load_kernels(name) if numba is not None else None  # executed, nothing compiled
+    source = _step_source(name, kernels) if kernels is not None else None
+    if source is None:
+        return True
+    step_name, text = source
+    path = jit._stable_path(step_name, jit._digest(name))
+    if not path.is_file() or path.read_bytes() != text:
+        return False
+    return jit.functions_cached(f"{jit._module_name(name)}_{step_name[len(name) + 1:]}_check", path,
+                                step_functions(name), numba)
 
 
 def _substeps(block, h: float) -> int:

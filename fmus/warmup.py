@@ -20,7 +20,7 @@ import threading
 import time
 
 from ..blocks import BLOCKS
-from ..blocks import jit
+from ..blocks import jit, stepping
 
 #: blocks whose hot path numba compiles (their kernel module is the block's
 #: ``kernel_module``): model name -> (what to call it, how long it takes;
@@ -73,14 +73,19 @@ def models_of_plan(plan) -> set[str]:
 
 
 def to_compile(models) -> list[str]:
-    """Those of ``models`` whose kernels the cache does not hold yet, one
-    for each kernel module (the two friction blocks share theirs)."""
+    """Those of ``models`` whose kernels, or whose compiled whole step
+    (``blocks/stepping.py``), the cache does not hold yet, one for each
+    kernel module (the two friction blocks share theirs)."""
     chosen = {}
     for m in sorted(models):
-        if m in COMPILED_BLOCKS and BLOCKS[m].kernel_module not in chosen \
-                and not jit.kernels_compiled(BLOCKS[m].kernel_module):
-            chosen[BLOCKS[m].kernel_module] = m
+        module = BLOCKS[m].kernel_module if m in COMPILED_BLOCKS else None
+        if module is not None and module not in chosen and not _compiled(module):
+            chosen[module] = m
     return list(chosen.values())
+
+
+def _compiled(module: str) -> bool:
+    return jit.kernels_compiled(module) and stepping.step_compiled(module)
 
 
 def monolithic_to_compile(models) -> list[str]:
@@ -106,7 +111,11 @@ def warm_up(models, stream=None, monolithic: bool = False) -> list[str]:
     todo = to_compile(models)
     for model in todo:
         what, duration = COMPILED_BLOCKS[model]
-        _compile(what, duration, BLOCKS[model].kernel_module, BLOCKS[model]().prepare, stream)
+        module = BLOCKS[model].kernel_module
+        functions = (*jit.kernel_functions(module), *stepping.step_functions(module))
+        if jit.kernels_compiled(module):  # the whole step alone, made anew
+            what, duration, functions = f"the whole step of {what}", "a few seconds", stepping.step_functions(module)
+        _compile(what, duration, module, BLOCKS[model]().prepare, stream, functions)
     extra = monolithic_to_compile(models) if monolithic else []
     for name in extra:
         what, duration, _, _ = MONOLITHIC_KERNELS[name]
@@ -114,12 +123,14 @@ def warm_up(models, stream=None, monolithic: bool = False) -> list[str]:
     return todo + extra
 
 
-def _compile(what: str, duration: str, kernels: str, action, stream) -> None:
-    """``action()``, which compiles the kernel module ``kernels``, with the word and the bar."""
+def _compile(what: str, duration: str, kernels: str, action, stream, functions=None) -> None:
+    """``action()``, which compiles the kernel module ``kernels`` (its
+    ``functions``, default all), with the word and the bar."""
     print(f"compiling {what} with numba ({duration}, once per machine; kept in {jit.cache_dir()}) ...",
           file=stream, flush=True)
     t0 = time.perf_counter()
-    with _KernelProgress(kernels, stream) as progress, jit.compile_events(kernels, progress.event):
+    total = len(functions) if functions is not None else len(jit.kernel_functions(kernels))
+    with _KernelProgress(total, stream) as progress, jit.compile_events(kernels, progress.event):
         action()
     print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
 
@@ -132,8 +143,8 @@ class _KernelProgress:
     second so that the elapsed time keeps moving.  Where ``stream`` is not a
     terminal, a line per finished function instead."""
 
-    def __init__(self, kernels: str, stream):
-        self.total = len(jit.kernel_functions(kernels))
+    def __init__(self, total: int, stream):
+        self.total = total
         self.stream = stream
         self.finished: set[str] = set()
         self.running: list[str] = []

@@ -9,7 +9,7 @@ import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim.fmus import warmup
-from crane_cosim.blocks import jit
+from crane_cosim.blocks import jit, stepping
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
 
 
@@ -122,9 +122,44 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     assert MESSAGE + f"{tmp_path / 'cache'}) ..." in first.stderr
     compiled = [l.split()[1] for l in first.stderr.splitlines() if l.startswith("  compiled ")]
     modules = {BLOCKS[model].kernel_module for model in warmup.COMPILED_BLOCKS}
-    assert sorted(compiled) == sorted(f for module in modules for f in jit.kernel_functions(module))
+    assert sorted(compiled) == sorted(f for module in modules
+                                      for f in (*jit.kernel_functions(module), *stepping.step_functions(module)))
     for what, _ in warmup.COMPILED_BLOCKS.values():
         assert f"compiled {what} in " in first.stderr
     again = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
                            env=env, timeout=600)
     assert again.returncode == 0 and "compil" not in again.stderr, again.stderr
+
+
+_STEP_ONLY = """
+import io
+from crane_cosim.blocks import jit, stepping
+from crane_cosim.blocks.vessel import Vessel
+from crane_cosim.fmus import warmup
+block = Vessel()
+block.kernels, block._prepared = jit.load_kernels("vessel_kernels"), True
+block._warm_up()  # the kernels compiled, the whole step not
+print(jit.kernels_compiled("vessel_kernels"), stepping.step_compiled("vessel_kernels"), warmup.to_compile({"Vessel"}))
+err = io.StringIO()
+print(warmup.warm_up({"Vessel"}, err))
+print(err.getvalue(), end="")
+print(stepping.step_compiled("vessel_kernels"), warmup.to_compile({"Vessel"}))
+"""
+
+
+def test_a_whole_step_not_yet_compiled_is_compiled_with_a_word(tmp_path):
+    """Kernels in the cache but not the whole step made of them (a new
+    version of the step's template): the warm-up compiles the step, saying
+    so, where an FMU would have compiled it silently at its initialization."""
+    env = {**os.environ, "CRANE_COSIM_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-c", _STEP_ONLY], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "True False ['Vessel']"
+    assert lines[1] == "['Vessel']"
+    assert lines[2] == (f"compiling the whole step of the vessel with numba (a few seconds, once per machine; kept in "
+                        f"{tmp_path / 'cache'}) ...")
+    assert sorted(line.split(" (")[0] for line in lines[3:6]) == ["  compiled finite", "  compiled rate",
+                                                                  "  compiled step"]
+    assert lines[6].startswith("compiled the whole step of the vessel in ")
+    assert lines[7] == "True []"
