@@ -76,7 +76,7 @@ def crane_loop(composite) -> CraneLoop | None:
     b, c, f = (_only(composite, n) for n in ("SupportedBase", "FlexibleCrane", "JointFriction"))
     if b is None or c is None or f is None:
         return None
-    base, crane, friction = composite.blocks[b], composite.blocks[c], composite.blocks[f]
+    base, crane = composite.blocks[b], composite.blocks[c]
     if base.kernels is None or crane.kernels is None:
         return None
     # the base reads the crane's I_A, p_A; the crane the base's mount motion
