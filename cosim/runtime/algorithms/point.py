@@ -5,12 +5,13 @@ The components are read along the schedule of ``graph.point_schedule``:
 those whose outputs wanted first are of their state alone, then each group,
 in order, given its inputs and read.  A group whose outputs depend on one
 another round a loop of direct feedthrough (an algebraic loop: on the crane
-on the vessel with friction, the vessel's acceleration on the crane's mount
-wrench, the wrench on the friction torque, the torque on the joint
-reaction, the reaction on the acceleration) is read round and round, each
-round in order, until no value a member reads before its source is read in
-the round (the loop's values read early: the mount wrench, the friction
-torque) differs from what the round produced by more than the settling
+on the vessel with friction, the vessel's acceleration on the crane's
+articulated inertia and bias wrench, these on the friction torques, the
+torques on the joint reactions, the reactions on the acceleration) is read
+round and round, each round in order, until no value a member reads before
+its source is read in the round (the loop's values read early: the crane's
+inertia and bias wrench, the friction torques) differs from what the round
+produced by more than the settling
 bound of its peak: every output then agrees with its inputs to that bound,
 the criterion of the iterated algorithms' passes.
 
@@ -28,7 +29,8 @@ crane, where plain rounds from the values read after the step took 3
 (33% of the points) or 4: 1 round at 21% of the points, 2 at 78%, 3 at
 1% (the friction torques miss the prediction by up to 1e-3 of their
 peaks where the joints stick or slip); on the crane on the vessel with
-friction 3 -> 1.8 rounds.
+friction 3 -> 1.8 rounds.  The iterated quadratic's passes settle the
+values at t + h themselves: its loops start from them as they stand.
 """
 from __future__ import annotations
 
