@@ -332,6 +332,11 @@ class Block:
         return x
 
 
+def floats(a) -> np.ndarray:
+    """``a`` as a contiguous array of floats, the type a kernel is compiled for."""
+    return np.ascontiguousarray(a, dtype=float)
+
+
 def compiled(block, warm_up) -> bool:
     """Whether ``warm_up()``, the first calls of ``block``'s kernels (numba
     compiles them then, or loads them from its cache), succeeded.  A numba
@@ -369,7 +374,9 @@ class CompiledBlock(Block):
     #: the compiled whole step and check of finite results
     #: (``blocks/stepping.py``), set by :meth:`prepare`
     _step = None
-    _finite = staticmethod(lambda out: np.isfinite(out).all())
+    # a finite sum has finite terms only (a sum that overflows sends the
+    # evaluation to the numpy code, which answers the same)
+    _finite = staticmethod(lambda out: math.isfinite(np.add.reduce(out)))
 
     def prepare(self, numba: bool = True) -> None:
         """Load the compiled kernels and compile them (on a new machine, the
@@ -411,12 +418,17 @@ class CompiledBlock(Block):
         numba and where the numpy code must answer instead: a result that is
         not finite (NaN inputs, a singular matrix), which the numpy code
         propagates or names."""
+        # an integer time or a strided state (a row of an integrator's solution
+        # array) would make numba compile another signature, for seconds
+        return self._compiled_call(kernel, float(t), floats(x), floats(u))
+
+    def _compiled_call(self, kernel: str, *args):
+        """The result of ``<kernel_module>.<kernel>(*args, *_kernel_args)``,
+        or ``None`` without numba and where it is not finite (as
+        :meth:`_compiled`, for kernels of other arguments)."""
         if not self._prepared:
             self.prepare()
         if self.kernels is None:
             return None
-        # an integer time or a strided state (a row of an integrator's solution
-        # array) would make numba compile another signature, for seconds
-        out = getattr(self.kernels, kernel)(float(t), np.ascontiguousarray(x, dtype=float),
-                                            np.ascontiguousarray(u, dtype=float), *self._kernel_args)
+        out = getattr(self.kernels, kernel)(*args, *self._kernel_args)
         return out if self._finite(out) else None

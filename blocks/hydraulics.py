@@ -45,7 +45,7 @@ import math
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable
+from .block import CompiledBlock, ParameterError, Variable, floats
 
 _P = Variable
 
@@ -140,14 +140,8 @@ class HydraulicCylinder(CompiledBlock):
     def _compiled_advance(self, x, u, h):
         """The compiled stiff step (``None`` without numba or where its
         result is not finite)."""
-        if not self._prepared:
-            self.prepare()
-        if self.kernels is None:
-            return None
         n = max(1, math.ceil(h / self.max_step - 1e-9))
-        x1 = self.kernels.advance(np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(u, dtype=float),
-                                  float(h), n, *self._kernel_args)
-        return x1 if math.isfinite(x1[0] + x1[1]) else None
+        return self._compiled_call("advance", floats(x), floats(u), float(h), n)
 
     def initial_state(self):
         return np.array([self.p.p_A0, self.p.p_B0])

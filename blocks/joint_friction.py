@@ -71,7 +71,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable
+from .block import CompiledBlock, ParameterError, Variable, floats
 from .friction import MODELS, Law, advance, bristle_rate, level
 
 _P = Variable
@@ -238,22 +238,10 @@ class JointFriction(CompiledBlock):
             np.array(self._half_d, dtype=float))
 
     def _warm_up(self):
-        x0, u0 = self.initial_state(), self.default_inputs()
-        for kernel, extra in (("outputs", ()), ("rates", ()), ("advance", (self.max_step,))):
-            self._kernel(kernel, x0, u0, *extra)
-
-    def _kernel(self, kernel: str, x, u, *extra):
-        """The result of the compiled ``<kernel>(x, u, *extra, *args)``, or
-        ``None`` without numba and where it is not finite (the numpy code
-        then answers, propagating or naming what is not)."""
-        if not self._prepared:
-            self.prepare()
-        if self.kernels is None:
-            return None
-        out = getattr(self.kernels, kernel)(np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(u, dtype=float),
-                                            *extra, *self._kernel_args)
-        # a finite sum has finite terms only
-        return out if math.isfinite(np.add.reduce(out)) else None
+        x0, u0 = floats(self.initial_state()), floats(self.default_inputs())
+        self._compiled_call("outputs", x0, u0)
+        self._compiled_call("rates", x0, u0)
+        self._compiled_call("advance", x0, u0, self.max_step)
 
     def _load(self, i: int, u: np.ndarray) -> tuple[float, float]:
         """Joint ``i``'s rate and the factor turning its level into a torque or
@@ -264,17 +252,17 @@ class JointFriction(CompiledBlock):
         return float(u[k]), 1.0
 
     def derivatives(self, t, x, u):
-        dx = self._kernel("rates", x, u)
+        dx = self._compiled_call("rates", floats(x), floats(u))
         return dx if dx is not None else self._derivatives(x, u)
 
     def advance(self, t, x, u, h):
         """The states after ``h`` [s] at the inputs held: each joint's
         bristle and work exactly (``friction.advance``)."""
-        x1 = self._kernel("advance", x, u, float(h))
+        x1 = self._compiled_call("advance", floats(x), floats(u), float(h))
         return x1 if x1 is not None else self._advance(x, u, h)
 
     def output(self, t, x, u):
-        y = self._kernel("outputs", x, u)
+        y = self._compiled_call("outputs", floats(x), floats(u))
         return y if y is not None else self._output(x, u)
 
     # -- the numpy code: the reference of the kernels ---------------------------
