@@ -138,11 +138,7 @@ class PointReads:
             instances[k].get_outputs()
         for g, (ks, looped) in enumerate(self.groups):
             if not looped:
-                for k in ks:
-                    inst = instances[k]
-                    gather(inst, routes[k], instances)
-                    inst.set_inputs()
-                    inst.get_outputs()
+                _give_and_read(instances, ks, routes)
                 continue
             loop = self.loops[g]
             if self.predicted:
@@ -154,11 +150,7 @@ class PointReads:
             made = 0
             for _ in range(rounds):
                 made += 1
-                for k in ks:
-                    inst = instances[k]
-                    gather(inst, routes[k], instances)
-                    inst.set_inputs()
-                    inst.get_outputs()
+                _give_and_read(instances, ks, routes)
                 produced = loop.values(instances)
                 if largest_change(produced, read, scales) <= tolerance:
                     break
@@ -168,5 +160,16 @@ class PointReads:
                 read = loop.model.next_input(read, produced, scales)
                 read[~loop.smooth] = produced[~loop.smooth]
                 loop.place(instances, read)
-            loop.remember(instances)
+            if self.predicted:
+                loop.remember(instances)
             self.rounds[g][made] = self.rounds[g].get(made, 0) + 1
+
+
+def _give_and_read(instances, ks, routes) -> None:
+    """Components ``ks`` in order given their inputs from the outputs as
+    they stand, and read."""
+    for k in ks:
+        inst = instances[k]
+        gather(inst, routes[k], instances)
+        inst.set_inputs()
+        inst.get_outputs()
