@@ -149,8 +149,10 @@ def load_stepping(name: str, kernels):
     module = jit._module_name(name)  # the loaded kernel module's name, in sys.modules
     if module in _STEPS:
         return _STEPS[module]
-    source = _step_source(name, kernels)
-    if sys.modules.get(module) is not kernels or source is None:
+    if sys.modules.get(module) is not kernels:
+        return None
+    source = _step_source(name, vars(kernels))
+    if source is None:
         return None
     step_name, text = source
     # beside the kernel module's copy (or, if the cache folder cannot be
@@ -162,12 +164,12 @@ def load_stepping(name: str, kernels):
     return compiled
 
 
-def _step_source(name: str, kernels):
+def _step_source(name: str, defined):
     """``(file stem, source)`` of the compiled step of the kernel module
-    ``blocks/<name>.py`` loaded as ``kernels``, or ``None`` where it
+    ``blocks/<name>.py``, whose names are ``defined``, or ``None`` where it
     defines no kernel of :data:`_RATES`."""
     from . import jit
-    kernel = next((k for k in _RATES if hasattr(kernels, k)), None)
+    kernel = next((k for k in _RATES if k in defined), None)
     if kernel is None:
         return None
     module = jit._module_name(name)
@@ -177,16 +179,15 @@ def _step_source(name: str, kernels):
 
 def step_functions(name: str) -> tuple[str, ...]:
     """The functions of the compiled step of the kernel module
-    ``blocks/<name>.py`` (none where it defines no kernel of
-    :data:`_RATES`), read from its source, nothing imported."""
+    ``blocks/<name>.py`` (none where it has no step), read from its
+    source, nothing imported."""
     import ast
 
     from . import jit
-    kernel = next((k for k in _RATES if k in jit.kernel_functions(name)), None)
-    if kernel is None:
+    source = _step_source(name, set(jit.kernel_functions(name)))
+    if source is None:
         return ()
-    text = _TEMPLATE.format(module="kernels", rate=_RATES[kernel].format(module="kernels"))
-    return tuple(node.name for node in ast.parse(text).body if isinstance(node, ast.FunctionDef))
+    return tuple(node.name for node in ast.parse(source[1]).body if isinstance(node, ast.FunctionDef))
 
 
 def step_compiled(name: str) -> bool:
@@ -196,14 +197,14 @@ def step_compiled(name: str) -> bool:
     module's template makes anew while the kernels stay cached."""
     from . import jit
     numba = jit._numba()
-    kernels = jit.load_kernels(name) if numba is not None else None  # executed, nothing compiled
-    source = _step_source(name, kernels) if kernels is not None else None
+    source = _step_source(name, set(jit.kernel_functions(name))) if numba is not None else None
     if source is None:
         return True
     step_name, text = source
     path = jit._stable_path(step_name, jit._digest(name))
     if not path.is_file() or path.read_bytes() != text:
         return False
+    jit.load_kernels(name)  # the step imports the kernels (executed, nothing compiled)
     return jit.functions_cached(f"{jit._module_name(name)}_{step_name[len(name) + 1:]}_check", path,
                                 step_functions(name), numba)
 
