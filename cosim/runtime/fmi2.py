@@ -60,7 +60,6 @@ class FMI2Instance(FMUInstance):
         self._do_step = dll["fmi2DoStep"]
         self._set_derivatives = dll.fmi2SetRealInputDerivatives
         self._slave_get_state = self._slave.getFMUstate
-        self._slave_set_state = self._slave.setFMUstate
         self._slave_free_state = self._slave.freeFMUstate
         self._get_state, self._set_state = dll["fmi2GetFMUstate"], dll["fmi2SetFMUstate"]
         #: the one state saved, step after step, into the state saved before
