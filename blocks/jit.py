@@ -44,7 +44,7 @@ import tempfile
 import types
 from pathlib import Path
 
-__all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events"]
+__all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events", "dispatcher_cached"]
 
 #: the module of small kernels that several kernel modules share
 HELPERS = "kernel_helpers"
@@ -250,26 +250,29 @@ def functions_cached(module_name: str, path: Path, functions, numba) -> bool:
     internal, so a numba that lays them out otherwise falls back to "an
     index file exists for every function")."""
     module = _exec_compiled(module_name, path, numba)
-    for fn in functions:
-        dispatcher = getattr(module, fn)
-        try:
-            cache = dispatcher._cache
-            codegen = dispatcher.targetctx.codegen()
-            index = cache._cache_file._load_index()
-            if not any(cache._index_key(key[0], codegen) == key for key in index):
-                return False
-        except AttributeError:
-            if not list((path.parent / "__pycache__").glob(f"{path.stem}.{fn}-*.nbi")):
-                return False
-    return True
+    return all(dispatcher_cached(getattr(module, fn), path) for fn in functions)
+
+
+def dispatcher_cached(dispatcher, path: Path) -> bool:
+    """Whether numba's cache holds machine code of ``dispatcher`` (a function
+    of the module at ``path``, ``njit(cache=True)``) for this machine,
+    Python and numba: :func:`functions_cached` of one."""
+    try:
+        cache = dispatcher._cache
+        codegen = dispatcher.targetctx.codegen()
+        index = cache._cache_file._load_index()
+        return any(cache._index_key(key[0], codegen) == key for key in index)
+    except AttributeError:
+        return bool(list((path.parent / "__pycache__").glob(f"{path.stem}.{dispatcher.__name__}-*.nbi")))
 
 
 @contextlib.contextmanager
-def compile_events(name: str, callback):
+def compile_events(name: str, callback, modules=None):
     """While active, ``callback(event, function)`` is called as numba starts
     (``event == "start"``) and finishes (``"end"``) compiling each function
     of the kernel module ``blocks/<name>.py`` and of its compiled whole step
-    (``function``: its name).
+    (``function``: its name), or, given ``modules``, of the modules of those
+    names.
     A function loaded from the cache reports nothing.  numba compiles a
     function's callees while compiling it, so their events nest in its
     own."""
@@ -279,14 +282,15 @@ def compile_events(name: str, callback):
         return
     from numba.core import event
 
-    prefix = _module_name(name)
+    prefix = _module_name(name) if not modules else None
 
     class _Listener(event.Listener):
         def _report(self, kind, ev):
             fn = ev.data["dispatcher"].py_func
             # the module's own functions, and those of its compiled step
             # (blocks/stepping.py: a module named after it)
-            if fn.__module__ == prefix or fn.__module__.startswith(f"{prefix}_step_"):
+            if fn.__module__ in modules if modules else (fn.__module__ == prefix or
+                                                         fn.__module__.startswith(f"{prefix}_step_")):
                 callback(kind, fn.__name__)
 
         def on_start(self, ev):

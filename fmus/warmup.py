@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from pathlib import Path
 
 from ..blocks import BLOCKS
 from ..blocks import jit, stepping
@@ -101,12 +102,44 @@ def _compile_monolithic(name: str) -> None:
     compile_loop()
 
 
-def warm_up(models, stream=None, monolithic: bool = False) -> list[str]:
+#: what the master's compiled step is called, and how long it takes to
+#: compile (measured on a 2-core x86 machine: 15-17 s beside a busy core)
+MASTER_STEP = ("the master's iterated midpoint step", "about 20 s")
+
+
+def master_to_compile() -> bool:
+    """Whether the master's compiled step (``runtime/compiled``) is to be
+    compiled: numba on, and its machine code not in the cache."""
+    if jit._numba() is None:
+        return False
+    from ..runtime.compiled import step
+    return not jit.dispatcher_cached(step.midpoint_step, Path(step.__file__))
+
+
+def _compile_master() -> None:
+    from ..runtime.compiled import step
+    step.midpoint_step.compile(step.SIGNATURE)
+
+
+def _master_functions() -> tuple[list[str], tuple[str, ...]]:
+    """The names of the functions numba compiles for the master's step, and
+    the modules that hold them."""
+    from numba.core.registry import CPUDispatcher
+
+    from ..runtime.compiled import qn, step
+    modules = (step.__name__, qn.__name__)
+    return [name for m in (step, qn) for name, v in vars(m).items()
+            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__], modules
+
+
+def warm_up(models, stream=None, monolithic: bool = False, master: bool = False) -> list[str]:
     """Compile the kernels of those ``models`` (block model names) that the
-    cache does not hold yet, and with ``monolithic`` the kernel modules the
-    monolithic run of them needs (:data:`MONOLITHIC_KERNELS`), telling
+    cache does not hold yet, with ``monolithic`` the kernel modules the
+    monolithic run of them needs (:data:`MONOLITHIC_KERNELS`), and with
+    ``master`` the master's compiled step (:data:`MASTER_STEP`), telling
     ``stream`` (default: stderr) what is happening.  Returns the models and
-    modules compiled (empty with a warm cache)."""
+    modules compiled (empty with a warm cache; ``"master"`` for the
+    master's step)."""
     stream = stream or sys.stderr
     todo = to_compile(models)
     for model in todo:
@@ -120,17 +153,26 @@ def warm_up(models, stream=None, monolithic: bool = False) -> list[str]:
     for name in extra:
         what, duration, _, _ = MONOLITHIC_KERNELS[name]
         _compile(what, duration, name, lambda: _compile_monolithic(name), stream)
+    if master and master_to_compile():
+        from ..runtime.compiled import step
+        functions, modules = _master_functions()
+        # numba's own place for a module's cache: beside it, else a folder of the user's
+        kept = getattr(getattr(step.midpoint_step, "_cache", None), "_cache_path", None)
+        _compile(*MASTER_STEP, None, _compile_master, stream, functions, modules, kept)
+        extra = extra + ["master"]
     return todo + extra
 
 
-def _compile(what: str, duration: str, kernels: str, action, stream, functions=None) -> None:
+def _compile(what: str, duration: str, kernels, action, stream, functions=None, modules=None, kept=None) -> None:
     """``action()``, which compiles the kernel module ``kernels`` (its
-    ``functions``, default all), with the word and the bar."""
-    print(f"compiling {what} with numba ({duration}, once per machine; kept in {jit.cache_dir()}) ...",
+    ``functions``, default all; or, given ``modules``, those ``functions``
+    of the modules of those names, kept in the folder ``kept``), with the
+    word and the bar."""
+    print(f"compiling {what} with numba ({duration}, once per machine; kept in {kept or jit.cache_dir()}) ...",
           file=stream, flush=True)
     t0 = time.perf_counter()
     total = len(functions) if functions is not None else len(jit.kernel_functions(kernels))
-    with _KernelProgress(total, stream) as progress, jit.compile_events(kernels, progress.event):
+    with _KernelProgress(total, stream) as progress, jit.compile_events(kernels, progress.event, modules):
         action()
     print(f"compiled {what} in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
 

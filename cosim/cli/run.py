@@ -143,7 +143,7 @@ def cmd_demo(args) -> int:
         check_folder(folder, "--out" if folder == out else "the demo's folder")
     print(f"building FMUs in {out / 'fmus'} ...", flush=True)
     build_all(out / "fmus", only_stale=True)
-    warm_up(models_of(system))
+    warm_up(models_of(system), master=system.algorithm == "iterated-midpoint")
     ssd = write_ssd(system, out / f"{system.name}.ssd")
     print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...",
           flush=True)

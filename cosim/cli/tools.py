@@ -20,7 +20,7 @@ def cmd_build(args) -> int:
     for path in paths:
         print(path)
     if not args.no_compile:  # else the first run of the crane compiles
-        warm_up({Path(p).stem for p in paths})
+        warm_up({Path(p).stem for p in paths}, master=True)
     return 0
 
 

@@ -120,7 +120,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     check_size(rows_of(plan.n_steps, every), len(chosen) + 1, config.size_limit)
     if config.progress:
         from ..fmus.warmup import models_of_plan, warm_up
-        warm_up(models_of_plan(plan))
+        warm_up(models_of_plan(plan), master=plan.settings.algorithm == "iterated-midpoint")
     s = plan.settings
     with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \

@@ -188,7 +188,7 @@ def main(args) -> int:
     # the blocks' kernels compiled now, with a word, rather than silently
     # in the set-up of the first run (in an empty folder: models by name)
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
-        warm_up(set().union(*(models_of(SCENARIOS[n](base_dir=Path(tmp))) for n in names)), monolithic=True)
+        warm_up(set().union(*(models_of(SCENARIOS[n](base_dir=Path(tmp))) for n in names)), monolithic=True, master=True)
     t0 = time.perf_counter()
     done = []
 

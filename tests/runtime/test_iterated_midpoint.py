@@ -3,6 +3,8 @@ systems with known solutions: two integrators in a loop (the harmonic
 oscillator ``a' = b``, ``b' = -a``: ``a = cos t``, ``b = -sin t``) and a
 ramp integrated (``t^2 / 2``).  The integrators' RK4 is exact for a held
 input, so these errors are the master's alone."""
+import os
+
 import fake_plans as fake
 import numpy as np
 import pytest
@@ -291,13 +293,21 @@ def test_a_component_that_cannot_roll_back_is_bad_input_before_anything_runs(int
 
 def _flags_of_a_step(system, folder) -> dict:
     """The ``noSetFMUStatePriorToCurrentPoint`` each component's FMU is given
-    in the first step of ``system``."""
+    in the first step of ``system`` (by the compiled step: the flags its
+    table of the components holds, and which it passes)."""
     from crane_cosim.runtime import plan_of
+    from crane_cosim.runtime.compiled import step
     from crane_cosim.runtime.execution import Execution
     execution = Execution(plan_of(system), folder)
     execution.instantiate()
     execution.start()
     flags = {}
+    compiled = execution.algorithm.compiled
+    assert (compiled is None) == (os.environ.get("CRANE_COSIM_MASTER") == "python")
+    if compiled is not None:
+        table = compiled.args[0]
+        execution.close()
+        return {inst.name: {int(table[k, step.NO_PRIOR])} for k, inst in enumerate(execution.instances)}
     for inst in execution.instances:
         do_step = inst._do_step
         inst._do_step = lambda c, t, h, flag, inst=inst, do_step=do_step: (
@@ -307,11 +317,13 @@ def _flags_of_a_step(system, folder) -> dict:
     return flags
 
 
-def test_a_step_a_rollback_may_follow_tells_the_fmu_so(integrator_fmu, tmp_path):
+@pytest.mark.parametrize("master", ["compiled", "python"])
+def test_a_step_a_rollback_may_follow_tells_the_fmu_so(integrator_fmu, tmp_path, monkeypatch, master):
     """``noSetFMUStatePriorToCurrentPoint`` is false for every step of a
     component that the iterated midpoint may roll back (the oscillator's
     two), true for the others (a source before its reader; FMI 2.0 section
-    4.2.3)."""
+    4.2.3), by the compiled step and by the Python algorithm."""
+    monkeypatch.setenv("CRANE_COSIM_MASTER", master)
     assert _flags_of_a_step(_oscillator(integrator_fmu, "iterated-midpoint", 0.1, stop_time=0.2),
                             tmp_path / "loop") == {"a": {0}, "b": {0}}
     s = System("Chain", stop_time=0.2, step=0.1, algorithm="iterated-midpoint", base_dir=integrator_fmu.parent)

@@ -111,7 +111,12 @@ class QuasiNewton:
             self._stacked = np.array([col[1] for col in used]).T, np.array([col[2] for col in used]).T
         V, W = self._stacked
         weights = _least_squares(V / scale[:, None], -r / scale, self.lwork)
-        return produced + W @ weights
+        # column by column, not W @ weights: BLAS may sum in another order
+        # (or fused), and the compiled master step must give the same bits
+        out = produced.copy()
+        for j, w in enumerate(weights.tolist()):
+            out += W[:, j] * w
+        return out
 
 
 def _least_squares(A: np.ndarray, b: np.ndarray, lwork: int) -> np.ndarray:

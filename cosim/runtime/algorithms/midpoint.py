@@ -64,6 +64,11 @@ supports, whose base rings at 30-41 Hz and boom at up to 111 Hz
 Gauss-Seidel (``docs/master.md``).  Components stepped twice must declare
 ``canGetAndSetFMUstate``; every step of theirs that a rollback may follow
 is made with ``noSetFMUStatePriorToCurrentPoint`` false.
+
+Where the components allow it (FMI 2.0, all Real, one saved state each)
+and the passes settle, the step runs compiled by numba
+(``runtime/compiled``): the same calls and the same bits, without
+Python's time between them.
 """
 from __future__ import annotations
 
@@ -194,6 +199,16 @@ class IteratedMidpoint(Algorithm):
         self.pass_counts = {}
         #: the fewest re-step passes of a step that did not settle (None: all settled)
         self.fewest_unsettled = None
+        #: the step compiled (``runtime/compiled``), where it can stand in; else None
+        self.compiled = self._compiled()
+
+    def _compiled(self):
+        """The compiled step of this algorithm, or None where it cannot
+        stand in (``compiled/engine.py``), which ``summary.json`` says."""
+        from ..compiled.engine import CompiledMidpoint, why_not_compiled
+        self.why_python = (why_not_compiled(self) if type(self) is IteratedMidpoint
+                           else f"the {self.name} step is not compiled")
+        return CompiledMidpoint(self) if self.why_python is None else None
 
     def _parts(self, flat: np.ndarray) -> list[np.ndarray]:
         """Each component's part of ``flat`` (laid out as ``mid_flat``), a view."""
@@ -210,6 +225,8 @@ class IteratedMidpoint(Algorithm):
 
     # -- the step -------------------------------------------------------------------
     def step(self, k, t, h) -> None:
+        if self.compiled is not None:
+            return self._compiled_step(t, h)
         instances = self.instances
         for inst, m in zip(instances, self.mid):
             m[:] = inst.y  # a source not yet stepped: its value at t
@@ -246,6 +263,15 @@ class IteratedMidpoint(Algorithm):
                 check_finite(inst, t + h)
         self.peaks.update(ends)
         self._scale_now = None
+
+    def _compiled_step(self, t, h) -> None:
+        """The step compiled, and what it made counted as :meth:`step` counts it."""
+        engine = self.compiled
+        engine.step(t, h)
+        passes, settled, self.change = engine.result.tolist()
+        self.passes, self.settled = int(passes), bool(settled)
+        if not self.settled and self.again and (self.fewest_unsettled is None or self.passes < self.fewest_unsettled):
+            self.fewest_unsettled = self.passes
 
     @property
     def predicting(self) -> bool:
@@ -421,7 +447,12 @@ class IteratedMidpoint(Algorithm):
         return min(self.order, 1 + self.fewest_unsettled // max(1, self.links))
 
     def summary(self) -> dict:
-        out = {"re_step_passes": {str(p): c for p, c in sorted(self.pass_counts.items())}}
+        if self.compiled is not None:
+            self.pass_counts = {p: c for p, c in enumerate(self.compiled.counts.tolist()) if c}
+            for L, g in enumerate(self.compiled.loops):
+                self.point.rounds[g] = {r: c for r, c in enumerate(self.compiled.loop_rounds[L].tolist()) if c}
+        out = {"re_step_passes": {str(p): c for p, c in sorted(self.pass_counts.items())},
+               "master_step": "compiled" if self.compiled is not None else f"python ({self.why_python})"}
         if self.point is not None and self.point.loops:
             # per loop of direct feedthrough at the points, named by its components
             out["point_loop_rounds"] = {

@@ -1,0 +1,131 @@
+"""Calls of C functions by their addresses, from code compiled by numba:
+the FMI 2.0 calls of the compiled master step (``step.py``), LAPACK's
+least squares and the clock.
+
+An address is an argument (a ``uint64``), never a constant: numba's cache
+then keeps one machine code for every FMU and every run, where a ctypes
+function named inside a compiled function would bake its address in and
+make the code uncacheable.  Each intrinsic casts the address to the
+function's pointer type and calls it; the pointer arguments are addresses
+too (of numpy arrays, ``array.ctypes.data``; of a C array of value
+references).
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+__all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
+           "dgelsy", "clock_gettime", "double_pointer", "address_of"]
+
+_I32 = ir.IntType(32)
+_I64 = ir.IntType(64)
+_F64 = ir.DoubleType()
+_P8 = ir.IntType(8).as_pointer()
+
+
+def _call(builder, address, result, arguments, values):
+    """Call the function at ``address`` of the LLVM ``result`` and
+    ``arguments`` types with ``values``."""
+    fnty = ir.FunctionType(result, arguments)
+    return builder.call(builder.inttoptr(address, fnty.as_pointer()), values)
+
+
+@intrinsic
+def fmi2_get_real(typingctx, fn, component, vr, n, values):
+    """``fmi2GetReal(component, vr, n, values)`` at address ``fn``: its status."""
+    sig = types.int32(types.uint64, types.uint64, types.uint64, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, vr, n, v = args
+        return _call(builder, fn, _I32, [_P8, _I32.as_pointer(), _I64, _F64.as_pointer()],
+                     [builder.inttoptr(c, _P8), builder.inttoptr(vr, _I32.as_pointer()), n,
+                      builder.inttoptr(v, _F64.as_pointer())])
+    return sig, codegen
+
+
+# fmi2SetReal has fmi2GetReal's signature (the values const)
+fmi2_set_real = fmi2_get_real
+
+
+@intrinsic
+def fmi2_do_step(typingctx, fn, component, t, h, no_prior):
+    """``fmi2DoStep(component, t, h, noSetFMUStatePriorToCurrentPoint)`` at
+    address ``fn``: its status."""
+    sig = types.int32(types.uint64, types.uint64, types.float64, types.float64, types.int32)
+
+    def codegen(context, builder, signature, args):
+        fn, c, t, h, flag = args
+        return _call(builder, fn, _I32, [_P8, _F64, _F64, _I32], [builder.inttoptr(c, _P8), t, h, flag])
+    return sig, codegen
+
+
+@intrinsic
+def fmi2_get_state(typingctx, fn, component, slot):
+    """``fmi2GetFMUstate(component, slot)`` at address ``fn`` (``slot``: the
+    address of the ``fmi2FMUstate`` it fills or overwrites): its status."""
+    sig = types.int32(types.uint64, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, slot = args
+        return _call(builder, fn, _I32, [_P8, _P8.as_pointer()],
+                     [builder.inttoptr(c, _P8), builder.inttoptr(slot, _P8.as_pointer())])
+    return sig, codegen
+
+
+@intrinsic
+def fmi2_set_state(typingctx, fn, component, state):
+    """``fmi2SetFMUstate(component, state)`` at address ``fn``: its status."""
+    sig = types.int32(types.uint64, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, state = args
+        return _call(builder, fn, _I32, [_P8, _P8], [builder.inttoptr(c, _P8), builder.inttoptr(state, _P8)])
+    return sig, codegen
+
+
+@intrinsic
+def dgelsy(typingctx, fn, m, n, nrhs, a, lda, b, ldb, jpvt, rcond, rank, work, lwork, info):
+    """LAPACK's ``dgelsy`` at address ``fn`` (Fortran: every argument an
+    address)."""
+    sig = types.void(*[types.uint64] * 14)
+
+    def codegen(context, builder, signature, args):
+        _call(builder, args[0], ir.VoidType(), [_P8] * 13, [builder.inttoptr(a, _P8) for a in args[1:]])
+        return context.get_dummy_value()
+    return sig, codegen
+
+
+@intrinsic
+def clock_gettime(typingctx, fn, clock, timespec):
+    """``clock_gettime(clock, timespec)`` at address ``fn`` (``timespec``:
+    the address of two 64-bit integers, seconds and nanoseconds)."""
+    sig = types.int32(types.uint64, types.int32, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, clock, ts = args
+        return _call(builder, fn, _I32, [_I32, _P8], [clock, builder.inttoptr(ts, _P8)])
+    return sig, codegen
+
+
+@intrinsic
+def double_pointer(typingctx, address):
+    """The address ``address`` as a pointer to doubles (for ``numba.carray``)."""
+    sig = types.CPointer(types.float64)(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], _F64.as_pointer())
+    return sig, codegen
+
+
+@intrinsic
+def address_of(typingctx, array):
+    """The address of ``array``'s first element, as a ``uint64``."""
+    sig = types.uint64(array)
+
+    def codegen(context, builder, signature, args):
+        ary = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+        return builder.ptrtoint(ary.data, _I64)
+    return sig, codegen

@@ -1,0 +1,212 @@
+"""The iterated midpoint's step compiled (``step.py``), set up from the
+Python algorithm (``algorithms/midpoint.py``) it stands in for, and what it
+reports turned into the algorithm's errors and counts.
+
+The compiled step runs where every component is an FMI 2.0 FMU whose
+exchange is all Real (no String, no Integer or Boolean to convert), the
+passes settle (no fixed number of ``iterations``), and the components
+stepped again keep one saved state each (the project's FMUs, whose binary
+says so: ``FMI2Instance._state_slot``); elsewhere, or with numba switched
+off (``CRANE_COSIM_NUMBA=0``) or ``CRANE_COSIM_MASTER=python`` set, the
+Python algorithm runs, which gives the same bits (``summary.json``:
+``master_step``).  Under continuous integration a step that numba cannot
+compile is an error, never the Python algorithm in its place.
+
+A component that discards a step (``fmi2Discard``) is asked after the step,
+not at once, whether it ended the simulation (``FMI2Instance._ended``): the
+compiled step goes on to the step's end meanwhile, as the Python algorithm
+does after a component that completed its step and asked to end.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+
+import numpy as np
+
+from ...errors import CraneCosimError
+from ..algorithms.acceleration import GROWTH, RCOND, REUSE
+from ..algorithms.base import FLOOR, check_finite
+from . import step as kernel
+
+__all__ = ["CompiledMidpoint", "why_not_compiled"]
+
+#: the environment variable that, set to ``python``, runs the Python algorithm
+SWITCH = "CRANE_COSIM_MASTER"
+
+
+def why_not_compiled(algorithm) -> str | None:
+    """Why the compiled step cannot stand in for ``algorithm`` (an
+    ``IteratedMidpoint``), in a few words; None where it can."""
+    from ...blocks.jit import _numba
+    from ..fmi2 import FMI2Instance
+
+    if os.environ.get(SWITCH, "").strip().lower() == "python":
+        return f"{SWITCH}=python"
+    if _numba() is None:
+        return "numba switched off"
+    if not hasattr(ctypes.CDLL(None), "clock_gettime"):
+        return "no clock_gettime"
+    if algorithm.tolerance is None:
+        return "a fixed number of passes"
+    if algorithm.point is None:
+        return "outputs read in passes at the point"
+    for k, inst in enumerate(algorithm.instances):
+        if not isinstance(inst, FMI2Instance):
+            return f"component {inst.name} is not an FMI 2.0 FMU"
+        if inst._in is not None or inst._out is not None or inst._s_in is not None or inst._s_out is not None:
+            return f"component {inst.name} exchanges values other than Real"
+        if inst.weights is not None:
+            return f"component {inst.name} has its inputs extrapolated"
+        if k in algorithm.again and inst._state_slot is None:
+            return f"component {inst.name} does not keep one saved state"
+    return None
+
+
+def _address(function) -> int:
+    return ctypes.cast(function, ctypes.c_void_p).value
+
+
+def _dgelsy_address() -> int:
+    """The address of LAPACK's dgelsy, the one scipy.linalg.lapack calls."""
+    from scipy.linalg import cython_lapack
+
+    capsule = cython_lapack.__pyx_capi__["dgelsy"]
+    api = ctypes.pythonapi
+    api.PyCapsule_GetName.restype, api.PyCapsule_GetName.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
+
+
+def _csr(lists, dtype=np.int64):
+    """``(ptr, flat)``: list ``i`` of ``lists`` is ``flat[ptr[i]:ptr[i + 1]]``."""
+    ptr = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
+    flat = np.concatenate([np.asarray(x, dtype) for x in lists]) if lists and ptr[-1] else np.zeros(0, dtype)
+    return ptr, flat
+
+
+class CompiledMidpoint:
+    """The compiled step of ``algorithm`` (an ``IteratedMidpoint`` for which
+    :func:`why_not_compiled` is None), from its state as built: its
+    histories empty, its peaks those of the start."""
+
+    def __init__(self, algorithm):
+        self.algorithm = alg = algorithm
+        self.instances = insts = alg.instances
+        n = len(insts)
+        plan = alg.plan
+        self.states = np.zeros(n, np.uint64)
+        ci = np.zeros((n, 5), np.int64)
+        ca = np.zeros((n, 12), np.uint64)
+        for k, inst in enumerate(insts):
+            ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
+            if k in alg.again:
+                # the instance's one saved state lives in this array, for it to free at the end
+                inst._state_slot = ctypes.c_void_p.from_buffer(self.states, 8 * k)
+            ca[k] = (inst._component, _address(inst._get_real), _address(inst._set_real), _address(inst._do_step),
+                     _address(inst._get_state), _address(inst._set_state), ctypes.addressof(inst._in_vr_c),
+                     ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data,
+                     inst.u_raw.ctypes.data, self.states.ctypes.data + 8 * k)
+        routes = plan.routes
+        route_ptr, route_src = _csr([np.concatenate([np.full(len(r.src_index), r.src) for r in rts]) if rts else []
+                                     for rts in routes])
+        _, route_idx = _csr([np.concatenate([r.src_index for r in rts]) if rts else [] for rts in routes])
+        _, route_dst = _csr([np.concatenate([r.dst_index for r in rts]) if rts else [] for rts in routes])
+        plan_rows = np.array([[p, k, halves, last] for p, k, halves, last in alg.plan_of_passes], np.int64)
+        watched_at = np.asarray(alg._watched_at, np.int64)
+        predicted_at = np.asarray(alg._predicted_at, np.int64)
+        peaks = alg.peaks
+        groups, first_group = [], 0
+        for g in peaks.groups:
+            groups.append(np.asarray(g.index, np.int64) + first_group)
+            first_group += int(g.index.max()) + 1 if len(g.index) else 0
+        point = alg.point
+        loops = [point.loops[g] for g in sorted(point.loops)]
+        loop_of = {g: i for i, g in enumerate(sorted(point.loops))}
+        group_ptr, members = _csr([ks for ks, _ in point.groups])
+        loop_ptr, loop_src = _csr([np.concatenate([[s] * len(idx) for s, idx in loop.sources]) if loop.sources
+                                   else [] for loop in loops])
+        _, loop_idx = _csr([np.concatenate([idx for _, idx in loop.sources]) if loop.sources else []
+                            for loop in loops])
+        _, loop_smooth = _csr([loop.smooth for loop in loops], np.bool_)
+        # the quasi-Newton models: the passes', then each loop's (an empty one where there is none)
+        models = [alg.accelerated] + [loop.model for loop in loops]
+        sizes = [0 if m is None else m.n for m in models]
+        lworks = [1 if m is None else m.lwork for m in models]
+        qn_off = np.zeros((len(models), 4), np.int64)
+        f_at = i_at = 0
+        for m, (size, lwork) in enumerate(zip(sizes, lworks)):
+            qn_off[m] = (f_at, i_at, size, lwork)
+            f_at += 2 * size * size + 2 * size
+            i_at += size
+        nw, npred = len(watched_at), len(predicted_at)
+        scratch = max([3 * nw + 4 * npred + npred * (npred + 3) + lworks[0]] +
+                      [4 * s + s * (s + 3) + w for s, w in zip(sizes[1:], lworks[1:])])
+        self.ts = np.zeros(2, np.int64)
+        misc = np.array([_address(ctypes.CDLL(None).clock_gettime), self.ts.ctypes.data, _dgelsy_address()],
+                        np.uint64)
+        from ..algorithms.midpoint import MAX_PASSES
+        floats = np.array([math.nan, math.nan, alg.tolerance, GROWTH, FLOOR, REUSE, MAX_PASSES], float)
+        self.counts = np.zeros(MAX_PASSES + 1, np.int64)
+        self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
+        self.result = np.zeros(3)
+        self.fault = np.zeros(4, np.int64)
+        self.fault_t = np.zeros(1)
+        self.discarded = np.full((n, 2), math.nan)
+        self.fmi_ns = np.zeros(n, np.int64)
+        self.loops = [g for g in sorted(point.loops)]
+        self.args = (ci, ca, self.states, plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat,
+                     np.zeros((2, npred)), watched_at, predicted_at, peaks.peak_flat.copy(),
+                     np.concatenate(peaks.scale) if n else np.zeros(0),
+                     np.concatenate(groups) if groups else np.zeros(0, np.int64), np.zeros(max(first_group, 1)),
+                     route_ptr, route_src, route_idx, route_dst, np.asarray(point.first, np.int64), group_ptr,
+                     members, np.array([loop_of.get(g, -1) for g in range(len(point.groups))], np.int64),
+                     loop_ptr, loop_src, loop_idx, loop_smooth, np.zeros((3, max(int(loop_ptr[-1]), 1))),
+                     bool(point.predicted), np.zeros(1 + len(loops), np.int64), floats, qn_off,
+                     np.zeros(max(f_at, 1)), np.zeros(max(i_at, 1), np.int64), np.zeros((len(models), 4), np.int64),
+                     np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(8, np.int32),
+                     np.array([RCOND]), np.zeros(max(sizes + [1]), np.int32), np.zeros(n, np.bool_), misc, self.ts,
+                     self.counts, self.loop_rounds, self.result, self.fault, self.fault_t, self.discarded,
+                     self.fmi_ns)
+
+        # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
+        kernel.midpoint_step.compile(kernel.SIGNATURE)
+
+    def step(self, t: float, h: float) -> None:
+        """One step from ``t`` over ``h`` [s]; raises as the Python algorithm would."""
+        kind = kernel.midpoint_step(t, h, *self.args)
+        for inst, ns in zip(self.instances, self.fmi_ns.tolist()):
+            inst.fmi_time += ns * 1e-9
+        self.fmi_ns[:] = 0
+        if self.fault[3]:
+            self._ask_discarded()
+        if kind:
+            raise self._explain(kind)
+
+    def _ask_discarded(self) -> None:
+        """Ask each component that discarded a step whether it ended the
+        simulation (and where); raise where it did not."""
+        for k, (t, h) in enumerate(self.discarded.tolist()):
+            if not math.isnan(t):
+                inst = self.instances[k]
+                if not inst._ended(t, h):
+                    raise inst.explain(f"step from t = {t:g} s")
+        self.discarded[:] = math.nan
+        self.fault[3] = 0
+
+    def _explain(self, kind: int) -> Exception:
+        """The error of the fault the step reported."""
+        _, k, status, _ = self.fault.tolist()
+        t = float(self.fault_t[0])
+        if kind == kernel.FAILED_FIT:
+            return np.linalg.LinAlgError(f"dgelsy failed (info {status})")
+        inst = self.instances[k]
+        if kind in (kernel.NOT_FINITE, kernel.NOT_FINITE_END):
+            check_finite(inst, t)  # raises, naming the output
+            return CraneCosimError(f"component {inst.name} returned an output that is not finite at t = {t:g} s")
+        what = {kernel.FAILED_STEP: f"step from t = {t:g} s", kernel.FAILED_SET: "accept its inputs",
+                kernel.FAILED_GET: "return its outputs", kernel.FAILED_SAVE: "save its state",
+                kernel.FAILED_RESTORE: "restore its state"}[kind]
+        return inst.explain(what)

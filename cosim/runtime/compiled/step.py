@@ -1,0 +1,508 @@
+"""The iterated midpoint's step (``algorithms/midpoint.py``, with the reads
+at the point of ``algorithms/point.py`` and the peaks of
+``algorithms/base.py``) compiled by numba, calling the FMUs' FMI 2.0
+functions through their addresses (``calls.py``): the same calls, values
+and operations, in the same order, as the Python algorithm, which is its
+reference (tests/runtime/test_compiled_step.py compares the two to the bit).
+
+What a step of the Python algorithm spends on itself, a microsecond or two
+a call of an FMU and a few for each small numpy operation (some 110 us a
+step of the crane on the vessel), is gone; the FMUs' own time stays.
+``engine.py`` builds the tables this step reads from the algorithm and
+explains what it reports.
+
+The arrays (``engine.py`` says how each is made):
+
+* per component ``k``: ``ci[k]`` its counts and flags (the ``N_IN`` ...
+  columns), ``ca[k]`` its addresses (the ``COMPONENT`` ... columns: the
+  FMU's instance and functions, the value references, its arrays ``u``,
+  ``y`` and ``u_raw``, the slot of its saved state); ``states[k]`` that
+  slot;
+* the routes into component ``k``: ``route_src[r]``, ``route_idx[r]``,
+  ``route_dst[r]`` for ``r`` from ``route_ptr[k]`` to ``route_ptr[k + 1]``;
+* the passes: ``plan`` (pass, component, halves, last), ``again``;
+* the values of every component's outputs one after another (``mid``,
+  ``peak``, ``scale``), the indices into them of the values watched
+  (``watched_at``) and predicted (``predicted_at``), ``hist`` the
+  predicted values' settled mid-step values at the last steps, ``group``
+  the group (component and unit) of each output;
+* the reads at the point: ``first``, the groups (``group_ptr``,
+  ``members``, ``group_loop``), the loops' values read early
+  (``loop_ptr``, ``loop_src``, ``loop_idx``, ``loop_smooth``,
+  ``loop_hist``);
+* the quasi-Newton models (``qn.py``): model 0 the passes', model
+  ``1 + L`` loop ``L``'s;
+* ``ints``: ``HIST_COUNT`` (settled mid-step values kept), then per loop
+  its settled points kept; ``floats``: ``LAST_H`` and ``POINT_H``, the
+  steps the histories are of, ``SETTLE_TOL`` the settling bound,
+  ``GROWTH_LIMIT``, ``FLOOR_OF``;
+* what the step reports: ``counts`` (steps by re-step passes),
+  ``loop_rounds`` (points by rounds, per loop), ``result`` (the passes
+  made, whether the last settled, the largest change), ``fault`` (kind,
+  component, status, time), ``discarded`` (per component: the step from
+  which its first discarded ``fmi2DoStep`` went, else NaN) and
+  ``fmi_ns``, the nanoseconds spent in each component's FMI calls.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, njit
+from numba import types as nt
+
+from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_get_state, fmi2_set_real,
+                    fmi2_set_state)
+from .qn import qn_new_step, qn_next_input
+
+__all__ = ["midpoint_step", "SIGNATURE"]
+
+# columns of ci
+N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
+# columns of ca
+COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT = range(12)
+# misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy
+CLOCK, TIMESPEC, DGELSY = 0, 1, 2
+# ints and floats
+HIST_COUNT = 0
+LAST_H, POINT_H, SETTLE_TOL, GROWTH_LIMIT, FLOOR_OF, REUSE_STEPS, ROUNDS = 0, 1, 2, 3, 4, 5, 6
+# fault: kind, component, status; its time in fault_t
+OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT = range(9)
+STATUS_DISCARD = 2
+
+
+@njit(cache=True)
+def _now(misc, ts):
+    clock_gettime(misc[CLOCK], 1, misc[TIMESPEC])  # CLOCK_MONOTONIC
+    return ts[0] * 1000000000 + ts[1]
+
+
+@njit(cache=True)
+def _doubles(address, n):
+    return carray(double_pointer(address), (n,))
+
+
+@njit(cache=True)
+def _set_inputs(k, ci, ca, misc, ts, fmi_ns):
+    n = ci[k, N_IN]
+    if n == 0:
+        return 0
+    t0 = _now(misc, ts)
+    status = fmi2_set_real(ca[k, SET_REAL], ca[k, COMPONENT], ca[k, VR_IN], n, ca[k, U])
+    fmi_ns[k] += _now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def _get_outputs(k, ci, ca, misc, ts, fmi_ns):
+    n = ci[k, N_OUT]
+    if n == 0:
+        return 0
+    t0 = _now(misc, ts)
+    status = fmi2_get_real(ca[k, GET_REAL], ca[k, COMPONENT], ca[k, VR_OUT], n, ca[k, Y])
+    fmi_ns[k] += _now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def _do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
+    """Step component ``k``: its status, a discard noted (with the step's
+    start) and passed as success, for the caller to ask afterwards whether
+    the component ended the simulation (``FMI2Instance._ended``)."""
+    t0 = _now(misc, ts)
+    status = fmi2_do_step(ca[k, DO_STEP], ca[k, COMPONENT], t, h, ci[k, NO_PRIOR])
+    fmi_ns[k] += _now(misc, ts) - t0
+    if status == STATUS_DISCARD:
+        if np.isnan(discarded[k, 0]):
+            discarded[k, 0], discarded[k, 1] = t, h
+        return 1
+    return status
+
+
+@njit(cache=True)
+def _restore(k, ca, states, misc, ts, fmi_ns):
+    t0 = _now(misc, ts)
+    status = fmi2_set_state(ca[k, SET_STATE], ca[k, COMPONENT], states[k])
+    fmi_ns[k] += _now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def _fail(fault, fault_t, kind, k, status, t):
+    fault[0], fault[1], fault[2] = kind, k, status
+    fault_t[0] = t
+    return kind
+
+
+@njit(cache=True)
+def _finite(y):
+    for v in y:
+        if not np.isfinite(v):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _largest_change(now, before, scale):
+    """``base.largest_change``."""
+    tiny = np.finfo(np.float64).tiny
+    largest = 0.0
+    for i in range(now.size):
+        s = max(scale[i], abs(now[i]))
+        s = max(s, abs(before[i]))
+        s = max(s, tiny)
+        largest = max(largest, abs(now[i] - before[i]) / s)
+    return largest
+
+
+@njit(cache=True)
+def _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
+    """Component ``k``'s inputs at their sources' mid-step values."""
+    u = _doubles(ca[k, U], ci[k, N_IN])
+    for r in range(route_ptr[k], route_ptr[k + 1]):
+        u[route_dst[r]] = mid[ci[route_src[r], OFFSET] + route_idx[r]]
+
+
+@njit(cache=True)
+def _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns,
+               discarded, fault, fault_t):
+    """``IteratedMidpoint._held_step``: 1 if the component reached t + h,
+    0 if stopped at mid-step, -1 on a fault."""
+    _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
+    s = _set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    if s > 1:
+        _fail(fault, fault_t, FAILED_SET, k, s, t)
+        return -1
+    if not halves:
+        s = _do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
+        if s > 1:
+            _fail(fault, fault_t, FAILED_STEP, k, s, t)
+            return -1
+        return 1
+    s = _do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+    if s > 1:
+        _fail(fault, fault_t, FAILED_STEP, k, s, t)
+        return -1
+    s = _get_outputs(k, ci, ca, misc, ts, fmi_ns)
+    if s > 1:
+        _fail(fault, fault_t, FAILED_GET, k, s, t + h / 2)
+        return -1
+    y = _doubles(ca[k, Y], ci[k, N_OUT])
+    mid[ci[k, OFFSET]:ci[k, OFFSET] + ci[k, N_OUT]] = y
+    if not _finite(y):
+        _fail(fault, fault_t, NOT_FINITE, k, 0, t + h / 2)
+        return -1
+    if last:
+        s = _do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+        if s > 1:
+            _fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
+            return -1
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns):
+    """``point._give_and_read`` of component ``k``: 0, or the kind of the
+    call that failed times 16 plus its status."""
+    raw = _doubles(ca[k, U_RAW], ci[k, N_IN])
+    for r in range(route_ptr[k], route_ptr[k + 1]):
+        src = route_src[r]
+        raw[route_dst[r]] = _doubles(ca[src, Y], ci[src, N_OUT])[route_idx[r]]
+    _doubles(ca[k, U], ci[k, N_IN])[:] = raw
+    s = _set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    if s > 1:
+        return FAILED_SET * 16 + s
+    s = _get_outputs(k, ci, ca, misc, ts, fmi_ns)
+    if s > 1:
+        return FAILED_GET * 16 + s
+    return 0
+
+
+@njit(cache=True)
+def _loop_values(L, out, ci, ca, loop_ptr, loop_src, loop_idx):
+    start = loop_ptr[L]
+    for i in range(start, loop_ptr[L + 1]):
+        src = loop_src[i]
+        out[i - start] = _doubles(ca[src, Y], ci[src, N_OUT])[loop_idx[i]]
+
+
+@njit(cache=True)
+def _loop_place(L, values, ci, ca, loop_ptr, loop_src, loop_idx):
+    start = loop_ptr[L]
+    for i in range(start, loop_ptr[L + 1]):
+        src = loop_src[i]
+        _doubles(ca[src, Y], ci[src, N_OUT])[loop_idx[i]] = values[i - start]
+
+
+@njit(cache=True)
+def _point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
+                 group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, predicted, ints, floats,
+                 qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, loop_rounds, misc, ts,
+                 fmi_ns, fault, fault_t, t_point):
+    """``PointReads.read``: every component read at the point after a step
+    of ``h``, along the schedule; 0, or the fault's kind."""
+    n_loops = loop_ptr.size - 1
+    if h != floats[POINT_H]:  # the points are no longer a step apart: predict afresh
+        floats[POINT_H] = h
+        for L in range(n_loops):
+            ints[1 + L] = 0
+    for k in first:
+        s = _get_outputs(k, ci, ca, misc, ts, fmi_ns)
+        if s > 1:
+            return _fail(fault, fault_t, FAILED_GET, k, s, t_point)
+    tol, rounds = floats[SETTLE_TOL], np.int64(floats[ROUNDS])
+    for g in range(group_ptr.size - 1):
+        L = group_loop[g]
+        if L < 0:
+            for k in members[group_ptr[g]:group_ptr[g + 1]]:
+                s = _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns)
+                if s:
+                    return _fail(fault, fault_t, s // 16, k, s % 16, t_point)
+            continue
+        a, b = loop_ptr[L], loop_ptr[L + 1]
+        n = b - a
+        # the loop's values: read, produced, the next read, their scales, its history
+        read, produced, nxt, scales = (scratch[:n], scratch[n:2 * n], scratch[2 * n:3 * n], scratch[3 * n:4 * n])
+        rest = scratch[4 * n:]
+        past = loop_hist[:, a:b]
+        smooth = loop_smooth[a:b]
+        if predicted and ints[1 + L] >= 2:
+            _loop_values(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
+            for i in range(n):
+                if smooth[i]:
+                    if ints[1 + L] == 3:
+                        read[i] = 3.0 * past[2, i] - 3.0 * past[1, i] + past[0, i]
+                    else:
+                        read[i] = 2.0 * past[1, i] - past[0, i]
+            _loop_place(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
+        _loop_values(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
+        for i in range(n):
+            src = loop_src[a + i]
+            scales[i] = scale[ci[src, OFFSET] + loop_idx[a + i]]
+        if n:
+            qn_new_step(1 + L, qn_off, qn_i, qn_state, np.int64(floats[REUSE_STEPS]))
+        made = 0
+        for _ in range(rounds):
+            made += 1
+            for k in members[group_ptr[g]:group_ptr[g + 1]]:
+                s = _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns)
+                if s:
+                    return _fail(fault, fault_t, s // 16, k, s % 16, t_point)
+            _loop_values(L, produced, ci, ca, loop_ptr, loop_src, loop_idx)
+            if _largest_change(produced, read, scales) <= tol:
+                break
+            if n == 0:
+                continue
+            info = qn_next_input(1 + L, read, produced, scales, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
+                                 lapack_i, lapack_f, jpvt, misc[DGELSY], floats[GROWTH_LIMIT])
+            if info:
+                return _fail(fault, fault_t, FAILED_FIT, -1, info, t_point)
+            for i in range(n):
+                read[i] = nxt[i] if smooth[i] else produced[i]
+            _loop_place(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
+        if predicted:
+            kept = ints[1 + L]
+            if kept == 3:
+                past[0, :] = past[1, :]
+                past[1, :] = past[2, :]
+                kept = 2
+            _loop_values(L, past[kept], ci, ca, loop_ptr, loop_src, loop_idx)
+            ints[1 + L] = kept + 1
+        loop_rounds[L, made] += 1
+    return OK
+
+
+@njit(cache=True)
+def _update_peaks(ci, ca, peak, scale, group, group_max, floor):
+    """``base.Peaks.update`` with the outputs as they stand."""
+    for k in range(ci.shape[0]):
+        y = _doubles(ca[k, Y], ci[k, N_OUT])
+        o = ci[k, OFFSET]
+        grew = False
+        for i in range(y.size):
+            v = abs(y[i])
+            if v > peak[o + i]:
+                peak[o + i] = v
+                grew = True
+        if not grew:
+            continue
+        for i in range(o, o + y.size):
+            group_max[group[i]] = 0.0
+        for i in range(o, o + y.size):
+            group_max[group[i]] = max(group_max[group[i]], peak[i])
+        for i in range(o, o + y.size):
+            scale[i] = max(peak[i], floor * group_max[group[i]])
+
+
+@njit(cache=True)
+def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src, route_idx,
+            route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid,
+            misc, ts, fmi_ns, discarded, fault, fault_t, result):
+    """``IteratedMidpoint._passes`` (the components' states saved):
+    ``result`` the re-step passes made, whether the last settled, the
+    largest change; 0, or the fault's kind."""
+    tol = floats[SETTLE_TOL]
+    nw, npred = watched_at.size, predicted_at.size
+    before, now, wscale = scratch[:nw], scratch[nw:2 * nw], scratch[2 * nw:3 * nw]
+    read_in, produced = scratch[3 * nw:3 * nw + npred], scratch[3 * nw + npred:3 * nw + 2 * npred]
+    pscale, nxt = scratch[3 * nw + 2 * npred:3 * nw + 3 * npred], scratch[3 * nw + 3 * npred:3 * nw + 4 * npred]
+    rest = scratch[3 * nw + 4 * npred:]
+    for i in range(nw):
+        before[i] = mid[watched_at[i]]
+        wscale[i] = scale[watched_at[i]]
+    for i in range(npred):
+        read_in[i] = mid[predicted_at[i]]
+        pscale[i] = scale[predicted_at[i]]
+    if npred:
+        qn_new_step(0, qn_off, qn_i, qn_state, np.int64(floats[REUSE_STEPS]))
+    at_mid[:] = False
+    current, passes, settled, change = 0, 0, False, 0.0
+    for row in range(plan.shape[0]):
+        p, k, halves, last = plan[row, 0], plan[row, 1], plan[row, 2], plan[row, 3]
+        if p > current:  # a re-step pass begins
+            for i in range(nw):
+                now[i] = mid[watched_at[i]]
+            change = _largest_change(now, before, wscale)
+            settled = change <= tol
+            if settled:
+                result[0], result[1], result[2] = passes, 1.0, change
+                return _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, route_dst,
+                               at_mid, misc, ts, fmi_ns, discarded, fault, fault_t)
+            if npred:
+                for i in range(npred):
+                    produced[i] = mid[predicted_at[i]]
+                info = qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
+                                     lapack_i, lapack_f, jpvt, misc[DGELSY], floats[GROWTH_LIMIT])
+                if info:
+                    return _fail(fault, fault_t, FAILED_FIT, -1, info, t)
+                for i in range(npred):
+                    mid[predicted_at[i]] = nxt[i]
+                    read_in[i] = nxt[i]
+            for i in range(nw):
+                before[i] = mid[watched_at[i]]
+            current = p
+            at_mid[:] = False
+            passes += 1
+        if p:
+            s = _restore(k, ca, states, misc, ts, fmi_ns)
+            if s > 1:
+                return _fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+        reached = _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts,
+                             fmi_ns, discarded, fault, fault_t)
+        if reached < 0:
+            return fault[0]
+        if reached == 0:
+            at_mid[k] = True
+    for i in range(nw):
+        now[i] = mid[watched_at[i]]
+    change = _largest_change(now, before, wscale)
+    result[0], result[1], result[2] = passes, 1.0 if change <= tol else 0.0, change
+    return OK
+
+
+@njit(cache=True)
+def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, route_dst, at_mid, misc, ts, fmi_ns,
+            discarded, fault, fault_t):
+    """``IteratedMidpoint._finish``."""
+    for k in again:
+        if at_mid[k]:
+            s = _do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+            if s > 1:
+                return _fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
+            continue
+        s = _restore(k, ca, states, misc, ts, fmi_ns)
+        if s > 1:
+            return _fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+        _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
+        s = _set_inputs(k, ci, ca, misc, ts, fmi_ns)
+        if s > 1:
+            return _fail(fault, fault_t, FAILED_SET, k, s, t)
+        if ci[k, FIXED_STEP]:
+            s = _do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+            if s <= 1:
+                s = _do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+        else:
+            s = _do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
+        if s > 1:
+            return _fail(fault, fault_t, FAILED_STEP, k, s, t)
+    return OK
+
+
+@njit(cache=True)
+def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
+                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
+                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
+                  qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
+                  result, fault, fault_t, discarded, fmi_ns):
+    """One step of the iterated midpoint from ``t`` over ``h`` [s]
+    (``IteratedMidpoint.step``, settling); 0, or the kind of the fault
+    that stopped it (``fault``, ``fault_t``: what the caller explains).
+    ``fault[3]`` is 1 where a component discarded a step (``discarded``)."""
+    kind = _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
+                 group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
+                 loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
+                 qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
+                 result, fault, fault_t, discarded, fmi_ns)
+    for k in range(discarded.shape[0]):
+        if not np.isnan(discarded[k, 0]):
+            fault[3] = 1
+    return kind
+
+
+@njit(cache=True)
+def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
+                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
+                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
+                  qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
+                  result, fault, fault_t, discarded, fmi_ns):
+    n = ci.shape[0]
+    for k in range(n):
+        o = ci[k, OFFSET]
+        mid[o:o + ci[k, N_OUT]] = _doubles(ca[k, Y], ci[k, N_OUT])  # a source not yet stepped: its value at t
+    if h != floats[LAST_H]:
+        floats[LAST_H] = h
+        ints[HIST_COUNT] = 0
+    kept = ints[HIST_COUNT]
+    for i in range(predicted_at.size):
+        j = predicted_at[i]
+        if kept == 2:
+            mid[j] = 1.0 / 3.0 * hist[0, i] + -2.0 * hist[1, i] + 8.0 / 3.0 * mid[j]
+        elif kept == 1:
+            mid[j] = 2.0 * mid[j] - hist[0, i]
+    for k in again:
+        t0 = _now(misc, ts)
+        s = fmi2_get_state(ca[k, GET_STATE], ca[k, COMPONENT], ca[k, SLOT])
+        fmi_ns[k] += _now(misc, ts) - t0
+        if s > 1:
+            return _fail(fault, fault_t, FAILED_SAVE, k, s, t)
+    kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
+                   route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f,
+                   jpvt, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+    if kind:
+        return kind
+    counts[np.int64(result[0])] += 1
+    if kept == 2:
+        hist[0, :] = hist[1, :]
+        kept = 1
+    for i in range(predicted_at.size):
+        hist[kept, i] = mid[predicted_at[i]]
+    ints[HIST_COUNT] = kept + 1
+    kind = _point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
+                        group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
+                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt,
+                        loop_rounds, misc, ts, fmi_ns, fault, fault_t, t + h)
+    if kind:
+        return kind
+    for k in range(n):
+        if not _finite(_doubles(ca[k, Y], ci[k, N_OUT])):
+            return _fail(fault, fault_t, NOT_FINITE_END, k, 0, t + h)
+    _update_peaks(ci, ca, peak, scale, group, group_max, floats[FLOOR_OF])
+    return OK
+
+
+_F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int64[:, ::1]
+#: the types of :func:`midpoint_step`'s arguments, as ``engine.py`` makes
+#: them (a test checks), for compiling it before a run (``fmus/warmup.py``)
+SIGNATURE = (nt.float64, nt.float64, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
+             _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
+             _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.int32[::1], _F1, nt.int32[::1], nt.bool_[::1], nt.uint64[::1],
+             _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I1)

@@ -1,0 +1,107 @@
+"""The iterated midpoint's step compiled (``runtime/compiled``) against the
+Python algorithm it stands in for: the same run to the bit, the same
+errors, the same counts; and the runs it leaves to the Python algorithm."""
+import json
+
+import numba
+import numpy as np
+import pytest
+
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.results import read_results
+from crane_cosim.runtime import run_cosim
+from crane_cosim.scenarios import System
+
+
+def _run(system, folder, monkeypatch, master):
+    monkeypatch.setenv("CRANE_COSIM_MASTER", master)
+    run_cosim(system, folder, progress=False)
+    return read_results(folder), json.loads((folder / "summary.json").read_text())
+
+
+def test_the_crane_with_friction_runs_the_same_bits_compiled(fmu_dir, tmp_path, monkeypatch):
+    """0.3 s of the crane on the vessel with friction, whose steps take up to
+    seven re-step passes (quasi-Newton steps of the passes' model) and
+    whose loop of direct feedthrough at the points up to four rounds (its
+    own model): every recorded value and every count of passes and rounds
+    the same, compiled and in Python."""
+    from crane_cosim import scenarios
+
+    s = scenarios.crane_on_vessel_friction(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.3)
+    compiled, c = _run(s, tmp_path / "compiled", monkeypatch, "compiled")
+    python, p = _run(s, tmp_path / "python", monkeypatch, "python")
+    assert c["master_step"] == "compiled" and p["master_step"] == "python (CRANE_COSIM_MASTER=python)"
+    assert compiled.equals(python)
+    assert c["re_step_passes"] == p["re_step_passes"] and c["point_loop_rounds"] == p["point_loop_rounds"]
+    assert max(int(n) for n in c["re_step_passes"]) >= 3  # measured: 7
+    assert max(int(n) for counts in c["point_loop_rounds"].values() for n in counts) >= 3  # measured: 4
+    # the time in each component's FMI calls is counted, and is part of the run's
+    assert all(v > 0 for v in c["fmi_call_time_by_component_s"].values())
+    assert c["fmi_call_time_s"] < c["wall_time_s"]
+
+
+def test_the_arguments_are_of_the_types_compiled_before_a_run(fmu_dir, tmp_path):
+    """The warm-up compiles the step for ``SIGNATURE``: the arguments the
+    engine makes are of those types, so no run compiles another."""
+    from crane_cosim import scenarios
+    from crane_cosim.runtime import plan_of
+    from crane_cosim.runtime.compiled import step
+    from crane_cosim.runtime.execution import Execution
+
+    s = scenarios.crane_on_vessel_friction(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
+    execution = Execution(plan_of(s), tmp_path)
+    try:
+        execution.instantiate()
+        execution.start()
+        args = (0.0, 0.0, *execution.algorithm.compiled.args)
+        assert tuple(numba.typeof(a) for a in args) == step.SIGNATURE
+    finally:
+        execution.close()
+
+
+def _oscillator(integrator_fmu, k=1.0, **settings):
+    s = System("Oscillator", stop_time=0.3, step=0.1, algorithm="iterated-midpoint", base_dir=integrator_fmu.parent,
+               **settings)
+    s.add_component("a", integrator_fmu.name, x0=1.0, k=k)
+    s.add_component("b", integrator_fmu.name, x0=0.0, k=-k)
+    s.connect("b.y", "a.u")
+    s.connect("a.y", "b.u")
+    return s
+
+
+def test_a_failed_step_is_told_as_the_python_algorithm_tells_it(integrator_fmu, tmp_path, monkeypatch):
+    """The oscillator at a gain of 1e200 overflows in its first step: the
+    compiled step stops the run with the Python algorithm's sentence."""
+    said = {}
+    for master in ("compiled", "python"):
+        monkeypatch.setenv("CRANE_COSIM_MASTER", master)
+        with pytest.raises(CraneCosimError) as failed:
+            run_cosim(_oscillator(integrator_fmu, k=1e200), tmp_path / master, progress=False)
+        said[master] = str(failed.value).replace(str(tmp_path / master), "OUT")
+    assert said["compiled"] == said["python"]
+    assert said["compiled"].startswith("component a (Integrator.fmu) failed to step from t = 0 s"), said
+
+
+def test_the_oscillator_runs_the_same_bits_compiled(integrator_fmu, tmp_path, monkeypatch):
+    """Two integrators in a loop, each stepped again (their own states
+    saved and restored by the compiled step): the same run."""
+    s = _oscillator(integrator_fmu)
+    compiled, c = _run(s, tmp_path / "compiled", monkeypatch, "compiled")
+    python, _ = _run(s, tmp_path / "python", monkeypatch, "python")
+    assert c["master_step"] == "compiled"
+    assert compiled.equals(python) and np.isfinite(compiled.to_numpy()).all()
+
+
+@pytest.mark.parametrize("settings, why", [
+    ({"algorithm": "iterated-quadratic"}, "the iterated-quadratic step is not compiled"),
+    ({"iterations": 2}, "a fixed number of passes"),
+])
+def test_the_runs_the_compiled_step_leaves_to_python(integrator_fmu, tmp_path, monkeypatch, settings, why):
+    """A fixed number of passes and the iterated quadratic run in Python, and
+    the summary says why."""
+    monkeypatch.delenv("CRANE_COSIM_MASTER", raising=False)
+    s = _oscillator(integrator_fmu)
+    for name, value in settings.items():
+        setattr(s, name, value)
+    run_cosim(s, tmp_path, progress=False)
+    assert json.loads((tmp_path / "summary.json").read_text())["master_step"] == f"python ({why})"
