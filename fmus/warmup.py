@@ -126,10 +126,10 @@ def _master_functions() -> tuple[list[str], tuple[str, ...]]:
     the modules that hold them."""
     from numba.core.registry import CPUDispatcher
 
-    from ..runtime.compiled import qn, step
-    modules = (step.__name__, qn.__name__)
-    return [name for m in (step, qn) for name, v in vars(m).items()
-            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__], modules
+    from ..runtime.compiled import component, point, qn, step
+    compiled = (step, point, component, qn)
+    return [name for m in compiled for name, v in vars(m).items()
+            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__], tuple(m.__name__ for m in compiled)
 
 
 def warm_up(models, stream=None, monolithic: bool = False, master: bool = False) -> list[str]:

@@ -296,7 +296,7 @@ def _flags_of_a_step(system, folder) -> dict:
     in the first step of ``system`` (by the compiled step: the flags its
     table of the components holds, and which it passes)."""
     from crane_cosim.runtime import plan_of
-    from crane_cosim.runtime.compiled import step
+    from crane_cosim.runtime.compiled import layout
     from crane_cosim.runtime.execution import Execution
     execution = Execution(plan_of(system), folder)
     execution.instantiate()
@@ -307,7 +307,7 @@ def _flags_of_a_step(system, folder) -> dict:
     if compiled is not None:
         table = compiled.args[0]
         execution.close()
-        return {inst.name: {int(table[k, step.NO_PRIOR])} for k, inst in enumerate(execution.instances)}
+        return {inst.name: {int(table[k, layout.NO_PRIOR])} for k, inst in enumerate(execution.instances)}
     for inst in execution.instances:
         do_step = inst._do_step
         inst._do_step = lambda c, t, h, flag, inst=inst, do_step=do_step: (

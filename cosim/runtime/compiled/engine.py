@@ -28,7 +28,7 @@ import numpy as np
 from ...errors import CraneCosimError
 from ..algorithms.acceleration import GROWTH, RCOND, REUSE
 from ..algorithms.base import FLOOR, check_finite
-from . import step as kernel
+from . import layout, step as kernel
 
 __all__ = ["CompiledMidpoint", "why_not_compiled"]
 
@@ -200,13 +200,13 @@ class CompiledMidpoint:
         """The error of the fault the step reported."""
         _, k, status, _ = self.fault.tolist()
         t = float(self.fault_t[0])
-        if kind == kernel.FAILED_FIT:
+        if kind == layout.FAILED_FIT:
             return np.linalg.LinAlgError(f"dgelsy failed (info {status})")
         inst = self.instances[k]
-        if kind in (kernel.NOT_FINITE, kernel.NOT_FINITE_END):
+        if kind in (layout.NOT_FINITE, layout.NOT_FINITE_END):
             check_finite(inst, t)  # raises, naming the output
             return CraneCosimError(f"component {inst.name} returned an output that is not finite at t = {t:g} s")
-        what = {kernel.FAILED_STEP: f"step from t = {t:g} s", kernel.FAILED_SET: "accept its inputs",
-                kernel.FAILED_GET: "return its outputs", kernel.FAILED_SAVE: "save its state",
-                kernel.FAILED_RESTORE: "restore its state"}[kind]
+        what = {layout.FAILED_STEP: f"step from t = {t:g} s", layout.FAILED_SET: "accept its inputs",
+                layout.FAILED_GET: "return its outputs", layout.FAILED_SAVE: "save its state",
+                layout.FAILED_RESTORE: "restore its state"}[kind]
         return inst.explain(what)

@@ -23,7 +23,6 @@ first, so the ones it uses are the same.
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .calls import address_of, dgelsy

@@ -9,7 +9,9 @@ What a step of the Python algorithm spends on itself, a microsecond or two
 a call of an FMU and a few for each small numpy operation (some 110 us a
 step of the crane on the vessel), is gone; the FMUs' own time stays.
 ``engine.py`` builds the tables this step reads from the algorithm and
-explains what it reports.
+explains what it reports; ``component.py`` holds the calls of one
+component, ``point.py`` the reads at the point, ``qn.py`` the quasi-Newton
+step, ``layout.py`` the columns and slots named below.
 
 The arrays (``engine.py`` says how each is made):
 
@@ -46,117 +48,23 @@ The arrays (``engine.py`` says how each is made):
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 from numba import types as nt
 
-from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_get_state, fmi2_set_real,
-                    fmi2_set_state)
+from .calls import fmi2_get_state
+from .component import do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_inputs
+from .layout import (COMPONENT, DGELSY, FAILED_FIT, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
+                     FAILED_STEP, FIXED_STEP, FLOOR_OF, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_IN, N_OUT,
+                     NOT_FINITE, NOT_FINITE_END, OFFSET, OK, REUSE_STEPS, SETTLE_TOL, SLOT, U, Y)
+from .point import point_reads
 from .qn import qn_new_step, qn_next_input
 
 __all__ = ["midpoint_step", "SIGNATURE"]
 
-# columns of ci
-N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
-# columns of ca
-COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT = range(12)
-# misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy
-CLOCK, TIMESPEC, DGELSY = 0, 1, 2
-# ints and floats
-HIST_COUNT = 0
-LAST_H, POINT_H, SETTLE_TOL, GROWTH_LIMIT, FLOOR_OF, REUSE_STEPS, ROUNDS = 0, 1, 2, 3, 4, 5, 6
-# fault: kind, component, status; its time in fault_t
-OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT = range(9)
-STATUS_DISCARD = 2
-
-
-@njit(cache=True)
-def _now(misc, ts):
-    clock_gettime(misc[CLOCK], 1, misc[TIMESPEC])  # CLOCK_MONOTONIC
-    return ts[0] * 1000000000 + ts[1]
-
-
-@njit(cache=True)
-def _doubles(address, n):
-    return carray(double_pointer(address), (n,))
-
-
-@njit(cache=True)
-def _set_inputs(k, ci, ca, misc, ts, fmi_ns):
-    n = ci[k, N_IN]
-    if n == 0:
-        return 0
-    t0 = _now(misc, ts)
-    status = fmi2_set_real(ca[k, SET_REAL], ca[k, COMPONENT], ca[k, VR_IN], n, ca[k, U])
-    fmi_ns[k] += _now(misc, ts) - t0
-    return status
-
-
-@njit(cache=True)
-def _get_outputs(k, ci, ca, misc, ts, fmi_ns):
-    n = ci[k, N_OUT]
-    if n == 0:
-        return 0
-    t0 = _now(misc, ts)
-    status = fmi2_get_real(ca[k, GET_REAL], ca[k, COMPONENT], ca[k, VR_OUT], n, ca[k, Y])
-    fmi_ns[k] += _now(misc, ts) - t0
-    return status
-
-
-@njit(cache=True)
-def _do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
-    """Step component ``k``: its status, a discard noted (with the step's
-    start) and passed as success, for the caller to ask afterwards whether
-    the component ended the simulation (``FMI2Instance._ended``)."""
-    t0 = _now(misc, ts)
-    status = fmi2_do_step(ca[k, DO_STEP], ca[k, COMPONENT], t, h, ci[k, NO_PRIOR])
-    fmi_ns[k] += _now(misc, ts) - t0
-    if status == STATUS_DISCARD:
-        if np.isnan(discarded[k, 0]):
-            discarded[k, 0], discarded[k, 1] = t, h
-        return 1
-    return status
-
-
-@njit(cache=True)
-def _restore(k, ca, states, misc, ts, fmi_ns):
-    t0 = _now(misc, ts)
-    status = fmi2_set_state(ca[k, SET_STATE], ca[k, COMPONENT], states[k])
-    fmi_ns[k] += _now(misc, ts) - t0
-    return status
-
-
-@njit(cache=True)
-def _fail(fault, fault_t, kind, k, status, t):
-    fault[0], fault[1], fault[2] = kind, k, status
-    fault_t[0] = t
-    return kind
-
-
-@njit(cache=True)
-def _finite(y):
-    for v in y:
-        if not np.isfinite(v):
-            return False
-    return True
-
-
-@njit(cache=True)
-def _largest_change(now, before, scale):
-    """``base.largest_change``."""
-    tiny = np.finfo(np.float64).tiny
-    largest = 0.0
-    for i in range(now.size):
-        s = max(scale[i], abs(now[i]))
-        s = max(s, abs(before[i]))
-        s = max(s, tiny)
-        largest = max(largest, abs(now[i] - before[i]) / s)
-    return largest
-
-
 @njit(cache=True)
 def _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
     """Component ``k``'s inputs at their sources' mid-step values."""
-    u = _doubles(ca[k, U], ci[k, N_IN])
+    u = doubles(ca[k, U], ci[k, N_IN])
     for r in range(route_ptr[k], route_ptr[k + 1]):
         u[route_dst[r]] = mid[ci[route_src[r], OFFSET] + route_idx[r]]
 
@@ -167,155 +75,43 @@ def _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_i
     """``IteratedMidpoint._held_step``: 1 if the component reached t + h,
     0 if stopped at mid-step, -1 on a fault."""
     _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-    s = _set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
     if s > 1:
-        _fail(fault, fault_t, FAILED_SET, k, s, t)
+        fail(fault, fault_t, FAILED_SET, k, s, t)
         return -1
     if not halves:
-        s = _do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
+        s = do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
         if s > 1:
-            _fail(fault, fault_t, FAILED_STEP, k, s, t)
+            fail(fault, fault_t, FAILED_STEP, k, s, t)
             return -1
         return 1
-    s = _do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+    s = do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
     if s > 1:
-        _fail(fault, fault_t, FAILED_STEP, k, s, t)
+        fail(fault, fault_t, FAILED_STEP, k, s, t)
         return -1
-    s = _get_outputs(k, ci, ca, misc, ts, fmi_ns)
+    s = get_outputs(k, ci, ca, misc, ts, fmi_ns)
     if s > 1:
-        _fail(fault, fault_t, FAILED_GET, k, s, t + h / 2)
+        fail(fault, fault_t, FAILED_GET, k, s, t + h / 2)
         return -1
-    y = _doubles(ca[k, Y], ci[k, N_OUT])
+    y = doubles(ca[k, Y], ci[k, N_OUT])
     mid[ci[k, OFFSET]:ci[k, OFFSET] + ci[k, N_OUT]] = y
-    if not _finite(y):
-        _fail(fault, fault_t, NOT_FINITE, k, 0, t + h / 2)
+    if not finite(y):
+        fail(fault, fault_t, NOT_FINITE, k, 0, t + h / 2)
         return -1
     if last:
-        s = _do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+        s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
         if s > 1:
-            _fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
+            fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
             return -1
         return 1
     return 0
-
-
-@njit(cache=True)
-def _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns):
-    """``point._give_and_read`` of component ``k``: 0, or the kind of the
-    call that failed times 16 plus its status."""
-    raw = _doubles(ca[k, U_RAW], ci[k, N_IN])
-    for r in range(route_ptr[k], route_ptr[k + 1]):
-        src = route_src[r]
-        raw[route_dst[r]] = _doubles(ca[src, Y], ci[src, N_OUT])[route_idx[r]]
-    _doubles(ca[k, U], ci[k, N_IN])[:] = raw
-    s = _set_inputs(k, ci, ca, misc, ts, fmi_ns)
-    if s > 1:
-        return FAILED_SET * 16 + s
-    s = _get_outputs(k, ci, ca, misc, ts, fmi_ns)
-    if s > 1:
-        return FAILED_GET * 16 + s
-    return 0
-
-
-@njit(cache=True)
-def _loop_values(L, out, ci, ca, loop_ptr, loop_src, loop_idx):
-    start = loop_ptr[L]
-    for i in range(start, loop_ptr[L + 1]):
-        src = loop_src[i]
-        out[i - start] = _doubles(ca[src, Y], ci[src, N_OUT])[loop_idx[i]]
-
-
-@njit(cache=True)
-def _loop_place(L, values, ci, ca, loop_ptr, loop_src, loop_idx):
-    start = loop_ptr[L]
-    for i in range(start, loop_ptr[L + 1]):
-        src = loop_src[i]
-        _doubles(ca[src, Y], ci[src, N_OUT])[loop_idx[i]] = values[i - start]
-
-
-@njit(cache=True)
-def _point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
-                 group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, predicted, ints, floats,
-                 qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, loop_rounds, misc, ts,
-                 fmi_ns, fault, fault_t, t_point):
-    """``PointReads.read``: every component read at the point after a step
-    of ``h``, along the schedule; 0, or the fault's kind."""
-    n_loops = loop_ptr.size - 1
-    if h != floats[POINT_H]:  # the points are no longer a step apart: predict afresh
-        floats[POINT_H] = h
-        for L in range(n_loops):
-            ints[1 + L] = 0
-    for k in first:
-        s = _get_outputs(k, ci, ca, misc, ts, fmi_ns)
-        if s > 1:
-            return _fail(fault, fault_t, FAILED_GET, k, s, t_point)
-    tol, rounds = floats[SETTLE_TOL], np.int64(floats[ROUNDS])
-    for g in range(group_ptr.size - 1):
-        L = group_loop[g]
-        if L < 0:
-            for k in members[group_ptr[g]:group_ptr[g + 1]]:
-                s = _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns)
-                if s:
-                    return _fail(fault, fault_t, s // 16, k, s % 16, t_point)
-            continue
-        a, b = loop_ptr[L], loop_ptr[L + 1]
-        n = b - a
-        # the loop's values: read, produced, the next read, their scales, its history
-        read, produced, nxt, scales = (scratch[:n], scratch[n:2 * n], scratch[2 * n:3 * n], scratch[3 * n:4 * n])
-        rest = scratch[4 * n:]
-        past = loop_hist[:, a:b]
-        smooth = loop_smooth[a:b]
-        if predicted and ints[1 + L] >= 2:
-            _loop_values(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
-            for i in range(n):
-                if smooth[i]:
-                    if ints[1 + L] == 3:
-                        read[i] = 3.0 * past[2, i] - 3.0 * past[1, i] + past[0, i]
-                    else:
-                        read[i] = 2.0 * past[1, i] - past[0, i]
-            _loop_place(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
-        _loop_values(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
-        for i in range(n):
-            src = loop_src[a + i]
-            scales[i] = scale[ci[src, OFFSET] + loop_idx[a + i]]
-        if n:
-            qn_new_step(1 + L, qn_off, qn_i, qn_state, np.int64(floats[REUSE_STEPS]))
-        made = 0
-        for _ in range(rounds):
-            made += 1
-            for k in members[group_ptr[g]:group_ptr[g + 1]]:
-                s = _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns)
-                if s:
-                    return _fail(fault, fault_t, s // 16, k, s % 16, t_point)
-            _loop_values(L, produced, ci, ca, loop_ptr, loop_src, loop_idx)
-            if _largest_change(produced, read, scales) <= tol:
-                break
-            if n == 0:
-                continue
-            info = qn_next_input(1 + L, read, produced, scales, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
-                                 lapack_i, lapack_f, jpvt, misc[DGELSY], floats[GROWTH_LIMIT])
-            if info:
-                return _fail(fault, fault_t, FAILED_FIT, -1, info, t_point)
-            for i in range(n):
-                read[i] = nxt[i] if smooth[i] else produced[i]
-            _loop_place(L, read, ci, ca, loop_ptr, loop_src, loop_idx)
-        if predicted:
-            kept = ints[1 + L]
-            if kept == 3:
-                past[0, :] = past[1, :]
-                past[1, :] = past[2, :]
-                kept = 2
-            _loop_values(L, past[kept], ci, ca, loop_ptr, loop_src, loop_idx)
-            ints[1 + L] = kept + 1
-        loop_rounds[L, made] += 1
-    return OK
 
 
 @njit(cache=True)
 def _update_peaks(ci, ca, peak, scale, group, group_max, floor):
     """``base.Peaks.update`` with the outputs as they stand."""
     for k in range(ci.shape[0]):
-        y = _doubles(ca[k, Y], ci[k, N_OUT])
+        y = doubles(ca[k, Y], ci[k, N_OUT])
         o = ci[k, OFFSET]
         grew = False
         for i in range(y.size):
@@ -361,7 +157,7 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
         if p > current:  # a re-step pass begins
             for i in range(nw):
                 now[i] = mid[watched_at[i]]
-            change = _largest_change(now, before, wscale)
+            change = largest_change(now, before, wscale)
             settled = change <= tol
             if settled:
                 result[0], result[1], result[2] = passes, 1.0, change
@@ -373,7 +169,7 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
                 info = qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
                                      lapack_i, lapack_f, jpvt, misc[DGELSY], floats[GROWTH_LIMIT])
                 if info:
-                    return _fail(fault, fault_t, FAILED_FIT, -1, info, t)
+                    return fail(fault, fault_t, FAILED_FIT, -1, info, t)
                 for i in range(npred):
                     mid[predicted_at[i]] = nxt[i]
                     read_in[i] = nxt[i]
@@ -383,9 +179,9 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
             at_mid[:] = False
             passes += 1
         if p:
-            s = _restore(k, ca, states, misc, ts, fmi_ns)
+            s = restore(k, ca, states, misc, ts, fmi_ns)
             if s > 1:
-                return _fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+                return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
         reached = _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts,
                              fmi_ns, discarded, fault, fault_t)
         if reached < 0:
@@ -394,7 +190,7 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
             at_mid[k] = True
     for i in range(nw):
         now[i] = mid[watched_at[i]]
-    change = _largest_change(now, before, wscale)
+    change = largest_change(now, before, wscale)
     result[0], result[1], result[2] = passes, 1.0 if change <= tol else 0.0, change
     return OK
 
@@ -405,25 +201,25 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
     """``IteratedMidpoint._finish``."""
     for k in again:
         if at_mid[k]:
-            s = _do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+            s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
             if s > 1:
-                return _fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
+                return fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
             continue
-        s = _restore(k, ca, states, misc, ts, fmi_ns)
+        s = restore(k, ca, states, misc, ts, fmi_ns)
         if s > 1:
-            return _fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+            return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
         _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-        s = _set_inputs(k, ci, ca, misc, ts, fmi_ns)
+        s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
         if s > 1:
-            return _fail(fault, fault_t, FAILED_SET, k, s, t)
+            return fail(fault, fault_t, FAILED_SET, k, s, t)
         if ci[k, FIXED_STEP]:
-            s = _do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+            s = do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
             if s <= 1:
-                s = _do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+                s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
         else:
-            s = _do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
+            s = do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
         if s > 1:
-            return _fail(fault, fault_t, FAILED_STEP, k, s, t)
+            return fail(fault, fault_t, FAILED_STEP, k, s, t)
     return OK
 
 
@@ -457,7 +253,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     n = ci.shape[0]
     for k in range(n):
         o = ci[k, OFFSET]
-        mid[o:o + ci[k, N_OUT]] = _doubles(ca[k, Y], ci[k, N_OUT])  # a source not yet stepped: its value at t
+        mid[o:o + ci[k, N_OUT]] = doubles(ca[k, Y], ci[k, N_OUT])  # a source not yet stepped: its value at t
     if h != floats[LAST_H]:
         floats[LAST_H] = h
         ints[HIST_COUNT] = 0
@@ -469,11 +265,11 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
         elif kept == 1:
             mid[j] = 2.0 * mid[j] - hist[0, i]
     for k in again:
-        t0 = _now(misc, ts)
+        t0 = now(misc, ts)
         s = fmi2_get_state(ca[k, GET_STATE], ca[k, COMPONENT], ca[k, SLOT])
-        fmi_ns[k] += _now(misc, ts) - t0
+        fmi_ns[k] += now(misc, ts) - t0
         if s > 1:
-            return _fail(fault, fault_t, FAILED_SAVE, k, s, t)
+            return fail(fault, fault_t, FAILED_SAVE, k, s, t)
     kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
                    route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f,
                    jpvt, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
@@ -486,15 +282,15 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     for i in range(predicted_at.size):
         hist[kept, i] = mid[predicted_at[i]]
     ints[HIST_COUNT] = kept + 1
-    kind = _point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
+    kind = point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                         group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
                         floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt,
                         loop_rounds, misc, ts, fmi_ns, fault, fault_t, t + h)
     if kind:
         return kind
     for k in range(n):
-        if not _finite(_doubles(ca[k, Y], ci[k, N_OUT])):
-            return _fail(fault, fault_t, NOT_FINITE_END, k, 0, t + h)
+        if not finite(doubles(ca[k, Y], ci[k, N_OUT])):
+            return fail(fault, fault_t, NOT_FINITE_END, k, 0, t + h)
     _update_peaks(ci, ca, peak, scale, group, group_max, floats[FLOOR_OF])
     return OK
 

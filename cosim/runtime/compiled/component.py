@@ -1,0 +1,97 @@
+"""The FMI 2.0 calls of one component in the compiled master step, timed
+(``fmi_ns``: nanoseconds in each component's calls, for the master's own
+time to be told from the FMUs'), and the checks and records of a fault."""
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, njit
+
+from .calls import clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_real, fmi2_set_state
+from .layout import (CLOCK, COMPONENT, DO_STEP, GET_REAL, N_IN, N_OUT, NO_PRIOR, SET_REAL, SET_STATE, STATUS_DISCARD,
+                     TIMESPEC, U, VR_IN, VR_OUT, Y)
+
+__all__ = ["now", "doubles", "set_inputs", "get_outputs", "do_step", "restore", "fail", "finite", "largest_change"]
+
+
+@njit(cache=True)
+def now(misc, ts):
+    clock_gettime(misc[CLOCK], 1, misc[TIMESPEC])  # CLOCK_MONOTONIC
+    return ts[0] * 1000000000 + ts[1]
+
+
+@njit(cache=True)
+def doubles(address, n):
+    return carray(double_pointer(address), (n,))
+
+
+@njit(cache=True)
+def set_inputs(k, ci, ca, misc, ts, fmi_ns):
+    n = ci[k, N_IN]
+    if n == 0:
+        return 0
+    t0 = now(misc, ts)
+    status = fmi2_set_real(ca[k, SET_REAL], ca[k, COMPONENT], ca[k, VR_IN], n, ca[k, U])
+    fmi_ns[k] += now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def get_outputs(k, ci, ca, misc, ts, fmi_ns):
+    n = ci[k, N_OUT]
+    if n == 0:
+        return 0
+    t0 = now(misc, ts)
+    status = fmi2_get_real(ca[k, GET_REAL], ca[k, COMPONENT], ca[k, VR_OUT], n, ca[k, Y])
+    fmi_ns[k] += now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
+    """Step component ``k``: its status, a discard noted (with the step's
+    start) and passed as success, for the caller to ask afterwards whether
+    the component ended the simulation (``FMI2Instance._ended``)."""
+    t0 = now(misc, ts)
+    status = fmi2_do_step(ca[k, DO_STEP], ca[k, COMPONENT], t, h, ci[k, NO_PRIOR])
+    fmi_ns[k] += now(misc, ts) - t0
+    if status == STATUS_DISCARD:
+        if np.isnan(discarded[k, 0]):
+            discarded[k, 0], discarded[k, 1] = t, h
+        return 1
+    return status
+
+
+@njit(cache=True)
+def restore(k, ca, states, misc, ts, fmi_ns):
+    t0 = now(misc, ts)
+    status = fmi2_set_state(ca[k, SET_STATE], ca[k, COMPONENT], states[k])
+    fmi_ns[k] += now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def fail(fault, fault_t, kind, k, status, t):
+    fault[0], fault[1], fault[2] = kind, k, status
+    fault_t[0] = t
+    return kind
+
+
+@njit(cache=True)
+def finite(y):
+    for v in y:
+        if not np.isfinite(v):
+            return False
+    return True
+
+
+@njit(cache=True)
+def largest_change(now, before, scale):
+    """``base.largest_change``."""
+    tiny = np.finfo(np.float64).tiny
+    largest = 0.0
+    for i in range(now.size):
+        s = max(scale[i], abs(now[i]))
+        s = max(s, abs(before[i]))
+        s = max(s, tiny)
+        largest = max(largest, abs(now[i] - before[i]) / s)
+    return largest

@@ -1,0 +1,19 @@
+"""The layout of the arrays the compiled master step reads and writes
+(``engine.py`` makes them, ``step.py`` says what each holds): the columns
+of the components' tables, the addresses of ``misc``, the slots of
+``ints`` and ``floats``, and the kinds of fault a step reports."""
+
+#: columns of ci (per component: counts and flags)
+N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
+#: columns of ca (per component: addresses)
+COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT = range(12)
+#: misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy
+CLOCK, TIMESPEC, DGELSY = 0, 1, 2
+#: ints: the settled mid-step values kept (then, per loop, its settled points kept);
+#: floats: the steps the histories are of, the settling bound, the quasi-Newton step's
+#: growth limit, the scales' floor, the steps whose columns are reused, the rounds at most
+HIST_COUNT = 0
+LAST_H, POINT_H, SETTLE_TOL, GROWTH_LIMIT, FLOOR_OF, REUSE_STEPS, ROUNDS = 0, 1, 2, 3, 4, 5, 6
+#: fault: kind, component, status; its time in fault_t
+OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT = range(9)
+STATUS_DISCARD = 2
