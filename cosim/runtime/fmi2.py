@@ -101,7 +101,7 @@ class FMI2Instance(FMUInstance):
     def do_step(self, t: float, h: float) -> None:
         t0 = perf_counter()
         status = self._do_step(self._c_component, ctypes.c_double(t), ctypes.c_double(h), self._no_prior)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1 and not (status == _STATUS_DISCARD and self._ended(t, h)):
             raise self.explain(f"step from t = {t:g} s")
 
@@ -110,7 +110,7 @@ class FMI2Instance(FMUInstance):
             return super().save_state()
         t0 = perf_counter()
         status = self._get_state(self._c_component, ctypes.byref(self._state_slot))
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("save its state")
         return self._state_slot
@@ -118,7 +118,7 @@ class FMI2Instance(FMUInstance):
     def restore_state(self, state) -> None:
         t0 = perf_counter()
         status = self._set_state(self._c_component, state)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("restore its state")
 
@@ -170,7 +170,7 @@ class FMI2Instance(FMUInstance):
             self._du_real[:] = self.du[:, self._du_index]
         n = len(self._du_order)
         status = self._set_derivatives(self._component, self._du_vr, n, self._du_order, self._du_ptr) if n else 0
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("accept its input derivatives")
 

@@ -64,14 +64,14 @@ class FMI3Instance(FMUInstance):
     def _set_reals(self) -> None:
         t0 = perf_counter()
         status = self._set_float(self._component, self._in_vr_c, self._n_in, self._u_ptr, self._n_in)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("accept its inputs")
 
     def _get_reals(self):
         t0 = perf_counter()
         status = self._get_float(self._component, self._out_vr_c, self._n_out, self._y_ptr, self._n_out)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("return its outputs")
         return self.y
@@ -93,7 +93,7 @@ class FMI3Instance(FMUInstance):
     def do_step(self, t: float, h: float) -> None:
         t0 = perf_counter()
         status = self._do_step(self._component, t, h, self._no_prior, *self._flags)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             if self._terminate.value:
                 raise Ended(self.name, t)

@@ -80,7 +80,10 @@ class FMUInstance:
         self.model = part.model
         self.messages: list[str] = []
         self.errors: list[str] = []  # messages logged with status error or fatal
-        self.fmi_time = 0.0
+        self._fmi_time = 0.0
+        #: where a compiled step counts the nanoseconds of this instance's FMI
+        #: calls (``runtime/compiled``): an int64 array and the index into it; or None
+        self.fmi_ns = None
         self.may_roll_back = False
         #: where a step that completed and asked to end the simulation puts
         #: its :class:`Ended` (the execution's list, read after each base step)
@@ -93,6 +96,22 @@ class FMUInstance:
         self._load(unzip_dir)
         self._c_component = ctypes.c_void_p(self._component)
         self._bind()
+
+    @property
+    def fmi_time(self) -> float:
+        """The wall time [s] spent inside this instance's FMI calls (by the
+        Python algorithms and by a compiled step)."""
+        if self.fmi_ns is None:
+            return self._fmi_time
+        counts, k = self.fmi_ns
+        return self._fmi_time + int(counts[k]) * 1e-9
+
+    @fmi_time.setter
+    def fmi_time(self, seconds: float) -> None:
+        self._fmi_time = seconds
+        if self.fmi_ns is not None:
+            counts, k = self.fmi_ns
+            counts[k] = 0
 
     # -- errors ----------------------------------------------------------------
     def _log(self, status: int, message) -> None:
@@ -226,14 +245,14 @@ class FMUInstance:
     def _set_reals(self) -> None:
         t0 = perf_counter()
         status = self._set_real(self._c_component, self._in_vr_c, self._c_n_in, self._u_ptr)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("accept its inputs")
 
     def _get_reals(self) -> np.ndarray:
         t0 = perf_counter()
         status = self._get_real(self._c_component, self._out_vr_c, self._c_n_out, self._y_ptr)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("return its outputs")
         return self.y
@@ -250,7 +269,7 @@ class FMUInstance:
                 status = max(status, ch.call(self._component))
         if self._s_in is not None:
             status = max(status, self._set_strings())
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("accept its inputs")
 
@@ -270,7 +289,7 @@ class FMUInstance:
                 self.y[ch.index] = ch.buf
         if self._s_out is not None:
             status = max(status, self._get_strings())
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         if status > 1:
             raise self.explain("return its outputs")
         return self.y
@@ -298,13 +317,13 @@ class FMUInstance:
         the last.)"""
         t0 = perf_counter()
         state = self._call("save its state", self._slave_get_state)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
         return state
 
     def restore_state(self, state) -> None:
         t0 = perf_counter()
         self._call("restore its state", self._slave_set_state, state)
-        self.fmi_time += perf_counter() - t0
+        self._fmi_time += perf_counter() - t0
 
     def free_state(self, state) -> None:
         self._call("free a saved state", self._slave_free_state, state)

@@ -152,10 +152,12 @@ class CompiledMidpoint:
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
         self.result = np.zeros(3)
-        self.fault = np.zeros(4, np.int64)
+        self.fault = np.zeros(3, np.int64)
         self.fault_t = np.zeros(1)
         self.discarded = np.full((n, 2), math.nan)
         self.fmi_ns = np.zeros(n, np.int64)
+        for k, inst in enumerate(insts):  # the instance's fmi_time counts them
+            inst.fmi_ns = (self.fmi_ns, k)
         self.loops = [g for g in sorted(point.loops)]
         self.args = (ci, ca, self.states, plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat,
                      np.zeros((2, npred)), watched_at, predicted_at, peaks.peak_flat.copy(),
@@ -177,13 +179,11 @@ class CompiledMidpoint:
     def step(self, t: float, h: float) -> None:
         """One step from ``t`` over ``h`` [s]; raises as the Python algorithm would."""
         kind = kernel.midpoint_step(t, h, *self.args)
-        for inst, ns in zip(self.instances, self.fmi_ns.tolist()):
-            inst.fmi_time += ns * 1e-9
-        self.fmi_ns[:] = 0
-        if self.fault[3]:
-            self._ask_discarded()
         if kind:
-            raise self._explain(kind)
+            if kind & layout.DISCARDED:
+                self._ask_discarded()
+            if kind & ~layout.DISCARDED:
+                raise self._explain(kind & ~layout.DISCARDED)
 
     def _ask_discarded(self) -> None:
         """Ask each component that discarded a step whether it ended the
@@ -194,11 +194,10 @@ class CompiledMidpoint:
                 if not inst._ended(t, h):
                     raise inst.explain(f"step from t = {t:g} s")
         self.discarded[:] = math.nan
-        self.fault[3] = 0
 
     def _explain(self, kind: int) -> Exception:
         """The error of the fault the step reported."""
-        _, k, status, _ = self.fault.tolist()
+        _, k, status = self.fault.tolist()
         t = float(self.fault_t[0])
         if kind == layout.FAILED_FIT:
             return np.linalg.LinAlgError(f"dgelsy failed (info {status})")

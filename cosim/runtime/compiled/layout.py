@@ -17,3 +17,5 @@ LAST_H, POINT_H, SETTLE_TOL, GROWTH_LIMIT, FLOOR_OF, REUSE_STEPS, ROUNDS = 0, 1,
 #: fault: kind, component, status; its time in fault_t
 OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT = range(9)
 STATUS_DISCARD = 2
+#: the bit of a step's result that says a component discarded a step
+DISCARDED = 16

@@ -41,7 +41,7 @@ The arrays (``engine.py`` says how each is made):
 * what the step reports: ``counts`` (steps by re-step passes),
   ``loop_rounds`` (points by rounds, per loop), ``result`` (the passes
   made, whether the last settled, the largest change), ``fault`` (kind,
-  component, status, time), ``discarded`` (per component: the step from
+  component, status; ``fault_t`` its time), ``discarded`` (per component: the step from
   which its first discarded ``fmi2DoStep`` went, else NaN) and
   ``fmi_ns``, the nanoseconds spent in each component's FMI calls.
 """
@@ -53,7 +53,7 @@ from numba import types as nt
 
 from .calls import fmi2_get_state
 from .component import do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_inputs
-from .layout import (COMPONENT, DGELSY, FAILED_FIT, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
+from .layout import (COMPONENT, DGELSY, DISCARDED, FAILED_FIT, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
                      FAILED_STEP, FIXED_STEP, FLOOR_OF, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_IN, N_OUT,
                      NOT_FINITE, NOT_FINITE_END, OFFSET, OK, REUSE_STEPS, SETTLE_TOL, SLOT, U, Y)
 from .point import point_reads
@@ -231,8 +231,9 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
                   result, fault, fault_t, discarded, fmi_ns):
     """One step of the iterated midpoint from ``t`` over ``h`` [s]
     (``IteratedMidpoint.step``, settling); 0, or the kind of the fault
-    that stopped it (``fault``, ``fault_t``: what the caller explains).
-    ``fault[3]`` is 1 where a component discarded a step (``discarded``)."""
+    that stopped it (``fault``, ``fault_t``: what the caller explains),
+    with the bit ``DISCARDED`` where a component discarded a step
+    (``discarded``)."""
     kind = _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
@@ -240,7 +241,7 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
                  result, fault, fault_t, discarded, fmi_ns)
     for k in range(discarded.shape[0]):
         if not np.isnan(discarded[k, 0]):
-            fault[3] = 1
+            return kind | DISCARDED
     return kind
 
 
