@@ -323,7 +323,7 @@ def slave_class(block_cls):
             try:
                 # A diverging model is reported below, by name; numpy's own
                 # overflow warnings would only add noise in the host's output.
-                moving = self._moving
+                moving = self._is_moving()
                 with self._quiet:
                     if moving:
                         x = self._block.advance_along(current_time, self._x, self._u, self._du, step_size)
@@ -356,7 +356,7 @@ def slave_class(block_cls):
             # host may restore one state more than once
             state = _SavedState(x=self._x.copy(), u=self._u.copy(), du=self._du.copy(), t=self._t,
                                 mode=self._mode, params=self._params)
-            state.model, state.moving = block_cls, self._moving
+            state.model, state.moving = block_cls, self._is_moving()
             return state
 
         @staticmethod

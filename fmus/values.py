@@ -148,7 +148,8 @@ class ValueAccess:
     ``_block_cls``, ``_where`` (value reference -> ``("p", name)``, ``("u",
     i)`` or ``("y", i)``), ``_types`` (parameter name -> FMI type),
     ``_params``, ``_u``, ``_du``, ``_moving`` (whether ``_du`` is not all
-    zero), ``_dirty``, ``_output_index``,
+    zero; None where the binary may have written into it since: see
+    :meth:`_is_moving`), ``_dirty``, ``_output_index``,
     ``_input_index``, ``_outputs()``, ``_set_parameter(name, value)``,
     ``_t``, ``log`` and ``_fail``."""
 
@@ -199,8 +200,8 @@ class ValueAccess:
     # -- the binary's fast path (fmus/native/fmi2_fast.h) ------------------------
     def _fast_access(self):
         """What the FMU's binary takes for its fast path: ``(outputs_now,
-        inputs_now, first input's value reference, inputs, first output's,
-        outputs)``, or None where the inputs or outputs do not follow each
+        inputs_now, derivatives_now, first input's value reference, inputs,
+        first output's, outputs)``, or None where the inputs or outputs do not follow each
         other among the value references."""
         kinds = [where for where, _ in self._where]
         n_in, n_out = kinds.count("u"), kinds.count("y")
@@ -208,7 +209,7 @@ class ValueAccess:
         first_out = kinds.index("y") if n_out else 0
         if kinds[first_in:first_in + n_in] != ["u"] * n_in or kinds[first_out:first_out + n_out] != ["y"] * n_out:
             return None
-        return self._outputs_now, self._inputs_now, first_in, n_in, first_out, n_out
+        return self._outputs_now, self._inputs_now, self._derivatives_now, first_in, n_in, first_out, n_out
 
     def _outputs_now(self):
         """The outputs as the FMU's binary copies them for a fmi2GetReal of
@@ -229,6 +230,23 @@ class ValueAccess:
             return None
         self._dirty = True
         return self._u
+
+    def _derivatives_now(self):
+        """The inputs' time derivatives (``_du``: the first, then the second,
+        a row each) for the FMU's binary to write a
+        fmi2SetRealInputDerivatives of inputs into (finite values, checked
+        there), whether they are all zero then found at the next step
+        (:meth:`_is_moving`); None outside stepping."""
+        if self._mode != "stepping":
+            return None
+        self._moving = None
+        return self._du
+
+    def _is_moving(self) -> bool:
+        """Whether the inputs' derivatives are not all zero."""
+        if self._moving is None:
+            self._moving = bool(self._du.any())
+        return self._moving
 
     # -- Real ----------------------------------------------------------------
     @guarded(lambda vrs: [math.nan] * len(vrs))

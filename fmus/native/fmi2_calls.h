@@ -201,6 +201,8 @@ EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueRe
         return fmi2OK;
     if (!vr || !order || !value)
         return refuse(in, "fmi2SetRealInputDerivatives: an array is NULL (%zu values)", n);
+    if (set_derivatives_fast(in, vr, n, order, value))
+        return fmi2OK;
     fmi2ValueReference *coded = malloc(n * sizeof *coded);
     if (!coded)
         return refuse(in, "fmi2SetRealInputDerivatives: out of memory");

@@ -124,7 +124,7 @@ typedef struct {
     /* the Python slave's methods for the fast fmi2GetReal and fmi2SetReal
      * (fmi2_fast.h; NULL: none), and where its inputs and outputs sit among
      * the value references */
-    PyObject *fast_out, *fast_in;
+    PyObject *fast_out, *fast_in, *fast_du;
     long first_in, n_in, first_out, n_out;
 } Instance;
 
