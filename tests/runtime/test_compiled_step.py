@@ -19,6 +19,17 @@ def _run(system, folder, monkeypatch, master):
     return read_results(folder), json.loads((folder / "summary.json").read_text())
 
 
+def _same_run_both_ways(system, tmp_path, monkeypatch) -> dict:
+    """``system`` run compiled and in Python: the same results and counts
+    of passes and rounds; the compiled run's summary."""
+    compiled, c = _run(system, tmp_path / "compiled", monkeypatch, "compiled")
+    python, p = _run(system, tmp_path / "python", monkeypatch, "python")
+    assert c["master_step"] == "compiled" and p["master_step"] == "python (CRANE_COSIM_MASTER=python)"
+    assert compiled.equals(python)
+    assert c["re_step_passes"] == p["re_step_passes"] and c.get("point_loop_rounds") == p.get("point_loop_rounds")
+    return c
+
+
 def test_the_crane_with_friction_runs_the_same_bits_compiled(fmu_dir, tmp_path, monkeypatch):
     """0.3 s of the crane on the vessel with friction, whose steps take up to
     seven re-step passes (quasi-Newton steps of the passes' model) and
@@ -28,11 +39,7 @@ def test_the_crane_with_friction_runs_the_same_bits_compiled(fmu_dir, tmp_path, 
     from crane_cosim import scenarios
 
     s = scenarios.crane_on_vessel_friction(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.3)
-    compiled, c = _run(s, tmp_path / "compiled", monkeypatch, "compiled")
-    python, p = _run(s, tmp_path / "python", monkeypatch, "python")
-    assert c["master_step"] == "compiled" and p["master_step"] == "python (CRANE_COSIM_MASTER=python)"
-    assert compiled.equals(python)
-    assert c["re_step_passes"] == p["re_step_passes"] and c["point_loop_rounds"] == p["point_loop_rounds"]
+    c = _same_run_both_ways(s, tmp_path, monkeypatch)
     assert max(int(n) for n in c["re_step_passes"]) >= 3  # measured: 7
     assert max(int(n) for counts in c["point_loop_rounds"].values() for n in counts) >= 3  # measured: 4
     # the time in each component's FMI calls is counted, and is part of the run's
@@ -40,15 +47,17 @@ def test_the_crane_with_friction_runs_the_same_bits_compiled(fmu_dir, tmp_path, 
     assert c["fmi_call_time_s"] < c["wall_time_s"]
 
 
-def test_the_arguments_are_of_the_types_compiled_before_a_run(fmu_dir, tmp_path):
+@pytest.mark.parametrize("example", ["crane_on_vessel_friction", "flexible_crane"])
+def test_the_arguments_are_of_the_types_compiled_before_a_run(fmu_dir, tmp_path, example):
     """The warm-up compiles the step for ``SIGNATURE``: the arguments the
-    engine makes are of those types, so no run compiles another."""
+    engine makes, for the iterated midpoint and the iterated quadratic, are
+    of those types, so no run compiles another."""
     from crane_cosim import scenarios
     from crane_cosim.runtime import plan_of
     from crane_cosim.runtime.compiled import step
     from crane_cosim.runtime.execution import Execution
 
-    s = scenarios.crane_on_vessel_friction(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
+    s = getattr(scenarios, example)(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
     execution = Execution(plan_of(s), tmp_path)
     try:
         execution.instantiate()
@@ -85,23 +94,48 @@ def test_a_failed_step_is_told_as_the_python_algorithm_tells_it(integrator_fmu, 
 def test_the_oscillator_runs_the_same_bits_compiled(integrator_fmu, tmp_path, monkeypatch):
     """Two integrators in a loop, each stepped again (their own states
     saved and restored by the compiled step): the same run."""
-    s = _oscillator(integrator_fmu)
-    compiled, c = _run(s, tmp_path / "compiled", monkeypatch, "compiled")
-    python, _ = _run(s, tmp_path / "python", monkeypatch, "python")
-    assert c["master_step"] == "compiled"
-    assert compiled.equals(python) and np.isfinite(compiled.to_numpy()).all()
+    _same_run_both_ways(_oscillator(integrator_fmu), tmp_path, monkeypatch)
+    assert np.isfinite(read_results(tmp_path / "compiled").to_numpy()).all()
+
+
+def test_the_flexible_crane_runs_the_same_bits_compiled(fmu_dir, tmp_path, monkeypatch):
+    """0.1 s of the flexible crane on its spring supports by the iterated
+    quadratic (inputs on quadratics through their input derivatives, two
+    to five re-step passes a step, a loop of direct feedthrough at the
+    points): the same run compiled and in Python."""
+    from crane_cosim import scenarios
+
+    s = scenarios.flexible_crane(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
+    c = _same_run_both_ways(s, tmp_path, monkeypatch)
+    assert c["algorithm"] == "iterated-quadratic"
+    assert max(int(n) for n in c["re_step_passes"]) >= 3  # measured: 4
 
 
 @pytest.mark.parametrize("settings, why", [
-    ({"algorithm": "iterated-quadratic"}, "the iterated-quadratic step is not compiled"),
     ({"iterations": 2}, "a fixed number of passes"),
+    ({"algorithm": "gauss-seidel"}, None),
 ])
 def test_the_runs_the_compiled_step_leaves_to_python(integrator_fmu, tmp_path, monkeypatch, settings, why):
-    """A fixed number of passes and the iterated quadratic run in Python, and
-    the summary says why."""
+    """A fixed number of passes runs in Python, and the summary says why;
+    the explicit algorithms are not compiled (nor named there)."""
     monkeypatch.delenv("CRANE_COSIM_MASTER", raising=False)
     s = _oscillator(integrator_fmu)
     for name, value in settings.items():
         setattr(s, name, value)
     run_cosim(s, tmp_path, progress=False)
-    assert json.loads((tmp_path / "summary.json").read_text())["master_step"] == f"python ({why})"
+    assert json.loads((tmp_path / "summary.json").read_text()).get("master_step") == (why and f"python ({why})")
+
+
+def test_the_machine_code_is_kept_per_content_of_every_module_it_is_made_of():
+    """numba stamps a cached function by its own file; the step's machine
+    code holds the functions of every module of the package but the engine
+    (Python) and the cache's own: their content names the cache folder of
+    each compiled function, so that a change to any of them compiles anew."""
+    from pathlib import Path
+
+    from crane_cosim.runtime.compiled import cache, qn, quadratic, step
+
+    folder = Path(step.__file__).parent
+    assert set(cache.MODULES) == {p.stem for p in folder.glob("*.py")} - {"__init__", "cache", "engine"}
+    for function in (step.midpoint_step, quadratic.quadratic_passes, qn.qn_next_input):
+        assert Path(function._cache._cache_path).name == f"master-{cache.sources_digest()}"

@@ -199,15 +199,15 @@ class IteratedMidpoint(Algorithm):
         self.pass_counts = {}
         #: the fewest re-step passes of a step that did not settle (None: all settled)
         self.fewest_unsettled = None
-        #: the step compiled (``runtime/compiled``), where it can stand in; else None
-        self.compiled = self._compiled()
+        #: the step compiled (``runtime/compiled``), where it can stand in; else
+        #: None (a subclass makes it at the end of its own set-up)
+        self.compiled = self._compiled() if type(self) is IteratedMidpoint else None
 
     def _compiled(self):
         """The compiled step of this algorithm, or None where it cannot
         stand in (``compiled/engine.py``), which ``summary.json`` says."""
         from ..compiled.engine import CompiledMidpoint, why_not_compiled
-        self.why_python = (why_not_compiled(self) if type(self) is IteratedMidpoint
-                           else f"the {self.name} step is not compiled")
+        self.why_python = why_not_compiled(self)
         return CompiledMidpoint(self) if self.why_python is None else None
 
     def _parts(self, flat: np.ndarray) -> list[np.ndarray]:

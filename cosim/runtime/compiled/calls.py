@@ -17,7 +17,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
+__all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_set_derivatives", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
            "dgelsy", "clock_gettime", "double_pointer", "address_of"]
 
 _I32 = ir.IntType(32)
@@ -48,6 +48,20 @@ def fmi2_get_real(typingctx, fn, component, vr, n, values):
 
 # fmi2SetReal has fmi2GetReal's signature (the values const)
 fmi2_set_real = fmi2_get_real
+
+
+@intrinsic
+def fmi2_set_derivatives(typingctx, fn, component, vr, n, order, values):
+    """``fmi2SetRealInputDerivatives(component, vr, n, order, values)`` at
+    address ``fn``: its status."""
+    sig = types.int32(types.uint64, types.uint64, types.uint64, types.uint64, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, vr, n, order, v = args
+        return _call(builder, fn, _I32, [_P8, _I32.as_pointer(), _I64, _I32.as_pointer(), _F64.as_pointer()],
+                     [builder.inttoptr(c, _P8), builder.inttoptr(vr, _I32.as_pointer()), n,
+                      builder.inttoptr(order, _I32.as_pointer()), builder.inttoptr(v, _F64.as_pointer())])
+    return sig, codegen
 
 
 @intrinsic

@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from .calls import clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_real, fmi2_set_state
-from .layout import (CLOCK, COMPONENT, DO_STEP, GET_REAL, N_IN, N_OUT, NO_PRIOR, SET_REAL, SET_STATE, STATUS_DISCARD,
-                     TIMESPEC, U, VR_IN, VR_OUT, Y)
+from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_derivatives, fmi2_set_real,
+                    fmi2_set_state)
+from .layout import (CLOCK, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_REAL, N_IN, N_OUT, NO_PRIOR, SET_DERIVATIVES,
+                     SET_REAL, SET_STATE, STATUS_DISCARD, TIMESPEC, U, VR_IN, VR_OUT, Y)
 
-__all__ = ["now", "doubles", "set_inputs", "get_outputs", "do_step", "restore", "fail", "finite", "largest_change"]
+__all__ = ["now", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail", "finite", "largest_change"]
 
 
 @njit(cache=True)
@@ -31,6 +32,19 @@ def set_inputs(k, ci, ca, misc, ts, fmi_ns):
         return 0
     t0 = now(misc, ts)
     status = fmi2_set_real(ca[k, SET_REAL], ca[k, COMPONENT], ca[k, VR_IN], n, ca[k, U])
+    fmi_ns[k] += now(misc, ts) - t0
+    return status
+
+
+@njit(cache=True)
+def set_derivatives(k, ci, ca, misc, ts, fmi_ns):
+    """The first and second time derivatives of component ``k``'s inputs
+    (its array ``du``, a row each; ``FMI2Instance.set_input_derivatives``)."""
+    n = 2 * ci[k, N_IN]
+    if n == 0:
+        return 0
+    t0 = now(misc, ts)
+    status = fmi2_set_derivatives(ca[k, SET_DERIVATIVES], ca[k, COMPONENT], ca[k, DU_VR], n, ca[k, DU_ORDER], ca[k, DU])
     fmi_ns[k] += now(misc, ts) - t0
     return status
 

@@ -1,6 +1,7 @@
-"""The iterated midpoint's step compiled (``step.py``), set up from the
-Python algorithm (``algorithms/midpoint.py``) it stands in for, and what it
-reports turned into the algorithm's errors and counts.
+"""The iterated midpoint's and the iterated quadratic's step compiled
+(``step.py``), set up from the Python algorithm (``algorithms/midpoint.py``,
+``algorithms/quadratic.py``) it stands in for, and what it reports turned
+into the algorithm's errors and counts.
 
 The compiled step runs where every component is an FMI 2.0 FMU whose
 exchange is all Real (no String, no Integer or Boolean to convert), the
@@ -38,8 +39,10 @@ SWITCH = "CRANE_COSIM_MASTER"
 
 def why_not_compiled(algorithm) -> str | None:
     """Why the compiled step cannot stand in for ``algorithm`` (an
-    ``IteratedMidpoint``), in a few words; None where it can."""
+    ``IteratedMidpoint`` or ``IteratedQuadratic``), in a few words; None
+    where it can."""
     from ...blocks.jit import _numba
+    from ..algorithms.midpoint import IteratedMidpoint
     from ..fmi2 import FMI2Instance
 
     if os.environ.get(SWITCH, "").strip().lower() == "python":
@@ -48,6 +51,9 @@ def why_not_compiled(algorithm) -> str | None:
         return "numba switched off"
     if not hasattr(ctypes.CDLL(None), "clock_gettime"):
         return "no clock_gettime"
+    from ..algorithms.quadratic import IteratedQuadratic
+    if type(algorithm) not in (IteratedMidpoint, IteratedQuadratic):
+        return f"the {algorithm.name} step is not compiled"
     if algorithm.tolerance is None:
         return "a fixed number of passes"
     if algorithm.point is None:
@@ -88,7 +94,8 @@ def _csr(lists, dtype=np.int64):
 
 
 class CompiledMidpoint:
-    """The compiled step of ``algorithm`` (an ``IteratedMidpoint`` for which
+    """The compiled step of ``algorithm`` (an ``IteratedMidpoint``, or its
+    ``IteratedQuadratic``, for which
     :func:`why_not_compiled` is None), from its state as built: its
     histories empty, its peaks those of the start."""
 
@@ -99,7 +106,7 @@ class CompiledMidpoint:
         plan = alg.plan
         self.states = np.zeros(n, np.uint64)
         ci = np.zeros((n, 5), np.int64)
-        ca = np.zeros((n, 12), np.uint64)
+        ca = np.zeros((n, 16), np.uint64)
         for k, inst in enumerate(insts):
             ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
             if k in alg.again:
@@ -108,7 +115,8 @@ class CompiledMidpoint:
             ca[k] = (inst._component, _address(inst._get_real), _address(inst._set_real), _address(inst._do_step),
                      _address(inst._get_state), _address(inst._set_state), ctypes.addressof(inst._in_vr_c),
                      ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data,
-                     inst.u_raw.ctypes.data, self.states.ctypes.data + 8 * k)
+                     inst.u_raw.ctypes.data, self.states.ctypes.data + 8 * k, _address(inst._set_derivatives),
+                     ctypes.addressof(inst._du_vr), ctypes.addressof(inst._du_order), inst.du.ctypes.data)
         routes = plan.routes
         route_ptr, route_src = _csr([np.concatenate([np.full(len(r.src_index), r.src) for r in rts]) if rts else []
                                      for rts in routes])
@@ -141,8 +149,10 @@ class CompiledMidpoint:
             qn_off[m] = (f_at, i_at, size, lwork)
             f_at += 2 * size * size + 2 * size
             i_at += size
-        nw, npred = len(watched_at), len(predicted_at)
-        scratch = max([3 * nw + 4 * npred + npred * (npred + 3) + lworks[0]] +
+        quadratic = hasattr(alg, "follow_from")
+        points = 2 if quadratic else 1  # mid-step (and t + h)
+        nw, npred = points * len(watched_at), points * len(predicted_at)
+        scratch = max([3 * nw + 4 * npred + sizes[0] * (sizes[0] + 3) + lworks[0]] +
                       [4 * s + s * (s + 3) + w for s, w in zip(sizes[1:], lworks[1:])])
         self.ts = np.zeros(2, np.int64)
         misc = np.array([_address(ctypes.CDLL(None).clock_gettime), self.ts.ctypes.data, _dgelsy_address()],
@@ -171,10 +181,22 @@ class CompiledMidpoint:
                      np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(8, np.int32),
                      np.array([RCOND]), np.zeros(max(sizes + [1]), np.int32), np.zeros(n, np.bool_), misc, self.ts,
                      self.counts, self.loop_rounds, self.result, self.fault, self.fault_t, self.discarded,
-                     self.fmi_ns)
+                     self.fmi_ns, *self._quadratic_arguments(quadratic))
 
         # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
         kernel.midpoint_step.compile(kernel.SIGNATURE)
+
+    def _quadratic_arguments(self, quadratic: bool) -> tuple:
+        """The iterated quadratic's arrays (``quadratic.py``), empty for the
+        iterated midpoint."""
+        alg, n = self.algorithm, len(self.instances)
+        if not quadratic:
+            empty = np.zeros(0, np.int64)
+            return False, np.zeros(0), np.zeros(0), np.zeros(n + 1, np.int64), empty, empty, np.full(n, -1, np.int64)
+        follow_ptr, follow_from = _csr([[] if a is None else a for a in alg.follow_from])
+        _, follow_to = _csr([[] if a is None else a for a in alg.follow_to])
+        first_halves = np.array([int(alg.first[k]) if k in alg.first else -1 for k in range(n)], np.int64)
+        return True, alg.start_flat, alg.end_flat, follow_ptr, follow_from, follow_to, first_halves
 
     def step(self, t: float, h: float) -> None:
         """One step from ``t`` over ``h`` [s]; raises as the Python algorithm would."""
@@ -206,6 +228,7 @@ class CompiledMidpoint:
             check_finite(inst, t)  # raises, naming the output
             return CraneCosimError(f"component {inst.name} returned an output that is not finite at t = {t:g} s")
         what = {layout.FAILED_STEP: f"step from t = {t:g} s", layout.FAILED_SET: "accept its inputs",
+                layout.FAILED_DERIVATIVES: "accept its input derivatives",
                 layout.FAILED_GET: "return its outputs", layout.FAILED_SAVE: "save its state",
                 layout.FAILED_RESTORE: "restore its state"}[kind]
         return inst.explain(what)

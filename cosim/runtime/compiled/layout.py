@@ -6,7 +6,8 @@ of the components' tables, the addresses of ``misc``, the slots of
 #: columns of ci (per component: counts and flags)
 N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
 #: columns of ca (per component: addresses)
-COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT = range(12)
+(COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT, SET_DERIVATIVES,
+ DU_VR, DU_ORDER, DU) = range(16)
 #: misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy
 CLOCK, TIMESPEC, DGELSY = 0, 1, 2
 #: ints: the settled mid-step values kept (then, per loop, its settled points kept);
@@ -15,7 +16,8 @@ CLOCK, TIMESPEC, DGELSY = 0, 1, 2
 HIST_COUNT = 0
 LAST_H, POINT_H, SETTLE_TOL, GROWTH_LIMIT, FLOOR_OF, REUSE_STEPS, ROUNDS = 0, 1, 2, 3, 4, 5, 6
 #: fault: kind, component, status; its time in fault_t
-OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT = range(9)
+(OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT,
+ FAILED_DERIVATIVES) = range(10)
 STATUS_DISCARD = 2
 #: the bit of a step's result that says a component discarded a step
 DISCARDED = 16

@@ -1,6 +1,7 @@
 """The iterated midpoint's step (``algorithms/midpoint.py``, with the reads
 at the point of ``algorithms/point.py`` and the peaks of
-``algorithms/base.py``) compiled by numba, calling the FMUs' FMI 2.0
+``algorithms/base.py``), and the iterated quadratic's with its passes
+(``quadratic.py``), compiled by numba, calling the FMUs' FMI 2.0
 functions through their addresses (``calls.py``): the same calls, values
 and operations, in the same order, as the Python algorithm, which is its
 reference (tests/runtime/test_compiled_step.py compares the two to the bit).
@@ -57,6 +58,7 @@ from .layout import (COMPONENT, DGELSY, DISCARDED, FAILED_FIT, FAILED_GET, FAILE
                      FAILED_STEP, FIXED_STEP, FLOOR_OF, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_IN, N_OUT,
                      NOT_FINITE, NOT_FINITE_END, OFFSET, OK, REUSE_STEPS, SETTLE_TOL, SLOT, U, Y)
 from .point import point_reads
+from .quadratic import quadratic_passes
 from .qn import qn_new_step, qn_next_input
 
 __all__ = ["midpoint_step", "SIGNATURE"]
@@ -228,17 +230,20 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
                   qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
-                  result, fault, fault_t, discarded, fmi_ns):
+                  result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
+                  follow_ptr, follow_from, follow_to, first_halves):
     """One step of the iterated midpoint from ``t`` over ``h`` [s]
-    (``IteratedMidpoint.step``, settling); 0, or the kind of the fault
-    that stopped it (``fault``, ``fault_t``: what the caller explains),
-    with the bit ``DISCARDED`` where a component discarded a step
-    (``discarded``)."""
+    (``IteratedMidpoint.step``, settling), or with ``quadratic`` of the
+    iterated quadratic (``quadratic.py``: its arrays, else empty); 0, or
+    the kind of the fault that stopped it (``fault``, ``fault_t``: what the
+    caller explains), with the bit ``DISCARDED`` where a component
+    discarded a step (``discarded``)."""
     kind = _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
                  qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
-                 result, fault, fault_t, discarded, fmi_ns)
+                 result, fault, fault_t, discarded, fmi_ns, quadratic, start, end, follow_ptr, follow_from, follow_to,
+                 first_halves)
     for k in range(discarded.shape[0]):
         if not np.isnan(discarded[k, 0]):
             return kind | DISCARDED
@@ -250,30 +255,45 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
                   qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
-                  result, fault, fault_t, discarded, fmi_ns):
+                  result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
+                  follow_ptr, follow_from, follow_to, first_halves):
     n = ci.shape[0]
     for k in range(n):
-        o = ci[k, OFFSET]
-        mid[o:o + ci[k, N_OUT]] = doubles(ca[k, Y], ci[k, N_OUT])  # a source not yet stepped: its value at t
+        o, y = ci[k, OFFSET], doubles(ca[k, Y], ci[k, N_OUT])
+        mid[o:o + y.size] = y  # a source not yet stepped: its value at t
+        if quadratic:
+            start[o:o + y.size] = y
+            end[o:o + y.size] = y
     if h != floats[LAST_H]:
         floats[LAST_H] = h
         ints[HIST_COUNT] = 0
     kept = ints[HIST_COUNT]
-    for i in range(predicted_at.size):
+    for i in range(predicted_at.size):  # acceleration.extrapolated, at mid-step (and at t + h)
         j = predicted_at[i]
+        at_t = mid[j]
         if kept == 2:
-            mid[j] = 1.0 / 3.0 * hist[0, i] + -2.0 * hist[1, i] + 8.0 / 3.0 * mid[j]
+            mid[j] = 1.0 / 3.0 * hist[0, i] + -2.0 * hist[1, i] + 8.0 / 3.0 * at_t
+            if quadratic:
+                end[j] = 1.0 * hist[0, i] + -5.0 * hist[1, i] + 5.0 * at_t
         elif kept == 1:
-            mid[j] = 2.0 * mid[j] - hist[0, i]
+            mid[j] = 2.0 * at_t - hist[0, i]
+            if quadratic:
+                end[j] = 3.0 * at_t - 2.0 * hist[0, i]
     for k in again:
         t0 = now(misc, ts)
         s = fmi2_get_state(ca[k, GET_STATE], ca[k, COMPONENT], ca[k, SLOT])
         fmi_ns[k] += now(misc, ts) - t0
         if s > 1:
             return fail(fault, fault_t, FAILED_SAVE, k, s, t)
-    kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
-                   route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f,
-                   jpvt, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+    if quadratic:
+        kind = quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, predicted_at, scale,
+                                route_ptr, route_src, route_idx, route_dst, follow_ptr, follow_from, follow_to,
+                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i,
+                                lapack_f, jpvt, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+    else:
+        kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
+                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i,
+                       lapack_f, jpvt, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
     if kind:
         return kind
     counts[np.int64(result[0])] += 1
@@ -302,4 +322,4 @@ _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int6
 SIGNATURE = (nt.float64, nt.float64, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
              _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.int32[::1], _F1, nt.int32[::1], nt.bool_[::1], nt.uint64[::1],
-             _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I1)
+             _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I1, nt.boolean, _F1, _F1, _I1, _I1, _I1, _I1)
