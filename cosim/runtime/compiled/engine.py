@@ -49,8 +49,8 @@ def why_not_compiled(algorithm) -> str | None:
         return f"{SWITCH}=python"
     if _numba() is None:
         return "numba switched off"
-    if not hasattr(ctypes.CDLL(None), "clock_gettime"):
-        return "no clock_gettime"
+    if _clock_gettime() is None:
+        return "no clock_gettime in the C library"
     from ..algorithms.quadratic import IteratedQuadratic
     if type(algorithm) not in (IteratedMidpoint, IteratedQuadratic):
         return f"the {algorithm.name} step is not compiled"
@@ -68,6 +68,14 @@ def why_not_compiled(algorithm) -> str | None:
         if k in algorithm.again and inst._state_slot is None:
             return f"component {inst.name} does not keep one saved state"
     return None
+
+
+def _clock_gettime():
+    """The C library's clock_gettime (POSIX), or None (Windows)."""
+    try:
+        return ctypes.CDLL(None).clock_gettime
+    except (OSError, TypeError, AttributeError):
+        return None
 
 
 def _address(function) -> int:
@@ -155,7 +163,7 @@ class CompiledMidpoint:
         scratch = max([3 * nw + 4 * npred + sizes[0] * (sizes[0] + 3) + lworks[0]] +
                       [4 * s + s * (s + 3) + w for s, w in zip(sizes[1:], lworks[1:])])
         self.ts = np.zeros(2, np.int64)
-        misc = np.array([_address(ctypes.CDLL(None).clock_gettime), self.ts.ctypes.data, _dgelsy_address()],
+        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, _dgelsy_address()],
                         np.uint64)
         from ..algorithms.midpoint import MAX_PASSES
         floats = np.array([math.nan, math.nan, alg.tolerance, GROWTH, FLOOR, REUSE, MAX_PASSES], float)
