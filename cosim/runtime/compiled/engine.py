@@ -101,72 +101,109 @@ def _csr(lists, dtype=np.int64):
     return ptr, flat
 
 
+def _component_tables(alg, states: np.ndarray) -> tuple:
+    """``ci``, ``ca`` (``layout.py``'s columns) of the algorithm's
+    instances; each one stepped again keeps its saved state in ``states``
+    (for the instance to free at the end)."""
+    insts = alg.instances
+    ci = np.zeros((len(insts), 5), np.int64)
+    ca = np.zeros((len(insts), 16), np.uint64)
+    for k, inst in enumerate(insts):
+        ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
+        if k in alg.again:
+            inst._state_slot = ctypes.c_void_p.from_buffer(states, 8 * k)
+        ca[k] = (inst._component, _address(inst._get_real), _address(inst._set_real), _address(inst._do_step),
+                 _address(inst._get_state), _address(inst._set_state), ctypes.addressof(inst._in_vr_c),
+                 ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data, inst.u_raw.ctypes.data,
+                 states.ctypes.data + 8 * k, _address(inst._set_derivatives), ctypes.addressof(inst._du_vr),
+                 ctypes.addressof(inst._du_order), inst.du.ctypes.data)
+    return ci, ca, states
+
+
+def _pass_tables(alg) -> tuple:
+    """The passes (``plan``, ``again``), the mid-step values, their history,
+    the indices of the values watched and predicted."""
+    plan_rows = np.array([[p, k, halves, last] for p, k, halves, last in alg.plan_of_passes], np.int64)
+    predicted_at = np.asarray(alg._predicted_at, np.int64)
+    return (plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat, np.zeros((2, len(predicted_at))),
+            np.asarray(alg._watched_at, np.int64), predicted_at)
+
+
+def _peak_tables(peaks) -> tuple:
+    """``peak``, ``scale``, ``group`` (component and unit, numbered across
+    the components) and a workspace of a value per group."""
+    groups, first_group = [], 0
+    for g in peaks.groups:
+        groups.append(np.asarray(g.index, np.int64) + first_group)
+        first_group += int(g.index.max()) + 1 if len(g.index) else 0
+    return (peaks.peak_flat.copy(), np.concatenate(peaks.scale) if peaks.scale else np.zeros(0),
+            np.concatenate(groups) if groups else np.zeros(0, np.int64), np.zeros(max(first_group, 1)))
+
+
+def _route_tables(routes) -> tuple:
+    """The routes into each component: ``route_ptr``, ``route_src``,
+    ``route_idx``, ``route_dst``."""
+    def joined(part):
+        return [np.concatenate([part(r) for r in rts]) if rts else [] for rts in routes]
+    route_ptr, route_src = _csr(joined(lambda r: np.full(len(r.src_index), r.src)))
+    return route_ptr, route_src, _csr(joined(lambda r: r.src_index))[1], _csr(joined(lambda r: r.dst_index))[1]
+
+
+def _point_tables(point, loops) -> tuple:
+    """The schedule of the reads at the point and its ``loops`` (those of
+    ``point``, in the order of their groups)."""
+    loop_of = {id(loop): i for i, loop in enumerate(loops)}
+    group_ptr, members = _csr([ks for ks, _ in point.groups])
+    group_loop = np.array([loop_of.get(id(point.loops.get(g)), -1) for g in range(len(point.groups))], np.int64)
+    loop_ptr, loop_src = _csr([np.concatenate([np.full(len(idx), s) for s, idx in loop.sources])
+                               if loop.sources else [] for loop in loops])
+    _, loop_idx = _csr([np.concatenate([idx for _, idx in loop.sources]) if loop.sources else [] for loop in loops])
+    _, loop_smooth = _csr([loop.smooth for loop in loops], np.bool_)
+    return (np.asarray(point.first, np.int64), group_ptr, members, group_loop, loop_ptr, loop_src, loop_idx,
+            loop_smooth, np.zeros((3, max(int(loop_ptr[-1]), 1))), bool(point.predicted))
+
+
+def _model_tables(models, scratch_of_passes: int) -> tuple:
+    """The quasi-Newton ``models`` (``qn.py``; None: an empty one) and the
+    workspaces of their fits: the passes' needing ``scratch_of_passes``
+    floats besides its fit's."""
+    sizes = [0 if m is None else m.n for m in models]
+    lworks = [1 if m is None else m.lwork for m in models]
+    qn_off = np.zeros((len(models), 4), np.int64)
+    f_at = i_at = 0
+    for m, (size, lwork) in enumerate(zip(sizes, lworks)):
+        qn_off[m] = (f_at, i_at, size, lwork)
+        f_at += 2 * size * size + 2 * size
+        i_at += size
+    scratch = max([scratch_of_passes + sizes[0] * (sizes[0] + 3) + lworks[0]] +
+                  [4 * s + s * (s + 3) + w for s, w in zip(sizes[1:], lworks[1:])])
+    return (qn_off, np.zeros(max(f_at, 1)), np.zeros(max(i_at, 1), np.int64), np.zeros((len(models), 4), np.int64),
+            np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(8, np.int32), np.array([RCOND]),
+            np.zeros(max(sizes + [1]), np.int32))
+
+
 class CompiledMidpoint:
     """The compiled step of ``algorithm`` (an ``IteratedMidpoint``, or its
-    ``IteratedQuadratic``, for which
-    :func:`why_not_compiled` is None), from its state as built: its
-    histories empty, its peaks those of the start."""
+    ``IteratedQuadratic``, for which :func:`why_not_compiled` is None),
+    from its state as built: its histories empty, its peaks those of the
+    start.  ``args``: the step's arguments after ``t`` and ``h``, in the
+    order of ``step.SIGNATURE``."""
 
     def __init__(self, algorithm):
+        from ..algorithms.midpoint import MAX_PASSES
+
         self.algorithm = alg = algorithm
         self.instances = insts = alg.instances
         n = len(insts)
-        plan = alg.plan
-        self.states = np.zeros(n, np.uint64)
-        ci = np.zeros((n, 5), np.int64)
-        ca = np.zeros((n, 16), np.uint64)
-        for k, inst in enumerate(insts):
-            ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
-            if k in alg.again:
-                # the instance's one saved state lives in this array, for it to free at the end
-                inst._state_slot = ctypes.c_void_p.from_buffer(self.states, 8 * k)
-            ca[k] = (inst._component, _address(inst._get_real), _address(inst._set_real), _address(inst._do_step),
-                     _address(inst._get_state), _address(inst._set_state), ctypes.addressof(inst._in_vr_c),
-                     ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data,
-                     inst.u_raw.ctypes.data, self.states.ctypes.data + 8 * k, _address(inst._set_derivatives),
-                     ctypes.addressof(inst._du_vr), ctypes.addressof(inst._du_order), inst.du.ctypes.data)
-        routes = plan.routes
-        route_ptr, route_src = _csr([np.concatenate([np.full(len(r.src_index), r.src) for r in rts]) if rts else []
-                                     for rts in routes])
-        _, route_idx = _csr([np.concatenate([r.src_index for r in rts]) if rts else [] for rts in routes])
-        _, route_dst = _csr([np.concatenate([r.dst_index for r in rts]) if rts else [] for rts in routes])
-        plan_rows = np.array([[p, k, halves, last] for p, k, halves, last in alg.plan_of_passes], np.int64)
-        watched_at = np.asarray(alg._watched_at, np.int64)
-        predicted_at = np.asarray(alg._predicted_at, np.int64)
-        peaks = alg.peaks
-        groups, first_group = [], 0
-        for g in peaks.groups:
-            groups.append(np.asarray(g.index, np.int64) + first_group)
-            first_group += int(g.index.max()) + 1 if len(g.index) else 0
         point = alg.point
-        loops = [point.loops[g] for g in sorted(point.loops)]
-        loop_of = {g: i for i, g in enumerate(sorted(point.loops))}
-        group_ptr, members = _csr([ks for ks, _ in point.groups])
-        loop_ptr, loop_src = _csr([np.concatenate([[s] * len(idx) for s, idx in loop.sources]) if loop.sources
-                                   else [] for loop in loops])
-        _, loop_idx = _csr([np.concatenate([idx for _, idx in loop.sources]) if loop.sources else []
-                            for loop in loops])
-        _, loop_smooth = _csr([loop.smooth for loop in loops], np.bool_)
-        # the quasi-Newton models: the passes', then each loop's (an empty one where there is none)
-        models = [alg.accelerated] + [loop.model for loop in loops]
-        sizes = [0 if m is None else m.n for m in models]
-        lworks = [1 if m is None else m.lwork for m in models]
-        qn_off = np.zeros((len(models), 4), np.int64)
-        f_at = i_at = 0
-        for m, (size, lwork) in enumerate(zip(sizes, lworks)):
-            qn_off[m] = (f_at, i_at, size, lwork)
-            f_at += 2 * size * size + 2 * size
-            i_at += size
+        self.loops = sorted(point.loops)
+        loops = [point.loops[g] for g in self.loops]
         quadratic = hasattr(alg, "follow_from")
-        points = 2 if quadratic else 1  # mid-step (and t + h)
-        nw, npred = points * len(watched_at), points * len(predicted_at)
-        scratch = max([3 * nw + 4 * npred + sizes[0] * (sizes[0] + 3) + lworks[0]] +
-                      [4 * s + s * (s + 3) + w for s, w in zip(sizes[1:], lworks[1:])])
+        points = 2 if quadratic else 1  # the values at mid-step (and t + h)
+        watched, predicted = points * len(alg._watched_at), points * len(alg._predicted_at)
+        self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
-        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, _dgelsy_address()],
-                        np.uint64)
-        from ..algorithms.midpoint import MAX_PASSES
-        floats = np.array([math.nan, math.nan, alg.tolerance, GROWTH, FLOOR, REUSE, MAX_PASSES], float)
+        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, _dgelsy_address()], np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
         self.result = np.zeros(3)
@@ -176,21 +213,15 @@ class CompiledMidpoint:
         self.fmi_ns = np.zeros(n, np.int64)
         for k, inst in enumerate(insts):  # the instance's fmi_time counts them
             inst.fmi_ns = (self.fmi_ns, k)
-        self.loops = [g for g in sorted(point.loops)]
-        self.args = (ci, ca, self.states, plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat,
-                     np.zeros((2, npred)), watched_at, predicted_at, peaks.peak_flat.copy(),
-                     np.concatenate(peaks.scale) if n else np.zeros(0),
-                     np.concatenate(groups) if groups else np.zeros(0, np.int64), np.zeros(max(first_group, 1)),
-                     route_ptr, route_src, route_idx, route_dst, np.asarray(point.first, np.int64), group_ptr,
-                     members, np.array([loop_of.get(g, -1) for g in range(len(point.groups))], np.int64),
-                     loop_ptr, loop_src, loop_idx, loop_smooth, np.zeros((3, max(int(loop_ptr[-1]), 1))),
-                     bool(point.predicted), np.zeros(1 + len(loops), np.int64), floats, qn_off,
-                     np.zeros(max(f_at, 1)), np.zeros(max(i_at, 1), np.int64), np.zeros((len(models), 4), np.int64),
-                     np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(8, np.int32),
-                     np.array([RCOND]), np.zeros(max(sizes + [1]), np.int32), np.zeros(n, np.bool_), misc, self.ts,
-                     self.counts, self.loop_rounds, self.result, self.fault, self.fault_t, self.discarded,
-                     self.fmi_ns, *self._quadratic_arguments(quadratic))
-
+        state = (np.zeros(1 + len(loops), np.int64),
+                 np.array([math.nan, math.nan, alg.tolerance, GROWTH, FLOOR, REUSE, MAX_PASSES], float))
+        reports = (np.zeros(n, np.bool_), misc, self.ts, self.counts, self.loop_rounds, self.result, self.fault,
+                   self.fault_t, self.discarded, self.fmi_ns)
+        self.args = (*_component_tables(alg, self.states), *_pass_tables(alg), *_peak_tables(alg.peaks),
+                     *_route_tables(alg.plan.routes), *_point_tables(point, loops), *state,
+                     *_model_tables([alg.accelerated] + [loop.model for loop in loops],
+                                    3 * watched + 4 * predicted),
+                     *reports, *self._quadratic_arguments(quadratic))
         # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
         kernel.midpoint_step.compile(kernel.SIGNATURE)
 
