@@ -80,6 +80,25 @@ def quad(x):
 """
 
 
+def test_the_masters_step_compiles_with_a_word_where_the_run_needs_it(monkeypatch):
+    """A run of an iterated algorithm asks for the master's compiled step:
+    compiled with a word where the cache does not hold it, silently
+    where it does, not at all where not asked."""
+    compiled = []
+    monkeypatch.setattr(warmup, "_compile_master", lambda: compiled.append("master"))
+    monkeypatch.setattr(warmup, "master_to_compile", lambda: True)
+    err = io.StringIO()
+    assert warmup.warm_up(set(), err, master=True) == ["master"] and compiled == ["master"]
+    lines = err.getvalue().splitlines()
+    assert lines[0].startswith(f"compiling {warmup.MASTER_STEP[0]} with numba ({warmup.MASTER_STEP[1]}, once per "
+                               f"machine; kept in ")
+    assert lines[-1].startswith(f"compiled {warmup.MASTER_STEP[0]} in ")
+    assert warmup.warm_up(set(), io.StringIO(), master=False) == [] and compiled == ["master"]
+    monkeypatch.setattr(warmup, "master_to_compile", lambda: False)
+    err = io.StringIO()
+    assert warmup.warm_up(set(), err, master=True) == [] and err.getvalue() == ""
+
+
 def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path):
     """A real compilation, of a block with a tiny kernel module: off a
     terminal, a line per function as it is compiled, callees first."""
@@ -110,9 +129,9 @@ def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path
 @pytest.mark.slow
 def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path):
     """With an empty cache folder, ``build-fmus`` compiles every compiled
-    block (the knuckle boom crane alone measured 41-63 s on 2 cores),
-    naming every kernel function of each; the next command finds them
-    compiled and says nothing about it."""
+    block (the knuckle boom crane alone measured 41-63 s on 2 cores) and
+    the master's step, naming every kernel function of each; the next
+    command finds them compiled and says nothing about it."""
     from crane_cosim.blocks import BLOCKS
     env = {**os.environ, "CRANE_COSIM_CACHE_DIR": str(tmp_path / "cache")}
     exe = os.path.join(os.path.dirname(sys.executable), "crane-cosim")
@@ -122,10 +141,13 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     assert MESSAGE + f"{tmp_path / 'cache'}) ..." in first.stderr
     compiled = [l.split()[1] for l in first.stderr.splitlines() if l.startswith("  compiled ")]
     modules = {BLOCKS[model].kernel_module for model in warmup.COMPILED_BLOCKS}
-    assert sorted(compiled) == sorted(f for module in modules
-                                      for f in (*jit.kernel_functions(module), *stepping.step_functions(module)))
-    for what, _ in warmup.COMPILED_BLOCKS.values():
+    assert sorted(compiled) == sorted([f for module in modules
+                                       for f in (*jit.kernel_functions(module), *stepping.step_functions(module))] +
+                                      warmup._master_functions()[0])
+    for what, _ in [*warmup.COMPILED_BLOCKS.values(), warmup.MASTER_STEP]:
         assert f"compiled {what} in " in first.stderr
+    master = f"compiling {warmup.MASTER_STEP[0]} with numba ({warmup.MASTER_STEP[1]}, once per machine; kept in "
+    assert master + f"{tmp_path / 'cache'}{os.sep}master-" in first.stderr
     again = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
                            env=env, timeout=600)
     assert again.returncode == 0 and "compil" not in again.stderr, again.stderr

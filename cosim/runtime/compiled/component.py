@@ -11,7 +11,8 @@ from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, 
 from .layout import (CLOCK, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_REAL, N_IN, N_OUT, NO_PRIOR, SET_DERIVATIVES,
                      SET_REAL, SET_STATE, STATUS_DISCARD, TIMESPEC, U, VR_IN, VR_OUT, Y)
 
-__all__ = ["now", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail", "finite", "largest_change"]
+__all__ = ["now", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail", "finite",
+           "largest_change"]
 
 
 @njit(cache=True)

@@ -96,8 +96,8 @@ def _quadratic_step(k, t, h, ci, ca, mid, start, end, route_ptr, route_src, rout
 
 
 @njit(cache=True)
-def _held_step(k, halves, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns,
-               discarded, fault, fault_t):
+def _held_to_the_end(k, halves, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns,
+                     discarded, fault, fault_t):
     """A component not stepped again: ``IteratedMidpoint._held_step`` to
     t + h, its inputs at their mid-step values; 0, or the fault's kind."""
     u = doubles(ca[k, U], ci[k, N_IN])
@@ -142,8 +142,8 @@ def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, p
         qn_new_step(0, qn_off, qn_i, qn_state, int(floats[REUSE_STEPS]))
     for k in range(ci.shape[0]):  # the first pass, in order
         if first_halves[k] >= 0:
-            kind = _held_step(k, first_halves[k] == 1, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst,
-                              misc, ts, fmi_ns, discarded, fault, fault_t)
+            kind = _held_to_the_end(k, first_halves[k] == 1, t, h, ci, ca, mid, route_ptr, route_src, route_idx,
+                                    route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
         else:
             kind = _quadratic_step(k, t, h, ci, ca, mid, start, end, route_ptr, route_src, route_idx, route_dst,
                                    follow_ptr, follow_from, follow_to, misc, ts, fmi_ns, discarded, fault, fault_t)
