@@ -10,8 +10,8 @@ stepped again keep one saved state each (the project's FMUs, whose binary
 says so: ``FMI2Instance._state_slot``); elsewhere, or with numba switched
 off (``CRANE_COSIM_NUMBA=0``) or ``CRANE_COSIM_MASTER=python`` set, the
 Python algorithm runs, which gives the same bits (``summary.json``:
-``master_step``).  Under continuous integration a step that numba cannot
-compile is an error, never the Python algorithm in its place.
+``master_step``).  A step that numba cannot compile is an error (the run
+stops, saying so), never the Python algorithm in its place.
 
 A component that discards a step (``fmi2Discard``) is asked after the step,
 not at once, whether it ended the simulation (``FMI2Instance._ended``): the
