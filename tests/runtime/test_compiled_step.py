@@ -139,3 +139,19 @@ def test_the_machine_code_is_kept_per_content_of_every_module_it_is_made_of():
     assert set(cache.MODULES) == {p.stem for p in folder.glob("*.py")} - {"__init__", "cache", "engine"}
     for function in (step.midpoint_step, quadratic.quadratic_passes, qn.qn_next_input):
         assert Path(function._cache._cache_path).name == f"master-{cache.sources_digest()}"
+
+
+def test_a_step_numba_cannot_compile_stops_the_run_in_one_sentence(integrator_fmu, tmp_path, monkeypatch):
+    """Never the Python algorithm in its place, silently: the run stops,
+    saying what failed and how to run without the compiled step."""
+    from crane_cosim.runtime.compiled import step
+
+    def cannot(signature):
+        raise RuntimeError("Failed in nopython mode pipeline (step: nopython frontend)\nmore")
+
+    monkeypatch.delenv("CRANE_COSIM_MASTER", raising=False)
+    monkeypatch.setattr(step.midpoint_step, "compile", cannot)
+    with pytest.raises(CraneCosimError, match=r"^numba could not compile the master's step \(Failed in nopython "
+                                              r"mode pipeline \(step: nopython frontend\)\); CRANE_COSIM_MASTER="
+                                              r"python runs the Python algorithm instead; no point was recorded"):
+        run_cosim(_oscillator(integrator_fmu), tmp_path, progress=False)

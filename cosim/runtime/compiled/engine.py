@@ -223,7 +223,12 @@ class CompiledMidpoint:
                                     3 * watched + 4 * predicted),
                      *reports, *self._quadratic_arguments(quadratic))
         # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
-        kernel.midpoint_step.compile(kernel.SIGNATURE)
+        try:
+            kernel.midpoint_step.compile(kernel.SIGNATURE)
+        except Exception as exc:  # numba's errors have no common base class
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CraneCosimError(f"numba could not compile the master's step ({first}); "
+                                  f"{SWITCH}=python runs the Python algorithm instead") from exc
 
     def _quadratic_arguments(self, quadratic: bool) -> tuple:
         """The iterated quadratic's arrays (``quadratic.py``), empty for the
