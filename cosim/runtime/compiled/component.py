@@ -8,8 +8,8 @@ from numba import carray, njit
 
 from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_derivatives, fmi2_set_real,
                     fmi2_set_state)
-from .layout import (CLOCK, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_REAL, N_IN, N_OUT, NO_PRIOR, SET_DERIVATIVES,
-                     SET_REAL, SET_STATE, STATUS_DISCARD, TIMESPEC, U, VR_IN, VR_OUT, Y)
+from .layout import (CLOCK, CLOCK_ID, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_REAL, N_IN, N_OUT, NO_PRIOR,
+                     SET_DERIVATIVES, SET_REAL, SET_STATE, STATUS_DISCARD, TIMESPEC, U, VR_IN, VR_OUT, Y)
 
 __all__ = ["now", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail", "finite",
            "largest_change"]
@@ -17,7 +17,8 @@ __all__ = ["now", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do
 
 @njit(cache=True)
 def now(misc, ts):
-    clock_gettime(misc[CLOCK], 1, misc[TIMESPEC])  # CLOCK_MONOTONIC
+    """The monotonic clock [ns]."""
+    clock_gettime(misc[CLOCK], misc[CLOCK_ID], misc[TIMESPEC])
     return ts[0] * 1000000000 + ts[1]
 
 

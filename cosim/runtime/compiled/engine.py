@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import time
 
 import numpy as np
 
@@ -203,7 +204,8 @@ class CompiledMidpoint:
         watched, predicted = points * len(alg._watched_at), points * len(alg._predicted_at)
         self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
-        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, _dgelsy_address()], np.uint64)
+        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, _dgelsy_address(), time.CLOCK_MONOTONIC],
+                        np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
         self.result = np.zeros(3)

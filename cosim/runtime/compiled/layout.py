@@ -8,8 +8,9 @@ N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
 #: columns of ca (per component: addresses)
 (COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT, SET_DERIVATIVES,
  DU_VR, DU_ORDER, DU) = range(16)
-#: misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy
-CLOCK, TIMESPEC, DGELSY = 0, 1, 2
+#: misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy;
+#: the monotonic clock's id on this system (``time.CLOCK_MONOTONIC``)
+CLOCK, TIMESPEC, DGELSY, CLOCK_ID = 0, 1, 2, 3
 #: ints: the settled mid-step values kept (then, per loop, its settled points kept);
 #: floats: the steps the histories are of, the settling bound, the quasi-Newton step's
 #: growth limit, the scales' floor, the steps whose columns are reused, the rounds at most
