@@ -102,6 +102,7 @@ class FMI2Instance(FMUInstance):
         t0 = perf_counter()
         status = self._do_step(self._c_component, ctypes.c_double(t), ctypes.c_double(h), self._no_prior)
         self._fmi_time += perf_counter() - t0
+        self._steps_made += 1
         if status > 1 and not (status == _STATUS_DISCARD and self._ended(t, h)):
             raise self.explain(f"step from t = {t:g} s")
 

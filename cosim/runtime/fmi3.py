@@ -94,6 +94,7 @@ class FMI3Instance(FMUInstance):
         t0 = perf_counter()
         status = self._do_step(self._component, t, h, self._no_prior, *self._flags)
         self._fmi_time += perf_counter() - t0
+        self._steps_made += 1
         if status > 1:
             if self._terminate.value:
                 raise Ended(self.name, t)

@@ -81,8 +81,10 @@ class FMUInstance:
         self.messages: list[str] = []
         self.errors: list[str] = []  # messages logged with status error or fatal
         self._fmi_time = 0.0
+        self._steps_made = 0
         #: where a compiled step counts the nanoseconds of this instance's FMI
-        #: calls (``runtime/compiled``): an int64 array and the index into it; or None
+        #: calls and its steps (``runtime/compiled``): an int64 array of a
+        #: row per instance and the index of this one's; or None
         self.fmi_ns = None
         self.may_roll_back = False
         #: where a step that completed and asked to end the simulation puts
@@ -104,14 +106,23 @@ class FMUInstance:
         if self.fmi_ns is None:
             return self._fmi_time
         counts, k = self.fmi_ns
-        return self._fmi_time + int(counts[k]) * 1e-9
+        return self._fmi_time + int(counts[k, 0]) * 1e-9
 
     @fmi_time.setter
     def fmi_time(self, seconds: float) -> None:
         self._fmi_time = seconds
         if self.fmi_ns is not None:
             counts, k = self.fmi_ns
-            counts[k] = 0
+            counts[k, 0] = 0
+
+    @property
+    def steps_made(self) -> int:
+        """The steps (``fmi2DoStep``, ``fmi3DoStep``) this instance was asked
+        to make, by the Python algorithms and by a compiled step."""
+        if self.fmi_ns is None:
+            return self._steps_made
+        counts, k = self.fmi_ns
+        return self._steps_made + int(counts[k, 1])
 
     # -- errors ----------------------------------------------------------------
     def _log(self, status: int, message) -> None:

@@ -32,6 +32,7 @@ class RunResult:
     reason: str | None = None  # why the run stopped before its stop time (status ended, failed, ...)
     bridges: dict | None = None  # the counters and status of each UDP bridge (``observers/bridges.py``)
     warnings: list | None = None  # what went wrong without failing the run, a sentence each
+    fmi_steps_by_component: dict | None = None  # the steps each component was asked to make
 
 
 def check_folder(path, label: str = "the results folder") -> None:
@@ -209,7 +210,8 @@ class RunLog:
         self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
                                 self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
                                 self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"),
-                                error, self.summary.get("bridges"), self.summary.get("warnings"))
+                                error, self.summary.get("bridges"), self.summary.get("warnings"),
+                                self.summary.get("fmi_steps_by_component"))
         if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
                 and not isinstance(exc, SimulationError):
             if self.recorded_t is None:

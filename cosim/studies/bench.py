@@ -19,8 +19,11 @@ Records (``--json``), one per scenario and mode:
   ``setReal``, one ``doStep``, one ``getReal`` per FMU and step, replaying
   the co-simulation's inputs, no exchange or recording),
   ``fmu_us_per_step``: per component, the time inside its FMI calls per
-  macro step [µs], and ``kernel_us_per_step``: per component, its block's
-  own computation for a step in process [µs] (``cosim/studies/kernel_time.py``).
+  macro step [µs], ``fmu_steps_per_step``: per component, the steps it
+  was asked to make per macro step (an iterated algorithm steps a
+  component in halves and again), and ``kernel_us_per_step``: per
+  component, its block's own computation for a step in process [µs]
+  (``cosim/studies/kernel_time.py``).
 
 and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
 ``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
@@ -161,6 +164,7 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
                  "fmi_calls_us_per_step": co.fmi_call_time / co.steps * 1e6,
                  "bare_fmpy_us_per_step": min(bare), "algorithm": system.algorithm,
                  "fmu_us_per_step": {c: t / co.steps * 1e6 for c, t in co.fmi_call_time_by_component.items()},
+                 "fmu_steps_per_step": {c: n / co.steps for c, n in co.fmi_steps_by_component.items()},
                  "kernel_us_per_step": kernel_us_by_component(system)})
         floor = floor_us_per_step(work, step=STEP)
         add({"scenario": None, "mode": "floor", "step": STEP, "rtf": None,
@@ -214,14 +218,16 @@ def main(args) -> int:
         print(f"{r['scenario']:24} {r['mode']:11} {r.get('algorithm', ''):18} {r['step']:9.4g} {r['rtf']:6.2f} "
               f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
               f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
-    print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal), and in brackets its "
-          "block's own computation for one step, in process (an iterated algorithm steps an FMU several times a "
-          "step):")
+    print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal ...), and in brackets "
+          "its block's own computation for one step, in process; then the FMU's steps a step (an iterated "
+          "algorithm steps it in halves and again) and the µs a step of its:")
     for r in runs:
         if r["mode"] == "cosim":
-            kernel = r["kernel_us_per_step"]
-            print(f"  {r['scenario']:24} " + ", ".join(f"{c} {t:.1f}" + (f" ({kernel[c]:.1f})" if c in kernel else "")
-                                                    for c, t in r["fmu_us_per_step"].items()))
+            kernel, steps = r["kernel_us_per_step"], r["fmu_steps_per_step"]
+            print(f"  {r['scenario']:24} " + ", ".join(
+                f"{c} {t:.1f}" + (f" ({kernel[c]:.1f})" if c in kernel else "") +
+                (f" / {steps[c]:.2f} = {t / steps[c]:.1f}" if steps.get(c) else "")
+                for c, t in r["fmu_us_per_step"].items()))
     floor = next(r for r in records if r["mode"] == "floor")
     print(f"floor, the same three calls into a Python FMU that does nothing: {floor['pythonfmu_us_per_step']:.1f} µs "
           f"(bare pythonfmu), {floor['adapter_us_per_step']:.1f} µs (through the project's adapter)")

@@ -310,6 +310,9 @@ def test_bench_json_records(capsys):
         # each component's share, and above the floor of a call into Python
         assert sum(cosim["fmu_us_per_step"].values()) == pytest.approx(cosim["fmi_calls_us_per_step"])
         assert min(cosim["fmu_us_per_step"].values()) > floor["pythonfmu_us_per_step"]
+        # every component steps at least once a step (in halves and again where iterated)
+        assert set(cosim["fmu_steps_per_step"]) == set(cosim["fmu_us_per_step"])
+        assert min(cosim["fmu_steps_per_step"].values()) >= 1
 
 
 

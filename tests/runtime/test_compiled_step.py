@@ -27,6 +27,8 @@ def _same_run_both_ways(system, tmp_path, monkeypatch) -> dict:
     assert c["master_step"] == "compiled" and p["master_step"] == "python (CRANE_COSIM_MASTER=python)"
     assert compiled.equals(python)
     assert c["re_step_passes"] == p["re_step_passes"] and c.get("point_loop_rounds") == p.get("point_loop_rounds")
+    # the same steps asked of each component, counted by the compiled step and by the Python calls
+    assert c["fmi_steps_by_component"] == p["fmi_steps_by_component"]
     return c
 
 

@@ -34,7 +34,7 @@ def set_inputs(k, ci, ca, misc, ts, fmi_ns):
         return 0
     t0 = now(misc, ts)
     status = fmi2_set_real(ca[k, SET_REAL], ca[k, COMPONENT], ca[k, VR_IN], n, ca[k, U])
-    fmi_ns[k] += now(misc, ts) - t0
+    fmi_ns[k, 0] += now(misc, ts) - t0
     return status
 
 
@@ -47,7 +47,7 @@ def set_derivatives(k, ci, ca, misc, ts, fmi_ns):
         return 0
     t0 = now(misc, ts)
     status = fmi2_set_derivatives(ca[k, SET_DERIVATIVES], ca[k, COMPONENT], ca[k, DU_VR], n, ca[k, DU_ORDER], ca[k, DU])
-    fmi_ns[k] += now(misc, ts) - t0
+    fmi_ns[k, 0] += now(misc, ts) - t0
     return status
 
 
@@ -58,7 +58,7 @@ def get_outputs(k, ci, ca, misc, ts, fmi_ns):
         return 0
     t0 = now(misc, ts)
     status = fmi2_get_real(ca[k, GET_REAL], ca[k, COMPONENT], ca[k, VR_OUT], n, ca[k, Y])
-    fmi_ns[k] += now(misc, ts) - t0
+    fmi_ns[k, 0] += now(misc, ts) - t0
     return status
 
 
@@ -69,7 +69,8 @@ def do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
     the component ended the simulation (``FMI2Instance._ended``)."""
     t0 = now(misc, ts)
     status = fmi2_do_step(ca[k, DO_STEP], ca[k, COMPONENT], t, h, ci[k, NO_PRIOR])
-    fmi_ns[k] += now(misc, ts) - t0
+    fmi_ns[k, 0] += now(misc, ts) - t0
+    fmi_ns[k, 1] += 1
     if status == STATUS_DISCARD:
         if np.isnan(discarded[k, 0]):
             discarded[k, 0], discarded[k, 1] = t, h
@@ -81,7 +82,7 @@ def do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
 def restore(k, ca, states, misc, ts, fmi_ns):
     t0 = now(misc, ts)
     status = fmi2_set_state(ca[k, SET_STATE], ca[k, COMPONENT], states[k])
-    fmi_ns[k] += now(misc, ts) - t0
+    fmi_ns[k, 0] += now(misc, ts) - t0
     return status
 
 

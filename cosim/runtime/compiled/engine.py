@@ -212,7 +212,7 @@ class CompiledMidpoint:
         self.fault = np.zeros(3, np.int64)
         self.fault_t = np.zeros(1)
         self.discarded = np.full((n, 2), math.nan)
-        self.fmi_ns = np.zeros(n, np.int64)
+        self.fmi_ns = np.zeros((n, 2), np.int64)
         for k, inst in enumerate(insts):  # the instance's fmi_time counts them
             inst.fmi_ns = (self.fmi_ns, k)
         state = (np.zeros(1 + len(loops), np.int64),

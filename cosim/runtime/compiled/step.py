@@ -44,7 +44,8 @@ The arrays (``engine.py`` says how each is made):
   made, whether the last settled, the largest change), ``fault`` (kind,
   component, status; ``fault_t`` its time), ``discarded`` (per component: the step from
   which its first discarded ``fmi2DoStep`` went, else NaN) and
-  ``fmi_ns``, the nanoseconds spent in each component's FMI calls.
+  ``fmi_ns``, per component the nanoseconds spent in its FMI calls and
+  the steps it was asked to make.
 """
 from __future__ import annotations
 
@@ -282,7 +283,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     for k in again:
         t0 = now(misc, ts)
         s = fmi2_get_state(ca[k, GET_STATE], ca[k, COMPONENT], ca[k, SLOT])
-        fmi_ns[k] += now(misc, ts) - t0
+        fmi_ns[k, 0] += now(misc, ts) - t0
         if s > 1:
             return fail(fault, fault_t, FAILED_SAVE, k, s, t)
     if quadratic:
@@ -322,4 +323,4 @@ _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int6
 SIGNATURE = (nt.float64, nt.float64, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
              _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.int32[::1], _F1, nt.int32[::1], nt.bool_[::1], nt.uint64[::1],
-             _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I1, nt.boolean, _F1, _F1, _I1, _I1, _I1, _I1)
+             _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I2, nt.boolean, _F1, _F1, _I1, _I1, _I1, _I1)

@@ -85,6 +85,7 @@ class Recorder(Observer):
         summary = self.log.summary
         summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in execution.instances)
         summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in execution.instances}
+        summary["fmi_steps_by_component"] = {inst.name: inst.steps_made for inst in execution.instances}
         if execution.algorithm is not None:
             summary.update(execution.algorithm.summary())
         if execution.ended is not None:
