@@ -236,10 +236,8 @@ class IteratedMidpoint(Algorithm):
         saved = {j: instances[j].save_state() for j in self.again}
         try:
             self._passes(saved, t, h)
-            passes = self.passes
-            self.pass_counts[passes] = self.pass_counts.get(passes, 0) + 1
-            if not self.settled and self.again and (self.fewest_unsettled is None or passes < self.fewest_unsettled):
-                self.fewest_unsettled = passes
+            self.pass_counts[self.passes] = self.pass_counts.get(self.passes, 0) + 1
+            self._note_unsettled()
         finally:
             for j, state in saved.items():
                 instances[j].free_state(state)
@@ -270,6 +268,11 @@ class IteratedMidpoint(Algorithm):
         engine.step(t, h)
         passes, settled, self.change = engine.result.tolist()
         self.passes, self.settled = int(passes), bool(settled)
+        self._note_unsettled()
+
+    def _note_unsettled(self) -> None:
+        """Where the step's passes did not settle, keep the fewest passes of
+        such a step (:meth:`coupling_order`)."""
         if not self.settled and self.again and (self.fewest_unsettled is None or self.passes < self.fewest_unsettled):
             self.fewest_unsettled = self.passes
 
@@ -447,16 +450,18 @@ class IteratedMidpoint(Algorithm):
         return min(self.order, 1 + self.fewest_unsettled // max(1, self.links))
 
     def summary(self) -> dict:
-        if self.compiled is not None:
-            self.pass_counts = {p: c for p, c in enumerate(self.compiled.counts.tolist()) if c}
-            for L, g in enumerate(self.compiled.loops):
-                self.point.rounds[g] = {r: c for r, c in enumerate(self.compiled.loop_rounds[L].tolist()) if c}
-        out = {"re_step_passes": {str(p): c for p, c in sorted(self.pass_counts.items())},
-               "master_step": "compiled" if self.compiled is not None else f"python ({self.why_python})"}
+        compiled = self.compiled
+        # the compiled step counts in its own tables
+        passes = self.pass_counts if compiled is None else {p: c for p, c in enumerate(compiled.counts.tolist()) if c}
+        out = {"re_step_passes": {str(p): c for p, c in sorted(passes.items())},
+               "master_step": "compiled" if compiled is not None else f"python ({self.why_python})"}
         if self.point is not None and self.point.loops:
+            rounds = self.point.rounds if compiled is None else {
+                g: {r: c for r, c in enumerate(compiled.loop_rounds[L].tolist()) if c}
+                for L, g in enumerate(compiled.loops)}
             # per loop of direct feedthrough at the points, named by its components
             out["point_loop_rounds"] = {
                 " ".join(self.plan.parts[k].name for k in self.point.groups[g][0]):
-                    {str(n): c for n, c in sorted(counts.items())} for g, counts in self.point.rounds.items()}
+                    {str(n): c for n, c in sorted(counts.items())} for g, counts in rounds.items()}
         return out
 

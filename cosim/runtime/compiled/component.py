@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_derivatives, fmi2_set_real,
-                    fmi2_set_state)
+from .calls import clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_derivatives, fmi2_set_state
 from .layout import (CLOCK, CLOCK_ID, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_REAL, N_IN, N_OUT, NO_PRIOR,
                      SET_DERIVATIVES, SET_REAL, SET_STATE, STATUS_DISCARD, TIMESPEC, U, VR_IN, VR_OUT, Y)
 
@@ -28,14 +27,21 @@ def doubles(address, n):
 
 
 @njit(cache=True)
-def set_inputs(k, ci, ca, misc, ts, fmi_ns):
-    n = ci[k, N_IN]
+def _reals(k, function, vr, n, values, ca, misc, ts, fmi_ns):
+    """fmi2SetReal or fmi2GetReal (``function``, ``vr``, ``values``: columns
+    of ``ca``) of component ``k``'s ``n`` values, timed; its status."""
     if n == 0:
         return 0
     t0 = now(misc, ts)
-    status = fmi2_set_real(ca[k, SET_REAL], ca[k, COMPONENT], ca[k, VR_IN], n, ca[k, U])
+    # the two calls have one signature (calls.fmi2_set_real is this intrinsic)
+    status = fmi2_get_real(ca[k, function], ca[k, COMPONENT], ca[k, vr], n, ca[k, values])
     fmi_ns[k, 0] += now(misc, ts) - t0
     return status
+
+
+@njit(cache=True)
+def set_inputs(k, ci, ca, misc, ts, fmi_ns):
+    return _reals(k, SET_REAL, VR_IN, ci[k, N_IN], U, ca, misc, ts, fmi_ns)
 
 
 @njit(cache=True)
@@ -53,13 +59,7 @@ def set_derivatives(k, ci, ca, misc, ts, fmi_ns):
 
 @njit(cache=True)
 def get_outputs(k, ci, ca, misc, ts, fmi_ns):
-    n = ci[k, N_OUT]
-    if n == 0:
-        return 0
-    t0 = now(misc, ts)
-    status = fmi2_get_real(ca[k, GET_REAL], ca[k, COMPONENT], ca[k, VR_OUT], n, ca[k, Y])
-    fmi_ns[k, 0] += now(misc, ts) - t0
-    return status
+    return _reals(k, GET_REAL, VR_OUT, ci[k, N_OUT], Y, ca, misc, ts, fmi_ns)
 
 
 @njit(cache=True)

@@ -192,6 +192,7 @@ class CompiledMidpoint:
 
     def __init__(self, algorithm):
         from ..algorithms.midpoint import MAX_PASSES
+        from ..algorithms.quadratic import IteratedQuadratic
 
         self.algorithm = alg = algorithm
         self.instances = insts = alg.instances
@@ -199,7 +200,7 @@ class CompiledMidpoint:
         point = alg.point
         self.loops = sorted(point.loops)
         loops = [point.loops[g] for g in self.loops]
-        quadratic = hasattr(alg, "follow_from")
+        quadratic = isinstance(alg, IteratedQuadratic)
         points = 2 if quadratic else 1  # the values at mid-step (and t + h)
         watched, predicted = points * len(alg._watched_at), points * len(alg._predicted_at)
         self.states = np.zeros(n, np.uint64)
