@@ -103,7 +103,7 @@ def _compile_monolithic(name: str) -> None:
 
 
 #: what the master's compiled step is called, and how long it takes to
-#: compile (measured on a 2-core x86 machine: 15-17 s beside a busy core)
+#: compile (measured on a 2-core x86 machine: 15-21 s)
 MASTER_STEP = ("the master's step (the iterated midpoint and quadratic)", "about 20 s")
 
 
@@ -124,10 +124,12 @@ def _compile_master() -> None:
 def _master_functions() -> tuple[list[str], tuple[str, ...]]:
     """The names of the functions numba compiles for the master's step, and
     the modules that hold them."""
+    import importlib
+
     from numba.core.registry import CPUDispatcher
 
-    from ..runtime.compiled import component, point, qn, quadratic, step
-    compiled = (step, quadratic, point, component, qn)
+    from ..runtime.compiled import cache
+    compiled = [importlib.import_module(f"{cache.__package__}.{name}") for name in cache.MODULES]
     return [name for m in compiled for name, v in vars(m).items()
             if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__], tuple(m.__name__ for m in compiled)
 
