@@ -297,8 +297,18 @@ class Block:
         integration) gets the inputs' value at the middle of the step, held:
         the midpoint rule, second order in ``h``."""
         if type(self).advance is not Block.advance:
-            return self.advance(t, x, u + h / 2 * du[0] + h * h / 8 * du[1], h)
+            return self.advance(t, x, self.inputs_at_middle(u, du, h), h)
         return self._integrate(t, x, u, du, h)
+
+    def inputs_at_middle(self, u: np.ndarray, du: np.ndarray, h: float) -> np.ndarray:
+        """The inputs at ``t + h/2`` on the polynomial of :meth:`advance_along`."""
+        return u + h / 2 * du[0] + h * h / 8 * du[1]
+
+    def inputs_after_step(self, u: np.ndarray, du: np.ndarray, h: float) -> tuple[np.ndarray, np.ndarray]:
+        """The inputs and their derivatives at ``t + h`` on the polynomial of
+        :meth:`advance_along` (the same units; new arrays here, ``u`` and
+        ``du`` themselves changed in place by a compiled block)."""
+        return u + h * du[0] + (h * h / 2) * du[1], np.array([du[0] + h * du[1], du[1]])
 
     def _integrate(self, t, x, u, du, h):
         """:meth:`advance` (``du`` None: inputs held) and :meth:`advance_along`."""
@@ -390,7 +400,7 @@ class CompiledBlock(Block):
         from .jit import load_kernels
         self._prepared = True
         self.kernels = load_kernels(self.kernel_module) if numba else None
-        if not compiled(self, lambda: (self._warm_up(), stepping.warm_up(self))):
+        if not compiled(self, lambda: (self._warm_up(), self._warm_up_inputs(), stepping.warm_up(self))):
             self.kernels = self._step = None
             self._finite = CompiledBlock._finite
 
@@ -404,6 +414,32 @@ class CompiledBlock(Block):
             if x1 is not None:
                 return x1
         return super()._integrate(t, x, u, du, h)
+
+    def inputs_at_middle(self, u, du, h):
+        """:meth:`Block.inputs_at_middle` in one compiled call where the kernel
+        module has it (``kernel_helpers.inputs_at_middle``: the same bits)."""
+        compiled = getattr(self.kernels, "inputs_at_middle", None)
+        if compiled is None:
+            return super().inputs_at_middle(u, du, h)
+        return compiled(floats(u), floats(du), float(h))
+
+    def inputs_after_step(self, u, du, h):
+        """:meth:`Block.inputs_after_step` in one compiled call where the
+        kernel module has it (the same bits), in place where ``u`` and ``du``
+        are contiguous arrays of floats."""
+        compiled = getattr(self.kernels, "inputs_after_step", None)
+        if compiled is None or not (u.flags.c_contiguous and du.flags.c_contiguous and u.dtype == du.dtype == float):
+            return super().inputs_after_step(u, du, h)
+        compiled(u, du, float(h))
+        return u, du
+
+    def _warm_up_inputs(self) -> None:
+        """Call the compiled input polynomial once (compiled, or loaded from
+        numba's cache, then rather than in a run's first step)."""
+        u0 = floats(self.default_inputs())
+        du = np.zeros((2, u0.size))
+        self.inputs_at_middle(u0, du, 1e-3)
+        self.inputs_after_step(u0.copy(), du, 1e-3)
 
     def _warm_up(self) -> None:
         """Call each kernel once, at the initial state and default inputs:

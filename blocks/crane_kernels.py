@@ -66,7 +66,7 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _lu_solve
+from .kernel_helpers import _lu_solve, inputs_after_step, inputs_at_middle
 
 
 def _motion_to_child(Rrel, off, m, out):

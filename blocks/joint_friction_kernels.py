@@ -29,6 +29,8 @@ import math
 
 import numpy as np
 
+from .kernel_helpers import inputs_after_step, inputs_at_middle
+
 NONE, DAHL, LUGRE = 0, 1, 2
 
 

@@ -133,3 +133,23 @@ def _zyx_terms(q1, q2, q3, u1, u2, u3):
     for i in range(3):
         w[i] = E[i, 0] * u1 + E[i, 1] * u2 + E[i, 2] * u3
     return R, E, dw_bias, w
+
+
+def inputs_at_middle(u, du, h):
+    """The inputs at the middle of a step of ``h`` [s] on their polynomial
+    ``u + s du[0] + s**2/2 du[1]`` (``du``: their first and second time
+    derivatives, a row each): ``Block.inputs_at_middle``'s arithmetic,
+    element by element, so the same bits."""
+    out = np.empty(u.size)
+    for i in range(u.size):
+        out[i] = u[i] + h / 2 * du[0, i] + h * h / 8 * du[1, i]
+    return out
+
+
+def inputs_after_step(u, du, h):
+    """The inputs ``u`` and their derivatives ``du`` carried, in place, to
+    the end of a step of ``h`` [s] on their polynomial:
+    ``Block.inputs_after_step``'s arithmetic, element by element."""
+    for i in range(u.size):
+        u[i] = u[i] + h * du[0, i] + (h * h / 2) * du[1, i]
+        du[0, i] = du[0, i] + h * du[1, i]

@@ -334,10 +334,9 @@ def slave_class(block_cls):
                 return False
             self._x = x
             if moving:  # the inputs at the new time, along their polynomial
-                h, (d1, d2) = step_size, self._du
-                self._u = self._u + h * d1 + (h * h / 2) * d2
-                self._du = np.array([d1 + h * d2, d2])
-                self._moving = bool(self._du.any())
+                # still moving: the new first derivatives equal the old where
+                # the second ones are all zero
+                self._u, self._du = self._block.inputs_after_step(self._u, self._du, step_size)
             self._t = current_time + step_size
             self._dirty = True
             # a finite sum has finite terms only (cheaper than numpy for a few)

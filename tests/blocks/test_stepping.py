@@ -17,6 +17,8 @@ from crane_cosim.blocks import jit, stepping
 from crane_cosim.blocks.block import Block, CompiledBlock, Variable
 from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
+from crane_cosim.blocks.hydraulics import HydraulicCylinder
+from crane_cosim.blocks.joint_friction import JointFriction
 from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
 from crane_cosim.blocks.supported_base import SupportedBase
 from crane_cosim.blocks.vessel import Vessel
@@ -47,6 +49,26 @@ def test_the_compiled_step_is_the_reference_to_the_bit(block):
                 assert compiled is not None
                 assert np.array_equal(compiled, Block._integrate(b, t, x, u, d, h)), (method, d is not None)
                 assert np.array_equal(b._integrate(t, x, u, d, h), compiled)
+
+
+@pytest.mark.parametrize("block", [*BLOCKS, HydraulicCylinder, JointFriction], ids=lambda b: b.model_name)
+def test_the_compiled_input_polynomial_is_the_reference_to_the_bit(block):
+    """The inputs at a step's middle (for the blocks that step their own
+    way) and the inputs and their derivatives carried to its end, as an FMU
+    does after each step with input derivatives: the kernel module's
+    compiled twins give the numpy reference's bits, the latter in place."""
+    b = block()
+    b.prepare()
+    assert b.kernels.inputs_after_step is not None
+    for t, x, u, du in _cases(b, np.random.default_rng(7)):
+        for h in (1e-3, 0.37 * b.max_step, 5e-3):
+            middle = b.inputs_at_middle(u, du, h)
+            assert np.array_equal(middle, Block.inputs_at_middle(b, u, du, h))
+            u_ref, du_ref = Block.inputs_after_step(b, u, du, h)
+            u1, du1 = u.copy(), du.copy()
+            u2, du2 = b.inputs_after_step(u1, du1, h)
+            assert u2 is u1 and du2 is du1
+            assert np.array_equal(u1, u_ref) and np.array_equal(du1, du_ref)
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)

@@ -160,7 +160,7 @@ from crane_cosim.blocks.vessel import Vessel
 from crane_cosim.fmus import warmup
 block = Vessel()
 block.kernels, block._prepared = jit.load_kernels("vessel_kernels"), True
-block._warm_up()  # the kernels compiled, the whole step not
+block._warm_up(); block._warm_up_inputs()  # the kernels compiled, the whole step not
 print(jit.kernels_compiled("vessel_kernels"), stepping.step_compiled("vessel_kernels"), warmup.to_compile({"Vessel"}))
 err = io.StringIO()
 print(warmup.warm_up({"Vessel"}, err))
