@@ -381,10 +381,11 @@ class CompiledBlock(Block):
     numpy_slowdown: ClassVar[str] = "slower"
     kernels = None
     _prepared = False
-    #: the compiled whole step and check of finite results
-    #: (``blocks/stepping.py``), set by :meth:`prepare`
+    #: the compiled whole step (``blocks/stepping.py``), set by :meth:`prepare`
     _step = None
-    # a finite sum has finite terms only (a sum that overflows sends the
+    # whether a kernel's result is all finite: the kernel module's compiled
+    # ``finite`` (``kernel_helpers``), set by :meth:`prepare`, else a finite
+    # sum, which has finite terms only (a sum that overflows sends the
     # evaluation to the numpy code, which answers the same)
     _finite = staticmethod(lambda out: math.isfinite(np.add.reduce(out)))
 
@@ -400,7 +401,9 @@ class CompiledBlock(Block):
         from .jit import load_kernels
         self._prepared = True
         self.kernels = load_kernels(self.kernel_module) if numba else None
-        if not compiled(self, lambda: (self._warm_up(), self._warm_up_inputs(), stepping.warm_up(self))):
+        if getattr(self.kernels, "finite", None) is not None:
+            self._finite = self.kernels.finite
+        if not compiled(self, lambda: (self._warm_up(), self._warm_up_shared(), stepping.warm_up(self))):
             self.kernels = self._step = None
             self._finite = CompiledBlock._finite
 
@@ -433,13 +436,17 @@ class CompiledBlock(Block):
         compiled(u, du, float(h))
         return u, du
 
-    def _warm_up_inputs(self) -> None:
-        """Call the compiled input polynomial once (compiled, or loaded from
-        numba's cache, then rather than in a run's first step)."""
+    def _warm_up_shared(self) -> None:
+        """Call the kernels every kernel module holds (``kernel_helpers``: the
+        check of results, the input polynomial) once, where it holds them:
+        compiled, or loaded from numba's cache, then rather than in a run's
+        first step."""
         u0 = floats(self.default_inputs())
         du = np.zeros((2, u0.size))
-        self.inputs_at_middle(u0, du, 1e-3)
-        self.inputs_after_step(u0.copy(), du, 1e-3)
+        for name, args in (("finite", (u0,)), ("inputs_at_middle", (u0, du, 1e-3)),
+                           ("inputs_after_step", (u0.copy(), du, 1e-3))):
+            if hasattr(self.kernels, name):
+                getattr(self.kernels, name)(*args)
 
     def _warm_up(self) -> None:
         """Call each kernel once, at the initial state and default inputs:

@@ -66,7 +66,8 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _lu_solve, inputs_after_step, inputs_at_middle
+# with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
+from .kernel_helpers import _lu_solve, finite, inputs_after_step, inputs_at_middle
 
 
 def _motion_to_child(Rrel, off, m, out):

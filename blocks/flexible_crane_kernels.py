@@ -80,7 +80,8 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import _add_congruence, inputs_after_step, inputs_at_middle
+# with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
+from .kernel_helpers import _add_congruence, finite, inputs_after_step, inputs_at_middle
 
 # -- eq. (22) of Jarzębowska, Urbaś & Augustynek (2018): a copy of blocks.trajectory.quintic_ramp -------
 

@@ -20,7 +20,8 @@ numba; it must not import the rest of the package.
 
 import numpy as np
 
-from .kernel_helpers import inputs_after_step, inputs_at_middle
+# with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
+from .kernel_helpers import finite, inputs_after_step, inputs_at_middle
 
 HYDRAULIC, K_V, P_S, P_T, P_TR, C_L, BETA, V_A0, V_B0, A_A, A_B, STROKE, P_VAP, K_END, C_END = range(15)
 

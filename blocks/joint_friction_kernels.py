@@ -29,7 +29,8 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import inputs_after_step, inputs_at_middle
+# with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
+from .kernel_helpers import finite, inputs_after_step, inputs_at_middle
 
 NONE, DAHL, LUGRE = 0, 1, 2
 

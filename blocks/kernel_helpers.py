@@ -153,3 +153,13 @@ def inputs_after_step(u, du, h):
     for i in range(u.size):
         u[i] = u[i] + h * du[0, i] + (h * h / 2) * du[1, i]
         du[0, i] = du[0, i] + h * du[1, i]
+
+
+def finite(a):
+    """Whether every entry of ``a`` (1-d) is a finite number: a kernel's
+    result is used only then (``CompiledBlock._compiled_call``, the
+    compiled step's stages)."""
+    for v in a:
+        if not np.isfinite(v):
+            return False
+    return True

@@ -36,7 +36,8 @@ import math
 
 import numpy as np
 
-from .kernel_helpers import inputs_after_step, inputs_at_middle
+# with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
+from .kernel_helpers import finite, inputs_after_step, inputs_at_middle
 
 # -- the cylinder loop of Fig. 2 of Cibicik & Egeland (2019) (the reference: blocks/cylinder_loop.py) -----
 

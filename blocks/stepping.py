@@ -54,14 +54,6 @@ import numpy as np
 {rate}
 
 
-def finite(a):
-    """Whether every entry of ``a`` (1-d) is a finite number."""
-    for v in a:
-        if not np.isfinite(v):
-            return False
-    return True
-
-
 def step(t, x, u, du, moving, h, n, method, args):
     """The state [state units] at ``t + h`` [s] from ``x`` at ``t`` [s]:
     ``n`` sub-steps of ``h / n`` by ``method`` (0 classic Runge-Kutta, 1
@@ -117,13 +109,13 @@ def step(t, x, u, du, moving, h, n, method, args):
 #: knuckle boom crane: ``accelerations(x, u, *args)``), ``[v; dv/dt]``,
 #: as the block's ``derivatives`` puts them together
 _RATES = {
-    "derivatives": '''from {module} import derivatives
+    "derivatives": '''from {module} import derivatives, finite
 
 
 def rate(t, x, u, args):
     """The state's rates at ``(t, x, u)`` by the kernel module's ``derivatives``."""
     return derivatives(t, x, u, *args)''',
-    "accelerations": '''from {module} import accelerations
+    "accelerations": '''from {module} import accelerations, finite
 
 
 def rate(t, x, u, args):
@@ -138,8 +130,7 @@ _STEPS: dict = {}
 
 
 def load_stepping(name: str, kernels):
-    """The module of the compiled ``step`` (and ``finite``, the check of a
-    kernel's result) of ``kernels``, the kernel module ``blocks/<name>.py``
+    """The module of the compiled ``step`` of ``kernels``, the kernel module ``blocks/<name>.py``
     as ``jit.load_kernels`` loaded it (see the module docstring), or
     ``None`` where it is not such a module or defines no kernel of
     :data:`_RATES`.
@@ -235,17 +226,15 @@ def compiled_step(block, t, x, u, du, h):
 
 
 def warm_up(block) -> None:
-    """Load ``block``'s compiled step and check of finite results
-    (``block._step``, ``block._finite``) and call them once at its initial
-    state and default inputs (numba compiles them, or loads them from its
-    cache, at the first call), with the argument types of
-    :func:`compiled_step` and ``CompiledBlock._compiled``."""
+    """Load ``block``'s compiled step (``block._step``) and call it once at
+    its initial state and default inputs (numba compiles it, or loads it
+    from its cache, at the first call), with the argument types of
+    :func:`compiled_step`."""
     module = load_stepping(block.kernel_module, block.kernels) if block.kernels is not None else None
     if module is None:
         return
     block._held = np.zeros((2, len(block.inputs)))  # the derivatives of inputs held
     x0, u0 = block.initial_state(), block.default_inputs()
-    block._finite = module.finite
     block._finite(np.ascontiguousarray(x0, dtype=float))
     block._step = module.step
     if x0.size:

@@ -46,8 +46,9 @@ import math
 
 import numpy as np
 
+# with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
 from .kernel_helpers import (_add_congruence, _cross, _lu_solve_vector, _subtract_projected_wrench, _sym6_unpack,
-                             _zyx_terms, inputs_after_step, inputs_at_middle)
+                             _zyx_terms, finite, inputs_after_step, inputs_at_middle)
 
 
 def _vessel(x, inp, I_O, com, m_g, k, c, l1):

@@ -111,14 +111,31 @@ def derivatives(t, x, inp, k):
 
 def outputs(t, x, inp, k):
     return x.copy()
+
+
+def finite(a):
+    for v in a:
+        if not np.isfinite(v):
+            return False
+    return True
 '''
 
-_BROKEN = b'''def derivatives(t, x, inp, k):
+_BROKEN = b'''import numpy as np
+
+
+def derivatives(t, x, inp, k):
     return 1.0
 
 
 def outputs(t, x, inp, k):
     return x.copy()
+
+
+def finite(a):
+    for v in a:
+        if not np.isfinite(v):
+            return False
+    return True
 '''
 
 
