@@ -123,7 +123,8 @@ def _compile_master() -> None:
 
 def _master_functions() -> tuple[list[str], tuple[str, ...]]:
     """The names of the functions numba compiles for the master's step, and
-    the modules that hold them."""
+    the modules that hold them (not those inlined into their callers,
+    which it never compiles alone)."""
     import importlib
 
     from numba.core.registry import CPUDispatcher
@@ -131,7 +132,8 @@ def _master_functions() -> tuple[list[str], tuple[str, ...]]:
     from ..runtime.compiled import cache
     compiled = [importlib.import_module(f"{cache.__package__}.{name}") for name in cache.MODULES]
     return [name for m in compiled for name, v in vars(m).items()
-            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__], tuple(m.__name__ for m in compiled)
+            if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__
+            and v.targetoptions.get("inline") != "always"], tuple(m.__name__ for m in compiled)
 
 
 def warm_up(models, stream=None, monolithic: bool = False, master: bool = False) -> list[str]:

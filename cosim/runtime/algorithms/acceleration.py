@@ -30,7 +30,8 @@ values taken, a plain pass.
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import lapack
+
+from ..compiled.qn import least_squares
 
 __all__ = ["QuasiNewton", "REUSE", "GROWTH", "extrapolated"]
 
@@ -47,12 +48,6 @@ REUSE = 8
 #: re-step passes a step over 20 s, the crane with friction 2.31 -> 1.33,
 #: the flagship 1.68 -> 1.24, the same with no limit at all
 GROWTH = 10.0
-#: a column that the others make to within this fraction (of the
-#: factorisation's condition) is left out of the fit: the columns of like
-#: steps nearly repeat one another
-RCOND = 1e-8
-
-
 class QuasiNewton:
     """IQN-ILS over ``n`` values, with the columns of the last ``reuse``
     steps kept."""
@@ -71,10 +66,8 @@ class QuasiNewton:
         #: the pass before in this step: the values it produced, its
         #: residual, and the residual's largest scaled magnitude
         self.last: tuple[np.ndarray, np.ndarray, float] | None = None
-        #: LAPACK's workspace for the fit of the most columns, enough for
-        #: any fewer; asked, and the fit made once, now, not in a paced step
-        self.lwork = int(lapack.dgelsy_lwork(max(n, 1), max(n, 1), 1, RCOND)[0])
-        _least_squares(np.eye(max(n, 1), 1), np.ones(max(n, 1)), self.lwork)
+        # the fit compiled (or loaded from numba's cache) now, not in a paced step
+        _least_squares(np.eye(max(n, 1), 1), np.ones(max(n, 1)))
 
     def new_step(self) -> None:
         """Start a step: the columns of steps more than ``reuse`` before it
@@ -110,7 +103,10 @@ class QuasiNewton:
             used = self.columns[:self.n]
             self._stacked = np.array([col[1] for col in used]).T, np.array([col[2] for col in used]).T
         V, W = self._stacked
-        weights = _least_squares(V / scale[:, None], -r / scale, self.lwork)
+        weights = _least_squares(V / scale[:, None], -r / scale)
+        if weights is None:  # a fit of no finite weights: a plain pass, the model afresh
+            self.columns, self._stacked = [], None
+            return produced
         # column by column, not W @ weights: BLAS may sum in another order
         # (or fused), and the compiled master step must give the same bits
         out = produced.copy()
@@ -119,17 +115,18 @@ class QuasiNewton:
         return out
 
 
-def _least_squares(A: np.ndarray, b: np.ndarray, lwork: int) -> np.ndarray:
+def _least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """The ``x`` that minimises ``|A x - b|`` (``A`` with no more columns
-    than rows), leaving out the columns the others make to within ``RCOND``
-    (LAPACK's complete orthogonal factorisation, ``dgelsy``, with a
-    workspace of ``lwork``: the answer of an SVD's least squares at a
-    fifth of numpy's cost at these sizes)."""
-    n = A.shape[1]
-    x, info = lapack.dgelsy(A, b[:, None], np.zeros(n, np.int32), RCOND, lwork, overwrite_a=True)[1:5:3]
-    if info != 0:
-        raise np.linalg.LinAlgError(f"dgelsy failed (info {info})")
-    return x[:n, 0]
+    than rows), leaving out, column by column, those the columns before
+    them make to within ``compiled.qn.RCOND`` of the largest (Householder's QR, compiled:
+    ``compiled.qn.least_squares``, which the compiled master step calls
+    too, so that both give the same bits; a few microseconds at these
+    sizes); None where a weight is not finite.  ``A`` is overwritten."""
+    n, k = A.shape
+    weights = np.empty(k)
+    ok = least_squares(np.asfortranarray(A).ravel(order="F"), np.array(b, dtype=float), n, k, weights,
+                       np.empty(k), np.empty(k), np.empty(k, np.int64))
+    return weights if ok else None
 
 
 def extrapolated(past: list, now: np.ndarray, at: int) -> np.ndarray:

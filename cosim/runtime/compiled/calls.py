@@ -1,6 +1,6 @@
 """Calls of C functions by their addresses, from code compiled by numba:
-the FMI 2.0 calls of the compiled master step (``step.py``), LAPACK's
-least squares and the clock.
+the FMI 2.0 calls of the compiled master step (``step.py``) and the
+clock.
 
 An address is an argument (a ``uint64``), never a constant: numba's cache
 then keeps one machine code for every FMU and every run, where a ctypes
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 __all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_set_derivatives", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
-           "dgelsy", "clock_gettime", "double_pointer", "address_of"]
+           "clock_gettime", "double_pointer"]
 
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -101,18 +100,6 @@ def fmi2_set_state(typingctx, fn, component, state):
 
 
 @intrinsic
-def dgelsy(typingctx, fn, m, n, nrhs, a, lda, b, ldb, jpvt, rcond, rank, work, lwork, info):
-    """LAPACK's ``dgelsy`` at address ``fn`` (Fortran: every argument an
-    address)."""
-    sig = types.void(*[types.uint64] * 14)
-
-    def codegen(context, builder, signature, args):
-        _call(builder, args[0], ir.VoidType(), [_P8] * 13, [builder.inttoptr(a, _P8) for a in args[1:]])
-        return context.get_dummy_value()
-    return sig, codegen
-
-
-@intrinsic
 def clock_gettime(typingctx, fn, clock, timespec):
     """``clock_gettime(clock, timespec)`` at address ``fn`` (``timespec``:
     the address of two 64-bit integers, seconds and nanoseconds)."""
@@ -131,15 +118,4 @@ def double_pointer(typingctx, address):
 
     def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], _F64.as_pointer())
-    return sig, codegen
-
-
-@intrinsic
-def address_of(typingctx, array):
-    """The address of ``array``'s first element, as a ``uint64``."""
-    sig = types.uint64(array)
-
-    def codegen(context, builder, signature, args):
-        ary = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
-        return builder.ptrtoint(ary.data, _I64)
     return sig, codegen

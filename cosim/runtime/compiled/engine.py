@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from ...errors import CraneCosimError
-from ..algorithms.acceleration import GROWTH, RCOND, REUSE
+from ..algorithms.acceleration import GROWTH, REUSE
 from ..algorithms.base import FLOOR, check_finite
 from . import layout, step as kernel
 
@@ -81,18 +81,6 @@ def _clock_gettime():
 
 def _address(function) -> int:
     return ctypes.cast(function, ctypes.c_void_p).value
-
-
-def _dgelsy_address() -> int:
-    """The address of LAPACK's dgelsy, the one scipy.linalg.lapack calls."""
-    from scipy.linalg import cython_lapack
-
-    capsule = cython_lapack.__pyx_capi__["dgelsy"]
-    api = ctypes.pythonapi
-    api.PyCapsule_GetName.restype, api.PyCapsule_GetName.argtypes = ctypes.c_char_p, [ctypes.py_object]
-    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
-    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    return api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
 
 
 def _csr(lists, dtype=np.int64):
@@ -169,18 +157,15 @@ def _model_tables(models, scratch_of_passes: int) -> tuple:
     workspaces of their fits: the passes' needing ``scratch_of_passes``
     floats besides its fit's."""
     sizes = [0 if m is None else m.n for m in models]
-    lworks = [1 if m is None else m.lwork for m in models]
-    qn_off = np.zeros((len(models), 4), np.int64)
+    qn_off = np.zeros((len(models), 3), np.int64)
     f_at = i_at = 0
-    for m, (size, lwork) in enumerate(zip(sizes, lworks)):
-        qn_off[m] = (f_at, i_at, size, lwork)
+    for m, size in enumerate(sizes):
+        qn_off[m] = (f_at, i_at, size)
         f_at += 2 * size * size + 2 * size
         i_at += size
-    scratch = max([scratch_of_passes + sizes[0] * (sizes[0] + 3) + lworks[0]] +
-                  [4 * s + s * (s + 3) + w for s, w in zip(sizes[1:], lworks[1:])])
+    scratch = max([scratch_of_passes + sizes[0] * (sizes[0] + 6)] + [4 * s + s * (s + 6) for s in sizes[1:]])
     return (qn_off, np.zeros(max(f_at, 1)), np.zeros(max(i_at, 1), np.int64), np.zeros((len(models), 4), np.int64),
-            np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(8, np.int32), np.array([RCOND]),
-            np.zeros(max(sizes + [1]), np.int32))
+            np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(max(sizes + [1]), np.int64))
 
 
 class CompiledMidpoint:
@@ -205,8 +190,7 @@ class CompiledMidpoint:
         watched, predicted = points * len(alg._watched_at), points * len(alg._predicted_at)
         self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
-        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, _dgelsy_address(), time.CLOCK_MONOTONIC],
-                        np.uint64)
+        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC], np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
         self.result = np.zeros(3)
@@ -266,10 +250,8 @@ class CompiledMidpoint:
 
     def _explain(self, kind: int) -> Exception:
         """The error of the fault the step reported."""
-        _, k, status = self.fault.tolist()
+        k = int(self.fault[1])
         t = float(self.fault_t[0])
-        if kind == layout.FAILED_FIT:
-            return np.linalg.LinAlgError(f"dgelsy failed (info {status})")
         inst = self.instances[k]
         if kind in (layout.NOT_FINITE, layout.NOT_FINITE_END):
             check_finite(inst, t)  # raises, naming the output

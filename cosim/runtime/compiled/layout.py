@@ -8,17 +8,17 @@ N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
 #: columns of ca (per component: addresses)
 (COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT, SET_DERIVATIVES,
  DU_VR, DU_ORDER, DU) = range(16)
-#: misc: the addresses of clock_gettime, of a timespec, of LAPACK's dgelsy;
-#: the monotonic clock's id on this system (``time.CLOCK_MONOTONIC``)
-CLOCK, TIMESPEC, DGELSY, CLOCK_ID = 0, 1, 2, 3
+#: misc: the addresses of clock_gettime and of a timespec; the monotonic
+#: clock's id on this system (``time.CLOCK_MONOTONIC``)
+CLOCK, TIMESPEC, CLOCK_ID = 0, 1, 2
 #: ints: the settled mid-step values kept (then, per loop, its settled points kept);
 #: floats: the steps the histories are of, the settling bound, the quasi-Newton step's
 #: growth limit, the scales' floor, the steps whose columns are reused, the rounds at most
 HIST_COUNT = 0
 LAST_H, POINT_H, SETTLE_TOL, GROWTH_LIMIT, FLOOR_OF, REUSE_STEPS, ROUNDS = 0, 1, 2, 3, 4, 5, 6
 #: fault: kind, component, status; its time in fault_t
-(OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END, FAILED_FIT,
- FAILED_DERIVATIVES) = range(10)
+(OK, FAILED_STEP, FAILED_SET, FAILED_GET, FAILED_SAVE, FAILED_RESTORE, NOT_FINITE, NOT_FINITE_END,
+ FAILED_DERIVATIVES) = range(9)
 STATUS_DISCARD = 2
 #: the bit of a step's result that says a component discarded a step
 DISCARDED = 16

@@ -19,7 +19,7 @@ from numba import njit
 
 from .component import (do_step, doubles, fail, finite, get_outputs, largest_change, restore, set_derivatives,
                         set_inputs)
-from .layout import (DGELSY, DU, FAILED_DERIVATIVES, FAILED_FIT, FAILED_GET, FAILED_RESTORE, FAILED_SET, FAILED_STEP,
+from .layout import (DU, FAILED_DERIVATIVES, FAILED_GET, FAILED_RESTORE, FAILED_SET, FAILED_STEP,
                      GROWTH_LIMIT, N_IN, N_OUT, NOT_FINITE, OFFSET, OK, REUSE_STEPS, ROUNDS, SETTLE_TOL, U, Y)
 from .qn import qn_new_step, qn_next_input
 
@@ -122,7 +122,7 @@ def _held_to_the_end(k, halves, t, h, ci, ca, mid, route_ptr, route_src, route_i
 @njit(cache=True)
 def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, predicted_at, scale, route_ptr,
                      route_src, route_idx, route_dst, follow_ptr, follow_from, follow_to, first_halves, floats,
-                     qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, misc, ts, fmi_ns,
+                     qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols, misc, ts, fmi_ns,
                      discarded, fault, fault_t, result):
     """``IteratedQuadratic._passes`` (the components' states saved, the
     values read early predicted at mid-step and t + h): ``result`` the
@@ -155,10 +155,8 @@ def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, p
     for p in range(1, passes + 1):
         if npred:
             _both(produced, mid, end, predicted_at)
-            info = qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
-                                 lapack_i, lapack_f, jpvt, misc[DGELSY], floats[GROWTH_LIMIT])
-            if info:
-                return fail(fault, fault_t, FAILED_FIT, -1, info, t)
+            qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
+                          kept_cols, floats[GROWTH_LIMIT])
             half = predicted_at.size
             for i in range(half):
                 mid[predicted_at[i]] = nxt[i]

@@ -55,7 +55,7 @@ from numba import types as nt
 
 from .calls import fmi2_get_state
 from .component import do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_inputs
-from .layout import (COMPONENT, DGELSY, DISCARDED, FAILED_FIT, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
+from .layout import (COMPONENT, DISCARDED, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
                      FAILED_STEP, FIXED_STEP, FLOOR_OF, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_IN, N_OUT,
                      NOT_FINITE, NOT_FINITE_END, OFFSET, OK, REUSE_STEPS, SETTLE_TOL, SLOT, U, Y)
 from .point import point_reads
@@ -134,7 +134,7 @@ def _update_peaks(ci, ca, peak, scale, group, group_max, floor):
 
 @njit(cache=True)
 def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src, route_idx,
-            route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid,
+            route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols, at_mid,
             misc, ts, fmi_ns, discarded, fault, fault_t, result):
     """``IteratedMidpoint._passes`` (the components' states saved):
     ``result`` the re-step passes made, whether the last settled, the
@@ -169,10 +169,8 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
             if npred:
                 for i in range(npred):
                     produced[i] = mid[predicted_at[i]]
-                info = qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
-                                     lapack_i, lapack_f, jpvt, misc[DGELSY], floats[GROWTH_LIMIT])
-                if info:
-                    return fail(fault, fault_t, FAILED_FIT, -1, info, t)
+                qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
+                              kept_cols, floats[GROWTH_LIMIT])
                 for i in range(npred):
                     mid[predicted_at[i]] = nxt[i]
                     read_in[i] = nxt[i]
@@ -230,7 +228,7 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
 def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                  qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
+                  qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
                   result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
                   follow_ptr, follow_from, follow_to, first_halves):
     """One step of the iterated midpoint from ``t`` over ``h`` [s]
@@ -242,7 +240,7 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
     kind = _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                 qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
+                 qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
                  result, fault, fault_t, discarded, fmi_ns, quadratic, start, end, follow_ptr, follow_from, follow_to,
                  first_halves)
     for k in range(discarded.shape[0]):
@@ -255,7 +253,7 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
 def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                  qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt, at_mid, misc, ts, counts, loop_rounds,
+                  qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
                   result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
                   follow_ptr, follow_from, follow_to, first_halves):
     n = ci.shape[0]
@@ -289,12 +287,12 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     if quadratic:
         kind = quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, predicted_at, scale,
                                 route_ptr, route_src, route_idx, route_dst, follow_ptr, follow_from, follow_to,
-                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i,
-                                lapack_f, jpvt, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
+                                misc, ts, fmi_ns, discarded, fault, fault_t, result)
     else:
         kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
-                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i,
-                       lapack_f, jpvt, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
+                       at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
     if kind:
         return kind
     counts[np.int64(result[0])] += 1
@@ -306,7 +304,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     ints[HIST_COUNT] = kept + 1
     kind = point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                         group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
-                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, lapack_i, lapack_f, jpvt,
+                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
                         loop_rounds, misc, ts, fmi_ns, fault, fault_t, t + h)
     if kind:
         return kind
@@ -322,5 +320,5 @@ _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int6
 #: them (a test checks), for compiling it before a run (``fmus/warmup.py``)
 SIGNATURE = (nt.float64, nt.float64, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
-             _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.int32[::1], _F1, nt.int32[::1], nt.bool_[::1], nt.uint64[::1],
+             _F1, _I2, _F1, _I1, _I2, _F1, _F1, _I1, nt.bool_[::1], nt.uint64[::1],
              _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I2, nt.boolean, _F1, _F1, _I1, _I1, _I1, _I1)
