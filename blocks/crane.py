@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable, sym6_pack
+from .block import ParameterError, Variable, sym6_pack
+from .compiled_block import CompiledBlock
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough, mount_motion_from_inputs,
                         mount_split, wrench_ports)
 from .kane import Body, Chain, Joint, applied_forces, constraint_wrenches, kinematics, mass_matrix, with_base_twist

@@ -78,7 +78,8 @@ import math
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable, sym6_pack
+from .block import ParameterError, Variable, sym6_pack
+from .compiled_block import CompiledBlock
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
                         constrained_mount_split, mount_motion_from_inputs, wrench_ports)
 from .flexible_boom import PAPER_STEP, flexible_chain, stable_step

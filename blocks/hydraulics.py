@@ -45,7 +45,8 @@ import math
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable, floats
+from .block import ParameterError, Variable
+from .compiled_block import CompiledBlock, floats
 
 _P = Variable
 

@@ -71,7 +71,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable, floats
+from .block import ParameterError, Variable
+from .compiled_block import CompiledBlock, floats
 from .friction import MODELS, Law, advance, bristle_rate, level
 
 _P = Variable

@@ -45,7 +45,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable, sym6_pack
+from .block import ParameterError, Variable, sym6_pack
+from .compiled_block import CompiledBlock
 from .interface import (GRAVITY_DIRECTION, MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough,
                         mount_motion_from_inputs, mount_split, wrench_ports)
 from .kane import (acceleration_wrenches, gravity_forces, gravity_wrenches, inertial_wrenches, kinematics,

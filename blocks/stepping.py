@@ -5,7 +5,7 @@ block's step: ``n`` sub-steps of at most ``max_step`` [s] by the block's
 ``method`` (``"rk4"``, ``"heun"``, ``"symplectic-euler"``), the inputs held
 or, with their time derivatives ``du``, on the polynomial
 ``u + s du[0] + s**2/2 du[1]`` in the time ``s`` [s] since the step's start
-(``Block.advance_along``).  For a :class:`blocks.block.CompiledBlock` each
+(``Block.advance_along``).  For a :class:`blocks.compiled_block.CompiledBlock` each
 stage goes from Python to the kernel ``derivatives(t, x, u, *args)`` and
 back, with its checks, a few microseconds a stage.  Here the same
 arithmetic, in the same order, is compiled together with the kernel, so

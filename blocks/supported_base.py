@@ -72,7 +72,8 @@ import math
 import numpy as np
 import scipy.linalg
 
-from .block import WRENCH_COMPONENTS, CompiledBlock, ParameterError, Variable, sym6_unpack
+from .block import WRENCH_COMPONENTS, ParameterError, Variable, sym6_unpack
+from .compiled_block import CompiledBlock
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
 from .screw import cross, cross_rows, rot_zyx, skew, zyx_rate_terms

@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .block import CompiledBlock, ParameterError, Variable, sym6_unpack
+from .block import ParameterError, Variable, sym6_unpack
+from .compiled_block import CompiledBlock
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .kane import Body, Chain, Joint, Marker
 from .linalg import solve

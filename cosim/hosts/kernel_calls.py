@@ -3,7 +3,7 @@
 
 A compiled block's ``output`` and ``derivatives`` ask its numba kernel
 first and answer with the numpy code where the kernel's result is not
-finite (:class:`~crane_cosim.blocks.block.CompiledBlock`); called thousands
+finite (:class:`~crane_cosim.blocks.compiled_block.CompiledBlock`); called thousands
 of times a simulated second, their checks and conversions cost as much as
 a small kernel.  Here the kernel is called directly, with the same
 arguments, and the block's own method only where the kernel's result is not
@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ..blocks.block import CompiledBlock
+from ..blocks.compiled_block import CompiledBlock
 from ..blocks.joint_friction import JointFriction
 from ..blocks.knuckle_boom import KnuckleBoomCrane
 

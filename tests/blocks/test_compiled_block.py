@@ -1,4 +1,4 @@
-"""What every block with a compiled twin (``block.CompiledBlock``) shares:
+"""What every block with a compiled twin (``compiled_block.CompiledBlock``) shares:
 numba's failures leave the numpy code with a warning, and once a block ran,
 its whole kernel module is in numba's cache (the comparisons of each kernel
 with its numpy reference are in the block's own kernel tests)."""

@@ -14,7 +14,8 @@ import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim.blocks import jit, stepping
-from crane_cosim.blocks.block import Block, CompiledBlock, Variable
+from crane_cosim.blocks.block import Block, Variable
+from crane_cosim.blocks.compiled_block import CompiledBlock
 from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
 from crane_cosim.blocks.hydraulics import HydraulicCylinder
