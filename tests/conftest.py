@@ -56,8 +56,9 @@ def rng():
 def typed_fmus(tmp_path_factory):
     """The folder of ``Pulse2.fmu`` and ``Counter2.fmu`` (FMI 2.0, built with
     pythonfmu) and ``Counter3.fmu`` (FMI 3.0, built with pythonfmu3): test
-    FMUs with inputs and outputs of every type, and ``Stepper2.fmu``, one
-    that cannot vary its step (``tests/typed_fmus``), built by their tools'
+    FMUs with inputs and outputs of every type, ``Stepper2.fmu``, one
+    that cannot vary its step, and ``Quitter2.fmu``, one that discards its
+    steps from a time on (``tests/typed_fmus``), built by their tools'
     own command lines, each in a process of its own."""
     import subprocess
     import sys
@@ -67,7 +68,8 @@ def typed_fmus(tmp_path_factory):
     for tool, script, extra, options in (("pythonfmu", "pulse2.py", ["typed_fmi2.py"], []),
                                          ("pythonfmu", "counter2.py", ["typed_fmi2.py"], []),
                                          ("pythonfmu3", "counter3.py", [], []),
-                                         ("pythonfmu", "stepper2.py", [], ["--no-variable-step"])):
+                                         ("pythonfmu", "stepper2.py", [], ["--no-variable-step"]),
+                                         ("pythonfmu", "quitter2.py", [], [])):
         subprocess.run([sys.executable, "-m", tool, "build", "-f", str(src / script), *(str(src / e) for e in extra),
                         "-d", str(out), "--handle-state", "--no-external-tool", *options], check=True,
                        capture_output=True)

@@ -93,6 +93,28 @@ def test_a_failed_step_is_told_as_the_python_algorithm_tells_it(integrator_fmu, 
     assert said["compiled"].startswith("component a (Integrator.fmu) failed to step from t = 0 s"), said
 
 
+def test_a_discarded_step_ends_the_run_as_the_python_algorithm_ends_it(typed_fmus, tmp_path, monkeypatch):
+    """A pythonfmu FMU (all Real, so the compiled step runs it) that
+    discards every step from 0.2 s on (fmi2Discard), read by a second one:
+    the compiled step notes the discard and asks the component afterwards,
+    as the Python algorithm asks it at once, and both end the run there
+    alike, with the same rows."""
+    s = System("Quits", stop_time=0.5, step=0.01, algorithm="iterated-midpoint", base_dir=typed_fmus)
+    s.add_component("q1", "Quitter2.fmu", t_end=0.2)
+    s.add_component("q2", "Quitter2.fmu")
+    s.connect("q1.y", "q2.u")
+    ended = {}
+    for master in ("compiled", "python"):
+        monkeypatch.setenv("CRANE_COSIM_MASTER", master)
+        result = run_cosim(s, tmp_path / master, progress=False)
+        ended[master] = (result.status, result.end_time, result.reason)
+    assert ended["compiled"] == ended["python"]
+    assert ended["compiled"][:2] == ("ended", pytest.approx(0.2))
+    c = _same_run_both_ways(s, tmp_path / "again", monkeypatch)
+    assert read_results(tmp_path / "again" / "compiled")["time"].iloc[-1] == pytest.approx(0.2)
+    assert c["status"] == "ended"
+
+
 def test_the_oscillator_runs_the_same_bits_compiled(integrator_fmu, tmp_path, monkeypatch):
     """Two integrators in a loop, each stepped again (their own states
     saved and restored by the compiled step): the same run."""

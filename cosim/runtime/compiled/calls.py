@@ -17,7 +17,7 @@ from numba import types
 from numba.extending import intrinsic
 
 __all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_set_derivatives", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
-           "clock_gettime", "double_pointer"]
+           "fmi2_get_status", "clock_gettime", "double_pointer"]
 
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -96,6 +96,19 @@ def fmi2_set_state(typingctx, fn, component, state):
     def codegen(context, builder, signature, args):
         fn, c, state = args
         return _call(builder, fn, _I32, [_P8, _P8], [builder.inttoptr(c, _P8), builder.inttoptr(state, _P8)])
+    return sig, codegen
+
+
+@intrinsic
+def fmi2_get_status(typingctx, fn, component, kind, value):
+    """``fmi2GetBooleanStatus`` or ``fmi2GetRealStatus(component, kind,
+    value)`` at address ``fn`` (``value``: the address of the answer, an
+    fmi2Boolean or a double): its status."""
+    sig = types.int32(types.uint64, types.uint64, types.int32, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, kind, v = args
+        return _call(builder, fn, _I32, [_P8, _I32, _P8], [builder.inttoptr(c, _P8), kind, builder.inttoptr(v, _P8)])
     return sig, codegen
 
 

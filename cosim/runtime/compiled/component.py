@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from .calls import clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_set_derivatives, fmi2_set_state
-from .layout import (CLOCK, CLOCK_ID, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_REAL, N_IN, N_OUT, NO_PRIOR,
-                     SET_DERIVATIVES, SET_REAL, SET_STATE, STATUS_DISCARD, TIMESPEC, U, VR_IN, VR_OUT, Y)
+from .calls import (clock_gettime, double_pointer, fmi2_do_step, fmi2_get_real, fmi2_get_status,
+                    fmi2_set_derivatives, fmi2_set_state)
+from .layout import (ANSWER, CLOCK, CLOCK_ID, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_BOOLEAN_STATUS, GET_REAL,
+                     GET_REAL_STATUS, LAST_SUCCESSFUL_TIME, N_IN, N_OUT, NO_PRIOR, SET_DERIVATIVES, SET_REAL, SET_STATE,
+                     STATUS_DISCARD, TERMINATED, TIMESPEC, U, VR_IN, VR_OUT, Y)
 
 __all__ = ["now", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail", "finite",
            "largest_change"]
@@ -64,9 +66,12 @@ def get_outputs(k, ci, ca, misc, ts, fmi_ns):
 
 @njit(cache=True)
 def do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
-    """Step component ``k``: its status, a discard noted (with the step's
-    start) and passed as success, for the caller to ask afterwards whether
-    the component ended the simulation (``FMI2Instance._ended``)."""
+    """Step component ``k``: its status.  A discarded step is noted (with
+    its start) and passed as success where the component says it reached
+    the step's end and asks to end the simulation there, as
+    ``FMI2Instance._ended`` asks it; else the status stays a discard, which
+    stops the step, for the caller to ask the component as the Python
+    algorithm does at once (``engine.py``)."""
     t0 = now(misc, ts)
     status = fmi2_do_step(ca[k, DO_STEP], ca[k, COMPONENT], t, h, ci[k, NO_PRIOR])
     fmi_ns[k, 0] += now(misc, ts) - t0
@@ -74,8 +79,24 @@ def do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded):
     if status == STATUS_DISCARD:
         if np.isnan(discarded[k, 0]):
             discarded[k, 0], discarded[k, 1] = t, h
-        return 1
+        return 1 if _ended_at_end(k, t, h, ca, misc) else status
     return status
+
+
+@njit(cache=True)
+def _ended_at_end(k, t, h, ca, misc):
+    """Whether component ``k``, which discarded its step from ``t`` over
+    ``h`` [s], asks to end the simulation (fmi2Terminated) having reached
+    the step's end (fmi2LastSuccessfulTime)."""
+    answer = doubles(misc[ANSWER], 1)
+    answer[0] = 0.0
+    if fmi2_get_status(ca[k, GET_BOOLEAN_STATUS], ca[k, COMPONENT], TERMINATED, misc[ANSWER]) != 0:
+        return False
+    if answer[0] == 0.0:  # the fmi2Boolean written over the double's first bytes: still all zero
+        return False
+    if fmi2_get_status(ca[k, GET_REAL_STATUS], ca[k, COMPONENT], LAST_SUCCESSFUL_TIME, misc[ANSWER]) != 0:
+        return False
+    return answer[0] >= t + h * (1 - 1e-9)
 
 
 @njit(cache=True)

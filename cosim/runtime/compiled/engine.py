@@ -96,7 +96,7 @@ def _component_tables(alg, states: np.ndarray) -> tuple:
     (for the instance to free at the end)."""
     insts = alg.instances
     ci = np.zeros((len(insts), 5), np.int64)
-    ca = np.zeros((len(insts), 16), np.uint64)
+    ca = np.zeros((len(insts), 18), np.uint64)
     for k, inst in enumerate(insts):
         ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
         if k in alg.again:
@@ -105,7 +105,8 @@ def _component_tables(alg, states: np.ndarray) -> tuple:
                  _address(inst._get_state), _address(inst._set_state), ctypes.addressof(inst._in_vr_c),
                  ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data, inst.u_raw.ctypes.data,
                  states.ctypes.data + 8 * k, _address(inst._set_derivatives), ctypes.addressof(inst._du_vr),
-                 ctypes.addressof(inst._du_order), inst.du.ctypes.data)
+                 ctypes.addressof(inst._du_order), inst.du.ctypes.data,
+                 _address(inst._dll["fmi2GetBooleanStatus"]), _address(inst._dll["fmi2GetRealStatus"]))
     return ci, ca, states
 
 
@@ -190,7 +191,9 @@ class CompiledMidpoint:
         watched, predicted = points * len(alg._watched_at), points * len(alg._predicted_at)
         self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
-        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC], np.uint64)
+        self.answer = np.zeros(1)  # an FMU's answer to a status query
+        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC, self.answer.ctypes.data],
+                        np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
         self.result = np.zeros(3)

@@ -7,10 +7,13 @@ of the components' tables, the addresses of ``misc``, the slots of
 N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
 #: columns of ca (per component: addresses)
 (COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT, SET_DERIVATIVES,
- DU_VR, DU_ORDER, DU) = range(16)
+ DU_VR, DU_ORDER, DU, GET_BOOLEAN_STATUS, GET_REAL_STATUS) = range(18)
 #: misc: the addresses of clock_gettime and of a timespec; the monotonic
-#: clock's id on this system (``time.CLOCK_MONOTONIC``)
-CLOCK, TIMESPEC, CLOCK_ID = 0, 1, 2
+#: clock's id on this system (``time.CLOCK_MONOTONIC``); the address of a
+#: double for an FMU's answer to a status query
+CLOCK, TIMESPEC, CLOCK_ID, ANSWER = 0, 1, 2, 3
+#: fmi2StatusKind: fmi2LastSuccessfulTime, fmi2Terminated (FMI 2.0, section 4.2.3)
+LAST_SUCCESSFUL_TIME, TERMINATED = 2, 3
 #: ints: the settled mid-step values kept (then, per loop, its settled points kept);
 #: floats: the steps the histories are of, the settling bound, the quasi-Newton step's
 #: growth limit, the scales' floor, the steps whose columns are reused, the rounds at most
