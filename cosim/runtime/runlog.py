@@ -173,6 +173,13 @@ class RunLog:
         self.t = self.recorded_t = t
         self.rows += 1
 
+    def record_parts(self, t: float, parts) -> None:
+        """A row at ``t`` [s] of numeric columns only, given as ``parts``
+        (:meth:`ResultWriter.append_parts`)."""
+        self.writer.append_parts(t, parts)
+        self.t = self.recorded_t = t
+        self.rows += 1
+
     def started(self) -> None:
         self._wall0 = time.perf_counter()
         if self.progress:

@@ -172,3 +172,23 @@ def test_a_full_buffer_is_written_at_once(tmp_path):
     w.close()
     table, whole = read_stream(w.path)
     assert whole and table.column("c.y").to_pylist() == [float(k) for k in range(w.capacity + 3)]
+
+
+def test_a_row_given_in_parts_is_the_row_given_whole(tmp_path):
+    """``append_parts`` (the recorder's path where every column is
+    numeric: the components' output arrays joined straight into the row)
+    writes what ``append`` of the joined values writes, to the bit."""
+    columns = ["a.x", "a.y", "b.z", "c.u", "c.v"]
+    rng = np.random.default_rng(3)
+    rows = [[rng.standard_normal(2), rng.standard_normal(1), rng.standard_normal(2)] for _ in range(300)]
+    read = {}
+    for how in ("whole", "parts"):
+        w = ResultWriter(tmp_path / how, columns, ["m"] * 5, ["Real"] * 5, flush_seconds=0.0)
+        for k, parts in enumerate(rows):  # a batch written at every row: the rows on disk as they go
+            if how == "whole":
+                w.append(0.01 * k, np.concatenate(parts))
+            else:
+                w.append_parts(0.01 * k, parts)
+        w.close()
+        read[how] = read_results(tmp_path / how)
+    assert len(read["whole"]) == 300 and read["parts"].equals(read["whole"])

@@ -69,7 +69,10 @@ class Recorder(Observer):
     def step_complete(self, execution) -> None:
         k = execution.k
         if k % self.every == 0 or k == self.n_steps:  # runtime/recording.py's recorded(), inline: every step
-            self.log.record(execution.t, *self.values(execution))
+            if self.all_numeric:
+                self.log.record_parts(execution.t, self.ys)
+            else:
+                self.log.record(execution.t, *self.values(execution))
         else:
             self.log.t = execution.t
         self.log.steps = k
