@@ -130,8 +130,9 @@ _STEPS: dict = {}
 
 
 def load_stepping(name: str, kernels):
-    """The module of the compiled ``step`` of ``kernels``, the kernel module ``blocks/<name>.py``
-    as ``jit.load_kernels`` loaded it (see the module docstring), or
+    """The module of the compiled ``step`` of ``kernels``, the kernel
+    module ``blocks/<name>.py`` as ``jit.load_kernels`` loaded it (see the
+    module docstring), or
     ``None`` where it is not such a module or defines no kernel of
     :data:`_RATES`.
     One per kernel module's content and process; nothing is compiled until
@@ -235,7 +236,6 @@ def warm_up(block) -> None:
         return
     block._held = np.zeros((2, len(block.inputs)))  # the derivatives of inputs held
     x0, u0 = block.initial_state(), block.default_inputs()
-    block._finite(np.ascontiguousarray(x0, dtype=float))
     block._step = module.step
     if x0.size:
         compiled_step(block, 0.0, x0, u0, None, block.max_step)

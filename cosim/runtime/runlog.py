@@ -170,13 +170,15 @@ class RunLog:
         """A row at ``t`` [s]: ``values`` the numeric columns', ``texts`` the
         String columns' (:meth:`ResultWriter.append`)."""
         self.writer.append(t, values, texts)
-        self.t = self.recorded_t = t
-        self.rows += 1
+        self._recorded(t)
 
     def record_parts(self, t: float, parts) -> None:
         """A row at ``t`` [s] of numeric columns only, given as ``parts``
         (:meth:`ResultWriter.append_parts`)."""
         self.writer.append_parts(t, parts)
+        self._recorded(t)
+
+    def _recorded(self, t: float) -> None:
         self.t = self.recorded_t = t
         self.rows += 1
 

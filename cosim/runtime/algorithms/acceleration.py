@@ -48,6 +48,8 @@ REUSE = 8
 #: re-step passes a step over 20 s, the crane with friction 2.31 -> 1.33,
 #: the flagship 1.68 -> 1.24, the same with no limit at all
 GROWTH = 10.0
+
+
 class QuasiNewton:
     """IQN-ILS over ``n`` values, with the columns of the last ``reuse``
     steps kept."""
@@ -118,10 +120,10 @@ class QuasiNewton:
 def _least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """The ``x`` that minimises ``|A x - b|`` (``A`` with no more columns
     than rows), leaving out, column by column, those the columns before
-    them make to within ``compiled.qn.RCOND`` of the largest (Householder's QR, compiled:
-    ``compiled.qn.least_squares``, which the compiled master step calls
-    too, so that both give the same bits; a few microseconds at these
-    sizes); None where a weight is not finite.  ``A`` is overwritten."""
+    them make to within ``compiled.qn.RCOND`` of the largest (Householder's
+    QR, compiled: ``compiled.qn.least_squares``, which the compiled master
+    step calls too, so that both give the same bits; a few microseconds at
+    these sizes); None where a weight is not finite.  ``A`` is overwritten."""
     n, k = A.shape
     weights = np.empty(k)
     ok = least_squares(np.asfortranarray(A).ravel(order="F"), np.array(b, dtype=float), n, k, weights,

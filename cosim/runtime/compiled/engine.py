@@ -13,10 +13,11 @@ Python algorithm runs, which gives the same bits (``summary.json``:
 ``master_step``).  A step that numba cannot compile is an error (the run
 stops, saying so), never the Python algorithm in its place.
 
-A component that discards a step (``fmi2Discard``) is asked after the step,
-not at once, whether it ended the simulation (``FMI2Instance._ended``): the
-compiled step goes on to the step's end meanwhile, as the Python algorithm
-does after a component that completed its step and asked to end.
+A component that discards a step (``fmi2Discard``) is asked at once
+whether it asks to end the simulation having reached the step's end
+(``component._ended_at_end``): then the step goes on, as the Python
+algorithm's does; else the step stops and :meth:`CompiledMidpoint.step`
+asks it as ``FMI2Instance._ended`` does, ending or failing the run alike.
 """
 from __future__ import annotations
 

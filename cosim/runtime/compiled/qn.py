@@ -162,9 +162,8 @@ def qn_next_input(m, x, produced, scale, out, off, fbuf, ibuf, state, size, scra
         sc[i] = s
         biggest = max(biggest, abs(r[i] / s))
     had_last = state[m, HAS_LAST] == 1
-    last_size = size[m]
-    if had_last and biggest > growth * last_size:
-        # the model led away from the fixed point: start it afresh
+    led_away = had_last and biggest > growth * size[m]
+    if led_away:  # the model led away from the fixed point: start it afresh
         state[m, COUNT] = 0
     elif had_last:
         head = (state[m, HEAD] - 1) % n
@@ -182,7 +181,7 @@ def qn_next_input(m, x, produced, scale, out, off, fbuf, ibuf, state, size, scra
     for i in range(n):
         out[i] = produced[i]
     count = state[m, COUNT]
-    if (had_last and biggest > growth * last_size) or count == 0:
+    if led_away or count == 0:
         return
     head = state[m, HEAD]
     for j in range(count):
