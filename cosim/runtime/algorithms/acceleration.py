@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiled.qn import least_squares
-
 __all__ = ["QuasiNewton", "REUSE", "GROWTH", "extrapolated"]
 
 #: the steps that gave columns whose columns the model keeps, besides the current one's
@@ -124,6 +122,10 @@ def _least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     QR, compiled: ``compiled.qn.least_squares``, which the compiled master
     step calls too, so that both give the same bits; a few microseconds at
     these sizes); None where a weight is not finite.  ``A`` is overwritten."""
+    # imported here, not with the module: importing the runtime must not load
+    # the compiled package and the kernels' sources (parsed at import) where
+    # no iterated algorithm runs, as in a sweep's worker threads
+    from ..compiled.qn import least_squares
     n, k = A.shape
     weights = np.empty(k)
     ok = least_squares(np.asfortranarray(A).ravel(order="F"), np.array(b, dtype=float), n, k, weights,
