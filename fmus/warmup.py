@@ -113,12 +113,12 @@ def master_to_compile() -> bool:
     if jit._numba() is None:
         return False
     from ..runtime.compiled import step
-    return not jit.dispatcher_cached(step.midpoint_step, Path(step.__file__))
+    return not jit.dispatcher_cached(step.midpoint_steps, Path(step.__file__))
 
 
 def _compile_master() -> None:
     from ..runtime.compiled import step
-    step.midpoint_step.compile(step.SIGNATURE)
+    step.midpoint_steps.compile(step.SIGNATURE)
 
 
 def _master_functions() -> tuple[list[str], tuple[str, ...]]:
@@ -161,7 +161,7 @@ def warm_up(models, stream=None, monolithic: bool = False, master: bool = False)
         from ..runtime.compiled import step
         functions, modules = _master_functions()
         # numba's own place for a module's cache: beside it, else a folder of the user's
-        kept = getattr(getattr(step.midpoint_step, "_cache", None), "_cache_path", None)
+        kept = getattr(getattr(step.midpoint_steps, "_cache", None), "_cache_path", None)
         _compile(*MASTER_STEP, None, _compile_master, stream, functions, modules, kept)
         extra = extra + ["master"]
     return todo + extra

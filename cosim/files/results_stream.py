@@ -128,6 +128,18 @@ class ResultWriter:
         np.concatenate(parts, out=self._buf[n, 1:])
         self._held(n + 1)
 
+    def append_rows(self, rows: np.ndarray) -> None:
+        """:meth:`append` of several rows of numeric columns only, given as
+        ``rows`` (a float array, a row each: the time, then the columns'
+        values in their order)."""
+        done = 0
+        while done < len(rows):
+            n = self._n
+            take = min(len(rows) - done, self.capacity - n)
+            self._buf[n:n + take] = rows[done:done + take]
+            done += take
+            self._held(n + take)
+
     def _held(self, n: int) -> None:
         """``n`` rows held now: written when the buffer is full or the
         oldest has waited ``flush_seconds``."""

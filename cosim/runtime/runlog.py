@@ -178,9 +178,15 @@ class RunLog:
         self.writer.append_parts(t, parts)
         self._recorded(t)
 
-    def _recorded(self, t: float) -> None:
+    def record_rows(self, rows) -> None:
+        """Rows of numeric columns only, each the time [s] and the columns'
+        values (:meth:`ResultWriter.append_rows`)."""
+        self.writer.append_rows(rows)
+        self._recorded(float(rows[-1, 0]), len(rows))
+
+    def _recorded(self, t: float, rows: int = 1) -> None:
         self.t = self.recorded_t = t
-        self.rows += 1
+        self.rows += rows
 
     def started(self) -> None:
         self._wall0 = time.perf_counter()

@@ -64,7 +64,8 @@ def test_the_arguments_are_of_the_types_compiled_before_a_run(fmu_dir, tmp_path,
     try:
         execution.instantiate()
         execution.start()
-        args = (0.0, 0.0, *execution.algorithm.compiled.args)
+        compiled = execution.algorithm.compiled
+        args = (compiled.spans[:1], compiled.rows, *compiled.args)
         assert tuple(numba.typeof(a) for a in args) == step.SIGNATURE
     finally:
         execution.close()
@@ -161,7 +162,7 @@ def test_the_machine_code_is_kept_per_content_of_every_module_it_is_made_of():
 
     folder = Path(step.__file__).parent
     assert set(cache.MODULES) == {p.stem for p in folder.glob("*.py")} - {"__init__", "cache", "engine"}
-    for function in (step.midpoint_step, quadratic.quadratic_passes, qn.qn_next_input):
+    for function in (step.midpoint_steps, quadratic.quadratic_passes, qn.qn_next_input):
         assert Path(function._cache._cache_path).name == f"master-{cache.sources_digest()}"
 
 
@@ -174,7 +175,7 @@ def test_a_step_numba_cannot_compile_stops_the_run_in_one_sentence(integrator_fm
         raise RuntimeError("Failed in nopython mode pipeline (step: nopython frontend)\nmore")
 
     monkeypatch.delenv("CRANE_COSIM_MASTER", raising=False)
-    monkeypatch.setattr(step.midpoint_step, "compile", cannot)
+    monkeypatch.setattr(step.midpoint_steps, "compile", cannot)
     with pytest.raises(CraneCosimError, match=r"^numba could not compile the master's step \(Failed in nopython "
                                               r"mode pipeline \(step: nopython frontend\)\); CRANE_COSIM_MASTER="
                                               r"python runs the Python algorithm instead; no point was recorded"):

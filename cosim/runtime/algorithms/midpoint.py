@@ -208,7 +208,10 @@ class IteratedMidpoint(Algorithm):
         stand in (``compiled/engine.py``), which ``summary.json`` says."""
         from ..compiled.engine import CompiledMidpoint, why_not_compiled
         self.why_python = why_not_compiled(self)
-        return CompiledMidpoint(self) if self.why_python is None else None
+        if self.why_python is not None:
+            return None
+        self.steps = self._compiled_steps
+        return CompiledMidpoint(self)
 
     def _parts(self, flat: np.ndarray) -> list[np.ndarray]:
         """Each component's part of ``flat`` (laid out as ``mid_flat``), a view."""
@@ -264,11 +267,23 @@ class IteratedMidpoint(Algorithm):
 
     def _compiled_step(self, t, h) -> None:
         """The step compiled, and what it made counted as :meth:`step` counts it."""
-        engine = self.compiled
-        engine.step(t, h)
-        passes, settled, self.change = engine.result.tolist()
+        self.compiled.step(t, h)
+        self._counted()
+
+    def _compiled_steps(self, times):
+        """:attr:`Algorithm.steps`, compiled, and what they made counted as
+        :meth:`step` counts it."""
+        rows, error = self.compiled.steps(times)
+        self._counted()
+        return rows, error
+
+    def _counted(self) -> None:
+        """The last compiled step's passes, and the fewest of a step that did
+        not settle, from the compiled step's ``result``."""
+        passes, settled, self.change, fewest = self.compiled.result.tolist()
         self.passes, self.settled = int(passes), bool(settled)
-        self._note_unsettled()
+        if fewest >= 0:
+            self.fewest_unsettled = int(fewest)
 
     def _note_unsettled(self) -> None:
         """Where the step's passes did not settle, keep the fewest passes of

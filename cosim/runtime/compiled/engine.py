@@ -197,7 +197,7 @@ class CompiledMidpoint:
                         np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
-        self.result = np.zeros(3)
+        self.result = np.array([0.0, 0.0, 0.0, -1.0])  # step.midpoint_steps says what each holds
         self.fault = np.zeros(3, np.int64)
         self.fault_t = np.zeros(1)
         self.discarded = np.full((n, 2), math.nan)
@@ -213,9 +213,11 @@ class CompiledMidpoint:
                      *_model_tables([alg.accelerated] + [loop.model for loop in loops],
                                     3 * watched + 4 * predicted),
                      *reports, *self._quadratic_arguments(quadratic))
+        #: the steps' spans (from, over) and rows (``step.midpoint_steps``)
+        self.spans, self.rows = np.zeros((1, 2)), np.zeros((1, 1 + len(alg.mid_flat)))
         # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
         try:
-            kernel.midpoint_step.compile(kernel.SIGNATURE)
+            kernel.midpoint_steps.compile(kernel.SIGNATURE)
         except Exception as exc:  # numba's errors have no common base class
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise CraneCosimError(f"numba could not compile the master's step ({first}); "
@@ -235,12 +237,39 @@ class CompiledMidpoint:
 
     def step(self, t: float, h: float) -> None:
         """One step from ``t`` over ``h`` [s]; raises as the Python algorithm would."""
-        kind = kernel.midpoint_step(t, h, *self.args)
-        if kind:
+        self.spans[0] = t, h
+        error = self._made(*kernel.midpoint_steps(self.spans[:1], self.rows, *self.args))[1]
+        if error is not None:
+            raise error
+
+    def steps(self, times: np.ndarray) -> tuple[np.ndarray, Exception | None]:
+        """The steps from ``times[0]`` to each of ``times[1:]`` [s] in turn:
+        the rows of those made to their end (the time, then every
+        component's outputs), and the error that stopped the steps (None:
+        all made), to raise once the rows are recorded."""
+        count = times.size - 1
+        if self.spans.shape[0] < count:
+            self.spans, self.rows = np.zeros((count, 2)), np.zeros((count, self.rows.shape[1]))
+        spans = self.spans[:count]
+        spans[:, 0] = times[:-1]
+        np.subtract(times[1:], times[:-1], out=spans[:, 1])  # as t_next - t, to the bit
+        done, error = self._made(*kernel.midpoint_steps(spans, self.rows, *self.args))
+        self.rows[:done, 0] = times[1:done + 1]
+        return self.rows[:done], error
+
+    def _made(self, made: int, kind: int) -> tuple[int, Exception | None]:
+        """The steps made to their end of the ``made`` a call made, the last
+        of which reported ``kind``, and the error it stopped with (None)."""
+        if not kind:
+            return made, None
+        try:
             if kind & layout.DISCARDED:
                 self._ask_discarded()
             if kind & ~layout.DISCARDED:
                 raise self._explain(kind & ~layout.DISCARDED)
+        except Exception as exc:  # noqa: BLE001 - raised by the caller, after the rows are recorded
+            return made - 1, exc
+        return made, None  # its component ended the simulation where the step ended
 
     def _ask_discarded(self) -> None:
         """Ask each component that discarded a step whether it ended the

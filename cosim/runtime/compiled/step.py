@@ -62,7 +62,7 @@ from .point import point_reads
 from .quadratic import quadratic_passes
 from .qn import qn_new_step, qn_next_input
 
-__all__ = ["midpoint_step", "SIGNATURE"]
+__all__ = ["midpoint_steps", "SIGNATURE"]
 
 @njit(cache=True)
 def _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
@@ -250,6 +250,42 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
 
 
 @njit(cache=True)
+def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
+                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
+                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
+                   qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
+                   result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
+                   follow_ptr, follow_from, follow_to, first_halves):
+    """The steps from ``spans[i, 0]`` over ``spans[i, 1]`` [s] in turn, as
+    :func:`midpoint_step` makes each, with every component's outputs at
+    the end of step ``i``, one after another, in ``rows[i, 1:]`` (the
+    caller writes the time in ``rows[i, 0]``).  ``(made, kind)``: the steps
+    made, the last of them the one that reported ``kind`` where it is not
+    0 (its outputs written only where it went to its end: ``kind`` no
+    more than ``DISCARDED``).  ``result[3]``: the fewest re-step passes
+    of a step whose passes did not settle, so far (-1: none)."""
+    made = 0
+    for i in range(spans.shape[0]):
+        kind = midpoint_step(spans[i, 0], spans[i, 1], ci, ca, states, plan, again, mid, hist, watched_at, predicted_at,
+                             peak, scale, group, group_max, route_ptr, route_src, route_idx, route_dst, first,
+                             group_ptr, members, group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist,
+                             point_predicted, ints, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
+                             at_mid, misc, ts, counts, loop_rounds, result, fault, fault_t, discarded, fmi_ns,
+                             quadratic, start, end, follow_ptr, follow_from, follow_to, first_halves)
+        made += 1
+        if kind & ~DISCARDED:
+            return made, kind
+        for k in range(ci.shape[0]):
+            o = 1 + ci[k, OFFSET]
+            rows[i, o:o + ci[k, N_OUT]] = doubles(ca[k, Y], ci[k, N_OUT])
+        if result[1] == 0.0 and again.size and (result[3] < 0.0 or result[0] < result[3]):
+            result[3] = result[0]
+        if kind:
+            return made, kind
+    return made, OK
+
+
+@njit(cache=True)
 def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
@@ -316,9 +352,9 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
 
 
 _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int64[:, ::1]
-#: the types of :func:`midpoint_step`'s arguments, as ``engine.py`` makes
+#: the types of :func:`midpoint_steps`'s arguments, as ``engine.py`` makes
 #: them (a test checks), for compiling it before a run (``fmus/warmup.py``)
-SIGNATURE = (nt.float64, nt.float64, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
+SIGNATURE = (_F2, _F2, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
              _F1, _I2, _F1, _I1, _I2, _F1, _F1, _I1, nt.bool_[::1], nt.uint64[::1],
              _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I2, nt.boolean, _F1, _F1, _I1, _I1, _I1, _I1)

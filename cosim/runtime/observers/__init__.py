@@ -21,6 +21,11 @@ class Observer:
     ``period``: :meth:`step_complete` is called every ``period`` base steps."""
 
     period = 1
+    #: whether :meth:`rows_complete` may stand for :meth:`step_complete`
+    #: when the algorithm makes several steps in one call
+    #: (``Algorithm.steps``); an observer that does nothing after a step
+    #: need not say
+    batched = False
 
     def instantiated(self, execution) -> None:
         """The FMUs are instantiated and initialized; no output is exchanged yet."""
@@ -30,6 +35,12 @@ class Observer:
 
     def step_complete(self, execution) -> None:
         """Base step ``execution.k`` is made; the time is ``execution.t``."""
+
+    def rows_complete(self, execution, rows) -> None:
+        """Base steps up to ``execution.k`` are made, ``len(rows)`` of them
+        in one call of the algorithm; ``rows``: per step, the time [s] at
+        its end and every component's outputs there, one after another
+        (called only where :attr:`batched`)."""
 
     def finished(self, execution, error) -> None:
         """The run ended: at the stop time, where a component asked to end

@@ -42,6 +42,9 @@ class Recorder(Observer):
         self.all_numeric = len(numeric) == offset and not strings
         self.numeric_pick = np.array([a for _, a in numeric], dtype=int)
         self.strings = strings
+        #: the rows of steps made in one call of the algorithm recorded at once (no String column to pick)
+        self.batched = not strings
+        self._row_pick = np.concatenate([[0], 1 + self.numeric_pick])
 
     def values(self, execution):
         """The numeric columns' values (floats, in their order) and the
@@ -75,6 +78,16 @@ class Recorder(Observer):
                 self.log.record(execution.t, *self.values(execution))
         else:
             self.log.t = execution.t
+        self.log.steps = k
+
+    def rows_complete(self, execution, rows) -> None:
+        k = execution.k
+        if self.every > 1:
+            ks = np.arange(k - len(rows) + 1, k + 1)
+            rows = rows[(ks % self.every == 0) | (ks == self.n_steps)]
+        if len(rows):
+            self.log.record_rows(rows if self.all_numeric else rows[:, self._row_pick])
+        self.log.t = execution.t
         self.log.steps = k
 
     def finished(self, execution, error) -> None:
