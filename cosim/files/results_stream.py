@@ -92,7 +92,8 @@ class ResultWriter:
             numeric += family != "string"
         self._families = families
         self.capacity = max(64, min(8192, BUFFER_BYTES // (8 * (1 + numeric))))
-        self._buf = np.empty((self.capacity, 1 + numeric))
+        # a column of the file per row of the buffer: each written as it lies, with no transpose
+        self._buf = np.empty((1 + numeric, self.capacity))
         self._texts: list[list] = [[] for _ in range(strings)]
         self._n = 0
         self._flush_seconds = flush_seconds
@@ -111,8 +112,8 @@ class ResultWriter:
         ``texts`` the String columns' values in theirs."""
         n = self._n
         buf = self._buf
-        buf[n, 0] = t
-        buf[n, 1:] = values
+        buf[0, n] = t
+        buf[1:, n] = values
         if texts:
             for column, text in zip(self._texts, texts):
                 column.append(text)
@@ -124,8 +125,8 @@ class ResultWriter:
         columns' in their order), joined straight into the row held: one
         copy of the values a step, not two."""
         n = self._n
-        self._buf[n, 0] = t
-        np.concatenate(parts, out=self._buf[n, 1:])
+        self._buf[0, n] = t
+        np.concatenate(parts, out=self._buf[1:, n])
         self._held(n + 1)
 
     def append_rows(self, rows: np.ndarray) -> None:
@@ -136,7 +137,7 @@ class ResultWriter:
         while done < len(rows):
             n = self._n
             take = min(len(rows) - done, self.capacity - n)
-            self._buf[n:n + take] = rows[done:done + take]
+            self._buf[:, n:n + take] = rows[done:done + take].T
             done += take
             self._held(n + take)
 
@@ -149,7 +150,7 @@ class ResultWriter:
 
     def _batch(self, k: int) -> pa.RecordBatch:
         """The first ``k`` rows held as a record batch."""
-        block = np.ascontiguousarray(self._buf[:k].T)  # a column per row of it
+        block = self._buf[:, :k]
         arrays = [pa.array(block[0])]
         for family, (kind, at) in zip(self._families, self._where):
             if kind == "s":
@@ -173,7 +174,7 @@ class ResultWriter:
         self._stream.write_batch(self._batch(k))
         n = self._n
         if k < n:
-            self._buf[:n - k] = self._buf[k:n]
+            self._buf[:, :n - k] = self._buf[:, k:n]
         for column in self._texts:
             del column[:k]
         self._n = n - k
