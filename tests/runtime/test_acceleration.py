@@ -134,3 +134,58 @@ def test_a_column_the_newer_ones_make_is_left_out():
 
 def test_columns_of_nothing_give_no_correction():
     assert np.array_equal(_fit(np.zeros((10, 3)), np.ones(10)), np.zeros(3))
+
+
+# -- the fit's rows in powers of two, and its factorisation kept by the compiled step ------------------------
+
+def test_the_rows_are_divided_by_their_scales_rounded_up_to_powers_of_two():
+    """A power of two is its own; anything else the next one up; the
+    compiled rounding gives the same bits."""
+    from crane_cosim.runtime.algorithms.acceleration import powers_of_two_above
+    from crane_cosim.runtime.compiled.qn import powers_of_two_above as compiled
+
+    x = np.array([1.0, 0.75, 1.0 + 2.0 ** -52, 3.0, 2.0 ** -1000, 1e300, 5e-324, 6.0e5])
+    expected = np.array([1.0, 1.0, 2.0, 4.0, 2.0 ** -1000, 2.0 ** 997, 2.0 ** -1022, 2.0 ** 20])
+    assert np.array_equal(powers_of_two_above(x), expected)
+    out = np.empty_like(x)
+    compiled(x, out)
+    assert np.array_equal(out, expected)
+
+
+def test_the_compiled_model_keeps_its_factorisation_and_gives_the_python_models_bits():
+    """The compiled model (``compiled.qn``) and the Python one, fed the same
+    passes of a linear loop over twelve steps whose scales grow within a
+    power of two and then past it: the same values to the bit, the fit
+    factorised anew only where a column came or a scale crossed a power of
+    two; the other fits (the first correction of each step) solve with
+    the factorisation kept."""
+    from crane_cosim.runtime.compiled import qn as compiled
+
+    n = 6
+    A, b, _ = _linear_map(n)
+    python = QuasiNewton(n)
+    off = np.array([[0, 0, n]], np.int64)
+    fbuf, ibuf = np.zeros(compiled.model_floats(n)), np.zeros(compiled.model_ints(n), np.int64)
+    state, size, scratch = np.zeros((1, compiled.STATE_COLUMNS), np.int64), np.zeros(1), np.zeros(5 * n)
+    rng = np.random.default_rng(5)
+    fits = factorised = 0
+    scale = np.full(n, 5.0)
+    for step in range(12):
+        b_step = b + 0.05 * rng.standard_normal(n)
+        scale = scale * (1.2 if step == 4 else 2.0 if step == 8 else 1.0)  # 5 -> 6 -> 12: past 8 at the ninth step
+        python.new_step()
+        compiled.qn_new_step(0, off, ibuf, state, 8)
+        x = np.linalg.solve(np.eye(n) - A, b_step) + 1e-3 * rng.standard_normal(n)
+        for _ in range(3):
+            produced = A @ x + b_step
+            factors = fbuf[2 * n * n + 2 * n:].copy()  # the factorisation kept, and the scales of its rows
+            out = np.empty(n)
+            compiled.qn_next_input(0, x, produced, scale, out, off, fbuf, ibuf, state, size, scratch, GROWTH)
+            assert np.array_equal(out, python.next_input(x, produced, scale.copy()))
+            if state[0, compiled.COUNT]:
+                fits += 1
+                factorised += not np.array_equal(factors, fbuf[2 * n * n + 2 * n:])
+            x = out
+    # a fit in each pass but the first of the first step (no column yet): 2 + 11 x 3; factorised
+    # anew in the passes that add a column (two a step), and at the ninth step's first, its scales past 8
+    assert (fits, factorised) == (35, 2 + 11 * 2 + 1)

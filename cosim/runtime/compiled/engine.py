@@ -31,7 +31,7 @@ import numpy as np
 from ...errors import CraneCosimError
 from ..algorithms.acceleration import GROWTH, REUSE
 from ..algorithms.base import FLOOR, check_finite
-from . import layout, step as kernel
+from . import layout, qn, step as kernel
 
 __all__ = ["CompiledMidpoint", "why_not_compiled"]
 
@@ -163,11 +163,11 @@ def _model_tables(models, scratch_of_passes: int) -> tuple:
     f_at = i_at = 0
     for m, size in enumerate(sizes):
         qn_off[m] = (f_at, i_at, size)
-        f_at += 2 * size * size + 2 * size
-        i_at += size
-    scratch = max([scratch_of_passes + sizes[0] * (sizes[0] + 6)] + [4 * s + s * (s + 6) for s in sizes[1:]])
-    return (qn_off, np.zeros(max(f_at, 1)), np.zeros(max(i_at, 1), np.int64), np.zeros((len(models), 4), np.int64),
-            np.zeros(len(models)), np.zeros(max(scratch, 1)), np.zeros(max(sizes + [1]), np.int64))
+        f_at += qn.model_floats(size)
+        i_at += qn.model_ints(size)
+    scratch = max([scratch_of_passes + 5 * sizes[0]] + [4 * s + 5 * s for s in sizes[1:]])
+    return (qn_off, np.zeros(max(f_at, 1)), np.zeros(max(i_at, 1), np.int64),
+            np.zeros((len(models), qn.STATE_COLUMNS), np.int64), np.zeros(len(models)), np.zeros(max(scratch, 1)))
 
 
 class CompiledMidpoint:

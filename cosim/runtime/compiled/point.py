@@ -52,7 +52,7 @@ def _loop_place(L, values, ci, ca, loop_ptr, loop_src, loop_idx):
 @njit(cache=True)
 def point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                  group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, predicted, ints, floats,
-                 qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols, loop_rounds, misc, ts,
+                 qn_off, qn_f, qn_i, qn_state, qn_size, scratch, loop_rounds, misc, ts,
                  fmi_ns, fault, fault_t, t_point):
     """``PointReads.read``: every component read at the point after a step
     of ``h``, along the schedule; 0, or the fault's kind."""
@@ -109,7 +109,7 @@ def point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, fi
             if n == 0:
                 continue
             qn_next_input(1 + L, read, produced, scales, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
-                          kept_cols, floats[GROWTH_LIMIT])
+                          floats[GROWTH_LIMIT])
             for i in range(n):
                 read[i] = nxt[i] if smooth[i] else produced[i]
             _loop_place(L, read, ci, ca, loop_ptr, loop_src, loop_idx)

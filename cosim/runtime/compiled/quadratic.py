@@ -122,7 +122,7 @@ def _held_to_the_end(k, halves, t, h, ci, ca, mid, route_ptr, route_src, route_i
 @njit(cache=True)
 def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, predicted_at, scale, route_ptr,
                      route_src, route_idx, route_dst, follow_ptr, follow_from, follow_to, first_halves, floats,
-                     qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols, misc, ts, fmi_ns,
+                     qn_off, qn_f, qn_i, qn_state, qn_size, scratch, misc, ts, fmi_ns,
                      discarded, fault, fault_t, result):
     """``IteratedQuadratic._passes`` (the components' states saved, the
     values read early predicted at mid-step and t + h): ``result`` the
@@ -156,7 +156,7 @@ def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, p
         if npred:
             _both(produced, mid, end, predicted_at)
             qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
-                          kept_cols, floats[GROWTH_LIMIT])
+                          floats[GROWTH_LIMIT])
             half = predicted_at.size
             for i in range(half):
                 mid[predicted_at[i]] = nxt[i]

@@ -134,7 +134,7 @@ def _update_peaks(ci, ca, peak, scale, group, group_max, floor):
 
 @njit(cache=True)
 def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src, route_idx,
-            route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols, at_mid,
+            route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid,
             misc, ts, fmi_ns, discarded, fault, fault_t, result):
     """``IteratedMidpoint._passes`` (the components' states saved):
     ``result`` the re-step passes made, whether the last settled, the
@@ -170,7 +170,7 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
                 for i in range(npred):
                     produced[i] = mid[predicted_at[i]]
                 qn_next_input(0, read_in, produced, pscale, nxt, qn_off, qn_f, qn_i, qn_state, qn_size, rest,
-                              kept_cols, floats[GROWTH_LIMIT])
+                              floats[GROWTH_LIMIT])
                 for i in range(npred):
                     mid[predicted_at[i]] = nxt[i]
                     read_in[i] = nxt[i]
@@ -228,7 +228,7 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
 def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                  qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
+                  qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
                   result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
                   follow_ptr, follow_from, follow_to, first_halves):
     """One step of the iterated midpoint from ``t`` over ``h`` [s]
@@ -240,7 +240,7 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
     kind = _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                 qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
+                 qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
                  result, fault, fault_t, discarded, fmi_ns, quadratic, start, end, follow_ptr, follow_from, follow_to,
                  first_halves)
     for k in range(discarded.shape[0]):
@@ -253,7 +253,7 @@ def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, pred
 def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                    group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                    loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                   qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
+                   qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
                    result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
                    follow_ptr, follow_from, follow_to, first_halves):
     """The steps from ``spans[i, 0]`` over ``spans[i, 1]`` [s] in turn, as
@@ -269,8 +269,7 @@ def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_
         kind = midpoint_step(spans[i, 0], spans[i, 1], ci, ca, states, plan, again, mid, hist, watched_at, predicted_at,
                              peak, scale, group, group_max, route_ptr, route_src, route_idx, route_dst, first,
                              group_ptr, members, group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist,
-                             point_predicted, ints, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
-                             at_mid, misc, ts, counts, loop_rounds, result, fault, fault_t, discarded, fmi_ns,
+                             point_predicted, ints, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds, result, fault, fault_t, discarded, fmi_ns,
                              quadratic, start, end, follow_ptr, follow_from, follow_to, first_halves)
         made += 1
         if kind & ~DISCARDED:
@@ -289,7 +288,7 @@ def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_
 def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                   group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                   loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                  qn_i, qn_state, qn_size, scratch, kept_cols, at_mid, misc, ts, counts, loop_rounds,
+                  qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
                   result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
                   follow_ptr, follow_from, follow_to, first_halves):
     n = ci.shape[0]
@@ -323,12 +322,10 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     if quadratic:
         kind = quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, predicted_at, scale,
                                 route_ptr, route_src, route_idx, route_dst, follow_ptr, follow_from, follow_to,
-                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
-                                misc, ts, fmi_ns, discarded, fault, fault_t, result)
+                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, misc, ts, fmi_ns, discarded, fault, fault_t, result)
     else:
         kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
-                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
-                       at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
     if kind:
         return kind
     counts[np.int64(result[0])] += 1
@@ -340,8 +337,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     ints[HIST_COUNT] = kept + 1
     kind = point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                         group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
-                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, kept_cols,
-                        loop_rounds, misc, ts, fmi_ns, fault, fault_t, t + h)
+                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, loop_rounds, misc, ts, fmi_ns, fault, fault_t, t + h)
     if kind:
         return kind
     for k in range(n):
@@ -356,5 +352,5 @@ _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int6
 #: them (a test checks), for compiling it before a run (``fmus/warmup.py``)
 SIGNATURE = (_F2, _F2, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
-             _F1, _I2, _F1, _I1, _I2, _F1, _F1, _I1, nt.bool_[::1], nt.uint64[::1],
+             _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.bool_[::1], nt.uint64[::1],
              _I1, _I1, _I2, _F1, _I1, _F1, _F2, _I2, nt.boolean, _F1, _F1, _I1, _I1, _I1, _I1)
