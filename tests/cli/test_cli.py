@@ -293,8 +293,10 @@ def test_bench_json_records(capsys):
     floor = records.pop()
     assert [(r["scenario"], r["mode"]) for r in records] == [
         (s, m) for s in ("knuckle_boom", "crane_on_vessel") for m in ("monolithic", "cosim")]
-    # the adapter adds its bookkeeping to the bare call into Python
-    assert floor["mode"] == "floor" and 0 < floor["pythonfmu_us_per_step"] < floor["adapter_us_per_step"]
+    # both floors measured (which is the larger is the benchmark's to say, not a test's: under the
+    # suite's load the two, 1 us apart on a quiet machine, have come out either way)
+    assert floor["mode"] == "floor"
+    assert all(0 < floor[f"{k}_us_per_step"] < 1e4 for k in ("pythonfmu", "adapter"))
     # each example at its own settings, as shipped (DEFAULTS in cosim/scenarios.py; the bench ran
     # every one by Gauss-Seidel at 1 ms before they became the iterated midpoint at 2-5 ms)
     own = {"knuckle_boom": ("iterated-midpoint", 0.005), "crane_on_vessel": ("iterated-midpoint", 0.002)}

@@ -19,43 +19,22 @@ inputs at the communication point.  A String input takes its source's
 newest value when its component steps.
 
 By default the re-step pass is repeated until no mid-step output read in
-the pass before it is produced (of a later component, or the reader's
-own) differs from the value read by more than ``SETTLE`` (a hundredth) of
-the accuracy asked (``--accuracy``, else ``--tolerance``, else
-``ACCURACY``: 0.1%) of its peak so far (or of a millionth of the largest
-output of the component in the same unit, for an output that is zero but
-for round-off), at most ``MAX_PASSES`` times: the fixed point of the
-coupling close enough that what is left, accumulated over a run, is below
-the midpoint rule's own error.  The first pass does not start from the
-values at ``t``: a source read before it steps gives the quadratic through
-its settled mid-step values of the last two steps and its value at ``t``,
-extrapolated to ``t + h/2`` (third order in ``h``); where the first pass's
-mid-step values agree with that prediction within the same bound, the step
-needs no re-step pass at all.  The values a re-step pass reads are not
-those of the pass before but a quasi-Newton step towards the fixed point
-(IQN-ILS of Degroote et al. 2009, ``acceleration.py``), its secant model of
-the loop built from the passes of this step and of the last eight that
-took more than one correction: one re-step pass where plain passes took
-three to seven (the crane on the vessel at 2 ms: 78% of the steps one, 19%
-none).  How many passes a step
-takes depends on how strongly the components are coupled and how
-smoothly the inputs move; ``summary.json`` records, under
-``re_step_passes``, how many steps took how many re-step passes (0: the
-prediction held).  ``iterations`` fixes the number of passes instead, plain
-ones from the values at ``t``, as the estimate of the coupling error's
-order presumes.
-At ``t + h`` the components are read along the dependencies of their
-outputs on their inputs (``graph.point_schedule``): each as soon as an
-output of it depends only on outputs already final there (the crane on the
-vessel: the controller's torque, the crane's bias wrench p_A, the vessel's
-acceleration, the crane's mount wrench), a loop of direct feedthrough (a
-friction torque on a joint reaction) round and round until it settles to
-the same bound, from predicted values (``point.py``).  With a fixed number of passes, the outputs at ``t + h``
-are passed on, in order, once more than the links of direct feedthrough
-that run against the order on one path (``graph.py``): a pass carries a
-value one such link further (``docs/master.md``).  Fewer passes than such
-links leave the coupling first order, which the estimate of the coupling
-error then uses.
+the pass before it is produced differs from the value read by more than
+``SETTLE`` (a hundredth) of the accuracy asked of its peak so far, at most
+``MAX_PASSES`` times; the first pass starts from a prediction of the values
+read before they are produced, and a re-step pass reads a quasi-Newton step
+towards the fixed point (``prediction.py``, ``acceleration.py``), so that
+one re-step pass is most often enough; ``summary.json`` records how many
+steps took how many (``re_step_passes``).  ``iterations`` fixes the number
+of passes instead, plain ones from the values at ``t``, as the estimate of
+the coupling error's order presumes.  At ``t + h`` the components are read
+along the dependencies of their outputs on their inputs
+(``graph.point_schedule``, ``point.py``), a loop of direct feedthrough
+round and round until it settles to the same bound; with a fixed number
+of passes, the outputs at ``t + h`` are passed on once more than the links
+of direct feedthrough that run against the order on one path
+(``graph.py``).  ``docs/master.md`` says all of it at length, with the
+figures measured on the examples.
 
 For the flexible crane of Jarzębowska et al. (2018) on its spring
 supports, whose base rings at 30-41 Hz and boom at up to 111 Hz
@@ -79,8 +58,9 @@ import numpy as np
 from .base import SETTLE, Algorithm, Peaks, check_finite, gather_strings, largest_change, pass_on
 from ..types import continuous_reals
 from .graph import links_against_order, point_schedule, read_outputs, stepped_again, steps_of_passes
-from .acceleration import QuasiNewton, extrapolated
+from .acceleration import QuasiNewton
 from .point import PointReads
+from .prediction import Predictions
 
 __all__ = ["IteratedMidpoint", "MAX_PASSES", "AGAIN"]
 
@@ -94,9 +74,9 @@ MAX_PASSES = 12
 #: by more than this fraction of its peak counts as converged, for the
 #: order of the coupling the estimate of its error takes
 CONVERGED = 1e-6
-#: mid-step values of this many past steps predict the next (2: quadratic)
-PREDICTED = 2
-class IteratedMidpoint(Algorithm):
+
+
+class IteratedMidpoint(Predictions, Algorithm):
     name = "iterated-midpoint"
     order = 2
     #: the points in the step at which an input follows its source (mid-step)
@@ -244,11 +224,7 @@ class IteratedMidpoint(Algorithm):
         finally:
             for j, state in saved.items():
                 instances[j].free_state(state)
-        for j in self.early:
-            past = self.history[j]
-            past.append(self.mid[j][self.predict_at[j]].copy())
-            if len(past) > PREDICTED:
-                del past[0]
+        self._remember()
         if self.point is not None:
             self.point.read(instances, h, MAX_PASSES, self.tolerance, self.scale)
         else:
@@ -290,62 +266,6 @@ class IteratedMidpoint(Algorithm):
         such a step (:meth:`coupling_order`)."""
         if not self.settled and self.again and (self.fewest_unsettled is None or self.passes < self.fewest_unsettled):
             self.fewest_unsettled = self.passes
-
-    @property
-    def predicting(self) -> bool:
-        """Whether the first pass starts from a prediction: where the passes
-        settle (a fixed number of passes starts from the values at t, as it
-        always has)."""
-        return self.tolerance is not None
-
-    def _predict(self) -> None:
-        """The values of the components read before they step, from the last
-        two steps (:meth:`_place_prediction`), and :attr:`predicted`: those
-        read (:meth:`_read_first`)."""
-        if not self.predicting:
-            self.predicted = None
-            return
-        for j in self.early:
-            at, past = self.predict_at[j], self.history[j]
-            if past:
-                self._place_prediction(j, at, past, self.instances[j].y[at])
-        self.predicted = self._read_first()
-        if self.accelerated is not None:
-            self.accelerated.new_step()
-            self.read_in = self._predicted_values()
-
-    def _predicted_values(self) -> np.ndarray:
-        """The values a pass reads before they are produced that the
-        quasi-Newton model moves: the continuous real outputs read of the
-        components read early, at mid-step, in one array."""
-        return self.mid_flat[self._predicted_at]
-
-    def _place_values(self, x: np.ndarray) -> None:
-        """Set the values :meth:`_predicted_values` gives to ``x``."""
-        self.mid_flat[self._predicted_at] = x
-
-    def _predicted_scales(self) -> np.ndarray:
-        """The scales of the values :meth:`_predicted_values` gives."""
-        return np.concatenate([self.scale[j][self.predict_at[j]] for j in self.early])
-
-    def _accelerate(self) -> None:
-        """Place the quasi-Newton model's next values of those a pass reads
-        before they are produced, from those the pass just made read and
-        produced."""
-        x = self.accelerated.next_input(self.read_in, self._predicted_values(), self._predicted_scales())
-        self._place_values(x)
-        self.read_in = x
-
-    def _place_prediction(self, j, at, past, now) -> None:
-        """Component ``j``'s outputs ``at`` at mid-step, extrapolated from its
-        ``past`` mid-step values and its values ``now`` at t."""
-        self.mid[j][at] = extrapolated(past, now, 1)
-
-    def _read_first(self) -> np.ndarray:
-        """The values the first pass reads of the watched components (where
-        it is predicted, those read early), to compare with what it
-        computes."""
-        return self._read_now()
 
     def _passes(self, saved, t, h) -> None:
         instances, before = self.instances, self.predicted
