@@ -22,18 +22,29 @@ def test_every_package_is_installed():
             if "__pycache__" not in init.parts:
                 rel = init.parent.relative_to(ROOT / folder).parts
                 found.add(".".join((name, *rel)))
+    # and the folders of data alone (the C binary's sources), each a package of its own data
+    found |= set(tomllib.loads(text)["tool"]["setuptools"].get("package-data", {}))
     assert found == listed, (found - listed, listed - found)
+
+
+def _folder(package: str) -> Path:
+    """The source folder of ``package`` (an installed name)."""
+    top = max((name for name in TOP.values() if package == name or package.startswith(name + ".")), key=len)
+    folder = next(f for f, name in TOP.items() if name == top)
+    return ROOT / folder / Path(*package[len(top):].split(".")[1:])
 
 
 def test_every_data_file_is_installed():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     data = config.get("package-data", {})
     missing = []
-    for folder, name in TOP.items():
+    for folder in TOP:
         for path in (ROOT / folder).rglob("*"):
             if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
                 continue
-            rel = path.relative_to(ROOT / folder).as_posix()
-            if not any(fnmatch.fnmatch(rel, pattern) for pattern in data.get(name, ())):
-                missing.append(f"{folder}/{rel}")
+            # a package's patterns are of paths in its own folder
+            if not any(path.is_relative_to(_folder(package))
+                       and fnmatch.fnmatch(path.relative_to(_folder(package)).as_posix(), pattern)
+                       for package, patterns in data.items() for pattern in patterns):
+                missing.append(path.relative_to(ROOT).as_posix())
     assert not missing, f"not in [tool.setuptools.package-data]: {missing}"
