@@ -26,10 +26,10 @@ from .observers import Observer
 
 __all__ = ["Execution", "BATCH"]
 
-#: the most base steps an algorithm that can makes in one call
-#: (``Algorithm.steps``): the Python around a call then costs a fraction
-#: of a microsecond a step, and the rows of a call (165 outputs of the
-#: offshore knuckle boom crane: 66 kB) stay in the processor's caches
+#: the most base steps made in one call by an algorithm that can make
+#: several (``Algorithm.steps``): the Python around a call then costs a
+#: fraction of a microsecond a step, and the rows of a call (165 outputs
+#: of the offshore knuckle boom crane: 66 kB) stay in the processor's caches
 BATCH = 50
 
 

@@ -100,7 +100,8 @@ class Algorithm:
     #: where the algorithm can make several base steps in one call (its
     #: step compiled): ``steps(times)``, the steps from ``times[0]`` to each
     #: of ``times[1:]`` [s] in turn, returning the rows of those made (the
-    #: time at the end of each, then every component's outputs there) and
+    #: time at the end of each, then every component's outputs there; a
+    #: view the next call overwrites) and
     #: the error that stopped them (None: all made), which the execution
     #: raises once the rows are recorded; None: one :meth:`step` a call
     steps = None

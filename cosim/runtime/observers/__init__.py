@@ -40,7 +40,8 @@ class Observer:
         """Base steps up to ``execution.k`` are made, ``len(rows)`` of them
         in one call of the algorithm; ``rows``: per step, the time [s] at
         its end and every component's outputs there, one after another
-        (called only where :attr:`batched`)."""
+        (called only where :attr:`batched`; a view the algorithm's next call
+        overwrites: copy what is kept)."""
 
     def finished(self, execution, error) -> None:
         """The run ended: at the stop time, where a component asked to end
