@@ -193,8 +193,8 @@ class CompiledMidpoint:
         self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
         self.answer = np.zeros(1)  # an FMU's answer to a status query
-        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC, self.answer.ctypes.data],
-                        np.uint64)
+        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC,
+                         self.answer.ctypes.data], np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
         self.result = np.array([0.0, 0.0, 0.0, -1.0])  # step.midpoint_steps says what each holds

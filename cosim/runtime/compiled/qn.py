@@ -32,14 +32,13 @@ import numpy as np
 from numba import njit, types
 
 __all__ = ["qn_new_step", "qn_next_input", "least_squares", "factorise", "solve", "powers_of_two_above", "RCOND",
-           "STATE_COLUMNS", "model_floats", "model_ints",
-           "LEAST_SQUARES_SIGNATURE"]
+           "STATE_COLUMNS", "model_floats", "model_ints", "LEAST_SQUARES_SIGNATURE"]
 
 # columns of a model's ``off`` row and ``state`` row
 F_OFFSET, I_OFFSET, SIZE = 0, 1, 2
 HEAD, COUNT, STEP, HAS_LAST, KEPT, FACTORED = range(6)
 STATE_COLUMNS = 6
-#: the bits of a double's mantissa and of its exponent
+#: the bits of a double's mantissa and of its exponent (``acceleration.powers_of_two_above``'s)
 MANTISSA, EXPONENT = 0x000FFFFFFFFFFFFF, 0x7FF0000000000000
 
 
@@ -52,6 +51,7 @@ def model_floats(n: int) -> int:
 def model_ints(n: int) -> int:
     """The integers of ``ibuf`` a model of ``n`` values holds."""
     return 2 * n
+
 
 #: a column whose part that the columns before it (the newer ones) do not
 #: make is under this fraction of the largest column is left out of the
@@ -197,7 +197,7 @@ def qn_next_input(m, x, produced, scale, out, off, fbuf, ibuf, state, size, scra
     and the powers of two its rows are divided by stay: then only the new
     residual is solved for (the same bits as a fit anew).
 
-    ``scratch`` holds at least ``6 n`` floats."""
+    ``scratch`` holds at least ``5 n`` floats."""
     n = off[m, SIZE]
     f0, i0 = off[m, F_OFFSET], off[m, I_OFFSET]
     V, W = f0, f0 + n * n

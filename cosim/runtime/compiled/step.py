@@ -225,52 +225,34 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
 
 
 @njit(cache=True)
-def midpoint_step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
-                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
-                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                  qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
-                  result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
-                  follow_ptr, follow_from, follow_to, first_halves):
-    """One step of the iterated midpoint from ``t`` over ``h`` [s]
-    (``IteratedMidpoint.step``, settling), or with ``quadratic`` of the
-    iterated quadratic (``quadratic.py``: its arrays, else empty); 0, or
-    the kind of the fault that stopped it (``fault``, ``fault_t``: what the
-    caller explains), with the bit ``DISCARDED`` where a component
-    discarded a step (``discarded``)."""
-    kind = _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
-                 group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
-                 loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                 qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
-                 result, fault, fault_t, discarded, fmi_ns, quadratic, start, end, follow_ptr, follow_from, follow_to,
-                 first_halves)
-    for k in range(discarded.shape[0]):
-        if not np.isnan(discarded[k, 0]):
-            return kind | DISCARDED
-    return kind
-
-
-@njit(cache=True)
 def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
                    group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
                    loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
                    qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
                    result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
                    follow_ptr, follow_from, follow_to, first_halves):
-    """The steps from ``spans[i, 0]`` over ``spans[i, 1]`` [s] in turn, as
-    :func:`midpoint_step` makes each, with every component's outputs at
-    the end of step ``i``, one after another, in ``rows[i, 1:]`` (the
-    caller writes the time in ``rows[i, 0]``).  ``(made, kind)``: the steps
+    """The steps from ``spans[i, 0]`` over ``spans[i, 1]`` [s] in turn, each
+    as :func:`_step` makes it (the bit ``DISCARDED`` added to what it
+    reports where a component discarded a step: ``discarded`` says which
+    and from when), with every component's outputs at the end of step
+    ``i``, one after another, in ``rows[i, 1:]`` (the caller writes the
+    time in ``rows[i, 0]``).  ``(made, kind)``: the steps
     made, the last of them the one that reported ``kind`` where it is not
     0 (its outputs written only where it went to its end: ``kind`` no
     more than ``DISCARDED``).  ``result[3]``: the fewest re-step passes
     of a step whose passes did not settle, so far (-1: none)."""
     made = 0
     for i in range(spans.shape[0]):
-        kind = midpoint_step(spans[i, 0], spans[i, 1], ci, ca, states, plan, again, mid, hist, watched_at, predicted_at,
-                             peak, scale, group, group_max, route_ptr, route_src, route_idx, route_dst, first,
-                             group_ptr, members, group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist,
-                             point_predicted, ints, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds, result, fault, fault_t, discarded, fmi_ns,
-                             quadratic, start, end, follow_ptr, follow_from, follow_to, first_halves)
+        kind = _step(spans[i, 0], spans[i, 1], ci, ca, states, plan, again, mid, hist, watched_at, predicted_at,
+                     peak, scale, group, group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr,
+                     members, group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
+                     floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
+                     result, fault, fault_t, discarded, fmi_ns, quadratic, start, end, follow_ptr, follow_from,
+                     follow_to, first_halves)
+        for k in range(discarded.shape[0]):
+            if not np.isnan(discarded[k, 0]):
+                kind |= DISCARDED
+                break
         made += 1
         if kind & ~DISCARDED:
             return made, kind
@@ -286,11 +268,16 @@ def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_
 
 @njit(cache=True)
 def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at, peak, scale, group,
-                  group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
-                  loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
-                  qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
-                  result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
-                  follow_ptr, follow_from, follow_to, first_halves):
+          group_max, route_ptr, route_src, route_idx, route_dst, first, group_ptr, members, group_loop,
+          loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints, floats, qn_off, qn_f,
+          qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, counts, loop_rounds,
+          result, fault, fault_t, discarded, fmi_ns, quadratic, start, end,
+          follow_ptr, follow_from, follow_to, first_halves):
+    """One step of the iterated midpoint from ``t`` over ``h`` [s]
+    (``IteratedMidpoint.step``, settling), or with ``quadratic`` of the
+    iterated quadratic (``quadratic.py``: its arrays, else empty); 0, or
+    the kind of the fault that stopped it (``fault``, ``fault_t``: what the
+    caller explains)."""
     n = ci.shape[0]
     for k in range(n):
         o, y = ci[k, OFFSET], doubles(ca[k, Y], ci[k, N_OUT])
@@ -322,10 +309,12 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     if quadratic:
         kind = quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, predicted_at, scale,
                                 route_ptr, route_src, route_idx, route_dst, follow_ptr, follow_from, follow_to,
-                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+                                first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, misc, ts,
+                                fmi_ns, discarded, fault, fault_t, result)
     else:
         kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
-                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
+                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc,
+                       ts, fmi_ns, discarded, fault, fault_t, result)
     if kind:
         return kind
     counts[np.int64(result[0])] += 1
@@ -337,7 +326,8 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     ints[HIST_COUNT] = kept + 1
     kind = point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                         group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
-                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, loop_rounds, misc, ts, fmi_ns, fault, fault_t, t + h)
+                        floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, loop_rounds, misc, ts, fmi_ns, fault,
+                        fault_t, t + h)
     if kind:
         return kind
     for k in range(n):
