@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .component import doubles, fail, get_outputs, largest_change, set_inputs
+from .component import doubles, fail, get_outputs, largest_change, now, set_inputs, spent
 from .layout import (FAILED_GET, FAILED_SET, GROWTH_LIMIT, N_IN, N_OUT, OFFSET, OK, POINT_H,
                      REUSE_STEPS, ROUNDS, SETTLE_TOL, U, U_RAW, Y)
 from .qn import qn_new_step, qn_next_input
@@ -24,10 +24,13 @@ def _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, 
         src = route_src[r]
         raw[route_dst[r]] = doubles(ca[src, Y], ci[src, N_OUT])[route_idx[r]]
     doubles(ca[k, U], ci[k, N_IN])[:] = raw
-    s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    t0 = now(misc, ts)
+    s = set_inputs(k, ci, ca)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         return FAILED_SET * 16 + s
-    s = get_outputs(k, ci, ca, misc, ts, fmi_ns)
+    s = get_outputs(k, ci, ca)
+    spent(k, t0, misc, ts, fmi_ns)
     if s > 1:
         return FAILED_GET * 16 + s
     return 0
@@ -62,7 +65,9 @@ def point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, fi
         for L in range(n_loops):
             ints[1 + L] = 0
     for k in first:
-        s = get_outputs(k, ci, ca, misc, ts, fmi_ns)
+        t0 = now(misc, ts)
+        s = get_outputs(k, ci, ca)
+        spent(k, t0, misc, ts, fmi_ns)
         if s > 1:
             return fail(fault, fault_t, FAILED_GET, k, s, t_point)
     tol, rounds = floats[SETTLE_TOL], np.int64(floats[ROUNDS])

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from .component import (do_step, doubles, fail, finite, get_outputs, largest_change, restore, set_derivatives,
-                        set_inputs)
+from .component import (do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_derivatives,
+                        set_inputs, spent)
 from .layout import (DU, FAILED_DERIVATIVES, FAILED_GET, FAILED_RESTORE, FAILED_SET, FAILED_STEP,
                      GROWTH_LIMIT, N_IN, N_OUT, NOT_FINITE, OFFSET, OK, REUSE_STEPS, ROUNDS, SETTLE_TOL, U, Y)
 from .qn import qn_new_step, qn_next_input
@@ -47,10 +47,11 @@ def _settled(p, now, before, wscale, mid, end, watched_at, result, tol):
 
 
 @njit(cache=True)
-def _read(k, o, into, t, ci, ca, misc, ts, fmi_ns, fault, fault_t):
+def _read(k, o, into, t, t0, ci, ca, misc, ts, fmi_ns, fault, fault_t):
     """Component ``k`` read into ``into`` from ``o`` on, the values checked
-    at ``t``: 0, or the fault's kind."""
-    s = get_outputs(k, ci, ca, misc, ts, fmi_ns)
+    at ``t``, its calls timed from ``t0`` on: 0, or the fault's kind."""
+    s = get_outputs(k, ci, ca)
+    spent(k, t0, misc, ts, fmi_ns)
     if s > 1:
         return fail(fault, fault_t, FAILED_GET, k, s, t)
     y = doubles(ca[k, Y], ci[k, N_OUT])
@@ -61,9 +62,10 @@ def _read(k, o, into, t, ci, ca, misc, ts, fmi_ns, fault, fault_t):
 
 
 @njit(cache=True)
-def _quadratic_step(k, t, h, ci, ca, mid, start, end, route_ptr, route_src, route_idx, route_dst, follow_ptr,
-                    follow_from, follow_to, misc, ts, fmi_ns, discarded, fault, fault_t):
-    """``IteratedQuadratic._quadratic_step``: 0, or the fault's kind."""
+def _quadratic_step(k, again, t, h, ci, ca, states, mid, start, end, route_ptr, route_src, route_idx, route_dst,
+                    follow_ptr, follow_from, follow_to, misc, ts, fmi_ns, discarded, fault, fault_t):
+    """``IteratedQuadratic._quadratic_step`` (the component's state restored
+    first where it steps ``again``): 0, or the fault's kind."""
     n_in = ci[k, N_IN]
     u = doubles(ca[k, U], n_in)
     for r in range(route_ptr[k], route_ptr[k + 1]):
@@ -76,23 +78,34 @@ def _quadratic_step(k, t, h, ci, ca, mid, start, end, route_ptr, route_src, rout
         u[to] = u0
         du[to] = (-3.0 * u0 + 4.0 * um - ue) / h
         du[n_in + to] = (4.0 * u0 - 8.0 * um + 4.0 * ue) / (h * h)
-    s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    t0 = now(misc, ts)
+    if again:
+        s = restore(k, ca, states)
+        if s > 1:
+            spent(k, t0, misc, ts, fmi_ns)
+            return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+    s = set_inputs(k, ci, ca)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         return fail(fault, fault_t, FAILED_SET, k, s, t)
-    s = set_derivatives(k, ci, ca, misc, ts, fmi_ns)
+    s = set_derivatives(k, ci, ca)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         return fail(fault, fault_t, FAILED_DERIVATIVES, k, s, t)
-    s = do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+    s = do_step(k, t, h / 2, ci, ca, misc, fmi_ns, discarded)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         return fail(fault, fault_t, FAILED_STEP, k, s, t)
     o = ci[k, OFFSET]
-    kind = _read(k, o, mid, t + h / 2, ci, ca, misc, ts, fmi_ns, fault, fault_t)
+    kind = _read(k, o, mid, t + h / 2, t0, ci, ca, misc, ts, fmi_ns, fault, fault_t)
     if kind:
         return kind
-    s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+    t0 = now(misc, ts)
+    s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         return fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
-    return _read(k, o, end, t + h, ci, ca, misc, ts, fmi_ns, fault, fault_t)
+    return _read(k, o, end, t + h, t0, ci, ca, misc, ts, fmi_ns, fault, fault_t)
 
 
 @njit(cache=True)
@@ -103,19 +116,21 @@ def _held_to_the_end(k, halves, t, h, ci, ca, mid, route_ptr, route_src, route_i
     u = doubles(ca[k, U], ci[k, N_IN])
     for r in range(route_ptr[k], route_ptr[k + 1]):
         u[route_dst[r]] = mid[ci[route_src[r], OFFSET] + route_idx[r]]
-    s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    t0 = now(misc, ts)
+    s = set_inputs(k, ci, ca)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         return fail(fault, fault_t, FAILED_SET, k, s, t)
-    if not halves:
-        s = do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
+    s = do_step(k, t, h / 2 if halves else h, ci, ca, misc, fmi_ns, discarded)
+    if s > 1 or not halves:
+        spent(k, t0, misc, ts, fmi_ns)
         return fail(fault, fault_t, FAILED_STEP, k, s, t) if s > 1 else OK
-    s = do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
-    if s > 1:
-        return fail(fault, fault_t, FAILED_STEP, k, s, t)
-    kind = _read(k, ci[k, OFFSET], mid, t + h / 2, ci, ca, misc, ts, fmi_ns, fault, fault_t)
+    kind = _read(k, ci[k, OFFSET], mid, t + h / 2, t0, ci, ca, misc, ts, fmi_ns, fault, fault_t)
     if kind:
         return kind
-    s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+    t0 = now(misc, ts)
+    s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
+    spent(k, t0, misc, ts, fmi_ns)
     return fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2) if s > 1 else OK
 
 
@@ -145,8 +160,9 @@ def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, p
             kind = _held_to_the_end(k, first_halves[k] == 1, t, h, ci, ca, mid, route_ptr, route_src, route_idx,
                                     route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
         else:
-            kind = _quadratic_step(k, t, h, ci, ca, mid, start, end, route_ptr, route_src, route_idx, route_dst,
-                                   follow_ptr, follow_from, follow_to, misc, ts, fmi_ns, discarded, fault, fault_t)
+            kind = _quadratic_step(k, False, t, h, ci, ca, states, mid, start, end, route_ptr, route_src, route_idx,
+                                   route_dst, follow_ptr, follow_from, follow_to, misc, ts, fmi_ns, discarded, fault,
+                                   fault_t)
         if kind:
             return kind
     if _settled(0, now, before, wscale, mid, end, watched_at, result, tol):
@@ -164,11 +180,9 @@ def quadratic_passes(t, h, ci, ca, states, again, mid, start, end, watched_at, p
             read_in[:] = nxt
         _both(before, mid, end, watched_at)
         for k in again:
-            s = restore(k, ca, states, misc, ts, fmi_ns)
-            if s > 1:
-                return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
-            kind = _quadratic_step(k, t, h, ci, ca, mid, start, end, route_ptr, route_src, route_idx, route_dst,
-                                   follow_ptr, follow_from, follow_to, misc, ts, fmi_ns, discarded, fault, fault_t)
+            kind = _quadratic_step(k, True, t, h, ci, ca, states, mid, start, end, route_ptr, route_src, route_idx,
+                                   route_dst, follow_ptr, follow_from, follow_to, misc, ts, fmi_ns, discarded, fault,
+                                   fault_t)
             if kind:
                 return kind
         if _settled(p, now, before, wscale, mid, end, watched_at, result, tol):

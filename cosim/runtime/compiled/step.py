@@ -54,7 +54,7 @@ from numba import njit
 from numba import types as nt
 
 from .calls import fmi2_get_state
-from .component import do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_inputs
+from .component import do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_inputs, spent
 from .layout import (COMPONENT, DISCARDED, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
                      FAILED_STEP, FIXED_STEP, FLOOR_OF, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_IN, N_OUT,
                      NOT_FINITE, NOT_FINITE_END, OFFSET, OK, REUSE_STEPS, SETTLE_TOL, SLOT, U, Y)
@@ -73,26 +73,34 @@ def _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
 
 
 @njit(cache=True)
-def _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts, fmi_ns,
-               discarded, fault, fault_t):
-    """``IteratedMidpoint._held_step``: 1 if the component reached t + h,
-    0 if stopped at mid-step, -1 on a fault."""
+def _held_step(k, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst, misc,
+               ts, fmi_ns, discarded, fault, fault_t):
+    """``IteratedMidpoint._held_step`` (the component's state restored
+    first where it steps ``again``): 1 if the component reached t + h, 0 if
+    stopped at mid-step, -1 on a fault."""
     _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-    s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
+    t0 = now(misc, ts)
+    if again:
+        s = restore(k, ca, states)
+        if s > 1:
+            spent(k, t0, misc, ts, fmi_ns)
+            fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+            return -1
+    s = set_inputs(k, ci, ca)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         fail(fault, fault_t, FAILED_SET, k, s, t)
         return -1
-    if not halves:
-        s = do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
-        if s > 1:
-            fail(fault, fault_t, FAILED_STEP, k, s, t)
-            return -1
-        return 1
-    s = do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+    s = do_step(k, t, h / 2 if halves else h, ci, ca, misc, fmi_ns, discarded)
     if s > 1:
+        spent(k, t0, misc, ts, fmi_ns)
         fail(fault, fault_t, FAILED_STEP, k, s, t)
         return -1
-    s = get_outputs(k, ci, ca, misc, ts, fmi_ns)
+    if not halves:
+        spent(k, t0, misc, ts, fmi_ns)
+        return 1
+    s = get_outputs(k, ci, ca)
+    spent(k, t0, misc, ts, fmi_ns)
     if s > 1:
         fail(fault, fault_t, FAILED_GET, k, s, t + h / 2)
         return -1
@@ -102,7 +110,9 @@ def _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_i
         fail(fault, fault_t, NOT_FINITE, k, 0, t + h / 2)
         return -1
     if last:
-        s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+        t0 = now(misc, ts)
+        s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
+        spent(k, t0, misc, ts, fmi_ns)
         if s > 1:
             fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
             return -1
@@ -179,12 +189,8 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
             current = p
             at_mid[:] = False
             passes += 1
-        if p:
-            s = restore(k, ca, states, misc, ts, fmi_ns)
-            if s > 1:
-                return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
-        reached = _held_step(k, halves, last, t, h, ci, ca, mid, route_ptr, route_src, route_idx, route_dst, misc, ts,
-                             fmi_ns, discarded, fault, fault_t)
+        reached = _held_step(k, p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx,
+                             route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
         if reached < 0:
             return fault[0]
         if reached == 0:
@@ -202,23 +208,29 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
     """``IteratedMidpoint._finish``."""
     for k in again:
         if at_mid[k]:
-            s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+            t0 = now(misc, ts)
+            s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
+            spent(k, t0, misc, ts, fmi_ns)
             if s > 1:
                 return fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
             continue
-        s = restore(k, ca, states, misc, ts, fmi_ns)
-        if s > 1:
-            return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
         _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-        s = set_inputs(k, ci, ca, misc, ts, fmi_ns)
+        t0 = now(misc, ts)
+        s = restore(k, ca, states)
         if s > 1:
+            spent(k, t0, misc, ts, fmi_ns)
+            return fail(fault, fault_t, FAILED_RESTORE, k, s, t)
+        s = set_inputs(k, ci, ca)
+        if s > 1:
+            spent(k, t0, misc, ts, fmi_ns)
             return fail(fault, fault_t, FAILED_SET, k, s, t)
         if ci[k, FIXED_STEP]:
-            s = do_step(k, t, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+            s = do_step(k, t, h / 2, ci, ca, misc, fmi_ns, discarded)
             if s <= 1:
-                s = do_step(k, t + h / 2, h / 2, ci, ca, misc, ts, fmi_ns, discarded)
+                s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
         else:
-            s = do_step(k, t, h, ci, ca, misc, ts, fmi_ns, discarded)
+            s = do_step(k, t, h, ci, ca, misc, fmi_ns, discarded)
+        spent(k, t0, misc, ts, fmi_ns)
         if s > 1:
             return fail(fault, fault_t, FAILED_STEP, k, s, t)
     return OK
@@ -303,7 +315,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     for k in again:
         t0 = now(misc, ts)
         s = fmi2_get_state(ca[k, GET_STATE], ca[k, COMPONENT], ca[k, SLOT])
-        fmi_ns[k, 0] += now(misc, ts) - t0
+        spent(k, t0, misc, ts, fmi_ns)
         if s > 1:
             return fail(fault, fault_t, FAILED_SAVE, k, s, t)
     if quadratic:
