@@ -66,6 +66,9 @@ OUTSIDE_MODULE = "outside_block"
 BRIDGE_SPEC_FILE = "bridge_spec.json"
 
 
+#: the folder of the blocks that holds the hydrodynamic databases every FMU
+#: carries (``blocks/hull_database.py``)
+HULLS = "hulls"
 #: the modules of ``fmus/`` that every FMU carries beside the blocks: the
 #: adapter and what it imports
 FMU_MODULES = ("adapter.py", "values.py", "host_process.py")
@@ -74,8 +77,8 @@ FMU_MODULES = ("adapter.py", "values.py", "host_process.py")
 def _source_files() -> list[Path]:
     # the shim's source and the files it includes (one translation unit)
     shim = sorted(native.SHIM_SOURCE.parent.glob("*.[ch]"))
-    return sorted(BLOCKS_DIR.glob("*.py")) + [HERE / m for m in FMU_MODULES] + [HERE / "build.py",
-                                                                               HERE / "native.py", *shim]
+    return (sorted(BLOCKS_DIR.glob("*.py")) + sorted(BLOCKS_DIR.glob(f"{HULLS}/*.nc"))
+            + [HERE / m for m in FMU_MODULES] + [HERE / "build.py", HERE / "native.py", *shim])
 
 
 def _outside_module(block_cls) -> Path | None:
@@ -158,6 +161,9 @@ def _write_package(root: Path, package: str, outside: Path | None) -> None:
     (pkg / "__init__.py").write_text('"""Private copy of crane-cosim blocks for one FMU."""\n')
     for f in BLOCKS_DIR.glob("*.py"):
         shutil.copy2(f, pkg / "blocks" / f.name)
+    (pkg / "blocks" / HULLS).mkdir()
+    for f in BLOCKS_DIR.glob(f"{HULLS}/*.nc"):
+        shutil.copy2(f, pkg / "blocks" / HULLS / f.name)
     for module in FMU_MODULES:
         shutil.copy2(HERE / module, pkg / module)
     if outside is not None:

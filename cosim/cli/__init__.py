@@ -39,7 +39,7 @@ from ..errors import CraneCosimError, SimulationError, Terminated
 from .parser import parser
 from .run import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
-from .tools import cmd_build, cmd_build_bridge, cmd_export_results, cmd_serve
+from .tools import cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_serve
 
 __all__ = ["main"]
 
@@ -67,7 +67,8 @@ def main(argv=None) -> int:
     args = parser(__doc__.split("\n")[0]).parse_args(argv)
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
                 "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
-                "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results}
+                "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results,
+                "hydro": cmd_hydro}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, runtime/observers/progress.py)

@@ -196,6 +196,13 @@ def parser(description: str) -> argparse.ArgumentParser:
     x.add_argument("--out", type=Path, help="the file to write, one format only (default: results.csv and "
                                             "results.parquet beside the results)")
 
+    hy = sub.add_parser("hydro", help="compute a hull's hydrodynamic database with Capytaine (the optional extra "
+                                      "hydro) for the HydroVessel")
+    hy.add_argument("hull", type=Path, help="the hull file (TOML: shape, mass properties, frequencies, headings, "
+                                            "water; examples/hydro_vessel/barge.toml is one)")
+    hy.add_argument("--out", type=Path, help="the database to write (NetCDF; default: the hull file's name with "
+                                             ".nc, beside it)")
+
     f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
     f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
                                               "probability, and labels such as Hs, Tp)")

@@ -1,4 +1,4 @@
-"""``crane-cosim build-fmus``, ``build-bridge``, ``serve`` and ``export-results``."""
+"""``crane-cosim build-fmus``, ``build-bridge``, ``serve``, ``export-results`` and ``hydro``."""
 from __future__ import annotations
 
 import re
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 
-__all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results"]
+__all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "cmd_hydro"]
 
 
 def cmd_build(args) -> int:
@@ -173,4 +173,23 @@ def cmd_export_results(args) -> int:
 
     for path in export_results(args.results, args.csv, args.parquet, args.out):
         print(path)
+    return 0
+
+
+def cmd_hydro(args) -> int:
+    """Compute the hull file's database with Capytaine and write it."""
+    import time
+
+    from ..blocks.hull_database import write_database
+    from ..hydro.compute import compute_database, read_hull
+
+    spec = read_hull(args.hull)
+    out = args.out or args.hull.with_suffix(".nc")
+    start = time.perf_counter()
+    print(f"hydro: {spec['description']}: {spec['frequencies']['count']} frequencies, "
+          f"{len(spec['headings']['degrees'])} headings ...", file=sys.stderr, flush=True)
+    db = compute_database(spec, progress=sys.stderr.isatty())
+    write_database(db, out)
+    print(f"hydro: {db.computed_by}, in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    print(out)
     return 0

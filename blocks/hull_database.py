@@ -1,0 +1,181 @@
+"""A hull's hydrodynamic database: what a linear potential-flow panel
+method (Capytaine) computes of a floating body, written as NetCDF so that
+any NetCDF reader (xarray, netCDF4, scipy) opens it, and read here with
+scipy alone, so that the vessel block needs no panel code.
+
+The body's degrees of freedom are those of linear seakeeping, in the order
+surge, sway, heave, roll, pitch, yaw: translations of the reference point
+along the calm-water axes (x forward, y to port, z up) and small rotations
+about axes through the reference point, which is the body's centre of
+gravity.  Forces are per unit wave amplitude [N/m, N.m/m] and take the
+time dependence ``exp(-i w t)`` of Capytaine: a complex amplitude ``X``
+means the real signal ``Re(X a exp(-i w t))`` for a wave of amplitude
+``a`` and elevation ``a cos(w t)`` at the reference point's calm-water
+position.  Headings are the direction the waves travel toward, from x
+toward y (0: following seas along +x, pi/2: beam seas from starboard).
+
+Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
+
+* ``omega`` [rad/s] (n_omega), ``heading`` [rad] (n_heading);
+* ``added_mass`` A(w) and ``radiation_damping`` B(w) (n_omega, 6, 6), in
+  kg, kg.m, kg.m2 and kg/s, kg.m/s, kg.m2/s: rows the force's degree of
+  freedom, columns the motion's; ``added_mass_inf`` A(inf) (6, 6);
+* ``excitation`` (n_heading, n_omega, 6): Froude-Krylov and diffraction;
+* ``rao`` (n_heading, n_omega, 6) [m/m, rad/m]: the motions per unit wave
+  amplitude that Capytaine computes from the same coefficients with the
+  rigid-body inertia and the hydrostatic stiffness, no other damping;
+* ``hydrostatic_stiffness`` C (6, 6) [N/m, N, N.m/rad], the weight's
+  share included; ``inertia_matrix`` (6, 6) the rigid-body mass matrix
+  about the reference point [kg, kg.m, kg.m2];
+* scalars as attributes: ``rho`` [kg/m3], ``g`` [m/s2], ``mass`` [kg],
+  ``displaced_volume`` [m3], ``waterplane_area`` [m2], the reference
+  point ``cog_x/y/z`` [m] in the hull's own coordinates (origin in the
+  calm-water plane), ``hull`` (the hull's description) and ``computed_by``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["HullDatabase", "read_database", "write_database", "DOFS", "SHIPPED"]
+
+#: the degrees of freedom, in the database's order
+DOFS = ("surge", "sway", "heave", "roll", "pitch", "yaw")
+#: the databases shipped with the package (``blocks/hulls``), by name
+SHIPPED = Path(__file__).resolve().parent / "hulls"
+_COMPLEX = ("excitation", "rao")
+_ARRAYS = {  # name: (dimensions, unit)
+    "added_mass": (("omega", "dof", "dof_motion"), "kg, kg.m, kg.m2"),
+    "radiation_damping": (("omega", "dof", "dof_motion"), "kg/s, kg.m/s, kg.m2/s"),
+    "added_mass_inf": (("dof", "dof_motion"), "kg, kg.m, kg.m2"),
+    "excitation": (("heading", "omega", "dof"), "N/m, N.m/m"),
+    "rao": (("heading", "omega", "dof"), "m/m, rad/m"),
+    "hydrostatic_stiffness": (("dof", "dof_motion"), "N/m, N, N.m/rad"),
+    "inertia_matrix": (("dof", "dof_motion"), "kg, kg.m, kg.m2"),
+}
+_SCALARS = {"rho": "kg/m3", "g": "m/s2", "mass": "kg", "displaced_volume": "m3", "waterplane_area": "m2",
+            "cog_x": "m", "cog_y": "m", "cog_z": "m"}
+
+
+@dataclass
+class HullDatabase:
+    """The arrays and scalars of the module's docstring (complex arrays as
+    complex numpy arrays)."""
+
+    omega: np.ndarray
+    heading: np.ndarray
+    added_mass: np.ndarray
+    radiation_damping: np.ndarray
+    added_mass_inf: np.ndarray
+    excitation: np.ndarray
+    rao: np.ndarray
+    hydrostatic_stiffness: np.ndarray
+    inertia_matrix: np.ndarray
+    rho: float
+    g: float
+    mass: float
+    displaced_volume: float
+    waterplane_area: float
+    cog_x: float
+    cog_y: float
+    cog_z: float
+    hull: str = ""
+    computed_by: str = ""
+    notes: dict = field(default_factory=dict)
+
+    @property
+    def cog(self) -> np.ndarray:
+        """The reference point (centre of gravity) in hull coordinates [m]."""
+        return np.array([self.cog_x, self.cog_y, self.cog_z])
+
+
+def write_database(db: HullDatabase, path) -> Path:
+    """Write ``db`` as NetCDF 3 (64-bit offsets) at ``path``."""
+    from scipy.io import netcdf_file
+    path = Path(path)
+    with netcdf_file(path, "w", version=2) as f:
+        f.createDimension("omega", db.omega.size)
+        f.createDimension("heading", db.heading.size)
+        f.createDimension("dof", 6)
+        f.createDimension("dof_motion", 6)
+        for name, unit in (("omega", "rad/s"), ("heading", "rad")):
+            v = f.createVariable(name, "d", (name,))
+            v[:] = getattr(db, name)
+            v.units = unit
+        for name, (dims, unit) in _ARRAYS.items():
+            value = np.asarray(getattr(db, name))
+            parts = (("_re", value.real), ("_im", value.imag)) if name in _COMPLEX else (("", value),)
+            for suffix, part in parts:
+                v = f.createVariable(name + suffix, "d", dims)
+                v[:] = part
+                v.units = unit
+        for name, unit in _SCALARS.items():
+            setattr(f, name, float(getattr(db, name)))
+            setattr(f, f"{name}_units", unit)
+        f.dofs = ", ".join(DOFS)
+        f.hull = db.hull
+        f.computed_by = db.computed_by
+        f.time_convention = "exp(-i omega t)"
+        for key, value in db.notes.items():
+            setattr(f, key, value)
+    return path
+
+
+def read_database(path) -> HullDatabase:
+    """The database at ``path`` (a file :func:`write_database` wrote, or the
+    name of a shipped one, such as ``"barge"``).  Raises ``ValueError``
+    naming the file and what is missing or wrong."""
+    from scipy.io import netcdf_file
+    path = Path(path)
+    if path.suffix != ".nc" and not path.exists() and (SHIPPED / f"{path}.nc").exists():
+        path = SHIPPED / f"{path}.nc"
+    if not path.is_file():
+        shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.nc")))
+        raise ValueError(f"hydrodynamic database {path}: no such file (the shipped ones: {shipped})")
+    try:
+        f = netcdf_file(path, "r", mmap=False)
+    except Exception as e:  # scipy says TypeError or ValueError for a file that is not NetCDF 3
+        raise ValueError(f"hydrodynamic database {path}: not a NetCDF 3 file ({e})") from None
+    with f:
+        def array(name):
+            if name in _COMPLEX:
+                return _variable(f, path, name + "_re") + 1j * _variable(f, path, name + "_im")
+            return _variable(f, path, name)
+        values = {name: array(name) for name in ("omega", "heading", *_ARRAYS)}
+        for name in _SCALARS:
+            if not hasattr(f, name):
+                raise ValueError(f"hydrodynamic database {path}: the attribute {name} is missing")
+            values[name] = float(getattr(f, name))
+        text = {k: _text(getattr(f, k, b"")) for k in ("hull", "computed_by")}
+    db = HullDatabase(**values, **text)
+    _check(db, path)
+    return db
+
+
+def _variable(f, path, name) -> np.ndarray:
+    if name not in f.variables:
+        raise ValueError(f"hydrodynamic database {path}: the variable {name} is missing")
+    return np.array(f.variables[name][:], dtype=float)
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _check(db: HullDatabase, path) -> None:
+    n, m = db.omega.size, db.heading.size
+    shapes = {"added_mass": (n, 6, 6), "radiation_damping": (n, 6, 6), "added_mass_inf": (6, 6),
+              "excitation": (m, n, 6), "rao": (m, n, 6), "hydrostatic_stiffness": (6, 6), "inertia_matrix": (6, 6)}
+    for name, shape in shapes.items():
+        if getattr(db, name).shape != shape:
+            raise ValueError(f"hydrodynamic database {path}: {name} has the shape {getattr(db, name).shape}, "
+                             f"not {shape}")
+    if n < 2 or np.any(np.diff(db.omega) <= 0) or db.omega[0] <= 0:
+        raise ValueError(f"hydrodynamic database {path}: omega must be at least two positive frequencies, "
+                         f"increasing")
+    for name in ("added_mass", "radiation_damping", "added_mass_inf", "excitation", "hydrostatic_stiffness",
+                 "inertia_matrix"):
+        if not np.all(np.isfinite(getattr(db, name))):
+            raise ValueError(f"hydrodynamic database {path}: {name} holds values that are not finite")

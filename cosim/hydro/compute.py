@@ -1,0 +1,174 @@
+"""A hull's hydrodynamic database computed by Capytaine (Ancellin & Dias
+2019, linear potential flow, boundary elements; GPL-3.0, the optional extra
+``hydro``), from a hull file (TOML) that says the hull's shape, its mass
+properties, the frequencies, the headings and the water.
+
+The hull file (``examples/hydro_vessel/barge.toml`` is one):
+
+* ``name``, ``description``;
+* the shape: ``[box]`` ``length``, ``beam``, ``depth``, ``draft`` [m] (a
+  rectangular hull, the keel at ``z = -draft``), or ``mesh`` (a file
+  Capytaine reads, in hull coordinates with the calm-water plane at z = 0,
+  relative to the hull file), and ``[panels] size`` [m] for the box;
+* ``[mass]``: ``kg`` [m] the centre of gravity above the keel (box) or
+  ``cog`` [m] (x, y, z in hull coordinates), ``radii_of_gyration`` [m]
+  about it (roll, pitch, yaw axes), ``mass`` [kg] (default: the displaced
+  water's, the hull floating freely at the draft given);
+* ``[frequencies]`` ``omega_min``, ``omega_max`` [rad/s], ``count``;
+  ``[headings]`` ``degrees``; ``[water]`` ``rho`` [kg/m3], ``g`` [m/s2]
+  (deep water).
+
+Assumptions written down here:
+
+* The irregular frequencies of the boundary-element method (a box barge's
+  first near 2 rad/s) are removed by a lid on the waterplane (Capytaine's
+  ``generate_lid``).
+* Capytaine integrates the waterplane's moments panel by panel, which
+  underestimates a box's roll and pitch stiffness by ``1/n**2`` with ``n``
+  panels across (1.6% at 8); the hydrostatics of a box are therefore
+  computed on its mesh refined 8 times along x and y (0.02%), the
+  hydrodynamics on the mesh of ``[panels] size``.
+* The rigid-body inertia is ``m`` and ``m r**2`` about the centre of
+  gravity, the reference point of every degree of freedom, with no
+  products of inertia.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from ..blocks.hull_database import DOFS, HullDatabase
+from ..errors import CraneCosimError
+
+__all__ = ["read_hull", "compute_database", "HYDRO_MISSING"]
+
+#: the sentence for a missing optional extra
+HYDRO_MISSING = ("computing a hydrodynamic database needs Capytaine, the optional extra hydro "
+                 "(pip install \"crane-cosim[hydro]\"; GPL-3.0)")
+#: the refinement of a box's mesh for its hydrostatics, along x and y
+HYDROSTATIC_REFINEMENT = 8
+
+
+def read_hull(path) -> dict:
+    """The hull file at ``path`` as a dict, checked: raises
+    :class:`CraneCosimError` naming the file and the key that is wrong."""
+    path = Path(path)
+    try:
+        spec = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise CraneCosimError(f"hull file {path}: no such file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise CraneCosimError(f"hull file {path}: not valid TOML ({e})") from None
+
+    def need(table, key, positive=True):
+        try:
+            value = spec[table][key] if table else spec[key]
+        except (KeyError, TypeError):
+            raise CraneCosimError(f"hull file {path}: {table + '.' if table else ''}{key} is missing") from None
+        if positive and not (isinstance(value, (int, float)) and value > 0 and math.isfinite(value)):
+            raise CraneCosimError(f"hull file {path}: {table}.{key} = {value!r} must be a positive number")
+        return value
+
+    if ("box" in spec) == ("mesh" in spec):
+        raise CraneCosimError(f"hull file {path}: give the shape as a [box] table or a mesh file, one of them")
+    if "box" in spec:
+        for key in ("length", "beam", "depth", "draft"):
+            need("box", key)
+        need("panels", "size")
+        if spec["box"]["draft"] >= spec["box"]["depth"]:
+            raise CraneCosimError(f"hull file {path}: box.draft must be less than box.depth")
+        need("mass", "kg")
+    else:
+        spec["mesh"] = str((path.parent / spec["mesh"]).resolve())
+        cog = need("mass", "cog", positive=False)
+        if not (isinstance(cog, list) and len(cog) == 3):
+            raise CraneCosimError(f"hull file {path}: mass.cog must be three numbers [m]")
+    radii = need("mass", "radii_of_gyration", positive=False)
+    if not (isinstance(radii, list) and len(radii) == 3 and all(isinstance(r, (int, float)) and r > 0
+                                                                 for r in radii)):
+        raise CraneCosimError(f"hull file {path}: mass.radii_of_gyration must be three positive numbers [m]")
+    lo, hi = need("frequencies", "omega_min"), need("frequencies", "omega_max")
+    if lo >= hi or int(need("frequencies", "count")) < 2:
+        raise CraneCosimError(f"hull file {path}: frequencies need omega_min < omega_max and a count of 2 or more")
+    need("headings", "degrees", positive=False)
+    need("water", "rho")
+    need("water", "g")
+    spec.setdefault("name", path.stem)
+    spec.setdefault("description", spec["name"])
+    spec["source"] = str(path)
+    return spec
+
+
+def _box_mesh(cpt, box, panel, refine=1):
+    L, B, D, T = box["length"], box["beam"], box["depth"], box["draft"]
+    resolution = (max(2, round(L / panel)) * refine, max(2, round(B / panel)) * refine, max(2, round(D / panel)))
+    return cpt.mesh_parallelepiped(size=(L, B, D), center=(0.0, 0.0, D / 2 - T), resolution=resolution,
+                                   name=f"box {L:g} x {B:g} x {D:g} m").immersed_part()
+
+
+def _body(cpt, mesh, cog, mass, lid=True):
+    return cpt.FloatingBody(mesh=mesh, lid_mesh=mesh.generate_lid() if lid else None,
+                            dofs=cpt.rigid_body_dofs(rotation_center=tuple(cog)),
+                            center_of_mass=tuple(cog), mass=mass)
+
+
+def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
+    """The database of the hull ``spec`` (:func:`read_hull`)."""
+    try:
+        import capytaine as cpt
+    except ImportError:
+        raise CraneCosimError(HYDRO_MISSING) from None
+    rho, g = float(spec["water"]["rho"]), float(spec["water"]["g"])
+    if "box" in spec:
+        box = spec["box"]
+        mesh = _box_mesh(cpt, box, spec["panels"]["size"])
+        fine = _box_mesh(cpt, box, spec["panels"]["size"], HYDROSTATIC_REFINEMENT)
+        cog = np.array([0.0, 0.0, spec["mass"]["kg"] - box["draft"]])
+    else:
+        mesh = cpt.load_mesh(spec["mesh"]).immersed_part()
+        fine = mesh
+        cog = np.array(spec["mass"]["cog"], float)
+    volume = float(_body(cpt, fine, cog, 1.0, lid=False).volume)
+    mass = float(spec["mass"].get("mass", rho * volume))
+    r = np.array(spec["mass"]["radii_of_gyration"], float)
+    inertia = np.diag([mass, mass, mass, *(mass * r ** 2)])
+    stiffness = np.array(_body(cpt, fine, cog, mass, lid=False).compute_hydrostatic_stiffness(rho=rho, g=g)
+                         .sel(influenced_dof=list(_cpt_dofs()), radiating_dof=list(_cpt_dofs())).values)
+    body = _body(cpt, mesh, cog, mass)
+    omega = np.linspace(spec["frequencies"]["omega_min"], spec["frequencies"]["omega_max"],
+                        int(spec["frequencies"]["count"]))
+    heading = np.radians(np.array(spec["headings"]["degrees"], float))
+    solver = cpt.BEMSolver()
+    problems = [cpt.RadiationProblem(body=body, radiating_dof=d, omega=w, rho=rho, g=g)
+                for w in (*omega, np.inf) for d in _cpt_dofs()]
+    problems += [cpt.DiffractionProblem(body=body, wave_direction=b, omega=w, rho=rho, g=g)
+                 for w in omega for b in heading]
+    data = cpt.assemble_dataset(solver.solve_all(problems, progress_bar=progress))
+    dofs = {"influenced_dof": list(_cpt_dofs()), "radiating_dof": list(_cpt_dofs())}
+    added = data["added_mass"].sel(**dofs)
+    damping = data["radiation_damping"].sel(**dofs)
+    excitation = (data["Froude_Krylov_force"] + data["diffraction_force"]).sel(influenced_dof=list(_cpt_dofs()))
+    finite = data.sel(omega=omega)
+    finite = finite.assign(inertia_matrix=(("influenced_dof", "radiating_dof"), inertia),
+                           hydrostatic_stiffness=(("influenced_dof", "radiating_dof"), stiffness))
+    rao = cpt.post_pro.rao(finite.sel(**dofs))
+    return HullDatabase(
+        omega=omega, heading=heading,
+        added_mass=added.sel(omega=omega).values, radiation_damping=damping.sel(omega=omega).values,
+        added_mass_inf=added.sel(omega=np.inf).values,
+        excitation=excitation.sel(omega=omega, wave_direction=heading).transpose(
+            "wave_direction", "omega", "influenced_dof").values,
+        rao=rao.sel(omega=omega, wave_direction=heading).transpose("wave_direction", "omega", "radiating_dof").values,
+        hydrostatic_stiffness=stiffness, inertia_matrix=inertia, rho=rho, g=g, mass=mass,
+        displaced_volume=volume, waterplane_area=float(_body(cpt, fine, cog, mass, lid=False).waterplane_area),
+        cog_x=cog[0], cog_y=cog[1], cog_z=cog[2], hull=spec["description"],
+        computed_by=f"Capytaine {cpt.__version__}, {mesh.nb_faces} panels and a lid, from {Path(spec['source']).name}")
+
+
+def _cpt_dofs():
+    """Capytaine's names of the rigid-body degrees of freedom, in the
+    database's order (``DOFS``)."""
+    return tuple(d.capitalize() for d in DOFS)
