@@ -69,6 +69,22 @@ def jonswap(w: np.ndarray, Hs: float, Tp: float, gamma: float) -> np.ndarray:
     return (1 - 0.287 * math.log(gamma)) * pm * gamma ** np.exp(-0.5 * ((w - wp) / (sigma * wp)) ** 2)
 
 
+def realisation(Hs: float, Tp: float, gamma: float, seed: int, n_waves: int):
+    """The regular waves of the module's sea state: their angular
+    frequencies [rad/s], amplitudes [m] and phases [rad] (``w``, ``a``,
+    ``phi``; the elevation at the origin ``sum a cos(w t + phi)``), each
+    frequency drawn inside its bin and each phase from ``seed``, the
+    amplitudes scaled to the variance ``(Hs / 4)**2``."""
+    wp = 2 * math.pi / Tp
+    edges = np.linspace(BAND[0] * wp, BAND[1] * wp, n_waves + 1)
+    dw = edges[1] - edges[0]
+    rng = np.random.default_rng(seed)
+    w = edges[:-1] + dw * rng.random(n_waves)
+    phi = 2 * math.pi * rng.random(n_waves)
+    a = np.sqrt(2 * jonswap(w, Hs, Tp, gamma) * dw)
+    return w, a * (Hs / 4) / math.sqrt(np.sum(a ** 2) / 2), phi
+
+
 class Waves(Block):
     # no docstring of its own: the module's is the model's notes (docs/fmus.md)
     model_name = "Waves"
@@ -108,15 +124,7 @@ class Waves(Block):
             if value != math.floor(value) or value < (1 if name == "n_waves" else 0) or value >= 2 ** 63:
                 raise ParameterError(f"Waves parameter {name} = {value!r} is invalid: it must be a whole "
                                      f"number of at least {1 if name == 'n_waves' else 0}")
-        n = int(p.n_waves)
-        wp = 2 * math.pi / p.Tp
-        edges = np.linspace(BAND[0] * wp, BAND[1] * wp, n + 1)
-        dw = edges[1] - edges[0]
-        rng = np.random.default_rng(int(p.seed))
-        self.w = edges[:-1] + dw * rng.random(n)
-        self.phi = 2 * math.pi * rng.random(n)
-        a = np.sqrt(2 * jonswap(self.w, p.Hs, p.Tp, p.gamma) * dw)
-        self.a = a * (p.Hs / 4) / math.sqrt(np.sum(a ** 2) / 2)
+        self.w, self.a, self.phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
         b = p.heading
         slope = self.a * self.w ** 2 / p.g  # a_i k_i
         # the moments' amplitudes on sin(w t + phi): d(eta)/dx = sum a k cos(b) sin(...)
