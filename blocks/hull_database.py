@@ -27,6 +27,12 @@ Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
 * ``hydrostatic_stiffness`` C (6, 6) [N/m, N, N.m/rad], the weight's
   share included; ``inertia_matrix`` (6, 6) the rigid-body mass matrix
   about the reference point [kg, kg.m, kg.m2];
+* the radiation memory's state-space model fitted to ``added_mass`` and
+  ``radiation_damping`` (``blocks/radiation.py``), ``radiation_A``,
+  ``radiation_B``, ``radiation_C`` (dimension ``memory_state``), its
+  tolerance, orders and errors per pair in the attribute
+  ``radiation_fit`` (JSON); a database without them is fitted when read
+  by the vessel;
 * scalars as attributes: ``rho`` [kg/m3], ``g`` [m/s2], ``mass`` [kg],
   ``displaced_volume`` [m3], ``waterplane_area`` [m2], the reference
   point ``cog_x/y/z`` [m] in the hull's own coordinates (origin in the
@@ -34,12 +40,15 @@ Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["HullDatabase", "read_database", "write_database", "DOFS", "SHIPPED"]
+from .radiation import RadiationFit
+
+__all__ = ["HullDatabase", "read_database", "resolve_database", "write_database", "DOFS", "SHIPPED"]
 
 #: the degrees of freedom, in the database's order
 DOFS = ("surge", "sway", "heave", "roll", "pitch", "yaw")
@@ -84,6 +93,8 @@ class HullDatabase:
     hull: str = ""
     computed_by: str = ""
     notes: dict = field(default_factory=dict)
+    #: the radiation memory's fitted model, None where the file has none
+    radiation: RadiationFit | None = None
 
     @property
     def cog(self) -> np.ndarray:
@@ -114,6 +125,8 @@ def write_database(db: HullDatabase, path) -> Path:
         for name, unit in _SCALARS.items():
             setattr(f, name, float(getattr(db, name)))
             setattr(f, f"{name}_units", unit)
+        if db.radiation is not None:
+            _write_radiation(f, db.radiation)
         f.dofs = ", ".join(DOFS)
         f.hull = db.hull
         f.computed_by = db.computed_by
@@ -128,12 +141,7 @@ def read_database(path) -> HullDatabase:
     name of a shipped one, such as ``"barge"``).  Raises ``ValueError``
     naming the file and what is missing or wrong."""
     from scipy.io import netcdf_file
-    path = Path(path)
-    if path.suffix != ".nc" and not path.exists() and (SHIPPED / f"{path}.nc").exists():
-        path = SHIPPED / f"{path}.nc"
-    if not path.is_file():
-        shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.nc")))
-        raise ValueError(f"hydrodynamic database {path}: no such file (the shipped ones: {shipped})")
+    path = resolve_database(path)
     try:
         f = netcdf_file(path, "r", mmap=False)
     except Exception as e:  # scipy says TypeError or ValueError for a file that is not NetCDF 3
@@ -149,9 +157,53 @@ def read_database(path) -> HullDatabase:
                 raise ValueError(f"hydrodynamic database {path}: the attribute {name} is missing")
             values[name] = float(getattr(f, name))
         text = {k: _text(getattr(f, k, b"")) for k in ("hull", "computed_by")}
-    db = HullDatabase(**values, **text)
+        radiation = _read_radiation(f, path) if "radiation_A" in f.variables else None
+    db = HullDatabase(**values, **text, radiation=radiation)
     _check(db, path)
     return db
+
+
+def _pairs(d: dict) -> dict:
+    return {f"{i},{j}": v for (i, j), v in d.items()}
+
+
+def _unpairs(d: dict) -> dict:
+    return {tuple(int(k) for k in key.split(",")): v for key, v in d.items()}
+
+
+def _write_radiation(f, fit: RadiationFit) -> None:
+    f.createDimension("memory_state", fit.A.shape[0])
+    for name, dims in (("A", ("memory_state", "memory_state")), ("B", ("memory_state", "dof")),
+                       ("C", ("dof", "memory_state"))):
+        v = f.createVariable(f"radiation_{name}", "d", dims)
+        v[:] = getattr(fit, name)
+    f.radiation_fit = json.dumps({"tolerance": fit.tolerance, "orders": _pairs(fit.orders),
+                                  "errors": _pairs(fit.errors), "asymmetry": _pairs(fit.asymmetry),
+                                  "states": _pairs({k: [s.start, s.stop] for k, s in fit.states.items()})})
+
+
+def _read_radiation(f, path) -> RadiationFit:
+    try:
+        info = json.loads(_text(f.radiation_fit))
+        return RadiationFit(A=_variable(f, path, "radiation_A"), B=_variable(f, path, "radiation_B"),
+                            C=_variable(f, path, "radiation_C"), orders=_unpairs(info["orders"]),
+                            errors=_unpairs(info["errors"]), asymmetry=_unpairs(info["asymmetry"]),
+                            states={k: slice(*v) for k, v in _unpairs(info["states"]).items()},
+                            tolerance=float(info["tolerance"]))
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"hydrodynamic database {path}: its radiation fit cannot be read ({e})") from None
+
+
+def resolve_database(path) -> Path:
+    """The file of the database ``path`` names (a path, or the name of a
+    shipped one); ``ValueError`` where there is none."""
+    path = Path(path)
+    if path.suffix != ".nc" and not path.exists() and (SHIPPED / f"{path}.nc").exists():
+        path = SHIPPED / f"{path}.nc"
+    if not path.is_file():
+        shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.nc")))
+        raise ValueError(f"hydrodynamic database {path}: no such file (the shipped ones: {shipped})")
+    return path
 
 
 def _variable(f, path, name) -> np.ndarray:
