@@ -4,6 +4,7 @@ from .controller import Controller, KnuckleBoomController
 from .crane import Crane
 from .flexible_crane import FlexibleCrane
 from .hydraulics import HydraulicCylinder
+from .hydro_vessel import HydroVessel
 from .joint_friction import JointFriction, KnuckleBoomFriction
 from .knuckle_boom import KnuckleBoomCrane
 # Not a part of any system, but imported with the others: FMUs built from the
@@ -20,4 +21,4 @@ from .waves import Waves
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
                                           KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
-                                          FlexibleCrane, SupportedBase, Waves, PrescribedVessel)}
+                                          FlexibleCrane, SupportedBase, Waves, PrescribedVessel, HydroVessel)}

@@ -116,6 +116,16 @@ def _waves(rng, block):
     return rng.uniform(0.0, 1200.0), None, np.zeros(0)
 
 
+def _hydro_vessel(rng, block):
+    # moving, tilted a little, its memory excited; a crane's I_A and p_A
+    A = rng.normal(size=(6, 6)) * 100
+    u = np.concatenate([sym6_pack(A @ A.T), rng.normal(size=6) * 1e5])
+    x = block.initial_state()
+    x[:12] = np.concatenate([rng.normal(scale=0.5, size=3), rng.normal(scale=0.05, size=3), rng.normal(size=6)])
+    x[12:] = rng.normal(size=x.size - 12)
+    return rng.uniform(0.0, 100.0), x, u
+
+
 _DAHL = {f"model_{j}": "dahl" for j in ("slew", "boom", "jib")}
 CASES = {  # block -> (parameter sets, sampler)
     "Vessel": ([{}, {"cog_x": 0.4, "cog_y": -0.3, "gravity_on": True}], _vessel),
@@ -133,6 +143,7 @@ CASES = {  # block -> (parameter sets, sampler)
     "Waves": ([{}, {"heading": 0.5, "K_yaw": 1e4}], _waves),
     # at rest without a record; with one, a function of time alone as well
     "PrescribedVessel": ([{}], _vessel),
+    "HydroVessel": ([{}, {"Hs": 2.0, "heading": 2.0, "mount_y": 4.0}], _hydro_vessel),
 }
 
 

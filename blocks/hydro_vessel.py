@@ -1,0 +1,271 @@
+"""A vessel that floats: six degrees of freedom in the time domain by
+Cummins' equation (Cummins 1962) from a hull's hydrodynamic database
+(``blocks/hull_database.py``; computed by ``crane-cosim hydro``), in waves
+of a sea state, loaded at the mount by the crane standing on it.
+
+Coordinates ``eta = [x, y, z, roll, pitch, yaw]``: the centre of gravity's
+displacement from its calm-water position along the axes of Frame 0
+(x forward, y to port, z up) [m], and the angles of
+``R_1^0 = Rz(yaw) Ry(pitch) Rx(roll)`` [rad] (Frame 1: the hull's axes, its
+origin at the centre of gravity); the speeds are their rates ``u``.  The
+equations of motion, with the crane's wrench taken implicitly as for the
+vessel of Cibicik & Egeland (2018) (``docs/interfaces/mount.md``):
+
+    (M_rb(eta) + A_inf + J^T I_A J) du/dt = tau_rb - C eta - mu - D u
+        + F_wave(t) - J^T (I_A b + p_A)
+
+* ``M_rb = diag(m I, E^T I_G E)``, ``tau_rb = [0; -E^T (w x I_G w + I_G
+  (dE/dt) u)]``: the rigid body about its centre of gravity (translations
+  in Frame 0, rotations as the vessel of Cibicik & Egeland 2018, ``E``
+  the map from the angles' rates to the body's angular velocity);
+* ``A_inf``, ``C``: the database's added mass at infinite frequency and
+  hydrostatic stiffness (the weight's share included); ``mu`` the
+  radiation memory ``int K(t - s) u(s) ds`` as the state-space model
+  fitted to the database (``blocks/radiation.py``, Perez & Fossen 2008);
+* ``D u``: linear viscous roll damping, a fraction ``zeta_roll`` of the
+  critical ``2 sqrt(C_44 (I_44 + A_inf,44))``, and a soft horizontal
+  restoring with damping in surge, sway and yaw (``T_moor``,
+  ``zeta_moor``) that stands for mooring lines or dynamic positioning,
+  without which the first-order forces make the vessel drift;
+* ``F_wave``: the first-order wave excitation (Froude-Krylov and
+  diffraction) of the sea state's regular waves, the Waves block's JONSWAP
+  realisation (``waves.realisation``): ``sum a_i Re(X(w_i, heading)
+  exp(-i (w_i t + phi_i)))`` for the elevation ``sum a_i cos(w_i t +
+  phi_i)`` at the origin of the hull's coordinates, ``X`` interpolated
+  linearly (real and imaginary parts) in frequency and heading, zero
+  above the database's highest frequency;
+* ``J``, ``b``: the mount's Jacobian and acceleration bias, its twist
+  ``[w; R^T dr/dt + w x r]`` (Frame 1, ``r`` the mount from the centre of
+  gravity).
+
+Assumptions written down here: the hydrodynamic forces are linear in
+``eta`` and ``u`` and act as generalized forces on ``eta`` (linear
+seakeeping: to first order in the angles they are the forces along Frame
+0 and the moments about the hull's axes); the mass and inertia are the
+database's (the hull file's), so that the weight in ``C`` is the weight
+that moves; the crane's weight reaches the vessel through its wrench, and
+the buoyancy that carries it through ``C``, so the vessel sinks and trims
+under it from the level start.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .block import Block, ParameterError, Variable, sym6_unpack
+from .hull_database import DOFS, read_database, resolve_database
+from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
+from .linalg import solve
+from .radiation import fit_radiation
+from .screw import cross, rot_zyx, zyx_rate_terms
+from .waves import realisation
+
+__all__ = ["HydroVessel"]
+
+_P = Variable
+_UNIT = {"surge": "m", "sway": "m", "heave": "m", "roll": "rad", "pitch": "rad", "yaw": "rad"}
+_FORCE = {d: "N" if u == "m" else "N.m" for d, u in _UNIT.items()}
+
+
+def _per_dof(prefix, unit_of, description):
+    return tuple(_P(f"{prefix}_{d}", unit_of(d), 0.0, description.format(d=d)) for d in DOFS)
+
+
+class HydroVessel(Block):
+    model_name = "HydroVessel"
+    description = ("Six-degree-of-freedom vessel by Cummins' equation from a hull's hydrodynamic database "
+                   "(added mass, radiation memory, hydrostatics, wave excitation), in a JONSWAP sea state; "
+                   "crane load at the mount via articulated inertia I_A and bias wrench p_A.")
+    method = "rk4"
+    parameters = (
+        _P("database", "", "barge", "The hull's hydrodynamic database: a shipped one by name (barge: the box barge "
+                                    "40 m x 12 m, 2.5 m draft) or the path of a file crane-cosim hydro wrote",
+           "String"),
+        _P("mount_x", "m", -12.0, "Mount (crane slewing joint) in hull coordinates (origin midships on the "
+                                  "centreline in the calm-water plane), x forward"),
+        _P("mount_y", "m", 0.0, "Mount in hull coordinates, y to port"),
+        _P("mount_z", "m", 2.5, "Mount in hull coordinates, z up (the barge's deck 1.5 m above the water, a 1 m "
+                                "pedestal)"),
+        _P("zeta_roll", "1", 0.05, "Viscous roll damping as a fraction of the critical 2 sqrt(C44 (I44 + A44(inf)))",
+           tunable=True),
+        _P("T_moor", "s", 100.0, "Natural period of the soft restoring in surge, sway and yaw that stands for "
+                                 "mooring or dynamic positioning (0: none, the vessel drifts)"),
+        _P("zeta_moor", "1", 0.3, "Damping of that restoring as a fraction of its critical damping", tunable=True),
+        _P("Hs", "m", 0.0, "Significant wave height, 4 sqrt(m0) (0: calm water)"),
+        _P("Tp", "s", 8.0, "Peak period of the JONSWAP spectrum"),
+        _P("gamma", "1", 3.3, "JONSWAP peak factor (1: Pierson-Moskowitz)"),
+        _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from x1 toward y1 (0: following "
+                                          "seas, pi/2: beam seas from starboard); within the database's headings"),
+        _P("seed", "1", 1.0, "Random seed of the waves' frequencies and phases (a whole number >= 0)"),
+        _P("n_waves", "1", 400.0, "Number of regular waves summed (a whole number >= 1)"),
+        _P("h_max", "s", 5e-3, "Longest internal integration step (classic Runge-Kutta, fourth order)"),
+    ) + tuple(_P(f"q_{d}_0", _UNIT[d], 0.0, f"Initial {d}") for d in DOFS) + tuple(
+        _P(f"u_{d}_0", _UNIT[d] + "/s", 0.0, f"Initial {d} rate") for d in DOFS)
+    inputs = MOUNT_INERTIA
+    outputs = (
+        _per_dof("q", lambda d: _UNIT[d], "Vessel {d} (the centre of gravity's displacement, or the angle)")
+        + _per_dof("u", lambda d: _UNIT[d] + "/s", "Vessel {d} rate")
+        + _per_dof("du", lambda d: _UNIT[d] + "/s2", "Vessel {d} acceleration")
+        + MOUNT_MOTION + MOUNT_POSITION
+        + (_P("eta", "m", 0.0, "Wave elevation at the origin of the hull's coordinates (its calm-water position)"),)
+        + _per_dof("F_wave", lambda d: _FORCE[d], "First-order wave excitation on the {d}")
+        + _per_dof("F_rad", lambda d: _FORCE[d], "Radiation memory force on the {d}, -mu (the fitted "
+                                                  "int K(t - s) u(s) ds, with its sign as it acts)")
+    )
+    feedthrough = ((tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_p_*",
+                                            "eta", "F_wave_*", "F_rad_*")))
+                   + (("*", ("I_A_*", "p_A_*")),))
+    default_stop_time = 60.0
+    default_step = 5e-3
+
+    def setup(self):
+        p = self.p
+        self.require_positive("h_max")
+        self.max_step = p.h_max
+        self.require_positive("zeta_roll", "T_moor", "zeta_moor", "Hs", allow_zero=True)
+        self.require_positive("Tp", "gamma")
+        for name, least in (("seed", 0), ("n_waves", 1)):
+            value = self.values[name]
+            if value != math.floor(value) or value < least:
+                raise ParameterError(f"HydroVessel parameter {name} = {value!r} is invalid: it must be a whole "
+                                     f"number of at least {least}")
+        try:
+            db, self.fit = _database_and_fit(p.database)
+        except ValueError as e:
+            raise ParameterError(f"HydroVessel parameter database: {e}") from None
+        self.db = db
+        if not db.heading.min() - 1e-9 <= p.heading <= db.heading.max() + 1e-9:
+            raise ParameterError(f"HydroVessel parameter heading = {p.heading:g} rad is outside the database's "
+                                 f"headings, {db.heading.min():g} to {db.heading.max():g} rad")
+        n_r = self.fit.A.shape[0]
+        self.states = (_per_dof("q", lambda d: _UNIT[d], "{d}") + _per_dof("u", lambda d: _UNIT[d] + "/s", "{d} rate")
+                       + tuple(_P(f"x_rad_{k}", "1", 0.0, f"radiation memory state {k}") for k in range(n_r)))
+        self.m = db.inertia_matrix[0, 0]
+        self.I_G = db.inertia_matrix[3:, 3:]
+        # reciprocity makes A(inf) symmetric; what the panels leave of asymmetry
+        # (1e-4 of the largest on the barge) would create energy
+        self.A_inf = (db.added_mass_inf + db.added_mass_inf.T) / 2
+        self.C = db.hydrostatic_stiffness
+        self.r_m = np.array([p.mount_x, p.mount_y, p.mount_z]) - db.cog
+        self.r_origin = -db.cog  # the hull coordinates' origin from the centre of gravity
+        self.D = self._damping()
+        self._waves()
+
+    def _damping(self):
+        """The linear damping and restoring of the module's docstring: ``(D,
+        K)`` on ``u`` and ``eta``."""
+        p = self.p
+        D, K = np.zeros((6, 6)), np.zeros((6, 6))
+        inertia = np.diag(self.db.inertia_matrix) + np.diag(self.A_inf)
+        D[3, 3] = 2 * p.zeta_roll * math.sqrt(max(self.C[3, 3], 0.0) * inertia[3])
+        if p.T_moor > 0:
+            for i in (0, 1, 5):
+                K[i, i] = inertia[i] * (2 * math.pi / p.T_moor) ** 2
+                D[i, i] = 2 * p.zeta_moor * math.sqrt(K[i, i] * inertia[i])
+        self.K_moor = K
+        return D
+
+    def _waves(self):
+        """The sea state's regular waves and their excitation's complex
+        amplitudes per unit wave amplitude, ``self.X`` (n_waves, 6)."""
+        p, db = self.p, self.db
+        if p.Hs == 0:
+            self.w = self.a = self.phi = np.zeros(0)
+            self.X = np.zeros((0, 6), complex)
+            return
+        self.w, self.a, self.phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
+        self.X = excitation_at(db.omega, db.heading, db.excitation, self.w, p.heading)
+
+    def initial_state(self):
+        q = [self.values[f"q_{d}_0"] for d in DOFS]
+        u = [self.values[f"u_{d}_0"] for d in DOFS]
+        return np.concatenate([q, u, np.zeros(self.fit.A.shape[0])])
+
+    def wave_force(self, t: float) -> np.ndarray:
+        """The first-order wave excitation at ``t`` [s] on the six degrees of
+        freedom [N, N.m]."""
+        phase = self.w * t + self.phi
+        return (self.a * np.cos(phase)) @ self.X.real + (self.a * np.sin(phase)) @ self.X.imag
+
+    def elevation(self, t: float) -> float:
+        """The wave elevation [m] at the hull coordinates' origin at ``t`` [s]."""
+        return float(self.a @ np.cos(self.w * t + self.phi))
+
+    def _kinematics(self, x):
+        """``(R, J, t_m, b)``: the orientation ``R_1^0``, the mount's Jacobian
+        (6, 6) from ``u`` to its twist ``[w; v]``, the twist and its
+        acceleration bias (Frame 1, at the mount)."""
+        q, u = x[:6], x[6:12]
+        R = rot_zyx(*q[3:6])
+        E, dw_bias = zyx_rate_terms(q[3:6], u[3:6])
+        w = E @ u[3:6]
+        r = self.r_m
+        J = np.zeros((6, 6))
+        J[:3, 3:] = E
+        J[3:, :3] = R.T
+        J[3:, 3:] = -np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]]) @ E
+        t_m = J @ u
+        b = np.concatenate([dw_bias, cross(dw_bias, r) + cross(w, cross(w, r))])
+        return R, J, t_m, b, E, dw_bias, w
+
+    def _solve(self, t, x, inp):
+        """The kinematics and the accelerations ``du/dt`` at ``(t, x, inp)``."""
+        q, u, xr = x[:6], x[6:12], x[12:]
+        R, J, t_m, b, E, dw_bias, w = self._kinematics(x)
+        M = np.zeros((6, 6))
+        M[:3, :3] = self.m * np.eye(3)
+        M[3:, 3:] = E.T @ self.I_G @ E
+        tau = np.zeros(6)
+        tau[3:] = -E.T @ (cross(w, self.I_G @ w) + self.I_G @ dw_bias)
+        tau += -self.C @ q - self.K_moor @ q - self.fit.C @ xr - self.D @ u + self.wave_force(t)
+        I_A = sym6_unpack(inp[:21])
+        A = M + self.A_inf + J.T @ I_A @ J
+        rhs = tau - J.T @ (I_A @ b + inp[21:27])
+        return R, J, t_m, b, solve(A, rhs)
+
+    def derivatives(self, t, x, u):
+        du = self._solve(t, x, u)[4]
+        return np.concatenate([x[6:12], du, self.fit.A @ x[12:] + self.fit.B @ x[6:12]])
+
+    def output(self, t, x, u):
+        R, J, t_m, b, du = self._solve(t, x, u)
+        acc = J @ du + b
+        p_m = self.db.cog + x[:3] + R @ self.r_m
+        return np.concatenate([x[:12], du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], p_m, [self.elevation(t)],
+                               self.wave_force(t), -self.fit.C @ x[12:]])
+
+
+#: the databases read and their radiation fits, by the file's path and
+#: modification time: an FMU remakes its block when a parameter changes, and
+#: a database without its fit takes seconds to fit
+_FITS = {}
+
+
+def _database_and_fit(database: str):
+    """The database ``database`` names and its radiation memory's fit."""
+    path = resolve_database(database)
+    key = (str(path), path.stat().st_mtime_ns)
+    if key not in _FITS:
+        db = read_database(path)
+        fit = db.radiation or fit_radiation(db.omega, db.added_mass, db.radiation_damping, db.added_mass_inf)
+        _FITS[key] = db, fit
+    return _FITS[key]
+
+
+def excitation_at(omega, headings, excitation, w, heading) -> np.ndarray:
+    """The database's excitation (n_heading, n_omega, 6) [N/m, N.m/m]
+    interpolated linearly, real and imaginary parts, at the frequencies
+    ``w`` [rad/s] and the one ``heading`` [rad]: (len(w), 6), zero above
+    the highest frequency and held at the lowest below it."""
+    if headings.size == 1:
+        X = excitation[0]
+    else:
+        j = int(np.clip(np.searchsorted(headings, heading) - 1, 0, headings.size - 2))
+        s = (heading - headings[j]) / (headings[j + 1] - headings[j])
+        X = (1 - s) * excitation[j] + s * excitation[j + 1]
+    out = np.empty((w.size, 6), complex)
+    for i in range(6):
+        out[:, i] = (np.interp(w, omega, X[:, i].real, right=0.0)
+                     + 1j * np.interp(w, omega, X[:, i].imag, right=0.0))
+    return out
