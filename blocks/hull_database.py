@@ -40,6 +40,7 @@ Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
 """
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,10 @@ __all__ = ["HullDatabase", "read_database", "resolve_database", "write_database"
 DOFS = ("surge", "sway", "heave", "roll", "pitch", "yaw")
 #: the databases shipped with the package (``blocks/hulls``), by name
 SHIPPED = Path(__file__).resolve().parent / "hulls"
+#: their bytes, read when the package is imported: in an FMU the package is
+#: imported from the first FMU's unpacked folder, which its host may delete
+#: when that FMU is freed, before a vessel asks for its hull
+_SHIPPED_BYTES = {p.stem: p.read_bytes() for p in sorted(SHIPPED.glob("*.nc"))}
 _COMPLEX = ("excitation", "rao")
 _ARRAYS = {  # name: (dimensions, unit)
     "added_mass": (("omega", "dof", "dof_motion"), "kg, kg.m, kg.m2"),
@@ -141,9 +146,9 @@ def read_database(path) -> HullDatabase:
     name of a shipped one, such as ``"barge"``).  Raises ``ValueError``
     naming the file and what is missing or wrong."""
     from scipy.io import netcdf_file
-    path = resolve_database(path)
+    path, key = resolve_database(path)
     try:
-        f = netcdf_file(path, "r", mmap=False)
+        f = netcdf_file(io.BytesIO(_SHIPPED_BYTES[key]) if key in _SHIPPED_BYTES else path, "r", mmap=False)
     except Exception as e:  # scipy says TypeError or ValueError for a file that is not NetCDF 3
         raise ValueError(f"hydrodynamic database {path}: not a NetCDF 3 file ({e})") from None
     with f:
@@ -194,16 +199,18 @@ def _read_radiation(f, path) -> RadiationFit:
         raise ValueError(f"hydrodynamic database {path}: its radiation fit cannot be read ({e})") from None
 
 
-def resolve_database(path) -> Path:
+def resolve_database(path) -> tuple[Path, object]:
     """The file of the database ``path`` names (a path, or the name of a
-    shipped one); ``ValueError`` where there is none."""
+    shipped one) and a key that changes when it does (a shipped one's
+    name; a file's path and modification time); ``ValueError`` where there
+    is none."""
     path = Path(path)
-    if path.suffix != ".nc" and not path.exists() and (SHIPPED / f"{path}.nc").exists():
-        path = SHIPPED / f"{path}.nc"
+    if path.suffix != ".nc" and not path.exists() and path.name in _SHIPPED_BYTES:
+        return SHIPPED / f"{path}.nc", path.name
     if not path.is_file():
-        shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.nc")))
-        raise ValueError(f"hydrodynamic database {path}: no such file (the shipped ones: {shipped})")
-    return path
+        raise ValueError(f"hydrodynamic database {path}: no such file (the shipped ones: "
+                         f"{', '.join(_SHIPPED_BYTES)})")
+    return path, (str(path.resolve()), path.stat().st_mtime_ns)
 
 
 def _variable(f, path, name) -> np.ndarray:

@@ -236,18 +236,17 @@ class HydroVessel(Block):
                                self.wave_force(t), -self.fit.C @ x[12:]])
 
 
-#: the databases read and their radiation fits, by the file's path and
-#: modification time: an FMU remakes its block when a parameter changes, and
+#: the databases read and their radiation fits, by name or by the file's
+#: path and modification time: an FMU remakes its block when a parameter changes, and
 #: a database without its fit takes seconds to fit
 _FITS = {}
 
 
 def _database_and_fit(database: str):
     """The database ``database`` names and its radiation memory's fit."""
-    path = resolve_database(database)
-    key = (str(path), path.stat().st_mtime_ns)
+    key = resolve_database(database)[1]
     if key not in _FITS:
-        db = read_database(path)
+        db = read_database(database)
         fit = db.radiation or fit_radiation(db.omega, db.added_mass, db.radiation_damping, db.added_mass_inf)
         _FITS[key] = db, fit
     return _FITS[key]

@@ -50,7 +50,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import expm
-from scipy.optimize import least_squares
 
 __all__ = ["RadiationFit", "fit_radiation", "fit_pair", "frequency_response", "retardation", "retardation_function",
            "memory_response", "fitted_pairs", "TOLERANCE", "MAX_ORDER", "COUPLING_THRESHOLD"]
@@ -295,6 +294,7 @@ def _refine(x, k, n, start, box, weight, emphasis=None):
         return np.vstack([u[:, None] * J.real, u[:, None] * J.imag, row])
 
     lo, hi = (np.concatenate([v, np.full(n - 1, sign * np.inf)]) for v, sign in zip(_bounds(n, *box), (-1, 1)))
+    from scipy.optimize import least_squares  # only to fit: the vessel's FMU imports this module to run
     sol = least_squares(residual, start, jac=jacobian, bounds=(lo, hi), x_scale="jac", max_nfev=100)
     return sol.x, sol.cost
 

@@ -105,6 +105,9 @@ class Plan:
     string_routes: list
     n_steps: int
     notes: list = field(default_factory=list)
+    #: the notes of values left out of a component swapped by ``--replace``,
+    #: which a run says as warnings (also in ``notes``)
+    left_out: list = field(default_factory=list)
 
     def part(self, name: str) -> Part:
         return next(p for p in self.parts if p.name == name)
@@ -146,6 +149,7 @@ class _Planner:
         self.block_checks = block_checks
         self.problems: list[tuple[str, tuple]] = []   # (sentence, the components whose fit it concerns)
         self.notes: list[str] = []
+        self.left_out: list[str] = []
 
     def problem(self, sentence: str, *components: str) -> None:
         """A problem; ``components``: those whose fit with the rest it concerns
@@ -179,7 +183,7 @@ class _Planner:
                  for k, comp in enumerate(s.components)]
         self._loose_inputs(parts, driven)
         routes, string_routes = _routes(parts, connections)
-        plan = Plan(s.name, settings, parts, connections, routes, string_routes, n_steps, self.notes)
+        plan = Plan(s.name, settings, parts, connections, routes, string_routes, n_steps, self.notes, self.left_out)
         if wired and settings.algorithm in ALGORITHMS:
             for p, comps in ALGORITHMS[settings.algorithm].problems(plan):
                 self.problem(p, *comps)
@@ -206,7 +210,8 @@ class _Planner:
         path = self.system.source_path(comp)
         if model is None:
             return Part(k, comp.name, path, None, {})
-        values, problems = checks.value_problems(comp.name, path.name, model, comp.parameters, driven)
+        values, problems = checks.value_problems(comp.name, path.name, model, self._values_kept(comp, model, path),
+                                                 driven)
         problems += checks.connector_problems(comp.name, path.name, model, comp.connectors)
         for p in problems:
             self.problem(p, comp.name)
@@ -244,6 +249,23 @@ class _Planner:
             if loose:
                 self.notes.append(f"component {part.name}: {len(loose)} input(s) not connected, held at their "
                                   f"start values: {', '.join(loose)}")
+
+    def _values_kept(self, comp, model, path) -> dict:
+        """The values of ``comp`` to set: all of them, but for a component
+        swapped by ``--replace``, the system file's values of variables the
+        new FMU does not have, which were the replaced model's (a vessel's
+        springs, say, for a vessel of another kind): those are left out, and
+        a note names them.  A value given with ``--set`` is always set."""
+        replaced = self.config.replacements if self.config is not None else {}
+        if comp.name not in replaced:
+            return comp.parameters
+        given = {t.split(".", 1)[1] for t in self.config.values if t.split(".", 1)[0] == comp.name}
+        left = [n for n in comp.parameters if n not in model.variables and n not in given]
+        if left:
+            self.left_out.append(f"component {comp.name}: the system's values of {', '.join(left)} were the "
+                                 f"replaced model's; {path.name} has no such variables, so they are left out")
+            self.notes.append(self.left_out[-1])
+        return {n: v for n, v in comp.parameters.items() if n not in left}
 
     def sentences(self) -> list[str]:
         """The problems, those of a component swapped by ``--replace`` under

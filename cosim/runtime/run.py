@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+import warnings
 from pathlib import Path
 
 from ..errors import CraneCosimError
@@ -115,6 +116,8 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     clear_folder(out_dir, replace=True)  # a run at a smaller step replaces the one before it
     prepare_fmus(config.applied_to(system))
     plan = plan_of(system, config)
+    for note in plan.left_out:
+        warnings.warn(note)
     chosen = select_columns(plan.columns, config.record)
     every = config.record_every or 1
     check_size(rows_of(plan.n_steps, every), len(chosen) + 1, config.size_limit)

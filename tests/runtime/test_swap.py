@@ -188,3 +188,28 @@ def test_a_spring_supported_base_in_place_of_the_vessel(capsys, vessel_system, f
     mass = SupportedBase().p.m + sum(crane.values[f"m_{b}"] for b in ("king", "boom", "jib"))
     carried = sum(df[f"vessel.F_sup{s}_z"] for s in range(1, 9)).mean() / 9.81
     assert carried == pytest.approx(mass, abs=1.5)
+
+
+def test_a_floating_vessel_in_place_of_the_spring_vessel(capsys, tmp_path, fmu_dir):
+    """``--replace vessel=HydroVessel.fmu`` on the offshore knuckle boom: the
+    example's values of the spring vessel (mass, springs) are left out with
+    a warning that names them, while a ``--set`` of a variable the new
+    vessel lacks is still refused.  The crane's weight sinks the barge from
+    its level start: the heave's step response overshoots the static
+    sinkage W / C33 (W the crane's mean vertical load, C33 the database's
+    heave stiffness) and stays within twice it (measured 1.48 times it: a
+    step response 15% damped)."""
+    from crane_cosim.blocks.hull_database import read_database
+    ssd = write_ssd(offshore_knuckle_boom(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=2.0),
+                    tmp_path / "system.ssd")
+    swap = ["--replace", f"vessel={fmu_dir / 'HydroVessel.fmu'}"]
+    assert main(["run", str(ssd), *swap, "--set", "vessel.k_roll=1", "--no-plots"]) == 2
+    assert "component vessel (HydroVessel.fmu) has no variable 'k_roll'" in capsys.readouterr().err
+    out = tmp_path / "out"
+    assert main(["run", str(ssd), *swap, "--out", str(out), "--no-plots"]) == 0
+    assert ("crane-cosim: warning: component vessel: the system's values of m, l_mount, cog_z, r_x, r_y, r_z, "
+            "k_roll, k_pitch, k_yaw were the replaced model's; HydroVessel.fmu has no such variables, so they are "
+            "left out") in capsys.readouterr().err
+    df = read_results(out)
+    static = df["crane.W_mount_fz"].mean() / read_database("barge").hydrostatic_stiffness[2, 2]
+    assert -2 * static < df["vessel.q_heave"].min() < -static
