@@ -46,6 +46,10 @@ database's (the hull file's), so that the weight in ``C`` is the weight
 that moves; the crane's weight reaches the vessel through its wrench, and
 the buoyancy that carries it through ``C``, so the vessel sinks and trims
 under it from the level start.
+
+The hot path (the rates and the outputs at one state) is also compiled by
+numba (``hydro_vessel_kernels.py``), beside the numpy code, its reference,
+which runs without numba or with ``prepare(numba=False)``.
 """
 from __future__ import annotations
 
@@ -53,7 +57,8 @@ import math
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable, sym6_unpack
+from .block import ParameterError, Variable, sym6_unpack
+from .compiled_block import CompiledBlock, floats
 from .hull_database import DOFS, read_database, resolve_database
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
@@ -72,8 +77,10 @@ def _per_dof(prefix, unit_of, description):
     return tuple(_P(f"{prefix}_{d}", unit_of(d), 0.0, description.format(d=d)) for d in DOFS)
 
 
-class HydroVessel(Block):
+class HydroVessel(CompiledBlock):
     model_name = "HydroVessel"
+    kernel_module = "hydro_vessel_kernels"
+    numpy_slowdown = "about 20 times slower"
     description = ("Six-degree-of-freedom vessel by Cummins' equation from a hull's hydrodynamic database "
                    "(added mass, radiation memory, hydrostatics, wave excitation), in a JONSWAP sea state; "
                    "crane load at the mount via articulated inertia I_A and bias wrench p_A.")
@@ -171,11 +178,29 @@ class HydroVessel(Block):
         amplitudes per unit wave amplitude, ``self.X`` (n_waves, 6)."""
         p, db = self.p, self.db
         if p.Hs == 0:
-            self.w = self.a = self.phi = np.zeros(0)
-            self.X = np.zeros((0, 6), complex)
+            self.set_waves(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros((0, 6), complex))
             return
-        self.w, self.a, self.phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
-        self.X = excitation_at(db.omega, db.heading, db.excitation, self.w, p.heading)
+        w, a, phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
+        self.set_waves(w, a, phi, excitation_at(db.omega, db.heading, db.excitation, w, p.heading))
+
+    def set_waves(self, w, a, phi, X):
+        """Make the sea the regular waves of angular frequencies ``w``
+        [rad/s], amplitudes ``a`` [m] and phases ``phi`` [rad] (the
+        elevation at the origin ``sum a cos(w t + phi)``), of excitations
+        ``X`` (len(w), 6) per unit amplitude [N/m, N.m/m]: the sea state's,
+        or one regular wave of a test."""
+        self.w, self.a, self.phi, self.X = (floats(w), floats(a), floats(phi), np.asarray(X, complex))
+        # the arguments of the compiled twin of derivatives() and output()
+        self._kernel_args = (float(self.m), floats(self.I_G), floats(self.A_inf), floats(self.C + self.K_moor),
+                             floats(self.D), floats(self.r_m), floats(self.db.cog), floats(self.fit.A),
+                             floats(self.fit.B), floats(self.fit.C), self._memory_blocks(), self.w, self.a, self.phi,
+                             floats(self.X.real), floats(self.X.imag), np.full(8, np.nan))
+
+    def _memory_blocks(self) -> np.ndarray:
+        """The bounds of the memory model's diagonal blocks, one per pair
+        (``fit.states``), in order: the kernel multiplies block by block."""
+        bounds = sorted({b for s in self.fit.states.values() for b in (s.start, s.stop)} | {0, self.fit.A.shape[0]})
+        return np.array(bounds, np.int64)
 
     def initial_state(self):
         q = [self.values[f"q_{d}_0"] for d in DOFS]
@@ -225,10 +250,16 @@ class HydroVessel(Block):
         return R, J, t_m, b, solve(A, rhs)
 
     def derivatives(self, t, x, u):
+        dx = self._compiled("derivatives", t, x, u)
+        if dx is not None:
+            return dx
         du = self._solve(t, x, u)[4]
         return np.concatenate([x[6:12], du, self.fit.A @ x[12:] + self.fit.B @ x[6:12]])
 
     def output(self, t, x, u):
+        y = self._compiled("outputs", t, x, u)
+        if y is not None:
+            return y
         R, J, t_m, b, du = self._solve(t, x, u)
         acc = J @ du + b
         p_m = self.db.cog + x[:3] + R @ self.r_m

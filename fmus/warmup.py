@@ -36,6 +36,7 @@ COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minut
                    "FlexibleCrane": ("the flexible crane", "about 10 s"),
                    "Crane": ("the torque-driven crane", "about 4 s"),
                    "Vessel": ("the vessel", "about 2 s"),
+                   "HydroVessel": ("the hydrodynamic vessel", "about 10 s"),
                    "SupportedBase": ("the spring-supported base", "about 3 s"),
                    "JointFriction": ("the joints' friction", "a few seconds"),
                    "KnuckleBoomFriction": ("the joints' friction", "a few seconds"),

@@ -56,7 +56,7 @@ def disagreement(compiled, reference, cases):
     ry, rd = _relative(y, y_ref), _relative(d, d_ref)
     block = type(reference)
     return (max(ry.max(), rd.max()), block.output_names()[int(ry.argmax())],
-            f"d{block.states[int(rd.argmax())].name}/dt")
+            f"d{reference.states[int(rd.argmax())].name}/dt")
 
 
 def compiled_pair(block, **params):

@@ -11,11 +11,12 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 from crane_cosim.blocks import jit
 from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
+from crane_cosim.blocks.hydro_vessel import HydroVessel
 from crane_cosim.blocks.supported_base import SupportedBase
 from crane_cosim.blocks.vessel import Vessel
 
 
-BLOCKS = [Crane, FlexibleCrane, SupportedBase, Vessel]
+BLOCKS = [Crane, FlexibleCrane, HydroVessel, SupportedBase, Vessel]
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.model_name)

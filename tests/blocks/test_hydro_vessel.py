@@ -45,8 +45,7 @@ def _regular_wave(block, w, heading):
     """Make ``block``'s sea one regular wave of unit amplitude and angular
     frequency ``w`` [rad/s], crest at the origin at t = 0."""
     db = block.db
-    block.w, block.a, block.phi = np.array([w]), np.array([1.0]), np.zeros(1)
-    block.X = excitation_at(db.omega, db.heading, db.excitation, block.w, heading)
+    block.set_waves([w], [1.0], [0.0], excitation_at(db.omega, db.heading, db.excitation, np.array([w]), heading))
 
 
 def _periodic_state(block, xi, w):
