@@ -1,6 +1,7 @@
-"""A vessel whose motion is given: a record of its roll, pitch and yaw over
-time (a ship's motion sensor, a seakeeping code, or the ``results.arrows``
-of another run) played as the motion of the crane's mount.
+"""A vessel whose motion is given: a record of its roll, pitch and yaw, and
+if given its surge, sway and heave, over time (a ship's motion sensor, a
+seakeeping code, or the ``results.arrows`` of another run) played as the
+motion of the crane's mount.
 
 The record is a CSV file with a header row, or a run's ``results.arrows``
 (read as ``blocks/signal.py`` reads it): the time [s] in the column
@@ -12,6 +13,13 @@ Rx(q1)`` (eq. (53)), as the ``Vessel`` block's outputs ``q_*`` are, so a
 run's ``vessel.q_roll``, ``vessel.q_pitch``, ``vessel.q_yaw`` play back
 as they were.
 
+The translations, if named (``surge``, ``sway``, ``heave``: columns of the
+reference point's displacement along Frame 0's axes [m], as the
+``HydroVessel``'s ``q_surge``, ``q_sway``, ``q_heave`` of its centre of
+gravity), move the reference point; the mount is then at ``[mount_dx,
+mount_dy, l_mount]`` from it in Frame 1.  With neither, the vessel turns
+about a fixed point, as the ``Vessel`` does.
+
 Between the samples each angle follows the not-a-knot cubic spline through
 them (``scipy.interpolate.CubicSpline``), whose rates and accelerations,
 the spline's first and second derivatives, are continuous: the crane on
@@ -22,9 +30,9 @@ motion to give and a step there fails, naming the record's span.  With no
 file the vessel stays at rest, upright (a fixed base with a vessel's
 ports).
 
-The outputs are the ``Vessel`` block's, computed by its kinematics (the
-mount at ``l_mount`` above the rotation point, on the vertical of Frame
-1): the angles, rates, accelerations and the mount's orientation,
+The outputs are the ``Vessel`` block's (the mount's velocity ``R^T dr/dt +
+w x r_m`` and acceleration ``R^T d2r/dt2 + dw x r_m + w x (w x r_m)``,
+Frame 1, ``r`` the reference point, ``r_m`` the mount from it): the angles, rates, accelerations and the mount's orientation,
 velocities, accelerations and position, so that this block takes a
 Vessel's place in a system (``--replace vessel=PrescribedVessel.fmu``).
 Its inputs are the Vessel's too, so every connection still fits, but the
@@ -41,7 +49,8 @@ from scipy.interpolate import CubicSpline
 
 from .block import Block, ParameterError, Variable
 from .signal import PointsError, points_of_rows, read_rows
-from .vessel import _AXES, Vessel
+from .screw import cross, rot_zyx, zyx_rate_terms
+from .vessel import Vessel
 
 _P = Variable
 ANGLE_UNITS = ("rad", "deg")
@@ -60,8 +69,13 @@ class PrescribedVessel(Block):
         _P("pitch", "", "pitch", "Column of the pitch angle q2 (empty: zero)", "String"),
         _P("yaw", "", "yaw", "Column of the yaw angle q3 (empty: zero)", "String"),
         _P("angles", "", "rad", "Unit of the angles in the file: rad or deg", "String"),
+        _P("surge", "", "", "Column of the reference point's displacement along x0 [m] (empty: zero)", "String"),
+        _P("sway", "", "", "Column of the reference point's displacement along y0 [m] (empty: zero)", "String"),
+        _P("heave", "", "", "Column of the reference point's displacement along z0 [m] (empty: zero)", "String"),
         _P("l_mount", "m", 5.0, "Height of the mount above the rotation point (the Vessel's l_mount; Table I "
-                                "of Cibicik & Egeland 2018: 5 m)"),
+                                "of Cibicik & Egeland 2018: 5 m), along z1"),
+        _P("mount_dx", "m", 0.0, "The mount's offset from the reference point along x1"),
+        _P("mount_dy", "m", 0.0, "The mount's offset from the reference point along y1"),
     )
     inputs = Vessel.inputs
     outputs = Vessel.outputs
@@ -72,13 +86,13 @@ class PrescribedVessel(Block):
         p = self.p
         self.require_positive("l_mount")
         self.require_one_of("angles", ANGLE_UNITS)
-        self._kinematics = Vessel(l_mount=p.l_mount)
+        self.r_m = np.array([p.mount_dx, p.mount_dy, p.l_mount])
         if not p.file:  # no record: at rest, upright, at any time
-            self._splines, self.span = [None] * 3, (-math.inf, math.inf)
+            self._splines, self.span = [None] * 6, (-math.inf, math.inf)
             return
         factor = math.pi / 180 if p.angles == "deg" else 1.0
         splines, times, rows = [], None, None
-        for _, name in _AXES:
+        for name in ("roll", "pitch", "yaw", "surge", "sway", "heave"):
             column = self.values[name]
             if not column:
                 splines.append(None)
@@ -96,7 +110,7 @@ class PrescribedVessel(Block):
                 raise ParameterError(f"PrescribedVessel parameter file = {p.file!r} is invalid: the motion record "
                                      f"needs at least 4 samples at strictly increasing times")
             times = t
-            splines.append(CubicSpline(t, factor * np.asarray(q)))
+            splines.append(CubicSpline(t, (factor if len(splines) < 3 else 1.0) * np.asarray(q)))
         if times is None:
             raise ParameterError("PrescribedVessel parameters roll, pitch and yaw are all empty: name at least "
                                  "one column of the motion record")
@@ -105,18 +119,28 @@ class PrescribedVessel(Block):
     def motion(self, t: float) -> np.ndarray:
         """``[q; u; du]``: the angles [rad], rates [rad/s] and accelerations
         [rad/s^2] at ``t`` [s]; ``ValueError`` outside the record."""
+        return self._samples(t)[:, :3].ravel()
+
+    def _samples(self, t: float) -> np.ndarray:
+        """(3, 6): the angles [rad] then the translations [m] (columns), their
+        values, rates and accelerations (rows) at ``t`` [s]; ``ValueError``
+        outside the record."""
         t0, t1 = self.span
         if not t0 - 1e-9 <= t <= t1 + 1e-9:
             raise ValueError(f"t = {t:g} s is outside the motion record of file {self.p.file!r}, which covers "
                              f"{t0:g} s to {t1:g} s")
-        out = np.zeros((3, 3))
+        out = np.zeros((3, 6))
         for i, spline in enumerate(self._splines):
             if spline is not None:
                 out[:, i] = [spline(t, nu) for nu in (0, 1, 2)]
-        return out.ravel()
+        return out
 
     def output(self, t, x, u):
-        q_u_du = self.motion(t)
-        R, _, _, J, t_m, bias_acc = self._kinematics._state_terms(q_u_du[:6])
-        acc = J @ q_u_du[6:] + bias_acc  # [dw; a] of the mount
-        return np.concatenate([q_u_du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], R[:, 2] * self.p.l_mount])
+        m = self._samples(t)
+        R = rot_zyx(*m[0, :3])
+        E, dw_bias = zyx_rate_terms(m[0, :3], m[1, :3])
+        w, dw = E @ m[1, :3], E @ m[2, :3] + dw_bias
+        r = self.r_m
+        v = R.T @ m[1, 3:] + cross(w, r)
+        a = R.T @ m[2, 3:] + cross(dw, r) + cross(w, cross(w, r))
+        return np.concatenate([m[:, :3].ravel(), R.ravel(), w, dw, v, a, m[0, 3:] + R @ r])

@@ -319,9 +319,59 @@ def _machine_independent(values, digits: int = 12) -> list[float]:
     return [0.0 if abs(v) < scale * 10.0 ** -(digits - 3) else float(f"{v:.{digits}g}") for v in values]
 
 
+#: the sea of ``examples/hydro_vessel``: beam seas of a moderate sea state
+#: (HydroVessel parameters)
+BARGE_SEA = {"Hs": 2.0, "Tp": 8.0, "heading": 1.5707963267949, "seed": 1.0}
+
+
+def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float | None = None,
+                 algorithm: str | None = None, sea: dict | None = None) -> System:
+    """:func:`offshore_knuckle_boom` on the example barge (``HydroVessel``:
+    the box barge 40 m x 12 m at 2.5 m draft, its database shipped as
+    ``barge``; the crane 12 m aft of midships on the centre line) in a sea
+    (:data:`BARGE_SEA` unless ``sea``, HydroVessel parameters, is given;
+    ``{"Hs": 0.0}``: calm water), the barge starting at rest where it
+    floats with the crane at its start pose (:func:`settled_barge`).  The
+    offshore knuckle boom's algorithm and step, the iterated midpoint at 5
+    ms."""
+    s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm)
+    s.name = "KnuckleBoomOnBarge"  # the offshore knuckle boom's algorithm and step
+    params = {**BARGE_SEA, **(sea or {})}
+    s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **settled_barge(params))
+    s.components.insert(0, s.components.pop())
+    for v in MOUNT_MOTION:
+        s.connect(f"vessel.{v.name}", f"crane.{v.name}")
+    for v in MOUNT_INERTIA:
+        s.connect(f"crane.{v.name}", f"vessel.{v.name}")
+    return s
+
+
+def settled_barge(params: dict) -> dict:
+    """The initial displacements (``q_<dof>_0``) at which the HydroVessel of
+    ``params`` floats at rest under the knuckle boom crane held at its start
+    pose: ``K eta = -J^T W``, the restoring (hydrostatics and mooring)
+    against the crane's weight and moment at the mount (its ``W_mount``,
+    the wrench the vessel exerts on it), linear in eta as the hydrostatics
+    are."""
+    import numpy as np
+
+    from .blocks.hydro_vessel import HydroVessel
+    from .blocks.knuckle_boom import KnuckleBoomCrane
+    crane = KnuckleBoomCrane()
+    x, inp = crane.initial_state(), crane.default_inputs()
+    inp[21:24] = crane.holding(x, inp)
+    y = dict(zip(crane.output_names(), crane.output(0.0, x, inp)))
+    W = np.array([y[f"W_mount_{c}"] for c in WRENCH_COMPONENTS])
+    vessel = HydroVessel(**{k: v for k, v in params.items() if not k.startswith(("q_", "u_"))})
+    J = vessel._kinematics(vessel.initial_state())[1]
+    eta = np.linalg.lstsq(vessel.C + vessel.K_moor, -J.T @ W, rcond=None)[0]
+    return {f"q_{d}_0": v for d, v in zip(("surge", "sway", "heave", "roll", "pitch", "yaw"),
+                                          _machine_independent(eta))}
+
+
 SCENARIOS = {"crane_on_vessel": crane_on_vessel, "crane_on_vessel_friction": crane_on_vessel_friction,
              "knuckle_boom": knuckle_boom, "offshore_knuckle_boom": offshore_knuckle_boom,
-             "flexible_crane": flexible_crane}
+             "flexible_crane": flexible_crane, "hydro_vessel": hydro_vessel}
 
 
 def offshore_knuckle_boom_in_waves(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0,

@@ -387,13 +387,22 @@ def replace_component(system, name: str, source):
     naming every connection or value the new FMU cannot take (name,
     causality, type, unit), and leaves the system as it was
     (``docs/swapping.md``).  Values are checked by their types and bounds
-    only: a bridge's address, say, is set after the swap."""
+    only: a bridge's address, say, is set after the swap.  Values of
+    variables the new FMU does not have were the replaced model's: they are
+    left out, with a warning that names them, as ``run --replace`` does."""
+    import warnings
     comp = system.component(name)
-    problems, _ = problems_of(system, RunConfig(replacements={name: source}), block_checks=False)
-    mine = [p for p in problems if p.startswith(f"component {name} cannot be replaced")]
+    config = RunConfig(replacements={name: source})
+    planner = _Planner(config.applied_to(system), config, block_checks=False)
+    planner.plan()
+    mine = [p for p in planner.sentences() if p.startswith(f"component {name} cannot be replaced")]
     if mine:
         raise CraneCosimError(mine[0])
     comp.source = str(source)
+    model = describe(system.source_path(comp))
+    for note in planner.left_out:
+        warnings.warn(note)
+    comp.parameters = {n: v for n, v in comp.parameters.items() if n in model.variables}
     return comp
 
 

@@ -113,3 +113,33 @@ def test_a_bad_record_is_named(tmp_path):
         PrescribedVessel(file=str(tmp_path / "repeated.csv"))
     with pytest.raises(ParameterError, match="roll, pitch and yaw are all empty"):
         PrescribedVessel(file=path, roll="", pitch="", yaw="")
+
+
+def test_a_six_degree_of_freedom_record_moves_the_mount_with_the_reference_point(tmp_path):
+    """Surge, sway and heave as well (a metre at wave periods), the mount
+    off the reference point in x1 and y1 too: the mount's velocity and
+    acceleration (Frame 1) are the derivatives of its position (Frame 0),
+    turned into Frame 1 (central differences of 1 ms; measured 2.6e-7 m/s
+    and 1.3e-5 m/s^2 of velocities and accelerations of about 1 m/s and 1
+    m/s^2: the spline's errors through samples 50 ms apart, as above)."""
+    t = np.arange(0.0, 30.0 + 0.025, 0.05)
+    q = np.array([_exact(ti)[:3] for ti in t])
+    xyz = np.column_stack([np.sin(0.7 * t), 0.5 * np.cos(0.9 * t + 0.3), 0.8 * np.sin(1.2 * t + 1.0)])
+    path = tmp_path / "six.csv"
+    np.savetxt(path, np.column_stack([t, q, xyz]), delimiter=",", header="time,roll,pitch,yaw,x,y,z",
+               comments="", fmt="%.17g")
+    b = PrescribedVessel(file=str(path), surge="x", sway="y", heave="z", l_mount=2.0, mount_dx=-12.0, mount_dy=3.0)
+    names = b.output_names()
+
+    def at(ti):
+        y = dict(zip(names, b.output(ti, None, b.default_inputs())))
+        R = np.array([[y[f"mount_R_{i}{j}"] for j in (1, 2, 3)] for i in (1, 2, 3)])
+        return (R, np.array([y[f"mount_p_{c}"] for c in "xyz"]), np.array([y[f"mount_v_{c}"] for c in "xyz"]),
+                np.array([y[f"mount_a_{c}"] for c in "xyz"]))
+    h, worst_v, worst_a = 1e-3, 0.0, 0.0
+    for ti in np.linspace(5.0, 25.0, 9):
+        R, p, v, a = at(ti)
+        (Rm, pm, vm, _), (Rp, pp, vp, _) = at(ti - h), at(ti + h)
+        worst_v = max(worst_v, np.abs(R.T @ (pp - pm) / (2 * h) - v).max())
+        worst_a = max(worst_a, np.abs(R.T @ (Rp @ vp - Rm @ vm) / (2 * h) - a).max())
+    assert worst_v < 8e-7 and worst_a < 4e-5, (worst_v, worst_a)
