@@ -120,6 +120,7 @@ ESTIMATE_RATIOS = {
     "offshore knuckle boom": (0.8, 1.2),  # 1.00, 0.99
     "friction": (0.8, 1.2),  # 1.02, 1.03
     "flexible crane": (0.8, 1.2),  # 0.99, 0.99 (fourth order)
+    "knuckle boom on the barge": (0.8, 1.2),  # 1.02, 1.02
 }
 
 
