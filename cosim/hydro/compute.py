@@ -24,7 +24,8 @@ Assumptions written down here:
   first near 2 rad/s) are removed by a lid inside the hull (Capytaine's
   ``generate_lid``) a quarter of the way down to the lowest position
   Capytaine allows at the highest frequency (0.22 m below the water on
-  the example barge): a lid in the waterplane itself left them (the
+  the example barge; the hull's bottom where the frequencies are too low
+  for any): a lid in the waterplane itself left them (the
   barge's heave damping 50% too high from 2.4 rad/s up, a spike at 2.55),
   and lids at 0.1 and 0.25 m agree within 2%.
 * Capytaine integrates the waterplane's moments panel by panel, which
@@ -121,10 +122,20 @@ def _box_mesh(cpt, box, panel, refine=1):
 def _body(cpt, mesh, cog, mass, omega_max=None):
     """The floating body of ``mesh``, with a lid against the irregular
     frequencies up to ``omega_max`` [rad/s] (None: no lid)."""
-    lid = None if omega_max is None else mesh.generate_lid(z=LID_DEPTH * mesh.lowest_lid_position(omega_max))
+    lid = None if omega_max is None else mesh.generate_lid(z=LID_DEPTH * _lowest_lid(mesh, omega_max))
     return cpt.FloatingBody(mesh=mesh, lid_mesh=lid,
                             dofs=cpt.rigid_body_dofs(rotation_center=tuple(cog)),
                             center_of_mass=tuple(cog), mass=mass)
+
+
+def _lowest_lid(mesh, omega_max) -> float:
+    """The lowest a lid may go [m] (negative: below the water) for the
+    frequencies up to ``omega_max`` [rad/s]; where no frequency that low
+    meets an irregular one at any depth (Capytaine's formula has no value
+    then), the hull's bottom."""
+    with np.errstate(invalid="ignore"):
+        z = float(mesh.lowest_lid_position(omega_max))
+    return z if math.isfinite(z) else float(mesh.vertices[:, 2].min())
 
 
 def compute_database(spec: dict, progress: bool = False) -> HullDatabase:

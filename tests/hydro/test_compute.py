@@ -20,7 +20,7 @@ draft = 2.5
 kg = 3.0
 radii_of_gyration = [4.2, 10.0, 10.4]
 [panels]
-size = 2.0
+size = 3.0
 [frequencies]
 omega_min = 0.05
 omega_max = 1.05
@@ -42,15 +42,15 @@ def test_hydro_command_writes_a_database(tmp_path, capsys):
     shipped = read_database("barge")
     assert db.omega.tolist() == [0.05, 0.55, 1.05] and db.heading.tolist() == [pytest.approx(np.pi / 2)]
     # the hydrostatics hardly depend on the panels' size: the box's, as the shipped barge's
-    # (measured: heave equal, roll 5.1e-4 and pitch 3.0e-5 apart with 2 m panels against 1 m)
-    assert np.allclose(np.diag(db.hydrostatic_stiffness), np.diag(shipped.hydrostatic_stiffness), rtol=1.5e-3)
+    # (measured: heave equal, roll 1.4e-3 and pitch 8.5e-5 apart with 3 m panels against 1 m)
+    assert np.allclose(np.diag(db.hydrostatic_stiffness), np.diag(shipped.hydrostatic_stiffness), rtol=4.1e-3)
     assert db.mass == shipped.mass == pytest.approx(1025.0 * 40 * 12 * 2.5)
-    # long waves: the heave RAO is 1 (measured 2.8e-7 from it)
-    assert abs(abs(db.rao[0, 0, 2]) - 1) < 1e-6
-    # the coarse mesh's heave added mass at 0.55 rad/s near the shipped 1 m mesh's (measured 0.67%)
+    # long waves: the heave RAO is 1 (measured 2.2e-7 from it)
+    assert abs(abs(db.rao[0, 0, 2]) - 1) < 7e-7
+    # the coarse mesh's heave added mass at 0.55 rad/s near the shipped 1 m mesh's (measured 0.58%)
     i = np.argmin(abs(shipped.omega - 0.55))
     assert shipped.omega[i] == pytest.approx(0.55, abs=0.03)
-    assert db.added_mass[1, 2, 2] == pytest.approx(shipped.added_mass[i, 2, 2], rel=0.02)
+    assert db.added_mass[1, 2, 2] == pytest.approx(shipped.added_mass[i, 2, 2], rel=0.0175)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -9,19 +9,19 @@ from crane_cosim.scenarios import hydro_vessel
 
 
 def test_the_barges_recorded_motion_played_back_gives_the_cranes_wrench(fmu_dir, tmp_path):
-    """The example over 6 s in its sea, the barge's surge, sway, heave,
+    """The example over 3 s in its sea, the barge's surge, sway, heave,
     roll, pitch and yaw recorded at every 5 ms step and played back by a
     PrescribedVessel in its place (the mount 12 m aft of and 2 m above the
     centre of gravity): the crane on that motion gives the run's interface
-    wrench within 1.8e-5 of its peak (RMS; measured 5.8e-6, W_mount_fy) and
-    3.4e-4 at any point (measured 1.1e-4).  The difference is in the
+    wrench within 3.6e-5 of its peak (RMS; measured 1.2e-5; 5.8e-6 over 6
+    s) and 5.8e-4 at any point (measured 1.9e-4).  The difference is in the
     mount's acceleration: in the run the barge's own, solved with the
     crane's articulated inertia, in the playback the second derivative of
     the splined record.  The barge's values (its sea, its start) are left
     out of the PrescribedVessel, with a warning."""
-    run = hydro_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=6.0)
+    run = hydro_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=3.0)
     run_cosim(run, tmp_path / "run", progress=False)
-    play = hydro_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=6.0)
+    play = hydro_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=3.0)
     with pytest.warns(UserWarning, match="the system's values of Hs, Tp, heading, seed, q_surge_0"):
         replace_component(play, "vessel", fmu_dir / "PrescribedVessel.fmu")
     play.set_parameter("vessel.file", str(tmp_path / "run" / "results.arrows"))
@@ -33,4 +33,4 @@ def test_the_barges_recorded_motion_played_back_gives_the_cranes_wrench(fmu_dir,
     recorded, played = (read_results(tmp_path / d) for d in ("run", "play"))
     wrench = [c for c in recorded.columns if c.startswith("crane.W_mount_")]
     err = error_norms(played, recorded, wrench)
-    assert err.max()["rms_peak"] < 1.8e-5 and err.max()["max_peak"] < 3.4e-4, err
+    assert err.max()["rms_peak"] < 3.6e-5 and err.max()["max_peak"] < 5.8e-4, err
