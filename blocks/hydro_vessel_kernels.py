@@ -29,8 +29,9 @@ import math
 import numpy as np
 
 # with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
-from .kernel_helpers import (_add_congruence, _cross, _lu_solve_vector, _subtract_projected_wrench, _sym6_unpack,
-                             _zyx_terms, finite, inputs_after_step, inputs_at_middle)
+from .kernel_helpers import (_add_congruence, _body_and_mount_outputs, _cross, _lu_solve_vector,
+                             _subtract_projected_wrench, _sym6_unpack, _zyx_terms, finite, inputs_after_step,
+                             inputs_at_middle)
 
 
 def _waves(t, w, a, phi, X_re, X_im, cache):
@@ -152,24 +153,8 @@ def outputs(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, 
     """The block's output vector (``HydroVessel.output`` order)."""
     R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache)
     y = np.empty(55)
-    for i in range(12):
-        y[i] = x[i]
-    for i in range(6):
-        y[12 + i] = du[i]
+    _body_and_mount_outputs(y, x, du, R, J, t_m, b)
     for i in range(3):
-        for j in range(3):
-            y[18 + 3 * i + j] = R[i, j]
-    acc = np.empty(6)  # [dw; a] of the mount, Frame 1
-    for i in range(6):
-        s = b[i]
-        for j in range(6):
-            s += J[i, j] * du[j]
-        acc[i] = s
-    for i in range(3):
-        y[27 + i] = t_m[i]
-        y[30 + i] = acc[i]
-        y[33 + i] = t_m[3 + i]
-        y[36 + i] = acc[3 + i]
         y[39 + i] = cog[i] + x[i] + R[i, 0] * r_m[0] + R[i, 1] * r_m[1] + R[i, 2] * r_m[2]
     waves = _waves(t, w, a, phi, X_re, X_im, cache)
     y[42] = waves[7]

@@ -135,6 +135,32 @@ def _zyx_terms(q1, q2, q3, u1, u2, u3):
     return R, E, dw_bias, w
 
 
+def _body_and_mount_outputs(y, x, du, R, J, t_m, b):
+    """``y[:39]``, the outputs a body of six degrees of freedom carrying the
+    mount begins with (the spring-supported base, the hydrodynamic vessel):
+    its state ``x[:12]`` (coordinates and rates), the accelerations ``du``,
+    ``R`` row by row and the mount's ``w, dw, v, a`` (Frame 1) from its twist
+    ``t_m`` and its acceleration ``J du + b``."""
+    for i in range(12):
+        y[i] = x[i]
+    for i in range(6):
+        y[12 + i] = du[i]
+    for i in range(3):
+        for j in range(3):
+            y[18 + 3 * i + j] = R[i, j]
+    acc = np.empty(6)  # [dw; a] of the mount, Frame 1
+    for i in range(6):
+        a = b[i]
+        for j in range(6):
+            a += J[i, j] * du[j]
+        acc[i] = a
+    for i in range(3):
+        y[27 + i] = t_m[i]
+        y[30 + i] = acc[i]
+        y[33 + i] = t_m[3 + i]
+        y[36 + i] = acc[3 + i]
+
+
 def inputs_at_middle(u, du, h):
     """The inputs at the middle of a step of ``h`` [s] on their polynomial
     ``u + s du[0] + s**2/2 du[1]`` (``du``: their first and second time

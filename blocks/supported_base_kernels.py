@@ -47,8 +47,9 @@ import math
 import numpy as np
 
 # with the kernels every block's module holds: finite, inputs_after_step, inputs_at_middle
-from .kernel_helpers import (_add_congruence, _cross, _lu_solve_vector, _subtract_projected_wrench, _sym6_unpack,
-                             _zyx_terms, finite, inputs_after_step, inputs_at_middle)
+from .kernel_helpers import (_add_congruence, _body_and_mount_outputs, _cross, _lu_solve_vector,
+                             _subtract_projected_wrench, _sym6_unpack, _zyx_terms, finite, inputs_after_step,
+                             inputs_at_middle)
 
 
 def _rotation_minus_identity(phi, theta, psi):
@@ -213,24 +214,8 @@ def outputs(t, x, inp, M_O, com, mount, sup, S, C, par):
     R, J_m, t_m, b_m, F, du = _base(x, inp, M_O, com, mount, sup, S, C, par)
     n_s = F.shape[0]
     y = np.empty(42 + 3 * n_s)
-    for i in range(12):
-        y[i] = x[i]
-    for i in range(6):
-        y[12 + i] = du[i]
+    _body_and_mount_outputs(y, x, du, R, J_m, t_m, b_m)
     for i in range(3):
-        for j in range(3):
-            y[18 + 3 * i + j] = R[i, j]
-    acc = np.empty(6)  # [dw; a] of the mount, Frame 1
-    for i in range(6):
-        a = b_m[i]
-        for j in range(6):
-            a += J_m[i, j] * du[j]
-        acc[i] = a
-    for i in range(3):
-        y[27 + i] = t_m[i]
-        y[30 + i] = acc[i]
-        y[33 + i] = t_m[3 + i]
-        y[36 + i] = acc[3 + i]
         y[39 + i] = x[i] + R[i, 0] * mount[0] + R[i, 1] * mount[1] + R[i, 2] * mount[2]
     for s in range(n_s):
         for i in range(3):
