@@ -63,8 +63,8 @@ from .hull_database import DOFS, read_database, resolve_database
 from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
 from .radiation import fit_radiation
-from .screw import cross, rot_zyx, zyx_rate_terms
-from .waves import realisation
+from .screw import cross, rot_zyx, skew, zyx_rate_terms
+from .waves import REALISATION, SPECTRUM, realisation, require_sea_state
 
 __all__ = ["HydroVessel"]
 
@@ -100,12 +100,10 @@ class HydroVessel(CompiledBlock):
                                  "mooring or dynamic positioning (0: none, the vessel drifts)"),
         _P("zeta_moor", "1", 0.3, "Damping of that restoring as a fraction of its critical damping", tunable=True),
         _P("Hs", "m", 0.0, "Significant wave height, 4 sqrt(m0) (0: calm water)"),
-        _P("Tp", "s", 8.0, "Peak period of the JONSWAP spectrum"),
-        _P("gamma", "1", 3.3, "JONSWAP peak factor (1: Pierson-Moskowitz)"),
+        *SPECTRUM,
         _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from x1 toward y1 (0: following "
                                           "seas, pi/2: beam seas from starboard); within the database's headings"),
-        _P("seed", "1", 1.0, "Random seed of the waves' frequencies and phases (a whole number >= 0)"),
-        _P("n_waves", "1", 400.0, "Number of regular waves summed (a whole number >= 1)"),
+        *REALISATION,
         _P("h_max", "s", 5e-3, "Longest internal integration step (classic Runge-Kutta, fourth order)"),
     ) + tuple(_P(f"q_{d}_0", _UNIT[d], 0.0, f"Initial {d}") for d in DOFS) + tuple(
         _P(f"u_{d}_0", _UNIT[d] + "/s", 0.0, f"Initial {d} rate") for d in DOFS)
@@ -131,12 +129,7 @@ class HydroVessel(CompiledBlock):
         self.require_positive("h_max")
         self.max_step = p.h_max
         self.require_positive("zeta_roll", "T_moor", "zeta_moor", "Hs", allow_zero=True)
-        self.require_positive("Tp", "gamma")
-        for name, least in (("seed", 0), ("n_waves", 1)):
-            value = self.values[name]
-            if value != math.floor(value) or value < least:
-                raise ParameterError(f"HydroVessel parameter {name} = {value!r} is invalid: it must be a whole "
-                                     f"number of at least {least}")
+        require_sea_state(self)
         try:
             db, self.fit = _database_and_fit(p.database)
         except ValueError as e:
@@ -155,8 +148,7 @@ class HydroVessel(CompiledBlock):
         self.A_inf = (db.added_mass_inf + db.added_mass_inf.T) / 2
         self.C = db.hydrostatic_stiffness
         self.r_m = np.array([p.mount_x, p.mount_y, p.mount_z]) - db.cog
-        self.r_origin = -db.cog  # the hull coordinates' origin from the centre of gravity
-        self.D = self._damping()
+        self.D, self.K_moor = self._damping()
         self._waves()
 
     def _damping(self):
@@ -170,8 +162,7 @@ class HydroVessel(CompiledBlock):
             for i in (0, 1, 5):
                 K[i, i] = inertia[i] * (2 * math.pi / p.T_moor) ** 2
                 D[i, i] = 2 * p.zeta_moor * math.sqrt(K[i, i] * inertia[i])
-        self.K_moor = K
-        return D
+        return D, K
 
     def _waves(self):
         """The sea state's regular waves and their excitation's complex
@@ -229,7 +220,7 @@ class HydroVessel(CompiledBlock):
         J = np.zeros((6, 6))
         J[:3, 3:] = E
         J[3:, :3] = R.T
-        J[3:, 3:] = -np.array([[0, -r[2], r[1]], [r[2], 0, -r[0]], [-r[1], r[0], 0]]) @ E
+        J[3:, 3:] = -skew(r) @ E
         t_m = J @ u
         b = np.concatenate([dw_bias, cross(dw_bias, r) + cross(w, cross(w, r))])
         return R, J, t_m, b, E, dw_bias, w

@@ -85,6 +85,32 @@ def realisation(Hs: float, Tp: float, gamma: float, seed: int, n_waves: int):
     return w, a * (Hs / 4) / math.sqrt(np.sum(a ** 2) / 2), phi
 
 
+#: the spectrum's shape and its realisation, the parameters every block
+#: that realises the sea state declares beside its Hs and heading (this
+#: one and the hydrodynamic vessel, which turns the same waves into forces)
+SPECTRUM = (
+    _P("Tp", "s", 8.0, "Peak period"),
+    _P("gamma", "1", 3.3, "JONSWAP peak factor (1: Pierson-Moskowitz; DNV-RP-C205: 1 to 7)"),
+)
+REALISATION = (
+    _P("seed", "1", 1.0, "Random seed of the waves' frequencies and phases (a whole number >= 0): the "
+                         "same seed, the same sea"),
+    _P("n_waves", "1", 400.0, "Number of regular waves summed (a whole number >= 1)"),
+)
+
+
+def require_sea_state(block: Block) -> None:
+    """Raise :class:`ParameterError` unless ``block``'s :data:`SPECTRUM` is
+    positive and its :data:`REALISATION` whole numbers (the seed from 0, the
+    waves from 1, both below 2**63, numpy's seeds)."""
+    block.require_positive("Tp", "gamma")
+    for name, least in (("seed", 0), ("n_waves", 1)):
+        value = block.values[name]
+        if value != math.floor(value) or value < least or value >= 2 ** 63:
+            raise ParameterError(f"{block.model_name} parameter {name} = {value!r} is invalid: it must be a whole "
+                                 f"number of at least {least}")
+
+
 class Waves(Block):
     # no docstring of its own: the module's is the model's notes (docs/fmus.md)
     model_name = "Waves"
@@ -92,13 +118,10 @@ class Waves(Block):
                    "the moments they put on a vessel's roll, pitch and yaw (effective wave slope).")
     parameters = (
         _P("Hs", "m", 2.0, "Significant wave height, 4 sqrt(m0)"),
-        _P("Tp", "s", 8.0, "Peak period"),
-        _P("gamma", "1", 3.3, "JONSWAP peak factor (1: Pierson-Moskowitz; DNV-RP-C205: 1 to 7)"),
+        *SPECTRUM,
         _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from the vessel's x1 axis toward "
                                           "y1 (0: along x1, head or following seas; pi/2: beam seas)"),
-        _P("seed", "1", 1.0, "Random seed of the waves' frequencies and phases (a whole number >= 0): the "
-                             "same seed, the same sea"),
-        _P("n_waves", "1", 400.0, "Number of regular waves summed (a whole number >= 1)"),
+        *REALISATION,
         _P("K_roll", "N.m/rad", 1e4, "Roll moment per radian of the water surface's slope about x1"),
         _P("K_pitch", "N.m/rad", 1e4, "Pitch moment per radian of the water surface's slope about y1"),
         _P("K_yaw", "N.m/rad", 0.0, "Yaw moment per radian of slope along the waves, times sin(2 heading)/2"),
@@ -117,13 +140,10 @@ class Waves(Block):
 
     def setup(self):
         p = self.p
-        self.require_positive("Hs", "Tp", "gamma", "g")
+        self.require_positive("Hs")
+        require_sea_state(self)
+        self.require_positive("g")
         self.require_positive("K_roll", "K_pitch", "K_yaw", allow_zero=True)
-        for name in ("seed", "n_waves"):
-            value = self.values[name]
-            if value != math.floor(value) or value < (1 if name == "n_waves" else 0) or value >= 2 ** 63:
-                raise ParameterError(f"Waves parameter {name} = {value!r} is invalid: it must be a whole "
-                                     f"number of at least {1 if name == 'n_waves' else 0}")
         self.w, self.a, self.phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
         b = p.heading
         slope = self.a * self.w ** 2 / p.g  # a_i k_i
