@@ -17,7 +17,7 @@ The translations, if named (``surge``, ``sway``, ``heave``: columns of the
 reference point's displacement along Frame 0's axes [m], as the
 ``HydroVessel``'s ``q_surge``, ``q_sway``, ``q_heave`` of its centre of
 gravity), move the reference point; the mount is then at ``[mount_dx,
-mount_dy, l_mount]`` from it in Frame 1.  With neither, the vessel turns
+mount_dy, l_mount]`` from it in Frame 1.  Without them, the vessel turns
 about a fixed point, as the ``Vessel`` does.
 
 Between the samples each angle follows the not-a-knot cubic spline through
@@ -32,7 +32,8 @@ ports).
 
 The outputs are the ``Vessel`` block's (the mount's velocity ``R^T dr/dt +
 w x r_m`` and acceleration ``R^T d2r/dt2 + dw x r_m + w x (w x r_m)``,
-Frame 1, ``r`` the reference point, ``r_m`` the mount from it): the angles, rates, accelerations and the mount's orientation,
+Frame 1, ``r`` the reference point, ``r_m`` the mount from it): the
+angles, rates, accelerations and the mount's orientation,
 velocities, accelerations and position, so that this block takes a
 Vessel's place in a system (``--replace vessel=PrescribedVessel.fmu``).
 Its inputs are the Vessel's too, so every connection still fits, but the

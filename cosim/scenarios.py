@@ -335,7 +335,7 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     offshore knuckle boom's algorithm and step, the iterated midpoint at 5
     ms."""
     s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm)
-    s.name = "KnuckleBoomOnBarge"  # the offshore knuckle boom's algorithm and step
+    s.name = "KnuckleBoomOnBarge"
     params = {**BARGE_SEA, **(sea or {})}
     s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **settled_barge(params))
     s.components.insert(0, s.components.pop())
@@ -355,6 +355,7 @@ def settled_barge(params: dict) -> dict:
     are."""
     import numpy as np
 
+    from .blocks.hull_database import DOFS
     from .blocks.hydro_vessel import HydroVessel
     from .blocks.knuckle_boom import KnuckleBoomCrane
     crane = KnuckleBoomCrane()
@@ -362,11 +363,10 @@ def settled_barge(params: dict) -> dict:
     inp[21:24] = crane.holding(x, inp)
     y = dict(zip(crane.output_names(), crane.output(0.0, x, inp)))
     W = np.array([y[f"W_mount_{c}"] for c in WRENCH_COMPONENTS])
-    vessel = HydroVessel(**{k: v for k, v in params.items() if not k.startswith(("q_", "u_"))})
+    vessel = HydroVessel(**params)
     J = vessel._kinematics(vessel.initial_state())[1]
     eta = np.linalg.lstsq(vessel.C + vessel.K_moor, -J.T @ W, rcond=None)[0]
-    return {f"q_{d}_0": v for d, v in zip(("surge", "sway", "heave", "roll", "pitch", "yaw"),
-                                          _machine_independent(eta))}
+    return {f"q_{d}_0": v for d, v in zip(DOFS, _machine_independent(eta))}
 
 
 SCENARIOS = {"crane_on_vessel": crane_on_vessel, "crane_on_vessel_friction": crane_on_vessel_friction,

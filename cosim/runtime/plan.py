@@ -105,9 +105,10 @@ class Plan:
     string_routes: list
     n_steps: int
     notes: list = field(default_factory=list)
-    #: the notes of values left out of a component swapped by ``--replace``,
-    #: which a run says as warnings (also in ``notes``)
-    left_out: list = field(default_factory=list)
+    #: per component swapped by ``--replace``, the names of the system's
+    #: values left out and the note that says so, which a run gives as a
+    #: warning (also in ``notes``)
+    left_out: dict = field(default_factory=dict)
 
     def part(self, name: str) -> Part:
         return next(p for p in self.parts if p.name == name)
@@ -149,7 +150,7 @@ class _Planner:
         self.block_checks = block_checks
         self.problems: list[tuple[str, tuple]] = []   # (sentence, the components whose fit it concerns)
         self.notes: list[str] = []
-        self.left_out: list[str] = []
+        self.left_out: dict[str, tuple[list[str], str]] = {}
 
     def problem(self, sentence: str, *components: str) -> None:
         """A problem; ``components``: those whose fit with the rest it concerns
@@ -262,9 +263,10 @@ class _Planner:
         given = {t.split(".", 1)[1] for t in self.config.values if t.split(".", 1)[0] == comp.name}
         left = [n for n in comp.parameters if n not in model.variables and n not in given]
         if left:
-            self.left_out.append(f"component {comp.name}: the system's values of {', '.join(left)} were the "
-                                 f"replaced model's; {path.name} has no such variables, so they are left out")
-            self.notes.append(self.left_out[-1])
+            note = (f"component {comp.name}: the system's values of {', '.join(left)} were the replaced model's; "
+                    f"{path.name} has no such variables, so they are left out")
+            self.left_out[comp.name] = left, note
+            self.notes.append(note)
         return {n: v for n, v in comp.parameters.items() if n not in left}
 
     def sentences(self) -> list[str]:
@@ -399,10 +401,10 @@ def replace_component(system, name: str, source):
     if mine:
         raise CraneCosimError(mine[0])
     comp.source = str(source)
-    model = describe(system.source_path(comp))
-    for note in planner.left_out:
+    if name in planner.left_out:
+        left, note = planner.left_out[name]
         warnings.warn(note)
-    comp.parameters = {n: v for n, v in comp.parameters.items() if n in model.variables}
+        comp.parameters = {n: v for n, v in comp.parameters.items() if n not in left}
     return comp
 
 

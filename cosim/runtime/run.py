@@ -116,7 +116,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     clear_folder(out_dir, replace=True)  # a run at a smaller step replaces the one before it
     prepare_fmus(config.applied_to(system))
     plan = plan_of(system, config)
-    for note in plan.left_out:
+    for _, note in plan.left_out.values():
         warnings.warn(note)
     chosen = select_columns(plan.columns, config.record)
     every = config.record_every or 1
