@@ -154,11 +154,12 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
         mesh = cpt.load_mesh(spec["mesh"]).immersed_part()
         fine = mesh
         cog = np.array(spec["mass"]["cog"], float)
-    volume = float(_body(cpt, fine, cog, 1.0).volume)
+    volume = float(fine.volume)
     mass = float(spec["mass"].get("mass", rho * volume))
     r = np.array(spec["mass"]["radii_of_gyration"], float)
     inertia = np.diag([mass, mass, mass, *(mass * r ** 2)])
-    stiffness = np.array(_body(cpt, fine, cog, mass).compute_hydrostatic_stiffness(rho=rho, g=g)
+    floating = _body(cpt, fine, cog, mass)  # its hydrostatics
+    stiffness = np.array(floating.compute_hydrostatic_stiffness(rho=rho, g=g)
                          .sel(influenced_dof=list(_cpt_dofs()), radiating_dof=list(_cpt_dofs())).values)
     omega = np.linspace(spec["frequencies"]["omega_min"], spec["frequencies"]["omega_max"],
                         int(spec["frequencies"]["count"]))
@@ -187,7 +188,7 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
             "wave_direction", "omega", "influenced_dof").values,
         rao=rao.sel(omega=omega, wave_direction=heading).transpose("wave_direction", "omega", "radiating_dof").values,
         hydrostatic_stiffness=stiffness, inertia_matrix=inertia, rho=rho, g=g, mass=mass,
-        displaced_volume=volume, waterplane_area=float(_body(cpt, fine, cog, mass).waterplane_area),
+        displaced_volume=volume, waterplane_area=float(floating.waterplane_area),
         cog_x=cog[0], cog_y=cog[1], cog_z=cog[2], hull=spec["description"],
         computed_by=f"Capytaine {cpt.__version__}, {mesh.nb_faces} panels and a lid, from {Path(spec['source']).name}")
 
