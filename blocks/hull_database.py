@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -97,7 +97,6 @@ class HullDatabase:
     cog_z: float
     hull: str = ""
     computed_by: str = ""
-    notes: dict = field(default_factory=dict)
     #: the radiation memory's fitted model, None where the file has none
     radiation: RadiationFit | None = None
 
@@ -136,8 +135,6 @@ def write_database(db: HullDatabase, path) -> Path:
         f.hull = db.hull
         f.computed_by = db.computed_by
         f.time_convention = "exp(-i omega t)"
-        for key, value in db.notes.items():
-            setattr(f, key, value)
     return path
 
 
