@@ -70,6 +70,10 @@ __all__ = ["HydroVessel"]
 
 _P = Variable
 _UNIT = {"surge": "m", "sway": "m", "heave": "m", "roll": "rad", "pitch": "rad", "yaw": "rad"}
+#: how many times' wave forces the kernel keeps (``hydro_vessel_kernels._waves``):
+#: the five a step's stages and outputs ask of an interval stepped whole or
+#: in halves, and the next step's start
+WAVE_TIMES = 8
 _FORCE = {d: "N" if u == "m" else "N.m" for d, u in _UNIT.items()}
 
 
@@ -185,7 +189,8 @@ class HydroVessel(CompiledBlock):
         self._kernel_args = (float(self.m), floats(self.I_G), floats(self.A_inf), floats(self.C + self.K_moor),
                              floats(self.D), floats(self.r_m), floats(self.db.cog), floats(self.fit.A),
                              floats(self.fit.B), floats(self.fit.C), self._memory_blocks(), self.w, self.a, self.phi,
-                             floats(self.X.real), floats(self.X.imag), np.full(8, np.nan))
+                             floats(self.X.real), floats(self.X.imag), np.full((WAVE_TIMES, 8), np.nan),
+                             np.full((2, 1 + 2 * self.w.size), np.nan), _anchor_spacing(self.w))
 
     def _memory_blocks(self) -> np.ndarray:
         """The bounds of the memory model's diagonal blocks, one per pair
@@ -256,6 +261,15 @@ class HydroVessel(CompiledBlock):
         p_m = self.db.cog + x[:3] + R @ self.r_m
         return np.concatenate([x[:12], du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], p_m, [self.elevation(t)],
                                self.wave_force(t), -self.fit.C @ x[12:]])
+
+
+def _anchor_spacing(w) -> float:
+    """The spacing [s] of the anchor times from which the compiled kernel
+    turns the waves of angular frequencies ``w`` [rad/s]
+    (``hydro_vessel_kernels._waves``): the largest power of two at which no
+    wave turns by more than 0.1 rad, where its Taylor polynomial is exact
+    to round-off."""
+    return 2.0 ** math.floor(math.log2(0.1 / w.max())) if w.size and w.max() > 0 else 1.0
 
 
 #: the databases read and their radiation fits, by name or by the file's

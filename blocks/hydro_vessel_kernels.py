@@ -21,8 +21,9 @@ and ``cog`` (3) [m] the centre of gravity in hull coordinates, ``Ar``,
 ``blocks[k]`` to ``blocks[k + 1]``, per pair), and the waves: ``w``, ``a``, ``phi``
 (n_waves) their angular frequencies [rad/s], amplitudes [m] and phases
 [rad], ``X_re``, ``X_im`` (n_waves, 6) the excitation per unit amplitude
-[N/m, N.m/m], and ``cache`` (8) the waves' forces and elevation at the
-last time asked (``_waves``).
+[N/m, N.m/m], ``cache`` (times, 8) the waves' forces and elevation at the
+last times asked, ``anchors`` (2, 1 + 2 n_waves) the waves' phasors at the
+last anchor times and ``spacing`` [s] the anchors' (``_waves``).
 """
 import math
 
@@ -34,33 +35,84 @@ from .kernel_helpers import (_add_congruence, _body_and_mount_outputs, _cross, _
                              inputs_at_middle)
 
 
-def _waves(t, w, a, phi, X_re, X_im, cache):
-    """``HydroVessel.wave_force`` and ``elevation``: ``cache[1:7]``, the
-    first-order excitation at ``t`` on the six degrees of freedom [N, N.m],
-    and ``cache[7]`` the elevation [m], computed where ``cache[0]`` is not
-    ``t`` already.  A step's stages ask for the same times again (a
-    Runge-Kutta step's middle twice, its end as the next step's start and
-    as the outputs' time), and the sum over hundreds of waves' sines and
-    cosines is most of a step's cost; the values are a function of ``t``
-    alone, the same bits whether kept or computed."""
-    if cache[0] == t:
-        return cache
+#: Taylor coefficients of sin and cos, enough for ``|x| <= 0.1`` to round-off
+#: (the first term left out, ``x**11 / 11!``, is 2.5e-19)
+_SIN = (-1 / 6, 1 / 120, -1 / 5040, 1 / 362880)
+_COS = (-1 / 2, 1 / 24, -1 / 720, 1 / 40320, -1 / 3628800)
+
+
+def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing):
+    """``HydroVessel.wave_force`` and ``elevation`` at ``t``: a row of
+    ``cache`` (times, 8), ``[t, F, eta]``, the first-order excitation on
+    the six degrees of freedom [N, N.m] and the elevation [m], computed
+    where no row holds ``t`` already, into the row of the earliest time.
+    The sum over hundreds of waves is most of a step's cost, and the times
+    come back: a Runge-Kutta step asks its middle twice and its end as the
+    next step's start and as the outputs' time, and a master that iterates
+    restores the vessel and steps the same interval again, two to four
+    times.  Each wave's ``a e^(i (w t + phi))`` is that at the anchor
+    ``A``, the multiple of ``spacing`` (a power of two [s], at most 0.1 /
+    max(w)) at or before ``t`` (:func:`_anchor`), turned by ``e^(i w (t -
+    A))``, whose angle of at most 0.1 rad a Taylor polynomial gives to
+    round-off: three times faster than a sine and a cosine per wave.  The
+    values are a function of ``t`` alone, the same bits whether kept or
+    computed (and ``t - A`` exact from ``t = 0`` on: ``A`` and ``t`` are
+    within a factor of two, or ``A`` is 0)."""
+    oldest = 0
+    for r in range(cache.shape[0]):
+        if cache[r, 0] == t:
+            return cache[r]
+        # an empty row (NaN) is taken first
+        if not math.isnan(cache[oldest, 0]) and not cache[r, 0] >= cache[oldest, 0]:
+            oldest = r
+    n = w.size
+    A = math.floor(t / spacing) * spacing
+    turned = _anchor(A, w, a, phi, anchors)
+    tau = t - A
+    c, s = np.empty(n), np.empty(n)
+    for i in range(n):
+        x = w[i] * tau
+        x2 = x * x
+        sin_x = x * (1 + x2 * (_SIN[0] + x2 * (_SIN[1] + x2 * (_SIN[2] + x2 * _SIN[3]))))
+        cos_x = 1 + x2 * (_COS[0] + x2 * (_COS[1] + x2 * (_COS[2] + x2 * (_COS[3] + x2 * _COS[4]))))
+        c[i] = turned[1 + i] * cos_x - turned[1 + n + i] * sin_x
+        s[i] = turned[1 + n + i] * cos_x + turned[1 + i] * sin_x
     F = np.zeros(6)
     eta = 0.0
-    for i in range(w.size):
-        phase = w[i] * t + phi[i]
-        c, s = a[i] * math.cos(phase), a[i] * math.sin(phase)
-        eta += c
+    for i in range(n):
+        eta += c[i]
         for k in range(6):
-            F[k] += c * X_re[i, k] + s * X_im[i, k]
-    cache[0] = t
+            F[k] += c[i] * X_re[i, k] + s[i] * X_im[i, k]
+    row = cache[oldest]
+    row[0] = t
     for k in range(6):
-        cache[1 + k] = F[k]
-    cache[7] = eta
-    return cache
+        row[1 + k] = F[k]
+    row[7] = eta
+    return row
 
 
-def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache):
+def _anchor(A, w, a, phi, anchors):
+    """The row of ``anchors`` (rows, 1 + 2 n_waves) for the anchor time ``A``
+    [s]: ``[A, a cos(w A + phi), a sin(w A + phi)]``, computed into the row
+    of the earliest anchor where no row holds it (a master's step may
+    straddle two anchors, and steps again)."""
+    oldest = 0
+    for r in range(anchors.shape[0]):
+        if anchors[r, 0] == A:
+            return anchors[r]
+        if not math.isnan(anchors[oldest, 0]) and not anchors[r, 0] >= anchors[oldest, 0]:
+            oldest = r
+    row = anchors[oldest]
+    n = w.size
+    for i in range(n):
+        phase = w[i] * A + phi[i]
+        row[1 + i] = a[i] * math.cos(phase)
+        row[1 + n + i] = a[i] * math.sin(phase)
+    row[0] = A
+    return row
+
+
+def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing):
     """``HydroVessel._solve``: ``(R, J, t_m, b, du)``, the orientation, the
     mount's Jacobian (6, 6) and twist and acceleration bias (Frame 1), and
     the accelerations ``du/dt``."""
@@ -107,7 +159,7 @@ def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cach
     I_A = _sym6_unpack(inp, np.empty((6, 6)))
     _add_congruence(I_A, J, np.empty((6, 6)), A)
     # the forces: gyroscopic, restoring, memory, damping, waves, the crane's
-    rhs = _waves(t, w, a, phi, X_re, X_im, cache)[1:7].copy()
+    rhs = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing)[1:7].copy()
     gyro, Iw = np.empty(3), np.empty(3)
     for i in range(3):
         Iw[i] = I_G[i, 0] * wb[0] + I_G[i, 1] * wb[1] + I_G[i, 2] * wb[2]
@@ -129,9 +181,10 @@ def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cach
     return R, J, t_m, b, du
 
 
-def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache):
+def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache, anchors,
+                spacing):
     """``dx/dt = [u; du/dt; Ar x_rad + Br u]`` (``HydroVessel.derivatives``)."""
-    du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache)[4]
+    du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing)[4]
     n_r = Ar.shape[0]
     out = np.empty(12 + n_r)
     for i in range(6):
@@ -149,14 +202,15 @@ def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w,
     return out
 
 
-def outputs(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache):
+def outputs(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache, anchors,
+            spacing):
     """The block's output vector (``HydroVessel.output`` order)."""
-    R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache)
+    R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing)
     y = np.empty(55)
     _body_and_mount_outputs(y, x, du, R, J, t_m, b)
     for i in range(3):
         y[39 + i] = cog[i] + x[i] + R[i, 0] * r_m[0] + R[i, 1] * r_m[1] + R[i, 2] * r_m[2]
-    waves = _waves(t, w, a, phi, X_re, X_im, cache)
+    waves = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing)
     y[42] = waves[7]
     n_r = Cr.shape[1]
     for i in range(6):
