@@ -365,17 +365,30 @@ def test_a_bad_cases_table_is_named(tmp_path, text, message):
         cases_of_table(tmp_path / "cases.csv")
 
 
-def test_the_fatigue_study_example_is_consistent():
-    """examples/fatigue_study: its scatter table points at every case of its
-    cases table, once, with probabilities summing to 1, and its README's
-    command names both tables."""
+@pytest.mark.parametrize("example", ["fatigue_study", "hydro_vessel"])
+def test_the_fatigue_study_examples_are_consistent(example):
+    """examples/fatigue_study and the same study on the barge: the scatter
+    table points at every case of the cases table, once, with probabilities
+    summing to 1, and the README's command names both tables."""
     from pathlib import Path
-    folder = Path(__file__).resolve().parents[2] / "examples" / "fatigue_study"
+    folder = Path(__file__).resolve().parents[2] / "examples" / example
     cases = cases_of_table(folder / "cases.csv")
     scatter = pd.read_csv(folder / "scatter.csv")
     assert [Path(c).name for c in scatter["case"]] == [name for name, _ in cases]
     assert all(c.startswith("results/sweep/cases/") for c in scatter["case"])
     assert scatter["probability"].sum() == pytest.approx(1.0, abs=1e-12)
     readme = (folder / "README.md").read_text()
-    assert ("crane-cosim sweep examples/fatigue_study examples/fatigue_study/cases.csv && crane-cosim fatigue "
-            "examples/fatigue_study/scatter.csv") in readme
+    assert (f"crane-cosim sweep examples/{example} examples/{example}/cases.csv && crane-cosim fatigue "
+            f"examples/{example}/scatter.csv") in readme
+
+
+def test_the_barge_study_is_the_spring_vessels_study():
+    """The DELs of the barge and of the spring vessel compared in
+    examples/hydro_vessel come from the same sea states, seeds and scatter
+    diagram: the barge's cases set on the vessel what the spring vessel's
+    set on its Waves component, case by case."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "examples"
+    spring, barge = (cases_of_table(root / f / "cases.csv") for f in ("fatigue_study", "hydro_vessel"))
+    assert barge == [(name, {k.replace("waves.", "vessel."): v for k, v in values.items()}) for name, values in spring]
+    assert pd.read_csv(root / "hydro_vessel" / "scatter.csv").equals(pd.read_csv(root / "fatigue_study" / "scatter.csv"))
