@@ -28,11 +28,16 @@ Assumptions written down here:
   for any): a lid in the waterplane itself left them (the
   barge's heave damping 50% too high from 2.4 rad/s up, a spike at 2.55),
   and lids at 0.1 and 0.25 m agree within 2%.
-* Capytaine integrates the waterplane's moments panel by panel, which
-  underestimates a box's roll and pitch stiffness by ``1/n**2`` with ``n``
-  panels across (1.6% at 8); the hydrostatics of a box are therefore
-  computed on its mesh refined 8 times along x and y (0.02%), the
-  hydrodynamics on the mesh of ``[panels] size``.
+* The hydrostatics are integrated over each panel by Gauss-Legendre's
+  rule of 2 x 2 points, exact for the waterplane's moments of a hull of
+  plane panels: one point a panel, Capytaine's default, underestimates a
+  box's roll and pitch stiffness by ``1/n**2`` with ``n`` panels across
+  its waterplane (10% with 4 across a 12 m beam).  The hydrodynamics take
+  one point a panel, as the boundary-element method is written.
+* A mesh is the hull's surface below the water (what is above is cut off)
+  with its panels' normals pointing out of the hull, into the water: its
+  displaced volume computed three ways (by x, y and z) must agree, or the
+  command names the file and stops.
 * The radiation memory is fitted once, here, and kept in the database
   (``blocks/radiation.py``, its default tolerance).
 * The rigid-body inertia is ``m`` and ``m r**2`` about the centre of
@@ -58,8 +63,11 @@ HYDRO_MISSING = ("computing a hydrodynamic database needs Capytaine, the optiona
                  "(pip install \"crane-cosim[hydro]\"; GPL-3.0)")
 #: where the lid goes, as a share of the lowest position Capytaine allows
 LID_DEPTH = 0.25
-#: the refinement of a box's mesh for its hydrostatics, along x and y
-HYDROSTATIC_REFINEMENT = 8
+#: the quadrature of the hydrostatics (exact for plane panels' moments)
+HYDROSTATIC_QUADRATURE = "Gauss-Legendre 2"
+#: how far apart the mesh's volumes by x, y and z may be, as a share of their mean
+#: (a real hull's warped panels make them differ a little; a panel facing inward, by its volume)
+VOLUME_AGREEMENT = 1e-3
 
 
 def read_hull(path) -> dict:
@@ -93,6 +101,8 @@ def read_hull(path) -> dict:
         need("mass", "kg")
     else:
         spec["mesh"] = str((path.parent / spec["mesh"]).resolve())
+        if not Path(spec["mesh"]).is_file():
+            raise CraneCosimError(f"hull file {path}: its mesh file {spec['mesh']} does not exist")
         cog = need("mass", "cog", positive=False)
         if not (isinstance(cog, list) and len(cog) == 3):
             raise CraneCosimError(f"hull file {path}: mass.cog must be three numbers [m]")
@@ -112,11 +122,27 @@ def read_hull(path) -> dict:
     return spec
 
 
-def _box_mesh(cpt, box, panel, refine=1):
+def _box_mesh(cpt, box, panel):
     L, B, D, T = box["length"], box["beam"], box["depth"], box["draft"]
-    resolution = (max(2, round(L / panel)) * refine, max(2, round(B / panel)) * refine, max(2, round(D / panel)))
+    resolution = (max(2, round(L / panel)), max(2, round(B / panel)), max(2, round(D / panel)))
     return cpt.mesh_parallelepiped(size=(L, B, D), center=(0.0, 0.0, D / 2 - T), resolution=resolution,
                                    name=f"box {L:g} x {B:g} x {D:g} m").immersed_part()
+
+
+def _hull_mesh(cpt, spec):
+    """The immersed part of the hull file ``spec``'s mesh, checked: its
+    panels face the water (the volumes by x, y and z agree)."""
+    try:
+        mesh = cpt.load_mesh(spec["mesh"]).immersed_part()
+    except Exception as e:  # Capytaine's and its readers' own errors
+        raise CraneCosimError(f"hull file {spec['source']}: cannot read the mesh {spec['mesh']}: {e}") from None
+    volumes = np.array(mesh.volumes)
+    if not (volumes.min() > 0 and np.ptp(volumes) <= VOLUME_AGREEMENT * volumes.mean()):
+        raise CraneCosimError(
+            f"hull file {spec['source']}: the mesh {Path(spec['mesh']).name} is not a hull whose panels face the water: "
+            f"its displaced volume by x, y and z is {', '.join(f'{v:.6g}' for v in volumes)} m3 (normals pointing "
+            f"into the hull, or a hull not closed below the water)")
+    return mesh
 
 
 def _body(cpt, mesh, cog, mass, omega_max=None):
@@ -148,12 +174,11 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
     if "box" in spec:
         box = spec["box"]
         mesh = _box_mesh(cpt, box, spec["panels"]["size"])
-        fine = _box_mesh(cpt, box, spec["panels"]["size"], HYDROSTATIC_REFINEMENT)
         cog = np.array([0.0, 0.0, spec["mass"]["kg"] - box["draft"]])
     else:
-        mesh = cpt.load_mesh(spec["mesh"]).immersed_part()
-        fine = mesh
+        mesh = _hull_mesh(cpt, spec)
         cog = np.array(spec["mass"]["cog"], float)
+    fine = mesh.with_quadrature(HYDROSTATIC_QUADRATURE)
     volume = float(fine.volume)
     mass = float(spec["mass"].get("mass", rho * volume))
     r = np.array(spec["mass"]["radii_of_gyration"], float)
