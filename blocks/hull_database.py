@@ -36,7 +36,9 @@ Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
 * scalars as attributes: ``rho`` [kg/m3], ``g`` [m/s2], ``mass`` [kg],
   ``displaced_volume`` [m3], ``waterplane_area`` [m2], the reference
   point ``cog_x/y/z`` [m] in the hull's own coordinates (origin in the
-  calm-water plane), ``hull`` (the hull's description) and ``computed_by``.
+  calm-water plane), ``hull`` (the hull's description) and ``computed_by``;
+* ``outline`` (outline_point, xyz) [m]: the hull's edges to draw, in hull
+  coordinates, polylines each ended by a row of NaN (optional).
 """
 from __future__ import annotations
 
@@ -97,6 +99,9 @@ class HullDatabase:
     cog_z: float
     hull: str = ""
     computed_by: str = ""
+    #: the hull's edges to draw [m], hull coordinates: polylines, each ended
+    #: by a row of NaN (``cosim/hydro/outline.py``); None where the file has none
+    outline: np.ndarray | None = None
     #: the radiation memory's fitted model, None where the file has none
     radiation: RadiationFit | None = None
 
@@ -131,6 +136,13 @@ def write_database(db: HullDatabase, path) -> Path:
             setattr(f, f"{name}_units", unit)
         if db.radiation is not None:
             _write_radiation(f, db.radiation)
+        if db.outline is not None:
+            f.createDimension("outline_point", len(db.outline))
+            f.createDimension("xyz", 3)
+            v = f.createVariable("outline", "d", ("outline_point", "xyz"))
+            v[:] = db.outline
+            v.units = "m"
+
         f.dofs = ", ".join(DOFS)
         f.hull = db.hull
         f.computed_by = db.computed_by
@@ -160,7 +172,8 @@ def read_database(path) -> HullDatabase:
             values[name] = float(getattr(f, name))
         text = {k: _text(getattr(f, k, b"")) for k in ("hull", "computed_by")}
         radiation = _read_radiation(f, path) if "radiation_A" in f.variables else None
-    db = HullDatabase(**values, **text, radiation=radiation)
+        outline = _variable(f, path, "outline") if "outline" in f.variables else None
+    db = HullDatabase(**values, **text, radiation=radiation, outline=outline)
     _check(db, path)
     return db
 
@@ -228,6 +241,8 @@ def _check(db: HullDatabase, path) -> None:
         if getattr(db, name).shape != shape:
             raise ValueError(f"hydrodynamic database {path}: {name} has the shape {getattr(db, name).shape}, "
                              f"not {shape}")
+    if db.outline is not None and (db.outline.ndim != 2 or db.outline.shape[1] != 3):
+        raise ValueError(f"hydrodynamic database {path}: outline has the shape {db.outline.shape}, not (points, 3)")
     if n < 2 or np.any(np.diff(db.omega) <= 0) or db.omega[0] <= 0:
         raise ValueError(f"hydrodynamic database {path}: omega must be at least two positive frequencies, "
                          f"increasing")

@@ -55,6 +55,7 @@ import numpy as np
 from ..blocks.hull_database import DOFS, HullDatabase
 from ..blocks.radiation import fit_radiation
 from ..errors import CraneCosimError
+from .outline import hull_outline
 
 __all__ = ["read_hull", "compute_database", "HYDRO_MISSING"]
 
@@ -126,14 +127,15 @@ def _box_mesh(cpt, box, panel):
     L, B, D, T = box["length"], box["beam"], box["depth"], box["draft"]
     resolution = (max(2, round(L / panel)), max(2, round(B / panel)), max(2, round(D / panel)))
     return cpt.mesh_parallelepiped(size=(L, B, D), center=(0.0, 0.0, D / 2 - T), resolution=resolution,
-                                   name=f"box {L:g} x {B:g} x {D:g} m").immersed_part()
+                                   name=f"box {L:g} x {B:g} x {D:g} m")
 
 
 def _hull_mesh(cpt, spec):
-    """The immersed part of the hull file ``spec``'s mesh, checked: its
-    panels face the water (the volumes by x, y and z agree)."""
+    """The hull file ``spec``'s mesh, checked: the panels of its immersed
+    part face the water (the volumes by x, y and z agree)."""
     try:
-        mesh = cpt.load_mesh(spec["mesh"]).immersed_part()
+        whole = cpt.load_mesh(spec["mesh"])
+        mesh = whole.immersed_part()
     except Exception as e:  # Capytaine's and its readers' own errors
         raise CraneCosimError(f"hull file {spec['source']}: cannot read the mesh {spec['mesh']}: {e}") from None
     volumes = np.array(mesh.volumes)
@@ -142,7 +144,7 @@ def _hull_mesh(cpt, spec):
             f"hull file {spec['source']}: the mesh {Path(spec['mesh']).name} is not a hull whose panels face the water: "
             f"its displaced volume by x, y and z is {', '.join(f'{v:.6g}' for v in volumes)} m3 (normals pointing "
             f"into the hull, or a hull not closed below the water)")
-    return mesh
+    return whole
 
 
 def _body(cpt, mesh, cog, mass, omega_max=None):
@@ -173,11 +175,12 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
     rho, g = float(spec["water"]["rho"]), float(spec["water"]["g"])
     if "box" in spec:
         box = spec["box"]
-        mesh = _box_mesh(cpt, box, spec["panels"]["size"])
+        whole = _box_mesh(cpt, box, spec["panels"]["size"])
         cog = np.array([0.0, 0.0, spec["mass"]["kg"] - box["draft"]])
     else:
-        mesh = _hull_mesh(cpt, spec)
+        whole = _hull_mesh(cpt, spec)
         cog = np.array(spec["mass"]["cog"], float)
+    mesh = whole.immersed_part()
     fine = mesh.with_quadrature(HYDROSTATIC_QUADRATURE)
     volume = float(fine.volume)
     mass = float(spec["mass"].get("mass", rho * volume))
@@ -215,6 +218,7 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
         hydrostatic_stiffness=stiffness, inertia_matrix=inertia, rho=rho, g=g, mass=mass,
         displaced_volume=volume, waterplane_area=float(floating.waterplane_area),
         cog_x=cog[0], cog_y=cog[1], cog_z=cog[2], hull=spec["description"],
+        outline=hull_outline(whole.vertices, whole.faces),
         computed_by=f"Capytaine {cpt.__version__}, {mesh.nb_faces} panels and a lid, from {Path(spec['source']).name}")
 
 

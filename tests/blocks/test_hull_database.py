@@ -56,6 +56,7 @@ def test_round_trip(barge, tmp_path):
                  "hydrostatic_stiffness", "inertia_matrix"):
         assert np.array_equal(getattr(again, name), getattr(barge, name)), name
     assert (again.mass, again.hull) == (barge.mass, barge.hull)
+    assert np.array_equal(again.outline, barge.outline, equal_nan=True)
     for name in ("A", "B", "C"):
         assert np.array_equal(getattr(again.radiation, name), getattr(barge.radiation, name)), name
     assert (again.radiation.orders, again.radiation.errors, again.radiation.states) == (
@@ -69,3 +70,16 @@ def test_refusals_name_the_file(tmp_path):
     bad.write_text("not NetCDF")
     with pytest.raises(ValueError, match=f"{bad}: not a NetCDF 3 file"):
         read_database(bad)
+
+
+def test_the_outline_is_the_boxs_twelve_edges(barge):
+    """The shipped barge's outline, drawn by the animation: the box's twelve
+    edges, 4 (L + B + D) of them in all, each a straight polyline, every
+    point a corner."""
+    o = barge.outline
+    ends = np.flatnonzero(np.isnan(o[:, 0]))
+    pieces = np.split(o, ends + 1)[:-1]
+    assert len(pieces) == 12 and all(len(p) == 3 for p in pieces)  # two corners and the NaN row
+    assert sum(np.linalg.norm(p[1] - p[0]) for p in pieces) == pytest.approx(4 * (L + B + 4.0), rel=1e-12)
+    corners = o[np.isfinite(o[:, 0])]
+    assert np.allclose(np.abs(corners[:, :2]), [L / 2, B / 2]) and set(np.round(corners[:, 2], 9)) == {-T, 4.0 - T}

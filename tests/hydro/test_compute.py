@@ -121,6 +121,12 @@ def test_a_mesh_hull_has_the_hand_formulas_hydrostatics(tmp_path):
     assert C[4, 4] == pytest.approx(rho_g * (12 * 40 ** 3 / 12 + V * (z_B - z_G)), rel=1e-12)
     i = np.argmin(abs(shipped.omega - 0.55))
     assert db.added_mass[1, 2, 2] == pytest.approx(shipped.added_mass[i, 2, 2], rel=0.015)
+    # the outline drawn: the bottom's and the corners' folds and the rim at
+    # the water where the mesh ends, 4 (L + B) + 4 T, the panels' own edges
+    # on the flat sides left out
+    pieces = np.split(db.outline, np.flatnonzero(np.isnan(db.outline[:, 0])) + 1)[:-1]
+    length = sum(np.linalg.norm(np.diff(piece[:-1], axis=0), axis=1).sum() for piece in pieces)
+    assert length == pytest.approx(4 * (40 + 12) + 4 * 2.5, rel=1e-12)
 
 
 def test_a_mesh_facing_into_the_hull_is_refused(tmp_path):
