@@ -8,7 +8,7 @@
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
                            [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
-                           [--estimate] [--tolerance TOL]
+                           [--estimate] [--tolerance TOL] [--no-plots] [--animate]
     crane-cosim check SYSTEM [--set ...] [--replace ...]
     crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR] [--no-compile]
@@ -24,6 +24,7 @@
     crane-cosim export-results RESULTS [--csv] [--parquet] [--out FILE]
     crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
                                 [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
+    crane-cosim animate RESULTS [--out FILE.html] [--speed X] [--fps N]
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
 exit status (2: bad input, 1: the run failed, 130: interrupted by Ctrl-C,
@@ -39,7 +40,7 @@ from ..errors import CraneCosimError, SimulationError, Terminated
 from .parser import parser
 from .run import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
-from .tools import cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_serve
+from .tools import cmd_animate, cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_serve
 
 __all__ = ["main"]
 
@@ -68,7 +69,7 @@ def main(argv=None) -> int:
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
                 "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
                 "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results,
-                "hydro": cmd_hydro}
+                "hydro": cmd_hydro, "animate": cmd_animate}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143
     # (a run defers it to the end of a step, runtime/observers/progress.py)

@@ -82,6 +82,8 @@ def parser(description: str) -> argparse.ArgumentParser:
     _experiment(r)
     _values(r)
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    r.add_argument("--animate", action="store_true", help="also write the run's 3-D animation, animation.html, "
+                                                          "beside the plots (crane-cosim animate)")
     r.add_argument("--record", action="append", metavar="COMPONENT.VARIABLE",
                    help="write only the outputs matching this pattern, shell wildcards allowed, e.g. "
                         "'crane.W_mount_*' (repeatable; default: all outputs)")
@@ -202,6 +204,13 @@ def parser(description: str) -> argparse.ArgumentParser:
                                             "water; examples/hydro_vessel/barge.toml is one)")
     hy.add_argument("--out", type=Path, help="the database to write (NetCDF; default: the hull file's name with "
                                              ".nc, beside it)")
+
+    an = sub.add_parser("animate", help="draw a run's crane, vessel and interface wrench in 3-D, as a page that "
+                                        "plays, pauses and scrubs")
+    an.add_argument("results", type=Path, help="a run folder (results.arrows and summary.json)")
+    an.add_argument("--out", type=Path, help="the file to write (.html; default: animation.html in the run folder)")
+    an.add_argument("--speed", type=float, default=1.0, help="times real time the page plays at (default: 1)")
+    an.add_argument("--fps", type=float, help="frames a second of simulated time (default: 25)")
 
     f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
     f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "

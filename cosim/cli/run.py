@@ -71,6 +71,8 @@ def _run(args, config, system, folder: Path) -> int:
                 plot_run(out)
             except Exception as exc:  # plots must never hide the run's own outcome
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
+        if getattr(args, "animate", False) and (Path(out) / RESULTS_FILE).exists():
+            _animate(out)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
     if result.status == "ended":
@@ -86,6 +88,16 @@ def _run(args, config, system, folder: Path) -> int:
     if result.coupling_error is not None:
         print(describe_estimate(result.coupling_error))
     return 0
+
+
+def _animate(out: Path) -> None:
+    """The run's animation beside its plots; a failure to draw it is said,
+    never the run's own outcome hidden."""
+    from ..views import animate
+    try:
+        animate(out)
+    except (CraneCosimError, OSError, ValueError) as exc:
+        print(f"crane-cosim: animation not written: {exc}", file=sys.stderr)
 
 
 def describe_estimate(found: dict) -> str:

@@ -193,3 +193,10 @@ def cmd_hydro(args) -> int:
     print(f"hydro: {db.computed_by}, in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     print(out)
     return 0
+
+
+def cmd_animate(args) -> int:
+    """Write the run's animation."""
+    from ..views import animate
+    print(animate(args.results, args.out, args.speed, args.fps))
+    return 0

@@ -29,8 +29,11 @@ ESTIMATE_FILE = "coupling_error.csv"
 TIMING_FILE = "timing.csv"
 #: the folder of a run's figures (``cosim/reports/plots.py``)
 PLOTS_FOLDER = "plots"
+#: the run's 3-D animation (``cosim/views``: ``run --animate``, ``crane-cosim animate``)
+ANIMATION_FILE = "animation.html"
 #: everything a run writes in its folder, or is exported beside it: a folder holding one of them holds a run
-RUN_FILES = (RESULTS_FILE, CSV_FILE, PARQUET_FILE, SUMMARY_FILE, ESTIMATE_FILE, TIMING_FILE, PLOTS_FOLDER)
+RUN_FILES = (RESULTS_FILE, CSV_FILE, PARQUET_FILE, SUMMARY_FILE, ESTIMATE_FILE, TIMING_FILE, PLOTS_FOLDER,
+             ANIMATION_FILE)
 
 
 def run_files_in(folder) -> list[str]:

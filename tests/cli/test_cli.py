@@ -266,6 +266,23 @@ def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
         "jib_joint.png", "vessel_motion.png"]
 
 
+def test_run_animate_writes_the_page_and_animate_names_what_it_refuses(capsys, system_file, tmp_path):
+    """``run --animate`` writes animation.html beside the plots, the crane of
+    Cibicik & Egeland (2018) on its vessel drawn at 25 frames a second;
+    ``animate`` refuses a format it does not write, in one sentence."""
+    out = tmp_path / "res"
+    assert main(["run", str(system_file(stop_time=0.2)), "--out", str(out), "--no-plots", "--animate"]) == 0
+    page = (out / "animation.html").read_text()
+    assert sorted(set(re.findall(r'"name":"(\d\.\d{3})"', page))) == ["0.000", "0.040", "0.080", "0.120", "0.160",
+                                                                    "0.200"]
+    for part in ("vessel hull", "king", "boom", "jib", "force on the crane"):
+        assert f'"name":"{part}"' in page
+    capsys.readouterr()
+    assert main(["animate", str(out), "--out", str(tmp_path / "crane.avi")]) == 2
+    assert capsys.readouterr().err.strip() == (f"crane-cosim: error: --out {tmp_path / 'crane.avi'}: an animation is "
+                                               f"written as .html, not .avi")
+
+
 def test_bench_json_records(capsys):
     """The benchmark command's records (speed itself is not tested here),
     for every scenario or those asked for."""

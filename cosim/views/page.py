@@ -1,0 +1,174 @@
+"""The animation of a run as one self-contained HTML page (plotly, its
+JavaScript inside the page, so that it opens with no network): the scene
+in 3-D, which the mouse turns and zooms, played in real time or at
+``speed``, paused and scrubbed by a slider; the interface wrench as two
+arrows at the mount (the force in red, the moment in purple, each scaled
+so that its largest reaches a third of the crane's reach) and its six
+components in a strip under the view, with a cursor at the frame's time.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..reports.plots import display_unit
+from .scene import WRENCH, Scene, reach
+
+__all__ = ["write_page", "figure_of", "STYLE", "ARROW_SHARE"]
+
+#: part kind -> (colour, line width [px])
+STYLE = {
+    "hull": ("#6b7280", 3), "water": ("#7dd3fc", 2), "link": ("#1d4ed8", 9), "bracket": ("#1d4ed8", 4), "barrel": ("#c2410c", 12),
+    "piston": ("#a3a3a3", 6), "force": ("#dc2626", 6), "moment": ("#7e22ce", 6), "path": ("#16a34a", 2),
+}
+#: the largest arrow's length, as a share of the crane's reach
+ARROW_SHARE = 1 / 3
+#: coordinates written to the page to the millimetre
+DECIMALS = 3
+
+
+def _xyz(points: np.ndarray) -> dict:
+    """Plotly's ``x``, ``y``, ``z`` of a polyline (k, 3), NaN rows as gaps."""
+    pts = np.round(points, DECIMALS)
+    return {axis: [None if np.isnan(v) else float(v) for v in pts[:, i]] for i, axis in enumerate("xyz")}
+
+
+def _arrow(origin: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """An arrow from ``origin`` along ``vector``: its shaft and a head of two
+    barbs a fifth of its length (k, 3), NaN rows between."""
+    tip = origin + vector
+    length = np.linalg.norm(vector)
+    if length == 0:
+        return np.array([origin, origin])
+    side = np.cross(vector, [0.0, 0.0, 1.0])
+    if np.linalg.norm(side) < 1e-9 * length:
+        side = np.cross(vector, [1.0, 0.0, 0.0])
+    side *= 0.08 * length / np.linalg.norm(side)
+    back = tip - 0.2 * vector
+    nan = [np.nan] * 3
+    return np.array([origin, tip, nan, back + side, tip, back - side])
+
+
+def _moving(scene: Scene, k: int, scales) -> list[np.ndarray]:
+    """The polylines of frame ``k``, in the order of the page's moving traces."""
+    out = [part.points[k] for part in scene.parts]
+    if scene.force is not None:
+        out += [_arrow(scene.mount[k], scene.force[k] * scales[0]),
+                _arrow(scene.mount[k], scene.moment[k] * scales[1])]
+    return out
+
+
+def write_page(scene: Scene, path, speed: float = 1.0) -> Path:
+    """Write ``scene`` to ``path`` as an HTML page playing at ``speed`` times
+    real time; returns the path."""
+    path = Path(path)
+    figure_of(scene, speed).write_html(path, include_plotlyjs=True, full_html=True, auto_play=False,
+                                       config={"displaylogo": False, "responsive": True})
+    return path
+
+
+def figure_of(scene: Scene, speed: float = 1.0):
+    """The plotly figure of ``scene``, its frames playing at ``speed`` times
+    real time."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    strip = scene.wrench is not None
+    fig = make_subplots(rows=3 if strip else 1, cols=1,
+                        specs=[[{"type": "scene"}]] + ([[{"type": "xy"}], [{"type": "xy"}]] if strip else []),
+                        row_heights=[0.66, 0.17, 0.17] if strip else [1.0], vertical_spacing=0.04)
+    for part in scene.static:
+        colour, width = STYLE[part.kind]
+        fig.add_trace(go.Scatter3d(**_xyz(part.points[0]), mode="lines", name=part.name,
+                                   line=dict(color=colour, width=width), hoverinfo="skip"), row=1, col=1)
+    scales = (0.0, 0.0)
+    if scene.force is not None:
+        r = ARROW_SHARE * reach(scene)
+        scales = tuple(r / peak if peak > 0 else 0.0 for peak in
+                       (np.abs(np.linalg.norm(scene.force, axis=1)).max(),
+                        np.abs(np.linalg.norm(scene.moment, axis=1)).max()))
+    names = [p.name for p in scene.parts] + (["force on the crane", "moment on the crane"]
+                                             if scene.force is not None else [])
+    kinds = [p.kind for p in scene.parts] + (["force", "moment"] if scene.force is not None else [])
+    first = len(fig.data)
+    for name, kind, points in zip(names, kinds, _moving(scene, 0, scales)):
+        colour, width = STYLE[kind]
+        fig.add_trace(go.Scatter3d(**_xyz(points), mode="lines", name=name, line=dict(color=colour, width=width)),
+                      row=1, col=1)
+    moving = list(range(first, len(fig.data)))
+    if strip:
+        moving += _add_strip(fig, scene)
+    frames = []
+    for k, t in enumerate(scene.times):
+        data = [go.Scatter3d(**_xyz(points)) for points in _moving(scene, k, scales)]
+        if strip:
+            data += [go.Scatter(x=[float(t), float(t)]) for _ in range(2)]
+        frames.append(go.Frame(data=data, traces=moving, name=f"{t:.3f}"))
+    fig.frames = frames
+    _layout(fig, scene, speed)
+    return fig
+
+
+def _add_strip(fig, scene: Scene) -> list[int]:
+    """The wrench's forces (row 2) and moments (row 3) over the run, in the
+    units their peaks call for, and a cursor in each; returns the cursors'
+    trace indices."""
+    w = scene.wrench
+    cursors = []
+    for row, group, si in ((2, WRENCH[3:], "N"), (3, WRENCH[:3], "N.m")):
+        label, size = display_unit(si, float(np.abs(w[list(group)].to_numpy()).max()))
+        for c, colour in zip(group, ("#dc2626", "#16a34a", "#2563eb")):
+            fig.add_trace(dict(type="scatter", x=w["time"], y=w[c] / size, mode="lines", line=dict(color=colour,
+                          width=1.2), name=f"{'force' if c[0] == 'f' else 'moment'} {c[1]} [{label}]",
+                          legendgroup="strip"), row=row, col=1)
+        fig.update_yaxes(title_text=f"{'force' if si == 'N' else 'moment'} [{label}]", row=row, col=1)
+        lo, hi = float((w[list(group)] / size).min().min()), float((w[list(group)] / size).max().max())
+        fig.add_trace(dict(type="scatter", x=[scene.times[0]] * 2, y=[lo, hi], mode="lines", showlegend=False,
+                           line=dict(color="black", width=1), hoverinfo="skip"), row=row, col=1)
+        cursors.append(len(fig.data) - 1)
+    fig.update_xaxes(title_text="time [s]", row=3, col=1)
+    return cursors
+
+
+def _layout(fig, scene: Scene, speed: float) -> None:
+    """Axes in metres at their true proportions, the play and pause buttons
+    and the time slider."""
+    duration = 1000.0 * float(np.diff(scene.times).mean() if scene.times.size > 1 else 0.04) / speed
+    play = dict(label="Play", method="animate",
+                args=[None, dict(frame=dict(duration=duration, redraw=True), fromcurrent=True,
+                                 transition=dict(duration=0), mode="immediate")])
+    pause = dict(label="Pause", method="animate",
+                 args=[[None], dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0),
+                                    mode="immediate")])
+    steps = [dict(method="animate", label=f"{t:.2f}",
+                  args=[[f"{t:.3f}"], dict(frame=dict(duration=0, redraw=True), mode="immediate",
+                                           transition=dict(duration=0))]) for t in scene.times]
+    title = scene.title + (f" ({speed:g} times real time)" if speed != 1 else "")
+    fig.update_layout(
+        title=dict(text=title + ("<br><sup>" + "; ".join(scene.notes) + "</sup>" if scene.notes else "")),
+        height=900, margin=dict(l=10, r=10, t=70, b=10), legend=dict(font=dict(size=10)),
+        scene=_scene_axes(scene),
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=1.0, xanchor="left", yanchor="bottom",
+                          buttons=[play, pause])],
+        sliders=[dict(active=0, steps=steps, x=0.12, len=0.88, y=1.0, yanchor="bottom",
+                      currentvalue=dict(prefix="t = ", suffix=" s"), pad=dict(t=0, b=0))],
+    )
+
+
+def _scene_axes(scene: Scene) -> dict:
+    """The 3-D axes: each fixed to what the run draws over all its frames
+    (a twentieth more on each side), so that the view stays still while the
+    crane moves, at the true proportions."""
+    points = [part.points.reshape(-1, 3) for part in scene.parts + scene.static]
+    points.append(scene.mount)
+    every = np.concatenate(points)
+    every = every[np.isfinite(every).all(axis=1)]
+    lo, hi = every.min(axis=0), every.max(axis=0)
+    pad = 0.05 * max(float((hi - lo).max()), 1.0)
+    lo, hi = lo - pad, hi + pad
+    span = hi - lo
+    axes = {f"{a}axis": dict(range=[float(lo[i]), float(hi[i])], title=f"{a}0 [m]", autorange=False)
+            for i, a in enumerate("xyz")}
+    return dict(aspectmode="manual", aspectratio=dict(zip("xyz", (span / span.max()).tolist())),
+                uirevision="keep", **axes)
