@@ -90,14 +90,15 @@ def _run(args, config, system, folder: Path) -> int:
     return 0
 
 
-def _animate(out: Path) -> None:
-    """The run's animation beside its plots; a failure to draw it is said,
-    never the run's own outcome hidden."""
+def _animate(out: Path) -> Path | None:
+    """The run's animation beside its plots, or None: a failure to draw it is
+    said, never the run's own outcome hidden."""
     from ..views import animate
     try:
-        animate(out)
+        return animate(out)
     except (CraneCosimError, OSError, ValueError) as exc:
         print(f"crane-cosim: animation not written: {exc}", file=sys.stderr)
+        return None
 
 
 def describe_estimate(found: dict) -> str:
@@ -161,6 +162,7 @@ def cmd_demo(args) -> int:
           flush=True)
     result = run_cosim(system, out / "results", replace_run=True)  # the demo's folder holds its latest run
     plots = plot_run(out / "results")
+    page = _animate(out / "results")
     print(f"simulated {system.stop_time:g} s in {result.wall_time:.2f} s (real-time factor "
           f"{result.real_time_factor:.2f})")
     print(f"system file: {ssd}")
@@ -168,4 +170,6 @@ def cmd_demo(args) -> int:
     print(f"summary:     {out / 'results' / 'summary.json'}")
     for p in plots:
         print(f"plot:        {p}")
+    if page is not None:
+        print(f"animation:   {page} (open it in a browser)")
     return 0

@@ -59,18 +59,44 @@ def _moving(scene: Scene, k: int, scales) -> list[np.ndarray]:
     return out
 
 
-def write_page(scene: Scene, path, speed: float = 1.0) -> Path:
+def write_page(scene: Scene, path, speed: float = 1.0, camera: dict | None = None) -> Path:
     """Write ``scene`` to ``path`` as an HTML page playing at ``speed`` times
-    real time; returns the path."""
+    real time, seen by ``camera`` (plotly's ``scene.camera``; default: from
+    above one side); returns the path."""
     path = Path(path)
-    figure_of(scene, speed).write_html(path, include_plotlyjs=True, full_html=True, auto_play=False,
-                                       config={"displaylogo": False, "responsive": True})
+    figure_of(scene, speed, camera).write_html(path, include_plotlyjs=True, full_html=True, auto_play=False,
+                                       config={"displaylogo": False, "responsive": True},
+                                       post_script=_AT_ADDRESS.replace("FRAME_MS", f"{_frame_ms(scene, speed):g}"))
     return path
 
 
-def figure_of(scene: Scene, speed: float = 1.0):
+#: the page's address says where to start: ``#t=1.5`` shows the frame
+#: nearest 1.5 s, ``#play`` plays from the start (a link to a moment of a
+#: run; a browser driven by a test)
+_AT_ADDRESS = """
+(function () {
+  var gd = document.getElementById('{plot_id}');
+  function go() {
+    var hash = window.location.hash, names = gd._transitionData._frames.map(function (f) { return f.name; });
+    var at = hash.match(/t=([0-9.eE+-]+)/), play = /play/.test(hash);
+    if (at) {
+      var t = parseFloat(at[1]), best = names[0];
+      names.forEach(function (n) { if (Math.abs(parseFloat(n) - t) < Math.abs(parseFloat(best) - t)) best = n; });
+      Plotly.animate(gd, [best], {frame: {duration: 0, redraw: true}, transition: {duration: 0}, mode: 'immediate'});
+    } else if (play) {
+      Plotly.animate(gd, null, {frame: {duration: FRAME_MS, redraw: true}, transition: {duration: 0},
+                                fromcurrent: true, mode: 'immediate'});
+    }
+  }
+  go();
+  window.addEventListener('hashchange', go);
+})();
+"""
+
+
+def figure_of(scene: Scene, speed: float = 1.0, camera: dict | None = None):
     """The plotly figure of ``scene``, its frames playing at ``speed`` times
-    real time."""
+    real time, seen by ``camera``."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
@@ -107,6 +133,8 @@ def figure_of(scene: Scene, speed: float = 1.0):
         frames.append(go.Frame(data=data, traces=moving, name=f"{t:.3f}"))
     fig.frames = frames
     _layout(fig, scene, speed)
+    if camera is not None:
+        fig.update_layout(scene_camera=camera)
     return fig
 
 
@@ -134,7 +162,7 @@ def _add_strip(fig, scene: Scene) -> list[int]:
 def _layout(fig, scene: Scene, speed: float) -> None:
     """Axes in metres at their true proportions, the play and pause buttons
     and the time slider."""
-    duration = 1000.0 * float(np.diff(scene.times).mean() if scene.times.size > 1 else 0.04) / speed
+    duration = _frame_ms(scene, speed)
     play = dict(label="Play", method="animate",
                 args=[None, dict(frame=dict(duration=duration, redraw=True), fromcurrent=True,
                                  transition=dict(duration=0), mode="immediate")])
@@ -172,3 +200,8 @@ def _scene_axes(scene: Scene) -> dict:
             for i, a in enumerate("xyz")}
     return dict(aspectmode="manual", aspectratio=dict(zip("xyz", (span / span.max()).tolist())),
                 uirevision="keep", **axes)
+
+
+def _frame_ms(scene: Scene, speed: float) -> float:
+    """How long a frame stays on the screen [ms] to play at ``speed`` times real time."""
+    return 1000.0 * float(np.diff(scene.times).mean() if scene.times.size > 1 else 0.04) / speed

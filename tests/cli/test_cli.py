@@ -232,7 +232,8 @@ def test_bad_hydraulic_crane_input(capsys, tmp_path, fmu_dir, setting, fragment,
 
 def test_demo_runs_the_offshore_knuckle_boom(capsys, tmp_path):
     """``crane-cosim demo`` builds the FMUs and runs the hydraulic knuckle boom
-    crane on the vessel, writing its system file, results and plots: 0.05 s
+    crane on the vessel, writing its system file, results, plots and
+    animation: 0.05 s
     at the example's default step, 5 ms (the iterated midpoint), is 11 rows
     (51 when it was Gauss-Seidel at 1 ms)."""
     assert main(["demo", "--out", str(tmp_path), "--stop-time", "0.05"]) == 0
@@ -241,6 +242,8 @@ def test_demo_runs_the_offshore_knuckle_boom(capsys, tmp_path):
     df = read_results(tmp_path / "results")
     assert len(df) == 11 and "crane.W_mount_fz" in df.columns and "boom_cylinder.p_A" in df.columns
     assert "cylinders.png" in {p.name for p in (tmp_path / "results" / "plots").iterdir()}
+    assert f"animation:   {tmp_path / 'results' / 'animation.html'}" in out
+    assert (tmp_path / "results" / "animation.html").stat().st_size > 4e6  # plotly's JavaScript inside
 
 
 def test_console_script_runs_and_reports_without_traceback(tmp_path):
