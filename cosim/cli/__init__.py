@@ -24,7 +24,7 @@
     crane-cosim export-results RESULTS [--csv] [--parquet] [--out FILE]
     crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
                                 [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
-    crane-cosim animate RESULTS [--out FILE.html] [--speed X] [--fps N]
+    crane-cosim animate RESULTS [--out FILE.html|FILE.mp4|FILE.gif] [--speed X] [--fps N]
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
 exit status (2: bad input, 1: the run failed, 130: interrupted by Ctrl-C,

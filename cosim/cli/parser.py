@@ -208,9 +208,11 @@ def parser(description: str) -> argparse.ArgumentParser:
     an = sub.add_parser("animate", help="draw a run's crane, vessel and interface wrench in 3-D, as a page that "
                                         "plays, pauses and scrubs")
     an.add_argument("results", type=Path, help="a run folder (results.arrows and summary.json)")
-    an.add_argument("--out", type=Path, help="the file to write (.html; default: animation.html in the run folder)")
-    an.add_argument("--speed", type=float, default=1.0, help="times real time the page plays at (default: 1)")
-    an.add_argument("--fps", type=float, help="frames a second of simulated time (default: 25)")
+    an.add_argument("--out", type=Path, help="the file to write: .html (default: animation.html in the run folder), "
+                                             ".mp4 (needs the optional extra video) or .gif, a video")
+    an.add_argument("--speed", type=float, default=1.0, help="times real time it plays at (default: 1)")
+    an.add_argument("--fps", type=float, help="the page's frames a second of simulated time (default: 25; a video "
+                                             "has 25 of its own)")
 
     f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
     f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "

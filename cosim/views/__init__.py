@@ -1,6 +1,7 @@
 """Views of a run: the crane, its vessel and the interface wrench drawn in
 3-D from the run's recorded outputs (``scene.py``, with what each block
-draws in ``skeletons.py``), written as an interactive page (``page.py``)."""
+draws in ``skeletons.py``), written as an interactive page (``page.py``)
+or a video (``video.py``)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,24 +11,32 @@ from ..files.results import ANIMATION_FILE
 
 __all__ = ["animate"]
 #: what ``animate`` writes, by the output's suffix
-FORMATS = (".html",)
+FORMATS = (".html", ".mp4", ".gif")
 
 
 def animate(run_dir, out=None, speed: float = 1.0, fps: float | None = None) -> Path:
     """Write the animation of the run in ``run_dir`` to ``out`` (default:
-    ``animation.html`` in the run's folder), playing at ``speed`` times real
-    time with ``fps`` frames a second of simulated time; returns the file."""
+    ``animation.html`` in the run's folder; ``.mp4`` or ``.gif``: a video),
+    playing at ``speed`` times real time, the page with ``fps`` frames a
+    second of simulated time (a video has ``VIDEO_FPS`` frames a second of
+    its own); returns the file."""
     from .page import write_page
     from .scene import FRAMES_PER_SECOND, scene_of_run
+    from .video import VIDEO_FPS, write_video
 
     run_dir = Path(run_dir)
     out = Path(out) if out is not None else run_dir / ANIMATION_FILE
-    if out.suffix.lower() not in FORMATS:
+    suffix = out.suffix.lower()
+    if suffix not in FORMATS:
         raise CraneCosimError(f"--out {out}: an animation is written as {', '.join(FORMATS)}, not "
                               f"{out.suffix or 'a file without a suffix'}")
     if not speed > 0:
         raise CraneCosimError(f"--speed {speed:g}: it must be a positive factor of real time")
     if fps is not None and not fps > 0:
         raise CraneCosimError(f"--fps {fps:g}: it must be a positive number of frames a second")
-    scene = scene_of_run(run_dir, fps or FRAMES_PER_SECOND)
-    return write_page(scene, out, speed)
+    if suffix == ".html":
+        return write_page(scene_of_run(run_dir, fps or FRAMES_PER_SECOND), out, speed)
+    if fps is not None:
+        raise CraneCosimError(f"--fps {fps:g}: a video has {VIDEO_FPS:g} frames a second; --speed sets how much "
+                              f"simulated time each shows")
+    return write_video(scene_of_run(run_dir, VIDEO_FPS / speed), out)

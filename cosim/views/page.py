@@ -15,7 +15,7 @@ import numpy as np
 from ..reports.plots import display_unit
 from .scene import WRENCH, Scene, reach
 
-__all__ = ["write_page", "figure_of", "STYLE", "ARROW_SHARE"]
+__all__ = ["write_page", "figure_of", "arrow", "scene_limits", "STYLE", "ARROW_SHARE"]
 
 #: part kind -> (colour, line width [px])
 STYLE = {
@@ -34,7 +34,7 @@ def _xyz(points: np.ndarray) -> dict:
     return {axis: [None if np.isnan(v) else float(v) for v in pts[:, i]] for i, axis in enumerate("xyz")}
 
 
-def _arrow(origin: np.ndarray, vector: np.ndarray) -> np.ndarray:
+def arrow(origin: np.ndarray, vector: np.ndarray) -> np.ndarray:
     """An arrow from ``origin`` along ``vector``: its shaft and a head of two
     barbs a fifth of its length (k, 3), NaN rows between."""
     tip = origin + vector
@@ -54,8 +54,8 @@ def _moving(scene: Scene, k: int, scales) -> list[np.ndarray]:
     """The polylines of frame ``k``, in the order of the page's moving traces."""
     out = [part.points[k] for part in scene.parts]
     if scene.force is not None:
-        out += [_arrow(scene.mount[k], scene.force[k] * scales[0]),
-                _arrow(scene.mount[k], scene.moment[k] * scales[1])]
+        out += [arrow(scene.mount[k], scene.force[k] * scales[0]),
+                arrow(scene.mount[k], scene.moment[k] * scales[1])]
     return out
 
 
@@ -184,17 +184,22 @@ def _layout(fig, scene: Scene, speed: float) -> None:
     )
 
 
-def _scene_axes(scene: Scene) -> dict:
-    """The 3-D axes: each fixed to what the run draws over all its frames
-    (a twentieth more on each side), so that the view stays still while the
-    crane moves, at the true proportions."""
+def scene_limits(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
+    """The box [m] that holds what the run draws over all its frames, a
+    twentieth more on each side: ``(low, high)`` corners in Frame 0."""
     points = [part.points.reshape(-1, 3) for part in scene.parts + scene.static]
     points.append(scene.mount)
     every = np.concatenate(points)
     every = every[np.isfinite(every).all(axis=1)]
     lo, hi = every.min(axis=0), every.max(axis=0)
     pad = 0.05 * max(float((hi - lo).max()), 1.0)
-    lo, hi = lo - pad, hi + pad
+    return lo - pad, hi + pad
+
+
+def _scene_axes(scene: Scene) -> dict:
+    """The 3-D axes, fixed to :func:`scene_limits` so that the view stays
+    still while the crane moves, at the true proportions."""
+    lo, hi = scene_limits(scene)
     span = hi - lo
     axes = {f"{a}axis": dict(range=[float(lo[i]), float(hi[i])], title=f"{a}0 [m]", autorange=False)
             for i, a in enumerate("xyz")}

@@ -283,7 +283,7 @@ def test_run_animate_writes_the_page_and_animate_names_what_it_refuses(capsys, s
     capsys.readouterr()
     assert main(["animate", str(out), "--out", str(tmp_path / "crane.avi")]) == 2
     assert capsys.readouterr().err.strip() == (f"crane-cosim: error: --out {tmp_path / 'crane.avi'}: an animation is "
-                                               f"written as .html, not .avi")
+                                               f"written as .html, .mp4, .gif, not .avi")
 
 
 def test_bench_json_records(capsys):

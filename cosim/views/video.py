@@ -1,0 +1,132 @@
+"""The animation of a run as a video: the scene of ``page.py`` drawn frame
+by frame by matplotlib (the 3-D view, the interface wrench's arrows, the
+strip of its components with a cursor) and encoded as MP4 (H.264, by the
+ffmpeg that imageio-ffmpeg brings, the optional extra ``video``) or as an
+animated GIF (by Pillow, which matplotlib brings), at :data:`VIDEO_FPS`
+frames a second of the video: real time, or ``speed`` times it when the
+scene's frames are that far apart."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CraneCosimError
+from ..reports.plots import display_unit
+from .page import ARROW_SHARE, STYLE, arrow, scene_limits
+from .scene import WRENCH, Scene, reach
+
+__all__ = ["write_video", "VIDEO_FPS", "VIDEO_MISSING"]
+
+#: frames a second of a video
+VIDEO_FPS = 25.0
+#: the video's size [px] (multiples of 16, as H.264 encoders want): MP4, and the smaller GIF
+MP4_SIZE, GIF_SIZE = (960, 544), (800, 448)
+VIDEO_MISSING = ("writing MP4 needs imageio-ffmpeg, the optional extra video (pip install \"crane-cosim[video]\"); "
+                 "or write a .gif")
+
+
+def write_video(scene: Scene, path) -> Path:
+    """Write ``scene`` to ``path`` (``.mp4`` or ``.gif``), a frame of the
+    video per frame of the scene; returns the path."""
+    path = Path(path)
+    mp4 = path.suffix.lower() == ".mp4"
+    if mp4:
+        try:
+            import imageio_ffmpeg
+        except ImportError:
+            raise CraneCosimError(VIDEO_MISSING) from None
+    size = MP4_SIZE if mp4 else GIF_SIZE
+    frames = _frames(scene, size)
+    if mp4:
+        writer = imageio_ffmpeg.write_frames(str(path), size, fps=VIDEO_FPS, codec="libx264", pix_fmt_out="yuv420p",
+                                             quality=7, macro_block_size=16, ffmpeg_log_level="error",
+                                             output_params=["-preset", "veryfast"])
+        writer.send(None)
+        for rgb in frames:
+            writer.send(rgb.tobytes())
+        writer.close()
+    else:
+        from PIL import Image
+        # one palette, the first frame's (its lines, the axes, the strip: the
+        # colours every frame has), quicker than one of each frame's own
+        images, palette = [], None
+        for rgb in frames:
+            image = Image.fromarray(rgb)
+            if palette is None:
+                palette = image.quantize(colors=128, dither=Image.Dither.NONE)  # 64 greyed the links' blue
+            images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
+        images[0].save(path, save_all=True, append_images=images[1:], duration=int(round(1000 / VIDEO_FPS)),
+                       loop=0, optimize=False)
+    return path
+
+
+def _frames(scene: Scene, size):
+    """The RGB images (height, width, 3) of the scene's frames, one after
+    the other: one figure, its lines' data changed each frame."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    dpi = 100 * size[0] / 1280  # the text in proportion to the picture, whatever its size
+    fig = plt.figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi)
+    canvas = FigureCanvasAgg(fig)
+    strip = scene.wrench is not None
+    ax = fig.add_axes([0.0, 0.27 if strip else 0.0, 1.0, 0.68 if strip else 0.92], projection="3d")
+    lo, hi = scene_limits(scene)
+    ax.set(xlim=(lo[0], hi[0]), ylim=(lo[1], hi[1]), zlim=(lo[2], hi[2]), xlabel="x0 [m]", ylabel="y0 [m]",
+           zlabel="z0 [m]")
+    ax.set_box_aspect(hi - lo)
+    ax.view_init(elev=25, azim=-60)
+    for part in scene.static:
+        colour, _ = STYLE[part.kind]
+        ax.plot(*part.points[0].T, color=colour, lw=1)
+    lines = [ax.plot([], [], [], color=STYLE[p.kind][0], lw=STYLE[p.kind][1] / 3, label=p.name)[0]
+             for p in scene.parts]
+    arrows, scales = [], ()
+    if scene.force is not None:
+        r = ARROW_SHARE * reach(scene)
+        scales = [r / max(np.linalg.norm(v, axis=1).max(), 1e-300) for v in (scene.force, scene.moment)]
+        arrows = [ax.plot([], [], [], color=STYLE[k][0], lw=2, label=f"{k} on the crane")[0]
+                  for k in ("force", "moment")]
+    title = fig.suptitle("")
+    cursors = _strip(fig, scene) if strip else []
+    moving = lines + arrows + cursors + [title]
+    # the axes, the static parts and the strip drawn once; each frame draws
+    # only what moves over them (a whole 3-D redraw takes five times longer)
+    for artist in moving:
+        artist.set_animated(True)
+    canvas.draw()
+    background = canvas.copy_from_bbox(fig.bbox)
+    for k, t in enumerate(scene.times):
+        canvas.restore_region(background)
+        for line, part in zip(lines, scene.parts):
+            line.set_data_3d(*part.points[k].T)
+        for line, vector, scale in zip(arrows, (scene.force, scene.moment), scales):
+            line.set_data_3d(*arrow(scene.mount[k], vector[k] * scale).T)
+        for cursor in cursors:
+            cursor.set_xdata([t, t])
+        title.set_text(f"{scene.title}   t = {t:6.2f} s")
+        for artist in moving:
+            (artist.axes or fig).draw_artist(artist)
+        yield np.asarray(canvas.buffer_rgba())[..., :3].copy()
+    plt.close(fig)
+
+
+def _strip(fig, scene: Scene) -> list:
+    """The wrench's forces and moments under the view, a cursor on each."""
+    w = scene.wrench
+    cursors = []
+    for i, (group, si, what) in enumerate(((WRENCH[3:], "N", "force"), (WRENCH[:3], "N.m", "moment"))):
+        ax = fig.add_axes([0.07 + 0.48 * i, 0.06, 0.4, 0.17])
+        label, size = display_unit(si, float(np.abs(w[list(group)].to_numpy()).max()))
+        for c in group:
+            ax.plot(w["time"], w[c] / size, lw=0.8, label=c[1])
+        ax.set_xlabel("time [s]", fontsize=8)
+        ax.set_ylabel(f"{what} [{label}]", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=7, ncol=3, loc="upper right")
+        ax.grid(True, alpha=0.3)
+        cursors.append(ax.axvline(scene.times[0], color="black", lw=0.8))
+    return cursors

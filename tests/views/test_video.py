@@ -1,0 +1,56 @@
+"""The animation as a video (cosim/views/video.py): MP4 at 25 frames a
+second of real time (or --speed times it), a frame per frame of the scene,
+the crane's links in them; an animated GIF the same; and the sentences for
+what cannot be written."""
+import sys
+
+import numpy as np
+import pytest
+from synthetic_runs import COMPONENTS, knuckle_boom_on_vessel
+
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.views.page import STYLE
+from crane_cosim.views.scene import scene_of
+from crane_cosim.views.video import GIF_SIZE, MP4_SIZE, VIDEO_FPS, VIDEO_MISSING, write_video
+
+
+def _scene(speed=1.0):
+    return scene_of(knuckle_boom_on_vessel(duration=2.0), COMPONENTS, "made up", fps=VIDEO_FPS / speed)
+
+
+def _link_pixels(rgb, near=60.0):
+    """How many pixels of the links' colour (H.264 and the GIF's palette
+    shift it a little)."""
+    target = np.array([int(STYLE["link"][0][i:i + 2], 16) for i in (1, 3, 5)], float)
+    return int((np.linalg.norm(rgb.astype(float) - target, axis=2) < near).sum())
+
+
+@pytest.mark.parametrize("speed", [1.0, 2.0])
+def test_mp4_plays_the_run_at_real_time_or_the_speed_asked(tmp_path, speed):
+    import imageio_ffmpeg
+    scene = _scene(speed)
+    path = write_video(scene, tmp_path / "run.mp4")
+    reader = imageio_ffmpeg.read_frames(str(path))
+    meta = reader.__next__()
+    frames = [np.frombuffer(f, np.uint8).reshape(meta["size"][1], meta["size"][0], 3) for f in reader]
+    assert tuple(meta["size"]) == MP4_SIZE and meta["fps"] == VIDEO_FPS
+    # 2 s of the run in 2 s of video, or in 1 s at twice real time
+    assert len(frames) == len(scene.times) == round(2.0 * VIDEO_FPS / speed) + 1
+    assert all(_link_pixels(f) > 100 for f in frames)  # measured at least 193, the boom seen end on
+    assert np.abs(frames[0].astype(int) - frames[-1].astype(int)).sum() > 0  # the crane moved
+
+
+def test_a_gif_holds_every_frame_for_a_frame_of_real_time(tmp_path):
+    from PIL import Image
+    scene = _scene()
+    image = Image.open(write_video(scene, tmp_path / "run.gif"))
+    assert image.size == GIF_SIZE and image.n_frames == len(scene.times) and image.info["duration"] == 40
+    image.seek(image.n_frames - 1)
+    assert _link_pixels(np.asarray(image.convert("RGB"))) > 100
+
+
+def test_without_imageio_ffmpeg_mp4_is_refused_with_the_way_out(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)
+    with pytest.raises(CraneCosimError) as e:
+        write_video(_scene(), tmp_path / "run.mp4")
+    assert str(e.value) == VIDEO_MISSING and not (tmp_path / "run.mp4").exists()
