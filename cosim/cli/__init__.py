@@ -8,7 +8,7 @@
                            [--replace component=model.fmu ...]
                            [--record component.variable ...] [--record-every N] [--force]
                            [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
-                           [--estimate] [--tolerance TOL] [--no-plots] [--animate]
+                           [--estimate] [--tolerance TOL] [--no-plots] [--animate] [--view [HOST:]PORT]
     crane-cosim check SYSTEM [--set ...] [--replace ...]
     crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
     crane-cosim build-fmus [--out DIR] [--no-compile]

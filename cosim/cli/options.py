@@ -35,6 +35,14 @@ def _component_steps(items) -> dict:
     return steps
 
 
+def _view(text):
+    """``--view [HOST:]PORT`` as ``(host, port)``, or None."""
+    if text is None:
+        return None
+    from ..views.live import parse_address
+    return parse_address(text)
+
+
 def run_config(args, monolithic: bool = False) -> RunConfig:
     """The :class:`RunConfig` of ``run``, ``check``, ``export`` or ``sweep``'s
     arguments, checked (:meth:`RunConfig.check`)."""
@@ -48,6 +56,9 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
         if real_time is not None:
             raise CraneCosimError("--real-time paces the communication points of a co-simulation; a monolithic "
                                   "run has none (leave out --monolithic)")
+        if get("view") is not None:
+            raise CraneCosimError("--view shows a co-simulation as it goes; a monolithic run is one computation "
+                                  "(leave out --monolithic, or animate its results afterwards)")
         if get("estimate") or get("tolerance") is not None or get("accuracy") is not None:
             raise CraneCosimError("--estimate, --tolerance and --accuracy concern the coupling of a co-simulation; "
                                   "a monolithic run has none (leave out --monolithic)")
@@ -63,6 +74,6 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        size_limit=None if get("force") else recording.SIZE_LIMIT, real_time=real_time,
                        spin=SPIN if get("spin") is None else get("spin"), rt_priority=get("rt_priority"),
                        estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
-                       replace_run=bool(get("force")))
+                       replace_run=bool(get("force")), view=_view(get("view")))
     config.check()
     return config

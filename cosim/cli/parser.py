@@ -10,6 +10,7 @@ from ..runtime.algorithms import ALGORITHMS
 from ..runtime.coupling import COUPLINGS
 from ..runtime.plan import EXTRAPOLATIONS
 from ..scenarios import SCENARIOS
+from ..views import LIVE_ADDRESS as DEFAULT_VIEW
 
 DEFAULT_FMU_DIR = Path("fmus_build")
 DEMO_SCENARIO = "offshore_knuckle_boom"
@@ -82,6 +83,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     _experiment(r)
     _values(r)
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    r.add_argument("--view", nargs="?", const=f"{DEFAULT_VIEW[0]}:{DEFAULT_VIEW[1]}", metavar="[HOST:]PORT",
+                   help="serve a live view of the run at http://HOST:PORT/ while it goes (default "
+                        f"{DEFAULT_VIEW[0]}:{DEFAULT_VIEW[1]}: this machine only; port 0: any free one)")
     r.add_argument("--animate", action="store_true", help="also write the run's 3-D animation, animation.html, "
                                                           "beside the plots (crane-cosim animate)")
     r.add_argument("--record", action="append", metavar="COMPONENT.VARIABLE",

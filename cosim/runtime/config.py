@@ -56,7 +56,9 @@ class RunConfig:
     else 0.1%); ``progress``: a bar and words on stderr;
     ``replace_run``: an earlier run's files in the results folder are
     removed before this run starts (otherwise such a folder is refused, so
-    that a folder never holds the files of two runs)."""
+    that a folder never holds the files of two runs); ``view``: ``(host,
+    port)`` where a live view of the run is served while it goes
+    (``cosim/views/live.py``)."""
     stop_time: float | None = None
     step: float | None = None
     algorithm: str | None = None
@@ -77,6 +79,7 @@ class RunConfig:
     accuracy: float | None = None
     progress: bool = True
     replace_run: bool = False
+    view: tuple | None = None
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed

@@ -15,6 +15,7 @@ run between two steps with ``KeyboardInterrupt`` and
 from __future__ import annotations
 
 import math
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -108,6 +109,19 @@ def _settings(plan, config: RunConfig, every: int) -> dict:
     return settings
 
 
+def _live_view(plan, log, config: RunConfig):
+    """The live view ``config.view`` asks for, serving already, or None;
+    where it is is said on stderr."""
+    if config.view is None:
+        return None
+    from ..views.live import LiveView
+    log.summary["live_view"] = figures = {}
+    view = LiveView(plan, log.summary["components"], plan.name, config.view, figures=figures)
+    print(f"live view: {view.url} (open it in a browser; it follows the run while it goes)", file=sys.stderr,
+          flush=True)
+    return view
+
+
 def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> RunResult:
     """One co-simulation at one step; with a ``tolerance``, unless ``final``,
     :class:`_OverTolerance` at the end when the estimate went over it;
@@ -141,6 +155,9 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
         else:
             observers.append(Progress(log, s.step))
         observers.append(Interrupts(signals))
+        view = _live_view(plan, log, config)
+        if view is not None:
+            observers.insert(1, view)
         try:
             Execution(plan, tmp).run(observers)
         finally:

@@ -9,7 +9,10 @@ from pathlib import Path
 from ..errors import CraneCosimError
 from ..files.results import ANIMATION_FILE
 
-__all__ = ["animate"]
+__all__ = ["animate", "LIVE_ADDRESS"]
+
+#: where ``run --view`` serves by default: loopback, so that only this machine sees it
+LIVE_ADDRESS = ("127.0.0.1", 8765)
 #: what ``animate`` writes, by the output's suffix
 FORMATS = (".html", ".mp4", ".gif")
 

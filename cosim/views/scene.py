@@ -23,7 +23,7 @@ from ..errors import CraneCosimError
 from ..files.results import SUMMARY_FILE, read_results
 from .skeletons import DRAWN_CRANES, DRAWN_VESSELS, Part, crane_parts, hull_outline_of
 
-__all__ = ["Scene", "scene_of_run", "FRAMES_PER_SECOND"]
+__all__ = ["Scene", "Drawing", "scene_of", "scene_of_run", "FRAMES_PER_SECOND"]
 
 #: frames per second of simulated time, by default
 FRAMES_PER_SECOND = 25.0
@@ -70,38 +70,49 @@ def scene_of(df: pd.DataFrame, components: dict, title: str, fps: float = FRAMES
     columns) of a system of ``components`` (name -> ``{"source": its FMU,
     "parameters": the values set}``, as ``summary.json`` has them); ``where``
     names the run in messages."""
-    t = df["time"].to_numpy()
-    times = np.arange(t[0], t[-1], 1.0 / fps)
-    times = np.append(times, t[-1]) if times.size == 0 or times[-1] < t[-1] - 1e-9 else times
+    return Drawing(components, where).scene(df, title, fps)
 
-    def values(component):
+
+class Drawing:
+    """The drawable components of a system, their blocks made once (a live
+    view draws every update with them): ``blocks`` name -> block, ``notes``
+    what is not drawn and why."""
+
+    def __init__(self, components: dict, where: str = "the run"):
+        self.where = where
+        made = {name: _block_of(name, spec) for name, spec in components.items()}
+        self.blocks = {name: block for name, (block, _) in made.items() if block is not None}
+        self.notes = [f"component {name}: {why}" for name, (block, why) in made.items() if block is None and why]
+
+    def scene(self, df: pd.DataFrame, title: str, fps: float = FRAMES_PER_SECOND) -> Scene:
+        """The scene of ``df`` at ``fps`` frames a second (and its last time)."""
+        t = df["time"].to_numpy()
+        times = np.arange(t[0], t[-1], 1.0 / fps)
+        times = np.append(times, t[-1]) if times.size == 0 or times[-1] < t[-1] - 1e-9 else times
+        R, p = _mount_pose(df, times, t)
+        parts, static = [], []
+        for name, block in self.blocks.items():
+            if block.model_name in DRAWN_CRANES:
+                for part in crane_parts(block, self._values(df, name, times, t)):
+                    parts.append(Part(part.name, part.kind, _to_ground(part.points, R, p)))
+            else:
+                outline, mount = hull_outline_of(block)
+                local = np.broadcast_to(outline - mount, (times.size, *outline.shape))
+                parts.append(Part(f"{name} hull", "hull", _to_ground(local, R, p)))
+                if block.model_name == "HydroVessel":
+                    static.append(Part("calm water", "water", _water(outline)))
+        scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=list(self.notes))
+        _add_wrench(scene, df, t, R)
+        return scene
+
+    def _values(self, df, component, times, t):
         def get(name):
             column = f"{component}.{name}"
             if column not in df:
-                raise CraneCosimError(f"{where}: component {component} did not record {name}, which its "
+                raise CraneCosimError(f"{self.where}: component {component} did not record {name}, which its "
                                       f"drawing needs (record it, or all of the component's outputs)")
             return np.interp(times, t, df[column].to_numpy())
         return get
-
-    R, p = _mount_pose(df, times, t)
-    blocks = {name: _block_of(name, spec) for name, spec in components.items()}
-    notes = [f"component {name}: {why}" for name, (block, why) in blocks.items() if block is None and why]
-    parts, static = [], []
-    for name, (block, _) in blocks.items():
-        if block is None:
-            continue
-        if block.model_name in DRAWN_CRANES:
-            for part in crane_parts(block, values(name)):
-                parts.append(Part(part.name, part.kind, _to_ground(part.points, R, p)))
-        elif block.model_name in DRAWN_VESSELS:
-            outline, mount = hull_outline_of(block)
-            local = np.broadcast_to(outline - mount, (times.size, *outline.shape))
-            parts.append(Part(f"{name} hull", "hull", _to_ground(local, R, p)))
-            if block.model_name == "HydroVessel":
-                static.append(Part("calm water", "water", _water(outline)))
-    scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=notes)
-    _add_wrench(scene, df, t, R)
-    return scene
 
 
 def _summary(run_dir: Path) -> dict:

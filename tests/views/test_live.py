@@ -1,0 +1,82 @@
+"""The live view of a run (cosim/views/live.py, live_server.py): a paced
+run of the crane on the vessel served while it goes; a client gets the page
+and, during the run, updates at most at the screen's rate, in time order,
+then the end; the view's process never holds the run's interpreter."""
+import json
+import re
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.runtime import run_cosim
+from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.views.live import LIVE_RATE, parse_address
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _listen(url, got: dict):
+    """Read the page, then the events until the end, noting when each came."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            got["page"] = urllib.request.urlopen(url, timeout=60).read().decode()
+            break
+        except OSError:
+            time.sleep(0.05)
+    with urllib.request.urlopen(url + "events", timeout=60) as stream:
+        event = None
+        for raw in stream:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                if event == "end":
+                    got["end"] = time.monotonic()
+                    return
+                got["updates"].append((time.monotonic(), json.loads(line[6:])["t"]))
+
+
+def test_a_paced_run_is_seen_while_it_goes(fmu_dir, tmp_path):
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    got = {"updates": []}
+    client = threading.Thread(target=_listen, args=(url, got), daemon=True)
+    client.start()
+    s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=2.0)
+    result = run_cosim(s, tmp_path, real_time=1.0, view=("127.0.0.1", port), progress=False)
+    client.join(timeout=30)
+    assert result.status == "completed"
+    assert "EventSource" in got["page"] and "plotly" in got["page"].lower()
+    updates = got["updates"]
+    # 2 s paced at real time: about 25 a second, in time order, every one before the end
+    times = [t for _, t in updates]
+    assert len(updates) >= 20 and times == sorted(times) and len(set(times)) == len(times)
+    received = [w for w, _ in updates]
+    span = received[-1] - received[0]
+    assert len(updates) <= LIVE_RATE * span + 2
+    assert times[-1] > 1.5 and all(w <= got["end"] for w in received)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["live_view"]["url"] == url and summary["live_view"]["copies"] >= len(updates)
+
+
+def test_the_address_and_a_busy_port_are_named(fmu_dir, tmp_path):
+    assert parse_address("8765") == ("127.0.0.1", 8765) and parse_address("0.0.0.0:80") == ("0.0.0.0", 80)
+    for bad in ("localhost:99", "1.2.3.4:70000", "port"):
+        with pytest.raises(CraneCosimError, match=re.escape(f"--view {bad}: give [HOST:]PORT")):
+            parse_address(bad)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
+        with pytest.raises(CraneCosimError, match=f"--view 127.0.0.1:{port}: cannot serve there"):
+            run_cosim(s, tmp_path, view=("127.0.0.1", port), progress=False)
