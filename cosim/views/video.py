@@ -16,7 +16,7 @@ from ..reports.plots import display_unit
 from .page import ARROW_SHARE, STYLE, arrow, scene_limits
 from .scene import WRENCH, Scene, reach
 
-__all__ = ["write_video", "VIDEO_FPS", "VIDEO_MISSING"]
+__all__ = ["write_video", "write_frame", "VIDEO_FPS", "VIDEO_MISSING"]
 
 #: frames a second of a video
 VIDEO_FPS = 25.0
@@ -61,9 +61,19 @@ def write_video(scene: Scene, path) -> Path:
     return path
 
 
-def _frames(scene: Scene, size):
+def write_frame(scene: Scene, time: float, path, size=MP4_SIZE) -> Path:
+    """Write the video's frame nearest ``time`` [s] as a PNG at ``path`` (an
+    example's picture); returns the path."""
+    from PIL import Image
+    k = int(np.argmin(np.abs(scene.times - time)))
+    Image.fromarray(next(_frames(scene, size, only=k))).save(path, optimize=True)
+    return Path(path)
+
+
+def _frames(scene: Scene, size, only: int | None = None):
     """The RGB images (height, width, 3) of the scene's frames, one after
-    the other: one figure, its lines' data changed each frame."""
+    the other (or of frame ``only``): one figure, its lines' data changed
+    each frame."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -100,6 +110,8 @@ def _frames(scene: Scene, size):
     canvas.draw()
     background = canvas.copy_from_bbox(fig.bbox)
     for k, t in enumerate(scene.times):
+        if only is not None and k != only:
+            continue
         canvas.restore_region(background)
         for line, part in zip(lines, scene.parts):
             line.set_data_3d(*part.points[k].T)

@@ -86,3 +86,4 @@ def test_the_spring_vessel_is_the_box_of_its_radii_of_gyration():
     L, B, D = corners.max(axis=0) - corners.min(axis=0)
     assert np.allclose([(B**2 + D**2) / 12, (L**2 + D**2) / 12, (L**2 + B**2) / 12], [9.0, 25.0, 30.25])
     assert np.allclose((corners.max(axis=0) + corners.min(axis=0)) / 2, [0, 0, 2.0]) and np.allclose(mount, [0, 0, 6])
+
