@@ -20,7 +20,7 @@ PICTURE = "animation.png"
 #: example -> the time [s] its picture shows (the fatigue study's: its system
 #: in the Waves block's default sea)
 MOMENTS = {"crane_on_vessel": 2.5, "crane_on_vessel_friction": 2.5, "knuckle_boom": 12.0,
-           "offshore_knuckle_boom": 12.0, "hydro_vessel": 12.0, "fatigue_study": 12.0}
+           "offshore_knuckle_boom": 12.0, "hydro_vessel": 12.0, "fatigue_study": 12.0, "flexible_crane": 1.0}
 
 
 def write_pictures(examples) -> list[Path]:

@@ -93,8 +93,9 @@ class Drawing:
         parts, static = [], []
         for name, block in self.blocks.items():
             if block.model_name in DRAWN_CRANES:
-                for part in crane_parts(block, self._values(df, name, times, t)):
-                    parts.append(Part(part.name, part.kind, _to_ground(part.points, R, p)))
+                for part in crane_parts(block, self._values(df, name, times, t), (R, p)):
+                    points = part.points if part.ground else _to_ground(part.points, R, p)
+                    parts.append(Part(part.name, part.kind, points))
             else:
                 outline, mount = hull_outline_of(block)
                 local = np.broadcast_to(outline - mount, (times.size, *outline.shape))

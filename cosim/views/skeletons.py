@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..blocks.flexible_boom import element_lengths
 from ..blocks.kane import kinematics
 
 __all__ = ["Part", "crane_parts", "hull_outline_of", "DRAWN_CRANES", "DRAWN_VESSELS"]
@@ -25,12 +26,14 @@ __all__ = ["Part", "crane_parts", "hull_outline_of", "DRAWN_CRANES", "DRAWN_VESS
 @dataclass
 class Part:
     """One thing drawn: ``name`` (the legend's), ``kind`` (its style:
-    ``link``, ``bracket``, ``barrel``, ``piston``, ``hull``, ``water``) and ``points``
-    (frames, k, 3) [m] in the frame its owner says."""
+    ``link``, ``bracket``, ``barrel``, ``piston``, ``hull``, ``water``,
+    ``path``) and ``points`` (frames, k, 3) [m] in the frame its owner says,
+    or in Frame 0 where ``ground`` (a path programmed in the world)."""
 
     name: str
     kind: str
     points: np.ndarray
+    ground: bool = False
 
 
 #: a component's recorded variable at the frames' times, by its name
@@ -93,14 +96,59 @@ def _knuckle_boom(block, values: Values) -> list[Part]:
     return [Part(name, kind.get(name, name.split()[-1]), _frames(points)) for name, points in parts.items()]
 
 
+def _flexible_crane(block, values: Values, pose) -> list[Part]:
+    """The crane of Jarzębowska, Urbaś & Augustynek (2018): the column, the
+    boom's rigid finite elements and the jib to the end effector E.  The
+    boom's root is its chain's at the recorded slew and boom angles, its
+    tip the rigid tip displaced by the recorded deflection (``defl_*``,
+    boom-root axes) and E the recorded ``p_E_*`` (Frame 0, brought to the
+    mount frame by the mount's ``pose``), all three exact.  The elements'
+    own angles are not outputs: the joints between them are drawn on the
+    cubic a cantilever takes under a load at its tip, ``(3 s**2 - s**3) /
+    2`` of the tip's deflection at ``s`` of the boom's length.  With
+    ``programmed``, the ellipse E follows (eq. 17) at the programmed height
+    ``z_E_ref``, in Frame 0."""
+    p = block.p
+    chain, joints = block.chain, block.joint_index
+    q = np.column_stack([values(f"q_{j}") for j in ("slew", "boom", "jib")])
+    defl = np.column_stack([values(f"defl_{c}") for c in "xyz"])
+    E0 = np.column_stack([values(f"p_E_{c}") for c in "xyz"])
+    R, origin = pose
+    E = np.einsum("fji,fj->fi", R, E0 - origin)  # Frame 0 to the mount frame
+    xi = np.concatenate([[0.0], np.cumsum(element_lengths(p.l_boom, block.n_rfe))]) / p.l_boom
+    shape = (3 * xi ** 2 - xi ** 3) / 2
+    king, boom, jib = [], [], []
+    for k in range(len(q)):
+        theta = np.zeros(chain.n)
+        theta[joints] = q[k]
+        kin = kinematics(chain, theta, np.zeros(chain.n))
+        stations = np.column_stack([xi * p.l_boom, np.zeros_like(xi), np.zeros_like(xi)]) + shape[:, None] * defl[k]
+        points = kin.p[1] + stations @ kin.R[1].T
+        king.append([kin.p[0], kin.p[1]])
+        boom.append(points)
+        jib.append([points[-1], E[k]])
+    parts = [Part("king", "link", _frames(king)), Part("boom (its elements)", "link", _frames(boom)),
+             Part("jib", "link", _frames(jib))]
+    if p.programmed:
+        angle = np.linspace(0.0, 2 * np.pi, 73)
+        z = values("z_E_ref")
+        ring = np.stack([np.column_stack([p.a_E * np.cos(angle), p.b_E * np.sin(angle), np.full(73, zk)])
+                         for zk in z])
+        parts.append(Part("programmed path", "path", ring, ground=True))
+    return parts
+
+
 #: crane model -> its drawing in the mount frame
-DRAWN_CRANES = {"Crane": _torque_crane, "KnuckleBoomCrane": _knuckle_boom}
+DRAWN_CRANES = {"Crane": _torque_crane, "KnuckleBoomCrane": _knuckle_boom, "FlexibleCrane": _flexible_crane}
 
 
-def crane_parts(block, values: Values) -> list[Part]:
+def crane_parts(block, values: Values, pose) -> list[Part]:
     """The parts of the crane ``block`` (a block of the package, made with
-    the run's parameters) at the frames, mount frame [m]."""
-    return DRAWN_CRANES[block.model_name](block, values)
+    the run's parameters) at the frames, mount frame [m] (or Frame 0 where
+    ``ground``); ``pose``: the mount's ``(R_1^0, position in Frame 0)`` at
+    the frames, (frames, 3, 3) and (frames, 3)."""
+    draw = DRAWN_CRANES[block.model_name]
+    return draw(block, values, pose) if draw is _flexible_crane else draw(block, values)
 
 
 def _inertia_box(block) -> tuple[np.ndarray, np.ndarray]:
@@ -140,8 +188,21 @@ def _hydro_hull(block) -> tuple[np.ndarray, np.ndarray]:
     return outline, np.array([p.mount_x, p.mount_y, p.mount_z])
 
 
+def _supported_base(block) -> tuple[np.ndarray, np.ndarray]:
+    """The spring-supported base of Jarzębowska, Urbaś & Augustynek (2018):
+    the polygon of its support points and a spoke from the mount to each,
+    in Frame 1."""
+    supports = block._r_sup
+    nan = np.full((1, 3), np.nan)
+    mount = np.array([block.p.mount_x, block.p.mount_y, block.p.mount_z])
+    rows = [supports, supports[:1], nan]
+    for point in supports:
+        rows += [mount[None], point[None], nan]
+    return np.concatenate(rows), mount
+
+
 #: vessel model -> (its hull's outline in its own coordinates, the mount there)
-DRAWN_VESSELS = {"Vessel": _inertia_box, "HydroVessel": _hydro_hull}
+DRAWN_VESSELS = {"Vessel": _inertia_box, "HydroVessel": _hydro_hull, "SupportedBase": _supported_base}
 
 
 def hull_outline_of(block) -> tuple[np.ndarray, np.ndarray] | None:

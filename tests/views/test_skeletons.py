@@ -16,7 +16,10 @@ def _values(**columns):
 
 
 def _parts(block, **columns):
-    return {p.name: p.points for p in crane_parts(block, _values(**columns))}
+    """The parts of ``block`` on a mount at the origin, level."""
+    n = len(next(iter(columns.values())))
+    pose = (np.broadcast_to(np.eye(3), (n, 3, 3)), np.zeros((n, 3)))
+    return {p.name: p.points for p in crane_parts(block, _values(**columns), pose)}
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +90,29 @@ def test_the_spring_vessel_is_the_box_of_its_radii_of_gyration():
     assert np.allclose([(B**2 + D**2) / 12, (L**2 + D**2) / 12, (L**2 + B**2) / 12], [9.0, 25.0, 30.25])
     assert np.allclose((corners.max(axis=0) + corners.min(axis=0)) / 2, [0, 0, 2.0]) and np.allclose(mount, [0, 0, 6])
 
+
+
+def test_the_flexible_crane_from_its_outputs():
+    """The flexible crane of Jarzębowska et al. (2018) at states whose
+    springs are bent: the boom drawn from its chain's root to the tip its
+    recorded deflection gives, the crane's own tip (measured 4e-16 m), and
+    the jib from there to the recorded E, the jib's length l_jib apart: the
+    outputs defl and p_E agree with the chain (measured 4e-16 m)."""
+    from crane_cosim.blocks.flexible_crane import FlexibleCrane
+    from crane_cosim.blocks.kane import kinematics
+    crane = FlexibleCrane()
+    n, names = crane.chain.n, crane.output_names()
+    rng = np.random.default_rng(4)
+    u = crane.default_inputs()
+    for _ in range(5):
+        x = np.zeros(2 * n)
+        x[:n] = rng.normal(scale=0.01, size=n)  # the springs bent by up to a few hundredths of a radian
+        x[crane.joint_index] = rng.uniform(-1.5, 1.5, 3)
+        y = dict(zip(names, crane.output(0.0, x, u)))
+        parts = _parts(crane, **{k: [y[k]] for k in names if k.startswith(("q_", "defl_", "p_E_"))})
+        kin = kinematics(crane.chain, x[:n], np.zeros(n))
+        tip = kin.p[n - 2] + kin.R[n - 2] @ crane._tip
+        boom, jib = parts["boom (its elements)"][0], parts["jib"][0]
+        assert np.abs(boom[0] - kin.p[1]).max() < 1.5e-15 and np.abs(boom[-1] - tip).max() < 1.5e-15
+        assert np.linalg.norm(jib[1] - jib[0]) == pytest.approx(crane.p.l_jib, abs=1.5e-15)
+        assert len(boom) == crane.n_rfe + 1
