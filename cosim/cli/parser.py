@@ -170,6 +170,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     be.add_argument("--repeat", type=int, default=3, help="co-simulation runs, the fastest counts (default: 3)")
     be.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
                     help="benchmark this scenario only (repeatable; default: all)")
+    be.add_argument("--animation", action="store_true",
+                    help="instead: the time crane-cosim animate takes to draw a run of each --scenario (default: "
+                         "offshore_knuckle_boom) of --stop-time s, as a page, an MP4 and a GIF, and the page's size")
     be.add_argument("--sweep", type=int, metavar="CASES",
                     help="instead: cases per hour of a sweep of CASES cases of --stop-time s, one worker against "
                          "two, and the overhead per case")

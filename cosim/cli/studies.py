@@ -77,4 +77,23 @@ def cmd_bench(args) -> int:
               f"worker, {r['cases_per_hour_2']:.0f} with two ({r['speedup']:.2f} times); overhead per case "
               f"{r['overhead_s_per_case_1']:.2f} s (one worker), {r['overhead_s_per_case_2']:.2f} s (two)")
         return 0
+    if args.animation:
+        return _bench_animation(args)
     return bench_main(args)
+
+
+def _bench_animation(args) -> int:
+    """``bench --animation``: the records as JSON, or a line each."""
+    import json
+
+    from ..studies.animation_bench import bench_animation
+
+    def say(r):
+        if args.json:
+            print(json.dumps(r))
+            return
+        mp4 = "no MP4 (the optional extra video)" if r["mp4_s"] is None else f"MP4 {r['mp4_s']:.1f} s"
+        print(f"{r['scenario']}, {r['stop_time']:g} s run: page {r['page_s']:.1f} s ({r['page_mb']:.1f} MB; "
+              f"{r['page_50fps_mb']:.1f} MB at 50 frames a second), {mp4}, GIF {r['gif_s']:.1f} s", flush=True)
+    bench_animation(args.scenario or ["offshore_knuckle_boom"], args.stop_time, args.out, on_record=say)
+    return 0
