@@ -174,8 +174,9 @@ def _layout(fig, scene: Scene, speed: float) -> None:
                                            transition=dict(duration=0))]) for t in scene.times]
     title = scene.title + (f" ({speed:g} times real time)" if speed != 1 else "")
     fig.update_layout(
-        title=dict(text=title + ("<br><sup>" + "; ".join(scene.notes) + "</sup>" if scene.notes else "")),
-        height=900, margin=dict(l=10, r=10, t=70, b=10), legend=dict(font=dict(size=10)),
+        title=dict(text=title + ("<br><sup>" + "; ".join(scene.notes) + "</sup>" if scene.notes else ""),
+                   y=0.985, yanchor="top"),
+        height=900, margin=dict(l=10, r=10, t=120, b=10), legend=dict(font=dict(size=10)),
         scene=_scene_axes(scene),
         updatemenus=[dict(type="buttons", direction="left", x=0.0, y=1.0, xanchor="left", yanchor="bottom",
                           buttons=[play, pause])],

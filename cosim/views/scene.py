@@ -99,7 +99,8 @@ class Drawing:
             else:
                 outline, mount = hull_outline_of(block)
                 local = np.broadcast_to(outline - mount, (times.size, *outline.shape))
-                parts.append(Part(f"{name} hull", "hull", _to_ground(local, R, p)))
+                what = "supports" if block.model_name == "SupportedBase" else "hull"
+                parts.append(Part(f"{name} {what}", "hull", _to_ground(local, R, p)))
                 if block.model_name == "HydroVessel":
                     static.append(Part("calm water", "water", _water(outline)))
         scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=list(self.notes))
