@@ -25,29 +25,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..files.results import PLOTS_FOLDER, SUMMARY_FILE, read_results  # noqa: E402
-
-#: SI unit -> the display units to choose from, (label, size of one in SI)
-DISPLAY_UNITS = {
-    "N": [("N", 1.0), ("kN", 1e3), ("MN", 1e6)],
-    "N.m": [("N·m", 1.0), ("kN·m", 1e3), ("MN·m", 1e6)],
-    "Pa": [("bar", 1e5)],
-    "rad": [("deg", math.pi / 180)],
-    "rad/s": [("deg/s", math.pi / 180)],
-    "rad/s2": [("deg/s²", math.pi / 180)],
-}
-
-
-def display_unit(si_unit: str, peak: float) -> tuple[str, float]:
-    """The display unit of a quantity in ``si_unit`` whose largest magnitude
-    is ``peak``: the largest unit in which the peak is at least 1, and its
-    size in SI units.  A unit not in :data:`DISPLAY_UNITS` is kept as it is."""
-    choices = DISPLAY_UNITS.get(si_unit, [(si_unit or "1", 1.0)])
-    label, size = choices[0]
-    for lab, sz in choices[1:]:
-        if peak >= sz:
-            label, size = lab, sz
-    return label, size
-
+from .units import DISPLAY_UNITS, display_unit  # noqa: E402,F401 (imported from here by others)
 
 # (file stem, title, the variable that must be there, [axes: variable pattern, ...])
 # Patterns match the variable part of ``component.variable``; set-points
@@ -183,72 +161,3 @@ def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
     if not values.get("programmed"):
         return None
     return float(values["a_E"]), float(values["b_E"])
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^\w.-]+", "_", name)
-
-
-def plot_fatigue(out_dir, cases, records, slopes) -> list[Path]:
-    """The figures of a fatigue study (``cosim/studies/fatigue.py``) in ``out_dir``:
-    per case (``records``: its times, signals and their counted cycles),
-    ``<case>_rainflow.png`` (each signal's cycles by range and mean) and ``<case>_records.png`` (each signal over time, its
-    largest and smallest values marked), and ``del.png`` (each signal's
-    lifetime DEL per case, for each slope)."""
-    out_dir = Path(out_dir)
-    written = []
-    for case, (time, signals, counted) in records.items():
-        n = len(signals)
-        fig, axes = plt.subplots(n, 1, figsize=(8, 2.4 * n), sharex=True, squeeze=False)
-        for ax, (name, y) in zip(axes[:, 0], signals.items()):
-            ax.plot(time, y, lw=0.8)
-            for k, marker in ((int(np.argmax(y)), "^"), (int(np.argmin(y)), "v")):
-                ax.plot(time[k], y[k], marker, color="C3")
-                ax.annotate(f"{y[k]:.4g}", (time[k], y[k]), fontsize=7, xytext=(4, 0), textcoords="offset points")
-            ax.set_ylabel(name, fontsize=7)
-            ax.grid(True, alpha=0.3)
-        axes[-1, 0].set_xlabel("time [s]")
-        fig.suptitle(f"{case}: records, extremes marked")
-        fig.tight_layout()
-        written.append(out_dir / f"{_safe(case)}_records.png")
-        fig.savefig(written[-1], dpi=100)
-        plt.close(fig)
-
-        cols = min(3, n)
-        rows = math.ceil(n / cols)
-        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.4 * rows), squeeze=False)
-        for ax, name in zip(axes.ravel(), signals):
-            c = counted[name]
-            if len(c):
-                h = ax.hist2d(c["mean"], c["range"], bins=24, weights=c["count"], cmin=0.5, cmap="viridis")
-                fig.colorbar(h[3], ax=ax, label="cycles")
-            ax.set_title(name, fontsize=8)
-            ax.set_xlabel("mean", fontsize=8)
-            ax.set_ylabel("range", fontsize=8)
-        for ax in axes.ravel()[n:]:
-            ax.set_visible(False)
-        fig.suptitle(f"{case}: rainflow matrix")
-        fig.tight_layout()
-        written.append(out_dir / f"{_safe(case)}_rainflow.png")
-        fig.savefig(written[-1], dpi=100)
-        plt.close(fig)
-
-    names = list(dict.fromkeys(cases["signal"]))
-    fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.4 * len(names)), squeeze=False)
-    labels = list(dict.fromkeys(cases["case"]))
-    x = np.arange(len(labels))
-    for ax, name in zip(axes[:, 0], names):
-        rows = cases[cases["signal"] == name].set_index("case").loc[labels]
-        for j, m in enumerate(slopes):
-            ax.bar(x + (j - (len(slopes) - 1) / 2) * 0.8 / len(slopes), rows[f"DEL_m{m:g}"], 0.8 / len(slopes),
-                   label=f"m = {m:g}")
-        ax.set_ylabel(name, fontsize=7)
-        ax.set_xticks(x, labels, fontsize=7, rotation=30, ha="right")
-        ax.grid(True, axis="y", alpha=0.3)
-    axes[0, 0].legend(fontsize=7)
-    fig.suptitle("lifetime damage-equivalent load per case")
-    fig.tight_layout()
-    written.append(out_dir / "del.png")
-    fig.savefig(written[-1], dpi=100)
-    plt.close(fig)
-    return written
