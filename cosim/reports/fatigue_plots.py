@@ -15,6 +15,7 @@ import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from .units import PLAIN_NUMBERS, display_unit  # noqa: E402
 
@@ -92,11 +93,13 @@ def _records(out_dir: Path, case: str, time, signals: dict, units: dict) -> Path
 
 def _rainflow(out_dir: Path, case: str, signals: dict, counted: dict, units: dict) -> Path:
     """The rainflow matrix of each signal of a case: cycles by mean and
-    range, in the signal's display unit."""
+    range, in the signal's display unit, with few enough ticks on the mean
+    axis that their labels stand apart (they overlapped at 24 bins in a 4
+    inch panel with numbers of six digits)."""
     n = len(signals)
     cols = min(3, n)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.4 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
     for ax, name in zip(axes.ravel(), signals):
         c = counted[name]
         label, size = _unit_of(units.get(name, ""), _peak(c["mean"], c["range"]) if len(c) else 0.0)
@@ -104,6 +107,10 @@ def _rainflow(out_dir: Path, case: str, signals: dict, counted: dict, units: dic
             h = ax.hist2d(c["mean"] / size, c["range"] / size, bins=24, weights=c["count"], cmin=0.5,
                           cmap="viridis")
             fig.colorbar(h[3], ax=ax, label="cycles")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
+        ax.tick_params(axis="x", labelrotation=30, labelsize=7)
+        ax.tick_params(axis="y", labelsize=7)
         ax.set_title(name, fontsize=8)
         ax.set_xlabel(f"mean [{label}]", fontsize=8)
         ax.set_ylabel(f"range [{label}]", fontsize=8)

@@ -62,3 +62,15 @@ def test_the_extremes_are_written_with_their_unit(figures):
     texts = [t.get_text() for t in nx.texts]
     assert len(texts) == 2 and all(t.endswith(" MN·m") for t in texts)
     assert 3.0 < float(texts[0].split()[0]) <= 3.5
+
+
+def test_the_rainflow_matrix_mean_labels_stand_apart(figures):
+    """The tick labels of the mean axis of each rainflow matrix do not
+    overlap (with 24 bins and numbers of seven digits they did)."""
+    fig = figures["case: rainflow matrix"]
+    renderer = fig.canvas.get_renderer()
+    for ax in _axes(fig):
+        boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+        assert len(boxes) >= 2
+        for a, b in zip(boxes, boxes[1:]):
+            assert not a.overlaps(b), [t.get_text() for t in ax.get_xticklabels()]
