@@ -239,6 +239,18 @@ def units_of(folder: Path, df: pd.DataFrame | None = None) -> dict:
     return {**_summary(folder).get("units", {}), **(df.attrs.get("units", {}) if df is not None else {})}
 
 
+def run_case_name(folder: Path) -> str:
+    """The name of the case of one run folder: the run's system and the
+    folder, ``"OffshoreKnuckleBoom (results)"``, so that a run written to a
+    folder of a general name (``results``, ``out``) says what it is; the
+    folder's name alone where it is the system's name (``crane-cosim
+    run``'s default, ``results/<system>``) or the run's summary names no
+    system."""
+    folder = Path(folder).resolve()
+    system = str(_summary(folder).get("system") or "")
+    return f"{system} ({folder.name})" if system and system != folder.name else folder.name
+
+
 def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
     """The results of a run folder (``results.arrows``, a sweep case's
     ``results.parquet``, or the ``results.csv`` of an earlier version's
@@ -283,10 +295,12 @@ def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
     scatter table, a CSV with a column ``case`` (run folders, relative to
     the table's folder) and a column ``probability`` (the fraction of the
     lifetime in each case's conditions, summing to 1); its other columns
-    (Hs, Tp, ...) label the cases.  ``(name, folder, probability, labels)``."""
+    (Hs, Tp, ...) label the cases.  ``(name, folder, probability, labels)``:
+    a table's case is named by its folder's name (its path in the table,
+    where two share one), a run folder's by :func:`run_case_name`."""
     results = Path(results)
     if results.is_dir():
-        return [(results.name, results, 1.0, {})]
+        return [(run_case_name(results), results, 1.0, {})]
     if not results.is_file():
         raise CraneCosimError(f"{results} is neither a run folder nor a scatter table (CSV)")
     table = read_table(results, "the scatter table")

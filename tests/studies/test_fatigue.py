@@ -12,7 +12,7 @@ from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results_stream import ResultWriter
 from crane_cosim.studies.fatigue import (YEAR, case_table, combined, cycles, damage_equivalent_load, parse_combination,
-                                         signals_of, slewing_ring_bolt, study)
+                                         read_cases, signals_of, slewing_ring_bolt, study)
 
 
 def test_rainflow_counts_the_astm_e1049_example():
@@ -206,3 +206,27 @@ def test_the_printed_table_is_in_kn_and_mn(tmp_path, capsys):
         for m, value in zip((3, 4, 5), values):
             assert 1 <= float(value) < 1000
             assert float(value) == pytest.approx(row[f"DEL_m{m}"] / 1e3, rel=5e-4)
+
+
+@pytest.mark.parametrize("folder, system, name", [
+    ("results", "OffshoreKnuckleBoom", "OffshoreKnuckleBoom (results)"),  # a folder's name that says nothing
+    ("Hs2_seed3", "OffshoreKnuckleBoom", "OffshoreKnuckleBoom (Hs2_seed3)"),
+    ("OffshoreKnuckleBoom", "OffshoreKnuckleBoom", "OffshoreKnuckleBoom"),  # crane-cosim run's own results/<system>
+    ("results", None, "results"),  # a summary that names no system
+])
+def test_a_run_folder_is_a_case_named_after_its_system_and_folder(tmp_path, folder, system, name):
+    run = _run_folder(tmp_path / folder, 1e3, system=system)
+    assert [case for case, *_ in read_cases(run)] == [name]
+
+
+def test_the_figures_of_a_run_folder_are_named_after_its_case(tmp_path):
+    """A scatter table's case keeps its folder's name; the figures of a run
+    folder's case "OffshoreKnuckleBoom (results)" are
+    OffshoreKnuckleBoom_results_*.png."""
+    run = _run_folder(tmp_path / "results", 1e3, system="OffshoreKnuckleBoom")
+    assert main(["fatigue", str(run)]) == 0
+    assert {p.name for p in (run / "fatigue").glob("*.png")} == {
+        "OffshoreKnuckleBoom_results_records.png", "OffshoreKnuckleBoom_results_rainflow.png", "del.png"}
+    pd.DataFrame({"case": ["results"], "probability": [1.0]}).to_csv(tmp_path / "scatter.csv", index=False)
+    cases, _ = study(tmp_path / "scatter.csv", tmp_path / "out", plots=False)
+    assert set(cases["case"]) == {"results"}
