@@ -3,8 +3,8 @@
 The hot paths of the knuckle boom crane, the flexible crane, the
 torque-driven crane of Cibicik & Egeland (2018) and its vessel, the
 spring-supported base, the joints' friction and the hydraulic cylinder are
-compiled by numba the first time they run on a machine (``blocks/jit.py``): up to a minute in
-which a run would otherwise sit silent.  :func:`warm_up` does that
+compiled by numba the first time they run on a machine (``blocks/jit.py``): up to a minute and
+a half in which a run would otherwise sit silent.  :func:`warm_up` does that
 compilation up front when the cache does not hold it yet, saying what
 happens, how long it takes roughly and where the result is kept, with a bar
 over the kernel functions on a terminal (one line per function elsewhere,
@@ -24,20 +24,24 @@ from ..blocks import BLOCKS
 from ..blocks import jit, stepping
 
 #: blocks whose hot path numba compiles (their kernel module is the block's
-#: ``kernel_module``): model name -> (what to call it, how long it takes;
-#: measured on a 2-core x86 machine: the knuckle boom crane 41 s idle, 63 s
-#: beside other work, docs/knuckle_boom.md#speed; the flexible crane 10 s
-#: idle, 14 s beside a busy core; the torque-driven crane 3.7 s beside a busy
-#: core, 5.3 s beside more work; the vessel 2.0-2.5 s; the supported base
-#: 3.1 s idle and beside a busy core; the friction 4 s beside a busy core,
-#: 2.5 s idle; the hydraulic cylinder 2.2 s idle).
+#: ``kernel_module``): model name -> (what to call it, how long it takes).
+#: Measured on 2026-11-27 on the 2-core AMD EPYC VM of docs/benchmarks.md,
+#: from a cold cache (a fresh CRANE_COSIM_CACHE_DIR each), kernels and whole
+#: step: the knuckle boom crane 28.8 s nearly idle, 36 s in the demo, 39 s
+#: beside two other compilations, 92 s reported beside the test suite; the
+#: flexible crane 21.9 s; the torque-driven crane 8.7 s; the vessel 6.8 s
+#: idle, 8 s in the demo, 14.3 s beside two compilations, 17 s reported
+#: beside the suite; the hydrodynamic vessel 9.9 s; the supported base
+#: 8.9 s; the friction 2.3 s and 3.4 s (knuckle boom), 4 s in the demo; the
+#: hydraulic cylinder 2.1 s, 4 s in the demo.  A busy machine takes up to
+#: three times as long, hence the ranges.
 #: The two friction blocks share one kernel module, compiled once
-COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minute"),
-                   "FlexibleCrane": ("the flexible crane", "about 10 s"),
-                   "Crane": ("the torque-driven crane", "about 4 s"),
-                   "Vessel": ("the vessel", "about 2 s"),
-                   "HydroVessel": ("the hydrodynamic vessel", "about 10 s"),
-                   "SupportedBase": ("the spring-supported base", "about 3 s"),
+COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "30 s to 1.5 min"),
+                   "FlexibleCrane": ("the flexible crane", "20 s to 1 min"),
+                   "Crane": ("the torque-driven crane", "10 to 30 s"),
+                   "Vessel": ("the vessel", "7 to 20 s"),
+                   "HydroVessel": ("the hydrodynamic vessel", "10 to 30 s"),
+                   "SupportedBase": ("the spring-supported base", "10 to 30 s"),
                    "JointFriction": ("the joints' friction", "a few seconds"),
                    "KnuckleBoomFriction": ("the joints' friction", "a few seconds"),
                    "HydraulicCylinder": ("the hydraulic cylinder", "a few seconds")}
@@ -45,10 +49,11 @@ COMPILED_BLOCKS = {"KnuckleBoomCrane": ("the knuckle boom crane", "about a minut
 
 #: kernel modules the monolithic run compiles besides the blocks' own:
 #: module -> (what to call it, how long it takes, the models any of which
-#: need it, the models all of which need it); measured on a 2-core x86
-#: machine beside a busy core: the loop 30 s
+#: need it, the models all of which need it); measured on 2026-11-27 on the
+#: 2-core VM of docs/benchmarks.md from a cold cache: the loop 24 s beyond
+#: its three blocks' own kernels (57.4 s with them)
 MONOLITHIC_KERNELS = {
-    "flexible_crane_loop_kernels": ("the flexible crane's loop with its base and friction", "about 30 s", set(),
+    "flexible_crane_loop_kernels": ("the flexible crane's loop with its base and friction", "25 s to 1 min", set(),
                                     {"FlexibleCrane", "SupportedBase", "JointFriction"}),
 }
 
@@ -104,8 +109,10 @@ def _compile_monolithic(name: str) -> None:
 
 
 #: what the master's compiled step is called, and how long it takes to
-#: compile (measured on a 2-core x86 machine: 26-31 s)
-MASTER_STEP = ("the master's step (the iterated midpoint and quadratic)", "about 30 s")
+#: compile (measured on 2026-11-27 on the 2-core VM of docs/benchmarks.md
+#: from a cold cache: 41.5 s nearly idle, 38 s in the demo and beside two
+#: other compilations)
+MASTER_STEP = ("the master's step (the iterated midpoint and quadratic)", "40 s to 1.5 min")
 
 
 def master_to_compile() -> bool:

@@ -1,6 +1,7 @@
 """``crane-cosim run``, ``check``, ``export`` and ``demo``."""
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -139,6 +140,7 @@ def cmd_demo(args) -> int:
     from ..runtime.checks import settings_problems
     from ..runtime.run import run_cosim
     from ..runtime.runlog import check_folder
+    from ..vessel_start import settle_vessel
 
     out = Path(args.out)
     # everything the user typed is checked before the minutes of building
@@ -152,12 +154,19 @@ def cmd_demo(args) -> int:
     problems = settings_problems(system, ALGORITHMS, COUPLINGS, EXTRAPOLATIONS)
     if problems:
         raise CraneCosimError(problems[0])
+    # the example's vessel starts level, as the papers' runs do; the demo's
+    # starts at rest under the crane, so that what it shows is the lift's,
+    # not the springs' swing about their resting angles
+    start = settle_vessel(system)
     for folder in (out, out / "fmus", out / "results"):
         check_folder(folder, "--out" if folder == out else "the demo's folder")
     print(f"building FMUs in {out / 'fmus'} ...", flush=True)
     build_all(out / "fmus", only_stale=True)
     warm_up(models_of(system), master=system.algorithm == "iterated-midpoint")
     ssd = write_ssd(system, out / f"{system.name}.ssd")
+    if start:
+        angles = ", ".join(f"{name[2:-2]} {math.degrees(v):.2f} deg" for name, v in start.items())
+        print(f"the vessel starts at rest under the crane at its start pose: {angles}", flush=True)
     print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...",
           flush=True)
     result = run_cosim(system, out / "results", replace_run=True)  # the demo's folder holds its latest run

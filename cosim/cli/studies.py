@@ -46,7 +46,7 @@ def cmd_sweep(args) -> int:
 
 def cmd_fatigue(args) -> int:
     import math
-    from ..studies.fatigue import YEAR, parse_combination, slewing_ring_bolt, study
+    from ..studies.fatigue import UNKNOWN_UNIT, YEAR, lifetime_text, parse_combination, slewing_ring_bolt, study
     combinations = [parse_combination(c) for c in args.combine]
     for text in args.bolt:
         n, d, *angle = _numbers(text, "--bolt", (2, 3))
@@ -60,9 +60,12 @@ def cmd_fatigue(args) -> int:
     out = args.out or (args.results / "fatigue" if args.results.is_dir() else args.results.parent / "fatigue")
     cases, lifetime = study(args.results, out, tuple(args.signal) if args.signal else None, combinations, args.skip,
                             args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
-    print(lifetime.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(lifetime_text(lifetime, slopes))
     print(f"lifetime DELs ({args.life:g} years, {args.n_ref:g} cycles) of {cases['case'].nunique()} case(s): "
-          f"{out / 'fatigue_lifetime.csv'}")
+          f"{out / 'fatigue_lifetime.csv'} (in N and N.m)")
+    for name in lifetime.loc[lifetime["unit"] == UNKNOWN_UNIT, "signal"]:
+        print(f"crane-cosim: note: the unit of {name} is not known (its columns' units differ or are not "
+              f"recorded); its values are as computed: give it as NAME[UNIT]=EXPR", file=sys.stderr)
     return 0
 
 

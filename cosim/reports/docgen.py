@@ -32,7 +32,7 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
   that built it ([next section](#running-the-fmus-in-a-c-host); tested
   with a plain C program and with libcosim's C library).
 * numba compiles the crane's code the first time an FMU runs on a machine
-  (about a minute, in `fmi2ExitInitializationMode`; `crane-cosim
+  (half a minute to a minute and a half for the knuckle boom crane, in `fmi2ExitInitializationMode`; `crane-cosim
   build-fmus` does it beforehand) and keeps
   the machine code in `~/.cache/crane-cosim` (`%LOCALAPPDATA%\\crane-cosim`
   on Windows; `CRANE_COSIM_CACHE_DIR` overrides it); later runs load it in

@@ -25,33 +25,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..files.results import PLOTS_FOLDER, SUMMARY_FILE, read_results  # noqa: E402
-
-#: SI unit -> the display units to choose from, (label, size of one in SI)
-DISPLAY_UNITS = {
-    "N": [("N", 1.0), ("kN", 1e3), ("MN", 1e6)],
-    "N.m": [("N·m", 1.0), ("kN·m", 1e3), ("MN·m", 1e6)],
-    "Pa": [("bar", 1e5)],
-    "rad": [("deg", math.pi / 180)],
-    "rad/s": [("deg/s", math.pi / 180)],
-    "rad/s2": [("deg/s²", math.pi / 180)],
-}
-
-
-def display_unit(si_unit: str, peak: float) -> tuple[str, float]:
-    """The display unit of a quantity in ``si_unit`` whose largest magnitude
-    is ``peak``: the largest unit in which the peak is at least 1, and its
-    size in SI units.  A unit not in :data:`DISPLAY_UNITS` is kept as it is."""
-    choices = DISPLAY_UNITS.get(si_unit, [(si_unit or "1", 1.0)])
-    label, size = choices[0]
-    for lab, sz in choices[1:]:
-        if peak >= sz:
-            label, size = lab, sz
-    return label, size
-
+from .names import readable  # noqa: E402
+from .units import DISPLAY_UNITS, PLAIN_NUMBERS, display_unit  # noqa: E402,F401 (imported from here by others)
 
 # (file stem, title, the variable that must be there, [axes: variable pattern, ...])
 # Patterns match the variable part of ``component.variable``; set-points
-# (``<variable>_ref``) are drawn dashed beside their variable.
+# (``<variable>_ref``) are drawn dashed beside their variable.  A variable
+# is drawn in the first figure that has it: the knuckle boom crane's
+# coordinates (slew angle, cylinder extensions) come before the joints'
+# angles, which its slew angle is one of.
 _PANELS = [
     ("vessel_motion", "Vessel roll, pitch and yaw", r"q_roll", [r"q_(roll|pitch|yaw)"]),
     # Fig. 8 of Jarzębowska, Urbaś & Augustynek (2018)
@@ -60,9 +42,9 @@ _PANELS = [
     ("programme", "Programmed motion: the residuals of the path and the height, the luffing torques it takes",
      r"path_error", [r"(path|height)_error", r"tau_prog_(boom|jib)"]),
     ("boom_deflection", "Boom tip deflection relative to the rigid boom, boom axes", r"defl_y", [r"defl_[xyz]"]),
-    ("crane_joints", "Crane joints", r"q_boom", [r"q_(slew|boom|jib)"]),
     ("crane_coordinates", "Crane coordinates: slew angle and cylinder extensions", r"q_boom_cyl",
      [r"q_slew", r"q_(boom|jib)_cyl"]),
+    ("crane_joints", "Crane joints", r"q_boom", [r"q_(slew|boom|jib)"]),
     ("crane_speeds", "Crane speeds: slew rate and cylinder extension rates", r"u_boom_cyl",
      [r"u_slew", r"u_(boom|jib)_cyl"]),
     ("interface_mount", "Wrench of the vessel on the king at the mount, mount (deck) axes", r"W_mount_fz",
@@ -91,52 +73,117 @@ def _columns(df, pattern):
     return [c for c in df.columns if rx.fullmatch(c)]
 
 
-def _units(out_dir: Path) -> dict:
+def _summary(out_dir: Path) -> dict:
     try:
-        return json.loads((out_dir / SUMMARY_FILE).read_text()).get("units", {})
+        summary = json.loads((out_dir / SUMMARY_FILE).read_text())
     except (OSError, ValueError):
         return {}
+    return summary if isinstance(summary, dict) else {}
+
+
+def _models(summary: dict) -> dict:
+    """component -> the model behind it (its FMU's file name), from a run's summary."""
+    components = summary.get("components")
+    if not isinstance(components, dict):
+        return {}
+    return {name: Path(str(c.get("source", ""))).stem for name, c in components.items() if isinstance(c, dict)}
 
 
 def plot_run(out_dir) -> list[Path]:
-    """Write the plots of the run in ``out_dir`` to ``out_dir/plots``; returns the files."""
+    """Write the plots of the run in ``out_dir`` to ``out_dir/plots``; returns
+    the files.  Each variable is drawn once, in the first figure of
+    :data:`_PANELS` that holds it (the knuckle boom crane's slew angle is
+    a coordinate of its, beside the cylinders' extensions, not again among
+    the joints' angles); legends name it in words with its paper's symbol
+    (``reports/names.py``), beside the axes; on a force or moment axis
+    each line's largest magnitude is marked with its value."""
     out_dir = Path(out_dir)
     # a run stopped by a diverging model ends in huge or infinite values:
     # plot what is finite
     df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
-    units = _units(out_dir)
+    summary = _summary(out_dir)
+    units, models = summary.get("units", {}), _models(summary)
     plot_dir = out_dir / PLOTS_FOLDER
     plot_dir.mkdir(exist_ok=True)
-    written = []
+    written, drawn = [], set()
     for stem, title, needs, rows in _PANELS:
         if not _columns(df, needs) or (stem in _UNLESS and _columns(df, _UNLESS[stem])):
             continue
-        groups = [cols for pattern in rows if (cols := _columns(df, pattern))]
-        fig, axes = plt.subplots(len(groups), 1, figsize=(8, 3.2 * len(groups)), sharex=True, squeeze=False)
-        for ax, cols in zip(axes[:, 0], groups):
-            # the set-point of a variable, from whichever component outputs it
-            refs = {c: next((r for r in df.columns if r.endswith("." + c.split(".", 1)[1] + "_ref")), None)
-                    for c in cols}
-            shown = cols + [r for r in refs.values() if r]
-            values = np.abs(df[shown].to_numpy())
-            peak = float(np.nanmax(values)) if np.isfinite(values).any() else 0.0
-            label, size = display_unit(units.get(cols[0], ""), peak)
-            for c in cols:
-                line, = ax.plot(df["time"], df[c] / size, label=c)
-                if refs[c]:
-                    ax.plot(df["time"], df[refs[c]] / size, "--", color=line.get_color(), label=refs[c])
-            ax.set_ylabel(f"[{label}]")
-            ax.grid(True, alpha=0.3)
-            ax.legend(loc="best", fontsize=8, ncol=2)
-        axes[-1, 0].set_xlabel("time [s]")
-        fig.suptitle(title)
-        fig.tight_layout()
+        groups = [cols for pattern in rows if (cols := [c for c in _columns(df, pattern) if c not in drawn])]
+        if not groups:
+            continue
+        drawn.update(c for cols in groups for c in cols)
+        with plt.rc_context(PLAIN_NUMBERS):
+            fig, axes = plt.subplots(len(groups), 1, figsize=(10, 3.2 * len(groups)), sharex=True, squeeze=False)
+            for ax, cols in zip(axes[:, 0], groups):
+                _draw_axes(ax, df, cols, units, models)
+            axes[-1, 0].set_xlabel("time [s]")
+            fig.suptitle(title)
+            fig.tight_layout()
         path = plot_dir / f"{stem}.png"
         fig.savefig(path, dpi=110)
         plt.close(fig)
         written.append(path)
     path = _end_effector_path(df, plot_dir, out_dir)
     return written + ([path] if path else [])
+
+
+#: SI units whose lines have their largest magnitude marked: what a crane's
+#: structure is checked against
+_PEAK_UNITS = ("N", "N.m")
+
+
+def _draw_axes(ax, df, cols, units: dict, models: dict) -> None:
+    """The columns ``cols`` of ``df`` over time on ``ax``, in the display
+    unit of their largest value, each with its set-point dashed beside it,
+    the legend outside the axes on the right (where no line or mark can
+    hide behind it), and, in N or N.m, each line's peak marked."""
+    # the set-point of a variable, from whichever component outputs it
+    refs = {c: next((r for r in df.columns if r.endswith("." + c.split(".", 1)[1] + "_ref")), None) for c in cols}
+    shown = cols + [r for r in refs.values() if r]
+    values = np.abs(df[shown].to_numpy(float))
+    peak = float(np.nanmax(values)) if np.isfinite(values).any() else 0.0
+    si_unit = units.get(cols[0], "")
+    label, size = display_unit(si_unit, peak)
+    # two components' variables of one name (the cylinders' forces) are told apart by their components
+    variables = [c.split(".", 1)[1] for c in cols]
+    time = df["time"].to_numpy(float)
+    for k, c in enumerate(cols):
+        component, variable = c.split(".", 1)
+        name = readable(c, models.get(component), with_component=variables.count(variable) > 1)
+        y = df[c].to_numpy(float) / size
+        line, = ax.plot(time, y, label=name)
+        if refs[c]:
+            # the set-point is the variable's: named after it, not after the controller's output
+            ax.plot(time, df[refs[c]].to_numpy(float) / size, "--", color=line.get_color(),
+                    label=readable(c.split(".", 1)[0] + "." + variable + "_ref", models.get(component),
+                                   with_component=variables.count(variable) > 1))
+        if si_unit in _PEAK_UNITS:
+            _mark_peak(ax, time, y, size, si_unit, line.get_color(), k)
+    ax.set_ylabel(f"[{label}]")
+    ax.grid(True, alpha=0.3)
+    ax.margins(y=0.15)  # room for the peaks' values inside the axes
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0.0)
+
+
+def _mark_peak(ax, time, y, size: float, si_unit: str, color, k: int) -> None:
+    """A small marker on the largest magnitude of ``y`` (drawn in a unit of
+    ``size`` times ``si_unit``) and its value beside it, in the unit that
+    suits that value (a 172 kN peak on an axis of MN reads "172 kN"), away
+    from the line's side of the axis and inward from the axes' ends; the
+    ``k``-th line of an axes its text a little further out, so that peaks at
+    one time stand apart."""
+    if not np.isfinite(y).any():
+        return
+    i = int(np.nanargmax(np.abs(y)))
+    unit, own = display_unit(si_unit, abs(y[i]) * size)
+    up = y[i] >= 0
+    late = time[i] > time[0] + 0.75 * (time[-1] - time[0])
+    ax.plot(time[i], y[i], "o", ms=4, color=color, zorder=3)
+    ax.annotate(f"{y[i] * size / own:.3g} {unit}", (time[i], y[i]), xytext=(-4 if late else 4, (4 + 9 * k) * (1 if up else -1)),
+                textcoords="offset points", fontsize=7, color=color, ha="right" if late else "left",
+                va="bottom" if up else "top",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.75})
 
 
 def _end_effector_path(df, plot_dir: Path, out_dir: Path) -> Path | None:
@@ -183,72 +230,3 @@ def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
     if not values.get("programmed"):
         return None
     return float(values["a_E"]), float(values["b_E"])
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^\w.-]+", "_", name)
-
-
-def plot_fatigue(out_dir, cases, records, slopes) -> list[Path]:
-    """The figures of a fatigue study (``cosim/studies/fatigue.py``) in ``out_dir``:
-    per case (``records``: its times, signals and their counted cycles),
-    ``<case>_rainflow.png`` (each signal's cycles by range and mean) and ``<case>_records.png`` (each signal over time, its
-    largest and smallest values marked), and ``del.png`` (each signal's
-    lifetime DEL per case, for each slope)."""
-    out_dir = Path(out_dir)
-    written = []
-    for case, (time, signals, counted) in records.items():
-        n = len(signals)
-        fig, axes = plt.subplots(n, 1, figsize=(8, 2.4 * n), sharex=True, squeeze=False)
-        for ax, (name, y) in zip(axes[:, 0], signals.items()):
-            ax.plot(time, y, lw=0.8)
-            for k, marker in ((int(np.argmax(y)), "^"), (int(np.argmin(y)), "v")):
-                ax.plot(time[k], y[k], marker, color="C3")
-                ax.annotate(f"{y[k]:.4g}", (time[k], y[k]), fontsize=7, xytext=(4, 0), textcoords="offset points")
-            ax.set_ylabel(name, fontsize=7)
-            ax.grid(True, alpha=0.3)
-        axes[-1, 0].set_xlabel("time [s]")
-        fig.suptitle(f"{case}: records, extremes marked")
-        fig.tight_layout()
-        written.append(out_dir / f"{_safe(case)}_records.png")
-        fig.savefig(written[-1], dpi=100)
-        plt.close(fig)
-
-        cols = min(3, n)
-        rows = math.ceil(n / cols)
-        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.4 * rows), squeeze=False)
-        for ax, name in zip(axes.ravel(), signals):
-            c = counted[name]
-            if len(c):
-                h = ax.hist2d(c["mean"], c["range"], bins=24, weights=c["count"], cmin=0.5, cmap="viridis")
-                fig.colorbar(h[3], ax=ax, label="cycles")
-            ax.set_title(name, fontsize=8)
-            ax.set_xlabel("mean", fontsize=8)
-            ax.set_ylabel("range", fontsize=8)
-        for ax in axes.ravel()[n:]:
-            ax.set_visible(False)
-        fig.suptitle(f"{case}: rainflow matrix")
-        fig.tight_layout()
-        written.append(out_dir / f"{_safe(case)}_rainflow.png")
-        fig.savefig(written[-1], dpi=100)
-        plt.close(fig)
-
-    names = list(dict.fromkeys(cases["signal"]))
-    fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.4 * len(names)), squeeze=False)
-    labels = list(dict.fromkeys(cases["case"]))
-    x = np.arange(len(labels))
-    for ax, name in zip(axes[:, 0], names):
-        rows = cases[cases["signal"] == name].set_index("case").loc[labels]
-        for j, m in enumerate(slopes):
-            ax.bar(x + (j - (len(slopes) - 1) / 2) * 0.8 / len(slopes), rows[f"DEL_m{m:g}"], 0.8 / len(slopes),
-                   label=f"m = {m:g}")
-        ax.set_ylabel(name, fontsize=7)
-        ax.set_xticks(x, labels, fontsize=7, rotation=30, ha="right")
-        ax.grid(True, axis="y", alpha=0.3)
-    axes[0, 0].legend(fontsize=7)
-    fig.suptitle("lifetime damage-equivalent load per case")
-    fig.tight_layout()
-    written.append(out_dir / "del.png")
-    fig.savefig(written[-1], dpi=100)
-    plt.close(fig)
-    return written

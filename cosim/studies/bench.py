@@ -115,6 +115,44 @@ STEP = 1e-3
 LONGEST_STEP = max(step for _, step in DEFAULTS.values())
 
 
+#: per scenario, what a benchmark of it takes [s]: the fixed part of each
+#: run (FMUs unpacked and instantiated, the bare loop set up), and the wall
+#: seconds a simulated second of the monolithic run and of one
+#: co-simulation (with its bare fmpy replay, which adds little) take.
+#: Measured on 2026-11-27 on the 2-core AMD EPYC VM of docs/benchmarks.md,
+#: the kernels compiled: ``crane-cosim bench --stop-time 2`` (52 s in all;
+#: the real-time factors) and ``--stop-time 0.05`` (32 s; the fixed parts,
+#: the scenario's time over its four runs)
+SCENARIO_SECONDS = {"crane_on_vessel": (1.0, 0.36, 0.068), "crane_on_vessel_friction": (0.75, 0.42, 0.066),
+                    "knuckle_boom": (0.75, 0.066, 0.081), "offshore_knuckle_boom": (1.25, 0.63, 0.17),
+                    "flexible_crane": (1.5, 1.66, 1.02), "hydro_vessel": (1.25, 1.01, 0.20)}
+#: the benchmark's own set-up and the floor's runs [s], measured with them
+BENCH_SECONDS = 7.0
+
+
+def estimated_seconds(names, stop_time: float, repeat: int) -> float:
+    """About how long [s] the benchmark of the scenarios ``names`` takes at
+    ``stop_time`` s a run and ``repeat`` co-simulations each, by the rates of
+    :data:`SCENARIO_SECONDS` (a scenario not measured there at the slowest
+    one's), the kernels compiled; a slower or busier machine takes longer
+    (the estimate for ``--stop-time 2`` was 51 s where it ran 52 s)."""
+    slowest = max(SCENARIO_SECONDS.values(), key=lambda r: r[1] + r[2])
+    total = BENCH_SECONDS
+    for name in names:
+        fixed, mono, cosim = SCENARIO_SECONDS.get(name, slowest)
+        total += fixed * (1 + repeat) + stop_time * (mono + repeat * cosim)
+    return total
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a reader takes it in: "50 s", "8 min", "2.5 h"."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def check_bench_settings(stop_time: float, repeat: int, step: float | None = None) -> None:
     """One sentence for settings the benchmark cannot run with; ``step``
     [s]: the one step its runs take (None: each example's own)."""
@@ -188,7 +226,10 @@ def main(args) -> int:
     names = args.scenario or list(SCENARIOS)
     total = 2 * len(names) + 1
     print(f"bench: {len(names)} scenario(s), monolithic once and co-simulation {args.repeat} time(s) each, "
-          f"{args.stop_time:g} s simulated per run ...", file=sys.stderr, flush=True)
+          f"{args.stop_time:g} s simulated per run: {', '.join(names)}; about "
+          f"{_duration(estimated_seconds(names, args.stop_time, args.repeat))} in all by the rates of a 2-core "
+          f"machine (docs/benchmarks.md), longer on a slower or busier one, and compiling first where it is "
+          f"announced ...", file=sys.stderr, flush=True)
     # the blocks' kernels compiled now, with a word, rather than silently
     # in the set-up of the first run (in an empty folder: models by name)
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:

@@ -83,22 +83,34 @@ def combined(dels, probabilities, m: float) -> float:
 
 @dataclass(frozen=True)
 class Combination:
-    """A signal ``name`` = ``sum(coefficient * column)`` of recorded columns."""
+    """A signal ``name`` = ``sum(coefficient * column)`` of recorded columns,
+    in ``unit`` (SI, as a results file writes it: "N", "N.m"; None: the
+    unit its columns share, :func:`combination_unit`)."""
     name: str
     terms: tuple  # ((coefficient, column), ...)
+    unit: str | None = None
 
     def of(self, df: pd.DataFrame) -> np.ndarray:
         return sum(c * df[col].to_numpy() for c, col in self.terms)
 
 
+#: the unit of a signal whose unit is not known: a combination of columns
+#: of different units, or of a column that carries none
+UNKNOWN_UNIT = "1"
+_NAME = re.compile(r"\s*([^\[\]=]*?)\s*(?:\[\s*([^\[\]]*?)\s*\])?\s*")
 _TERM = re.compile(r"\s*([+-]?)\s*(?:([0-9.eE+-]+)\s*\*\s*)?([A-Za-z_][\w.]*)\s*")
 
 
 def parse_combination(text: str) -> Combination:
-    """``"NAME=EXPR"``, EXPR a sum of ``[coefficient*]component.variable``
-    terms (``bolt=2.5e-2*crane.W_mount_fz-0.4*crane.W_mount_nx``)."""
-    name, eq, expr = text.partition("=")
-    if not eq or not name.strip() or not expr.strip():
+    """``"NAME=EXPR"`` or ``"NAME[UNIT]=EXPR"``, EXPR a sum of
+    ``[coefficient*]component.variable`` terms
+    (``bolt[N]=2.5e-2*crane.W_mount_fz-0.4*crane.W_mount_nx``); UNIT (SI,
+    "N", "N.m") is the combination's, for coefficients that carry units
+    (without it, :func:`combination_unit` infers one)."""
+    head, eq, expr = text.partition("=")
+    named = _NAME.fullmatch(head)
+    name, unit = (named.group(1), named.group(2) or None) if named else ("", None)
+    if not eq or not name or not expr.strip():
         raise CraneCosimError(f"the combination {text!r} is not NAME=EXPRESSION, e.g. "
                               f"bolt=0.025*crane.W_mount_fz-0.4*crane.W_mount_nx")
     terms, pos, expr = [], 0, expr.strip()
@@ -114,7 +126,7 @@ def parse_combination(text: str) -> Combination:
                                   f"number") from None
         terms.append((-coefficient if m.group(1) == "-" else coefficient, m.group(3)))
         pos = m.end()
-    return Combination(name.strip(), tuple(terms))
+    return Combination(name, tuple(terms), unit)
 
 
 def slewing_ring_bolt(n_bolts: int, diameter: float, angle: float = 0.0, prefix: str = ROLE_MARK + WRENCH_ROLE) \
@@ -133,7 +145,7 @@ def slewing_ring_bolt(n_bolts: int, diameter: float, angle: float = 0.0, prefix:
     n, d = float(n_bolts), float(diameter)
     return Combination(f"bolt_{math.degrees(angle):g}deg", (
         (-1.0 / n, f"{prefix}fz"), (4 * math.cos(angle) / (n * d), f"{prefix}ny"),
-        (-4 * math.sin(angle) / (n * d), f"{prefix}nx")))
+        (-4 * math.sin(angle) / (n * d), f"{prefix}nx")), unit="N")
 
 
 def signals_of(df: pd.DataFrame, patterns=None, combinations=(), roles: dict | None = None) -> dict:
@@ -143,7 +155,6 @@ def signals_of(df: pd.DataFrame, patterns=None, combinations=(), roles: dict | N
     (a term ``@<role>`` is the column of that role)."""
     from fnmatch import fnmatchcase
     roles = roles or {}
-    by_role = {role: column for column, role in roles.items()}
     if patterns is None:
         out = {c: df[c].to_numpy() for c in df.columns if roles.get(c, "").startswith(WRENCH_ROLE)}
         if not out:
@@ -152,16 +163,46 @@ def signals_of(df: pd.DataFrame, patterns=None, combinations=(), roles: dict | N
     else:
         out = {c: df[c].to_numpy() for c in df.columns if c != "time" and any(fnmatchcase(c, p) for p in patterns)}
     for combo in combinations:
-        terms = tuple((k, by_role.get(col[len(ROLE_MARK):], col) if col.startswith(ROLE_MARK) else col)
-                      for k, col in combo.terms)
-        missing = [col for _, col in terms if col not in df.columns]
+        combo = _resolved(combo, roles)
+        missing = [col for _, col in combo.terms if col not in df.columns]
         if missing:
             raise CraneCosimError(f"the combination {combo.name} uses {', '.join(missing)}, which the results "
                                   f"do not hold")
-        out[combo.name] = Combination(combo.name, terms).of(df)
+        out[combo.name] = combo.of(df)
     if not out:
         raise CraneCosimError(f"no recorded column matches {', '.join(patterns)}")
     return out
+
+
+def _resolved(combo: Combination, roles: dict) -> Combination:
+    """``combo`` with its terms ``@<role>`` replaced by the columns of those
+    roles (``roles``: column -> role)."""
+    by_role = {role: column for column, role in roles.items()}
+    terms = tuple((k, by_role.get(col[len(ROLE_MARK):], col) if col.startswith(ROLE_MARK) else col)
+                  for k, col in combo.terms)
+    return Combination(combo.name, terms, combo.unit)
+
+
+def combination_unit(combo: Combination, units: dict, roles: dict | None = None) -> str:
+    """The SI unit of ``combo``'s values: its own, when it was given one
+    (the bolt force is "N"); else the unit every one of its columns has
+    (``units``: column -> unit), the coefficients taken as pure numbers;
+    else :data:`UNKNOWN_UNIT`, "1"."""
+    if combo.unit:
+        return combo.unit
+    found = {units.get(col, "") for _, col in _resolved(combo, roles or {}).terms}
+    return found.pop() if len(found) == 1 and "" not in found else UNKNOWN_UNIT
+
+
+def signal_units(signals: dict, combinations=(), units: dict | None = None, roles: dict | None = None) -> dict:
+    """The SI unit of each of ``signals`` (names, as :func:`signals_of`
+    gives them): a column's from ``units`` (column -> unit, from the
+    results file or the run's summary; "" where neither says), a
+    combination's by :func:`combination_unit`."""
+    units = units or {}
+    combos = {c.name: c for c in combinations}
+    return {name: combination_unit(combos[name], units, roles) if name in combos else units.get(name, "")
+            for name in signals}
 
 
 def read_table(path: Path, what: str) -> pd.DataFrame:
@@ -176,13 +217,38 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
     return table
 
 
-def roles_of(folder: Path) -> dict:
-    """The roles of a run's columns (its ``summary.json``), or none."""
+def _summary(folder: Path) -> dict:
+    """A run's ``summary.json``, or nothing where it has none."""
     import json
     try:
-        return json.loads((Path(folder) / "summary.json").read_text()).get("roles", {})
+        summary = json.loads((Path(folder) / "summary.json").read_text())
     except (OSError, ValueError):
         return {}
+    return summary if isinstance(summary, dict) else {}
+
+
+def roles_of(folder: Path) -> dict:
+    """The roles of a run's columns (its ``summary.json``), or none."""
+    return _summary(folder).get("roles", {})
+
+
+def units_of(folder: Path, df: pd.DataFrame | None = None) -> dict:
+    """The SI units of a run's columns: those its results file carries
+    (``df.attrs["units"]``, as :func:`read_run` reads it), over those of its
+    ``summary.json`` (a CSV of an earlier version carries none)."""
+    return {**_summary(folder).get("units", {}), **(df.attrs.get("units", {}) if df is not None else {})}
+
+
+def run_case_name(folder: Path) -> str:
+    """The name of the case of one run folder: the run's system and the
+    folder, ``"OffshoreKnuckleBoom (results)"``, so that a run written to a
+    folder of a general name (``results``, ``out``) says what it is; the
+    folder's name alone where it is the system's name (``crane-cosim
+    run``'s default, ``results/<system>``) or the run's summary names no
+    system."""
+    folder = Path(folder).resolve()
+    system = str(_summary(folder).get("system") or "")
+    return f"{system} ({folder.name})" if system and system != folder.name else folder.name
 
 
 def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
@@ -198,22 +264,25 @@ def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
     df = read_table(path, "the results") if path.suffix == ".csv" else read_results(path)
     if "time" not in df.columns:
         raise CraneCosimError(f"the results {path} have no column 'time': give the results of a run")
+    units = df.attrs.get("units", {})
     df = df[df["time"] >= df["time"].iloc[0] + skip].reset_index(drop=True)
+    df.attrs["units"] = units
     if len(df) < 2:
         raise CraneCosimError(f"{path} holds fewer than two rows after the first {skip:g} s")
     return df
 
 
 def case_table(df: pd.DataFrame, signals: dict, n_ref: float = N_REF, life: float = LIFE_YEARS * YEAR,
-               slopes=SLOPES, counted: dict | None = None) -> pd.DataFrame:
-    """Per signal of one run: the record's duration, the largest range and
-    the cycles counted, and the lifetime DEL for each slope; ``counted``:
-    the signals' :func:`cycles`, if counted already."""
+               slopes=SLOPES, counted: dict | None = None, units: dict | None = None) -> pd.DataFrame:
+    """Per signal of one run: its SI unit (``units``: signal -> unit, that
+    of the largest range and the DELs), the record's duration [s], the
+    cycles counted, the largest range and the lifetime DEL for each slope;
+    ``counted``: the signals' :func:`cycles`, if counted already."""
     duration = float(df["time"].iloc[-1] - df["time"].iloc[0])
     rows = []
     for name, series in signals.items():
         c = counted[name] if counted is not None else cycles(series)
-        row = {"signal": name, "duration_s": duration, "cycles": float(c["count"].sum()),
+        row = {"signal": name, "unit": (units or {}).get(name, ""), "duration_s": duration, "cycles": float(c["count"].sum()),
                "largest_range": float(c["range"].max()) if len(c) else 0.0}
         for m in slopes:
             row[f"DEL_m{m:g}"] = damage_equivalent_load(c["range"], c["count"] * life / duration, m, n_ref)
@@ -226,10 +295,12 @@ def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
     scatter table, a CSV with a column ``case`` (run folders, relative to
     the table's folder) and a column ``probability`` (the fraction of the
     lifetime in each case's conditions, summing to 1); its other columns
-    (Hs, Tp, ...) label the cases.  ``(name, folder, probability, labels)``."""
+    (Hs, Tp, ...) label the cases.  ``(name, folder, probability, labels)``:
+    a table's case is named by its folder's name (its path in the table,
+    where two share one), a run folder's by :func:`run_case_name`."""
     results = Path(results)
     if results.is_dir():
-        return [(results.name, results, 1.0, {})]
+        return [(run_case_name(results), results, 1.0, {})]
     if not results.is_file():
         raise CraneCosimError(f"{results} is neither a run folder nor a scatter table (CSV)")
     table = read_table(results, "the scatter table")
@@ -255,7 +326,8 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
     """Rainflow counting and DELs of every case of ``results``
     (:func:`read_cases`) into ``out``: ``fatigue_cases.csv`` (per case and
     signal), ``fatigue_lifetime.csv`` (per signal, over the cases with
-    their probabilities) and, with ``plots``, the figures (per case the
+    their probabilities), both in SI units, each row's in its column
+    ``unit`` ("N", "N.m"; :func:`signal_units`), and, with ``plots``, the figures (per case the
     rainflow matrices and the records with their extremes marked, and the
     DELs of every case).  The tables are written before the figures.
     Returns both tables."""
@@ -264,9 +336,11 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
     per_case, records = [], {}
     for name, folder, probability, labels in read_cases(results):
         df = read_run(folder, skip)
-        signals = signals_of(df, patterns, combinations, roles_of(folder))
+        roles = roles_of(folder)
+        signals = signals_of(df, patterns, combinations, roles)
         counted = {name: cycles(series) for name, series in signals.items()}
-        table = case_table(df, signals, n_ref, life, slopes, counted)
+        units = signal_units(signals, combinations, units_of(folder, df), roles)
+        table = case_table(df, signals, n_ref, life, slopes, counted, units)
         table.insert(0, "probability", probability)
         table.insert(0, "case", name)
         for label, value in labels.items():
@@ -275,11 +349,30 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
         records[name] = (df["time"].to_numpy(), signals, counted)
     cases = pd.concat(per_case, ignore_index=True)
     cases.to_csv(out / "fatigue_cases.csv", index=False)
-    lifetime = pd.DataFrame([{"signal": sig, **{f"DEL_m{m:g}": combined(g[f"DEL_m{m:g}"], g["probability"], m)
-                                                 for m in slopes}}
+    lifetime = pd.DataFrame([{"signal": sig, "unit": g["unit"].iloc[0],
+                              **{f"DEL_m{m:g}": combined(g[f"DEL_m{m:g}"], g["probability"], m) for m in slopes}}
                              for sig, g in cases.groupby("signal", sort=False)])
     lifetime.to_csv(out / "fatigue_lifetime.csv", index=False)
     if plots:
-        from ..reports.plots import plot_fatigue
+        from ..reports.fatigue_plots import plot_fatigue
         plot_fatigue(out, cases, records, slopes)
     return cases, lifetime
+
+
+def lifetime_text(lifetime: pd.DataFrame, slopes=SLOPES) -> str:
+    """The lifetime table as the command prints it: a row per signal, its
+    DELs in the unit that keeps them between 1 and 1000 (kN or MN, kN·m or
+    MN·m; ``reports/units.py``), named in a column of its own."""
+    from ..reports.units import display_unit
+    columns = [f"DEL_m{m:g}" for m in slopes]
+    rows = []
+    for _, row in lifetime.iterrows():
+        peak = float(np.nanmax(np.abs(row[columns].to_numpy(float)))) if len(columns) else 0.0
+        label, size = display_unit(row["unit"], peak)
+        if row["unit"] == UNKNOWN_UNIT:
+            label = "1 (unknown)"
+        rows.append([row["signal"], label, *(f"{row[c] / size:.4g}" for c in columns)])
+    head = ["signal", "unit", *(f"m = {m:g}" for m in slopes)]
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    return "\n".join("  ".join(cell.ljust(w) if k < 2 else cell.rjust(w) for k, (cell, w) in enumerate(zip(r, widths)))
+                     .rstrip() for r in [head, *rows])

@@ -531,7 +531,7 @@ def test_terminate_keeps_results(system_file, tmp_path, mode):
 
 # -- what a new user meets first: compiling the crane ----------------------------------------------
 
-COMPILE_MESSAGE = "compiling the knuckle boom crane with numba (about a minute, once per machine; kept in "
+COMPILE_MESSAGE = "compiling the knuckle boom crane with numba (30 s to 1.5 min, once per machine; kept in "
 
 
 def test_first_demo_says_it_compiles(capsys, monkeypatch, tmp_path):

@@ -13,7 +13,7 @@ from crane_cosim.blocks import jit, stepping
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
 
 
-MESSAGE = "compiling the knuckle boom crane with numba (about a minute, once per machine; kept in "
+MESSAGE = "compiling the knuckle boom crane with numba (30 s to 1.5 min, once per machine; kept in "
 
 
 def test_models_of_a_system(tmp_path):
@@ -64,7 +64,7 @@ def test_the_monolithic_run_compiles_its_own_kernels_with_a_word(monkeypatch, tm
     assert warmup.warm_up(loop, err, monolithic=True) == ["flexible_crane_loop_kernels"]
     assert compiled == ["flexible_crane_loop_kernels"]
     lines = err.getvalue().splitlines()
-    assert lines[0] == (f"compiling the flexible crane's loop with its base and friction with numba (about 30 s, "
+    assert lines[0] == (f"compiling the flexible crane's loop with its base and friction with numba (25 s to 1 min, "
                         f"once per machine; kept in {tmp_path}) ...")
     assert lines[-1].startswith("compiled the flexible crane's loop with its base and friction in ")
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: True)

@@ -12,7 +12,7 @@ from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results_stream import ResultWriter
 from crane_cosim.studies.fatigue import (YEAR, case_table, combined, cycles, damage_equivalent_load, parse_combination,
-                                         signals_of, slewing_ring_bolt, study)
+                                         read_cases, signals_of, slewing_ring_bolt, study)
 
 
 def test_rainflow_counts_the_astm_e1049_example():
@@ -84,9 +84,10 @@ def test_a_combination_is_read_as_a_sum_of_terms():
             parse_combination(bad)
 
 
-def _run_folder(folder, amplitude, periods=50):
+def _run_folder(folder, amplitude, periods=50, system=None):
     """A run's results.arrows of the mount wrench: sinusoids of ``amplitude``
-    [N] and [N.m], 20 samples a period of 2 s."""
+    [N] and [N.m], 20 samples a period of 2 s; ``system``: the name its
+    summary gives the run's system."""
     folder.mkdir(parents=True)
     t = np.arange(0, periods * 20 + 1) * 0.1
     cols = {"time": t}
@@ -98,7 +99,7 @@ def _run_folder(folder, amplitude, periods=50):
     writer.close()
     # what a run's summary says the columns are for
     roles = {f"crane.W_mount_{c}": f"interface.wrench.{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")}
-    (folder / "summary.json").write_text(json.dumps({"roles": roles}))
+    (folder / "summary.json").write_text(json.dumps({"roles": roles, **({"system": system} if system else {})}))
     return folder
 
 
@@ -166,3 +167,66 @@ def test_a_run_whose_summary_names_no_interface_wrench_needs_its_signals_named(t
         "crane-cosim: error: the run's summary names no column with the role of the interface wrench "
         "(interface.wrench.*); name the signals to count with --signal")
     assert main(["fatigue", str(folder), "--signal", "crane.W_mount_f*", "--no-plots"]) == 0
+
+
+def test_the_tables_say_the_unit_of_each_row(tmp_path, capsys):
+    """The CSVs stay in SI, each row's unit in a column: N.m for the
+    moments, N for the forces, the bolt's axial force and a sum of forces;
+    a combination of a force and a moment has no unit it can say ("1"),
+    and the command says so."""
+    run = _run_folder(tmp_path / "run", 1e3)
+    assert main(["fatigue", str(run), "--bolt", "24,0.3", "--combine", "sum=crane.W_mount_fx+crane.W_mount_fy",
+                 "--combine", "mix=crane.W_mount_fz+0.5*crane.W_mount_nx", "--combine",
+                 "given[N]=crane.W_mount_fz+0.5*crane.W_mount_nx", "--no-plots"]) == 0
+    err = capsys.readouterr().err
+    expected = {**{f"crane.W_mount_n{a}": "N.m" for a in "xyz"}, **{f"crane.W_mount_f{a}": "N" for a in "xyz"},
+                "bolt_0deg": "N", "sum": "N", "mix": "1", "given": "N"}
+    for name in ("fatigue_cases.csv", "fatigue_lifetime.csv"):
+        table = pd.read_csv(run / "fatigue" / name)
+        assert dict(zip(table["signal"], table["unit"])) == expected
+    assert "the unit of mix is not known" in err and "given" not in err
+
+
+def test_the_printed_table_is_in_kn_and_mn(tmp_path, capsys):
+    """Each printed row in the unit that keeps its DELs between 1 and 1000:
+    the fixture's sinusoids of 1 kN (kN·m) amplitude have lifetime DELs of
+    4 to 6.3 kN (N_ref 1e7 over 20 years, 50 cycles a 100 s record: the
+    range of 2 kN times (3.2e8 / 1e7)**(1/m)), so kN for the forces, kN·m
+    for the moments; the numbers are the CSV's SI values over 1e3, to the 4
+    digits printed."""
+    run = _run_folder(tmp_path / "run", 1e3)
+    assert main(["fatigue", str(run), "--no-plots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["signal", "unit", "m", "=", "3", "m", "=", "4", "m", "=", "5"]
+    life = pd.read_csv(run / "fatigue" / "fatigue_lifetime.csv").set_index("signal")
+    printed = {line.split()[0]: line.split()[1:] for line in lines[1:7]}
+    for signal, row in life.iterrows():
+        unit, *values = printed[signal]
+        assert unit == {"N": "kN", "N.m": "kN·m"}[row["unit"]]
+        for m, value in zip((3, 4, 5), values):
+            assert 1 <= float(value) < 1000
+            assert float(value) == pytest.approx(row[f"DEL_m{m}"] / 1e3, rel=5e-4)
+
+
+@pytest.mark.parametrize("folder, system, name", [
+    ("results", "OffshoreKnuckleBoom", "OffshoreKnuckleBoom (results)"),  # a folder's name that says nothing
+    ("Hs2_seed3", "OffshoreKnuckleBoom", "OffshoreKnuckleBoom (Hs2_seed3)"),
+    ("OffshoreKnuckleBoom", "OffshoreKnuckleBoom", "OffshoreKnuckleBoom"),  # crane-cosim run's own results/<system>
+    ("results", None, "results"),  # a summary that names no system
+])
+def test_a_run_folder_is_a_case_named_after_its_system_and_folder(tmp_path, folder, system, name):
+    run = _run_folder(tmp_path / folder, 1e3, system=system)
+    assert [case for case, *_ in read_cases(run)] == [name]
+
+
+def test_the_figures_of_a_run_folder_are_named_after_its_case(tmp_path):
+    """A scatter table's case keeps its folder's name; the figures of a run
+    folder's case "OffshoreKnuckleBoom (results)" are
+    OffshoreKnuckleBoom_results_*.png."""
+    run = _run_folder(tmp_path / "results", 1e3, system="OffshoreKnuckleBoom")
+    assert main(["fatigue", str(run)]) == 0
+    assert {p.name for p in (run / "fatigue").glob("*.png")} == {
+        "OffshoreKnuckleBoom_results_records.png", "OffshoreKnuckleBoom_results_rainflow.png", "del.png"}
+    pd.DataFrame({"case": ["results"], "probability": [1.0]}).to_csv(tmp_path / "scatter.csv", index=False)
+    cases, _ = study(tmp_path / "scatter.csv", tmp_path / "out", plots=False)
+    assert set(cases["case"]) == {"results"}

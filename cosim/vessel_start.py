@@ -1,0 +1,74 @@
+"""Where the spring vessel of Cibicik & Egeland (2018) rests under a crane.
+
+Its cubic springs (``blocks/vessel.py``, ``T_i = -k_i q_i^3``) hold no
+moment at zero angles, so a vessel started level under a crane whose
+weight leans out rolls and pitches about its resting angles with nothing
+to damp it (the offshore knuckle boom crane's demo, started level: about
+±2.4 degrees of roll before the crane has moved).  :func:`vessel_at_rest`
+gives the angles at which the springs hold the crane standing at its
+start pose, the way ``scenarios.settled_barge`` does for the hydrodynamic
+vessel; the examples that reproduce the papers keep the papers' level
+start.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .blocks.block import WRENCH_COMPONENTS
+
+#: the vessel's coordinates, as its parameters ``q_<name>_0`` name them
+ANGLES = ("roll", "pitch", "yaw")
+
+
+def vessel_at_rest(vessel, crane, tolerance: float = 1e-13, iterations: int = 100) -> np.ndarray:
+    """The roll, pitch and yaw [rad] at which ``vessel`` (a ``Vessel``
+    block) rests under ``crane`` (a block with ``holding``: the knuckle
+    boom crane) held by its actuation at its start pose: ``k q^3 = -J(q)^T
+    W(q)``, the springs against the crane's wrench on the mount ``W``
+    (``W_mount``, mount axes, about the mount), which turns with the deck
+    as the crane's weight keeps pointing down.  Solved by repeating
+    ``q = cbrt(-J^T W / k)`` from level until a step moves it less than
+    ``tolerance`` [rad] (a contraction: the wrench turns by the angle, the
+    springs' moment grows by its cube)."""
+    from .blocks.screw import rot_zyx
+    if not hasattr(crane, "holding"):
+        raise ValueError(f"the crane {crane.model_name} says no actuation that holds it at its start pose")
+    names = crane.input_names()
+    rotation = [names.index(f"mount_R_{i}{j}") for i in range(1, 4) for j in range(1, 4)]
+    hold = [names.index(n[:-len("_hold")]) for n in crane.output_names() if n.endswith("_hold")]
+    outputs = crane.output_names()
+    wrench = [outputs.index(f"W_mount_{c}") for c in WRENCH_COMPONENTS]
+    x, inp = crane.initial_state(), crane.default_inputs()
+    k = np.array([vessel.p.k_roll, vessel.p.k_pitch, vessel.p.k_yaw])
+    q = np.zeros(3)
+    for _ in range(iterations):
+        inp[rotation] = rot_zyx(*q).ravel()
+        inp[hold] = crane.holding(x, inp)
+        W = crane.output(0.0, x, inp)[wrench]
+        J = vessel._state_terms(np.concatenate([q, np.zeros(3)]))[3]
+        new = np.cbrt(-J.T @ W / k)
+        if np.max(np.abs(new - q)) < tolerance:
+            return new
+        q = new
+    raise ValueError(f"the vessel's resting angles did not settle in {iterations} steps")
+
+
+def settle_vessel(system, vessel: str = "vessel", crane: str = "crane") -> dict:
+    """Start the spring vessel ``vessel`` of ``system`` at rest under its
+    crane ``crane`` (:func:`vessel_at_rest`), its parameters and the
+    crane's as the system sets them: sets its ``q_<angle>_0`` and returns
+    them [rad]; nothing (an empty dict) where the system has no such
+    vessel, or a crane that says no holding actuation."""
+    from pathlib import Path
+
+    from .blocks import BLOCKS
+    comps = {c.name: c for c in system.components}
+    if vessel not in comps or crane not in comps:
+        return {}
+    models = {name: Path(str(comps[name].source)).stem for name in (vessel, crane)}
+    if models[vessel] != "Vessel" or not hasattr(BLOCKS.get(models[crane]), "holding"):
+        return {}
+    q = vessel_at_rest(BLOCKS["Vessel"](**comps[vessel].parameters), BLOCKS[models[crane]](**comps[crane].parameters))
+    start = {f"q_{a}_0": float(v) for a, v in zip(ANGLES, q)}
+    comps[vessel].parameters.update(start)
+    return start

@@ -1,0 +1,32 @@
+"""``crane-cosim bench`` (``cosim/studies/bench.py``) says what it will run
+and about how long it takes before it starts (the benchmark itself:
+tests/cli/test_cli.py)."""
+import argparse
+
+from crane_cosim.studies import bench
+
+
+def test_the_benchmark_says_what_it_runs_and_how_long_before_it_starts(monkeypatch, capsys):
+    started = []
+    monkeypatch.setattr("crane_cosim.fmus.warmup.warm_up", lambda *a, **k: [])
+
+    def run_bench(*args, **kwargs):
+        started.append(capsys.readouterr().err)  # what was said before the first run
+        return [{"mode": "floor", "pythonfmu_us_per_step": 1.0, "adapter_us_per_step": 1.0}]
+    monkeypatch.setattr(bench, "run_bench", run_bench)
+    args = argparse.Namespace(hosts=False, stop_time=2.0, repeat=3, out=None, scenario=["knuckle_boom",
+                              "flexible_crane"], json=True)
+    assert bench.main(args) == 0
+    said = started[0].splitlines()
+    assert len(said) == 1 and said[0].startswith(
+        "bench: 2 scenario(s), monolithic once and co-simulation 3 time(s) each, 2 s simulated per run: "
+        "knuckle_boom, flexible_crane; about ")
+    assert " s in all by the rates of a 2-core machine" in said[0]
+
+
+def test_the_estimate_grows_with_the_runs():
+    """More simulated time, more repetitions or more scenarios, longer."""
+    one = bench.estimated_seconds(["crane_on_vessel"], 2.0, 3)
+    assert bench.estimated_seconds(["crane_on_vessel"], 20.0, 3) > one
+    assert bench.estimated_seconds(["crane_on_vessel"], 2.0, 5) > one
+    assert bench.estimated_seconds(["crane_on_vessel", "not_measured"], 2.0, 3) > one
