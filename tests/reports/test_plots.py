@@ -39,14 +39,18 @@ def _run(folder):
 
 @pytest.fixture
 def figures(monkeypatch, tmp_path):
-    """The run's figures by file stem, kept open and drawn, and its values."""
+    """The run's figures by file stem, kept open and drawn, and its values;
+    closed after the test."""
+    close = plots.plt.close
     kept = []
     monkeypatch.setattr(plots.plt, "close", kept.append)
     t, values = _run(tmp_path / "run")
     written = plots.plot_run(tmp_path / "run")
     for fig in kept:
         fig.canvas.draw()
-    return {p.stem: fig for p, fig in zip(written, kept)}, values
+    yield {p.stem: fig for p, fig in zip(written, kept)}, values
+    for fig in kept:
+        close(fig)
 
 
 def _labels(fig):
