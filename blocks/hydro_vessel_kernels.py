@@ -58,13 +58,9 @@ def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing):
     values are a function of ``t`` alone, the same bits whether kept or
     computed (and ``t - A`` exact from ``t = 0`` on: ``A`` and ``t`` are
     within a factor of two, or ``A`` is 0)."""
-    oldest = 0
-    for r in range(cache.shape[0]):
-        if cache[r, 0] == t:
-            return cache[r]
-        # an empty row (NaN) is taken first
-        if not math.isnan(cache[oldest, 0]) and not cache[r, 0] >= cache[oldest, 0]:
-            oldest = r
+    r, kept = _row_of(cache, t)
+    if kept:
+        return cache[r]
     n = w.size
     A = math.floor(t / spacing) * spacing
     turned = _anchor(A, w, a, phi, anchors)
@@ -83,7 +79,7 @@ def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing):
         eta += c[i]
         for k in range(6):
             F[k] += c[i] * X_re[i, k] + s[i] * X_im[i, k]
-    row = cache[oldest]
+    row = cache[r]
     row[0] = t
     for k in range(6):
         row[1 + k] = F[k]
@@ -91,18 +87,28 @@ def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing):
     return row
 
 
+def _row_of(table, key):
+    """``(r, True)``: the row of ``table`` whose first entry is ``key``, or
+    ``(r, False)``: the row to compute it into, an empty one (NaN) first,
+    else the one of the earliest key."""
+    oldest = 0
+    for r in range(table.shape[0]):
+        if table[r, 0] == key:
+            return r, True
+        if not math.isnan(table[oldest, 0]) and not table[r, 0] >= table[oldest, 0]:
+            oldest = r
+    return oldest, False
+
+
 def _anchor(A, w, a, phi, anchors):
     """The row of ``anchors`` (rows, 1 + 2 n_waves) for the anchor time ``A``
     [s]: ``[A, a cos(w A + phi), a sin(w A + phi)]``, computed into the row
     of the earliest anchor where no row holds it (a master's step may
     straddle two anchors, and steps again)."""
-    oldest = 0
-    for r in range(anchors.shape[0]):
-        if anchors[r, 0] == A:
-            return anchors[r]
-        if not math.isnan(anchors[oldest, 0]) and not anchors[r, 0] >= anchors[oldest, 0]:
-            oldest = r
-    row = anchors[oldest]
+    r, kept = _row_of(anchors, A)
+    row = anchors[r]
+    if kept:
+        return row
     n = w.size
     for i in range(n):
         phase = w[i] * A + phi[i]
