@@ -36,9 +36,14 @@ def _unit_of(si_unit: str, peak: float) -> tuple[str, float]:
     return (f"1e{power}, unit unknown" if power else "unit unknown"), 10.0 ** power
 
 
-def _tight(fig) -> None:
-    """``tight_layout`` that leaves the suptitle its own 0.35 inch at the top."""
+def _saved(fig, title: str, path: Path) -> Path:
+    """``fig`` under ``title`` written to ``path`` and closed: laid out
+    tight but for the title's own 0.35 inch at the top."""
+    fig.suptitle(title)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 def _peak(*arrays) -> float:
@@ -83,12 +88,7 @@ def _records(out_dir: Path, case: str, time, signals: dict, units: dict) -> Path
         ax.set_ylabel(f"{name}\n[{label}]", fontsize=7)
         ax.grid(True, alpha=0.3)
     axes[-1, 0].set_xlabel("time [s]")
-    fig.suptitle(f"{case}: records, extremes marked")
-    _tight(fig)
-    path = out_dir / f"{file_stem(case)}_records.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _saved(fig, f"{case}: records, extremes marked", out_dir / f"{file_stem(case)}_records.png")
 
 
 def _rainflow(out_dir: Path, case: str, signals: dict, counted: dict, units: dict) -> Path:
@@ -116,12 +116,7 @@ def _rainflow(out_dir: Path, case: str, signals: dict, counted: dict, units: dic
         ax.set_ylabel(f"range [{label}]", fontsize=8)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
-    fig.suptitle(f"{case}: rainflow matrix")
-    _tight(fig)
-    path = out_dir / f"{file_stem(case)}_rainflow.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _saved(fig, f"{case}: rainflow matrix", out_dir / f"{file_stem(case)}_rainflow.png")
 
 
 def _dels(out_dir: Path, cases, slopes, units: dict) -> Path:
@@ -141,9 +136,4 @@ def _dels(out_dir: Path, cases, slopes, units: dict) -> Path:
         ax.set_xticks(x, labels, fontsize=7, rotation=30, ha="right")
         ax.grid(True, axis="y", alpha=0.3)
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("lifetime damage-equivalent load per case")
-    _tight(fig)
-    path = out_dir / "del.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _saved(fig, "lifetime damage-equivalent load per case", out_dir / "del.png")
