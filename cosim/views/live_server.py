@@ -16,10 +16,9 @@ from multiprocessing import shared_memory
 import numpy as np
 import pandas as pd
 
-from ..reports.plots import display_unit
 from .live import ENDED, OUTPUTS, SEQ, TIME
-from .page import DECIMALS, arrow, figure_of
-from .scene import WRENCH, Drawing, reach
+from .page import figure_of, moving_lines, strip_units, xyz_of
+from .scene import Drawing, reach
 
 __all__ = ["serve"]
 
@@ -106,7 +105,8 @@ class _View:
                                                         if scene.force is not None else [])
         moving = [i for i, d in enumerate(fig.data) if d.name in moving_names and d.type == "scatter3d"]
         strip = [i for i, d in enumerate(fig.data) if d.type == "scatter" and d.legendgroup == "strip"]
-        self.strip_sizes = self._strip_sizes(scene)
+        #: the strip's groups and units, those of the first update (``page._add_strip``'s order)
+        self.strip = strip_units(scene.wrench) if scene.wrench is not None else []
         script = (_LIVE_SCRIPT.replace("MOVING", json.dumps(moving)).replace("STRIP", json.dumps(strip))
                   .replace("POINTS", str(STRIP_POINTS)).replace("TITLE", json.dumps(self.title)))
         return fig.to_html(include_plotlyjs=True, full_html=True, post_script=script,
@@ -120,29 +120,13 @@ class _View:
         r = reach(scene) / 3
         return tuple(r / max(float(np.linalg.norm(v[0])), 1e3) for v in (scene.force, scene.moment))
 
-    def _strip_sizes(self, scene) -> list[float]:
-        """The display unit's size of each strip trace (forces, then moments,
-        as ``page._add_strip`` orders them)."""
-        if scene.wrench is None:
-            return []
-        sizes = []
-        for group, si in ((WRENCH[3:], "N"), (WRENCH[:3], "N.m")):
-            size = display_unit(si, float(np.abs(scene.wrench[list(group)].to_numpy()).max()))[1]
-            sizes += [size] * 3
-        return sizes
-
     def _update(self, scene, t) -> dict:
-        lines = [part.points[0] for part in scene.parts]
-        if scene.force is not None:
-            lines += [arrow(scene.mount[0], scene.force[0] * self.scales[0]),
-                      arrow(scene.mount[0], scene.moment[0] * self.scales[1])]
-        xyz = {a: [[None if np.isnan(v) else round(float(v), DECIMALS) for v in line[:, i]] for line in lines]
-               for i, a in enumerate("xyz")}
+        lines = [xyz_of(line) for line in moving_lines(scene, 0, self.scales)]
         w = []
         if scene.wrench is not None:
             row = scene.wrench.iloc[0]
-            w = [float(row[c]) / s for c, s in zip(WRENCH[3:] + WRENCH[:3], self.strip_sizes)]
-        return {"t": float(t), **xyz, "w": w}
+            w = [float(row[c]) / size for group, _, _, size in self.strip for c in group]
+        return {"t": float(t), **{a: [line[a] for line in lines] for a in "xyz"}, "w": w}
 
     def next_update(self, seq: int, timeout: float):
         """``(update, its number)`` newer than ``seq``, or ``(None, seq)``

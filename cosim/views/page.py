@@ -15,12 +15,14 @@ import numpy as np
 from ..reports.plots import display_unit
 from .scene import WRENCH, Scene, reach
 
-__all__ = ["write_page", "figure_of", "arrow", "scene_limits", "STYLE", "ARROW_SHARE"]
+__all__ = ["write_page", "figure_of", "arrow", "arrow_scales", "moving_lines", "strip_units", "xyz_of",
+           "scene_limits", "STYLE", "ARROW_SHARE"]
 
 #: part kind -> (colour, line width [px])
 STYLE = {
     "hull": ("#6b7280", 3), "water": ("#7dd3fc", 2), "link": ("#1d4ed8", 9), "bracket": ("#1d4ed8", 4),
-    "barrel": ("#c2410c", 12), "piston": ("#a3a3a3", 6), "force": ("#dc2626", 6), "moment": ("#7e22ce", 6), "path": ("#16a34a", 3),
+    "barrel": ("#c2410c", 12), "piston": ("#a3a3a3", 6), "force": ("#dc2626", 6), "moment": ("#7e22ce", 6),
+    "path": ("#16a34a", 3),
 }
 #: the largest arrow's length, as a share of the crane's reach
 ARROW_SHARE = 1 / 3
@@ -28,7 +30,7 @@ ARROW_SHARE = 1 / 3
 DECIMALS = 3
 
 
-def _xyz(points: np.ndarray) -> dict:
+def xyz_of(points: np.ndarray) -> dict:
     """Plotly's ``x``, ``y``, ``z`` of a polyline (k, 3), NaN rows as gaps."""
     pts = np.round(points, DECIMALS)
     return {axis: [None if np.isnan(v) else float(v) for v in pts[:, i]] for i, axis in enumerate("xyz")}
@@ -50,7 +52,26 @@ def arrow(origin: np.ndarray, vector: np.ndarray) -> np.ndarray:
     return np.array([origin, tip, nan, back + side, tip, back - side])
 
 
-def _moving(scene: Scene, k: int, scales) -> list[np.ndarray]:
+def arrow_scales(scene: Scene) -> tuple[float, float]:
+    """The arrows' scales [m/N, m/(N.m)]: the largest force and moment over
+    the run reach :data:`ARROW_SHARE` of the crane's reach; 0 without a
+    wrench, or where it is zero throughout."""
+    if scene.force is None:
+        return 0.0, 0.0
+    r = ARROW_SHARE * reach(scene)
+    return tuple(r / peak if peak > 0 else 0.0 for peak in
+                 (np.linalg.norm(scene.force, axis=1).max(), np.linalg.norm(scene.moment, axis=1).max()))
+
+
+def strip_units(wrench) -> list[tuple[tuple[str, ...], str, str, float]]:
+    """The strip's two groups, forces then moments: ``(components, SI
+    unit, display unit, its size)``, the unit each group's peak in
+    ``wrench`` calls for."""
+    return [(group, si, *display_unit(si, float(np.abs(wrench[list(group)].to_numpy()).max())))
+            for group, si in ((WRENCH[3:], "N"), (WRENCH[:3], "N.m"))]
+
+
+def moving_lines(scene: Scene, k: int, scales) -> list[np.ndarray]:
     """The polylines of frame ``k``, in the order of the page's moving traces."""
     out = [part.points[k] for part in scene.parts]
     if scene.force is not None:
@@ -106,28 +127,23 @@ def figure_of(scene: Scene, speed: float = 1.0, camera: dict | None = None):
                         row_heights=[0.66, 0.17, 0.17] if strip else [1.0], vertical_spacing=0.04)
     for part in scene.static:
         colour, width = STYLE[part.kind]
-        fig.add_trace(go.Scatter3d(**_xyz(part.points[0]), mode="lines", name=part.name,
+        fig.add_trace(go.Scatter3d(**xyz_of(part.points[0]), mode="lines", name=part.name,
                                    line=dict(color=colour, width=width), hoverinfo="skip"), row=1, col=1)
-    scales = (0.0, 0.0)
-    if scene.force is not None:
-        r = ARROW_SHARE * reach(scene)
-        scales = tuple(r / peak if peak > 0 else 0.0 for peak in
-                       (np.abs(np.linalg.norm(scene.force, axis=1)).max(),
-                        np.abs(np.linalg.norm(scene.moment, axis=1)).max()))
+    scales = arrow_scales(scene)
     names = [p.name for p in scene.parts] + (["force on the crane", "moment on the crane"]
                                              if scene.force is not None else [])
     kinds = [p.kind for p in scene.parts] + (["force", "moment"] if scene.force is not None else [])
     first = len(fig.data)
-    for name, kind, points in zip(names, kinds, _moving(scene, 0, scales)):
+    for name, kind, points in zip(names, kinds, moving_lines(scene, 0, scales)):
         colour, width = STYLE[kind]
-        fig.add_trace(go.Scatter3d(**_xyz(points), mode="lines", name=name, line=dict(color=colour, width=width)),
+        fig.add_trace(go.Scatter3d(**xyz_of(points), mode="lines", name=name, line=dict(color=colour, width=width)),
                       row=1, col=1)
     moving = list(range(first, len(fig.data)))
     if strip:
         moving += _add_strip(fig, scene)
     frames = []
     for k, t in enumerate(scene.times):
-        data = [go.Scatter3d(**_xyz(points)) for points in _moving(scene, k, scales)]
+        data = [go.Scatter3d(**xyz_of(points)) for points in moving_lines(scene, k, scales)]
         if strip:
             data += [go.Scatter(x=[float(t), float(t)]) for _ in range(2)]
         frames.append(go.Frame(data=data, traces=moving, name=f"{t:.3f}"))
@@ -144,8 +160,7 @@ def _add_strip(fig, scene: Scene) -> list[int]:
     trace indices."""
     w = scene.wrench
     cursors = []
-    for row, group, si in ((2, WRENCH[3:], "N"), (3, WRENCH[:3], "N.m")):
-        label, size = display_unit(si, float(np.abs(w[list(group)].to_numpy()).max()))
+    for row, (group, si, label, size) in zip((2, 3), strip_units(w)):
         for c, colour in zip(group, ("#dc2626", "#16a34a", "#2563eb")):
             fig.add_trace(dict(type="scatter", x=w["time"], y=w[c] / size, mode="lines", line=dict(color=colour,
                           width=1.2), name=f"{'force' if c[0] == 'f' else 'moment'} {c[1]} [{label}]",

@@ -12,9 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CraneCosimError
-from ..reports.plots import display_unit
-from .page import ARROW_SHARE, STYLE, arrow, scene_limits
-from .scene import WRENCH, Scene, reach
+from .page import STYLE, arrow, arrow_scales, scene_limits, strip_units
+from .scene import Scene
 
 __all__ = ["write_video", "write_frame", "VIDEO_FPS", "VIDEO_MISSING"]
 
@@ -94,10 +93,8 @@ def _frames(scene: Scene, size, only: int | None = None):
         ax.plot(*part.points[0].T, color=colour, lw=1)
     lines = [ax.plot([], [], [], color=STYLE[p.kind][0], lw=STYLE[p.kind][1] / 3, label=p.name)[0]
              for p in scene.parts]
-    arrows, scales = [], ()
+    arrows, scales = [], arrow_scales(scene)
     if scene.force is not None:
-        r = ARROW_SHARE * reach(scene)
-        scales = [r / max(np.linalg.norm(v, axis=1).max(), 1e-300) for v in (scene.force, scene.moment)]
         arrows = [ax.plot([], [], [], color=STYLE[k][0], lw=2, label=f"{k} on the crane")[0]
                   for k in ("force", "moment")]
     title = fig.suptitle("")
@@ -130,9 +127,9 @@ def _strip(fig, scene: Scene) -> list:
     """The wrench's forces and moments under the view, a cursor on each."""
     w = scene.wrench
     cursors = []
-    for i, (group, si, what) in enumerate(((WRENCH[3:], "N", "force"), (WRENCH[:3], "N.m", "moment"))):
+    for i, (group, si, label, size) in enumerate(strip_units(w)):
+        what = "force" if si == "N" else "moment"
         ax = fig.add_axes([0.07 + 0.48 * i, 0.06, 0.4, 0.17])
-        label, size = display_unit(si, float(np.abs(w[list(group)].to_numpy()).max()))
         for c in group:
             ax.plot(w["time"], w[c] / size, lw=0.8, label=c[1])
         ax.set_xlabel("time [s]", fontsize=8)
