@@ -358,11 +358,8 @@ def settled_barge(params: dict) -> dict:
     from .blocks.hull_database import DOFS
     from .blocks.hydro_vessel import HydroVessel
     from .blocks.knuckle_boom import KnuckleBoomCrane
-    crane = KnuckleBoomCrane()
-    x, inp = crane.initial_state(), crane.default_inputs()
-    inp[21:24] = crane.holding(x, inp)
-    y = dict(zip(crane.output_names(), crane.output(0.0, x, inp)))
-    W = np.array([y[f"W_mount_{c}"] for c in WRENCH_COMPONENTS])
+    from .vessel_start import held_wrench
+    W = held_wrench(KnuckleBoomCrane())
     vessel = HydroVessel(**params)
     J = vessel._kinematics(vessel.initial_state())[1]
     eta = np.linalg.lstsq(vessel.C + vessel.K_moor, -J.T @ W, rcond=None)[0]

@@ -20,6 +20,18 @@ from .blocks.block import WRENCH_COMPONENTS
 ANGLES = ("roll", "pitch", "yaw")
 
 
+def held_wrench(crane, R=None) -> np.ndarray:
+    """The wrench ``W_mount`` (mount axes, about the mount; N.m, N) of
+    ``crane`` (a block with ``holding``) at its start pose, held there by
+    its actuation, on a mount turned by ``R`` (``R_1^0``; default level)."""
+    names, outputs = crane.input_names(), crane.output_names()
+    x, inp = crane.initial_state(), crane.default_inputs()
+    if R is not None:
+        inp[[names.index(f"mount_R_{i}{j}") for i in range(1, 4) for j in range(1, 4)]] = np.ravel(R)
+    inp[[names.index(n[:-len("_hold")]) for n in outputs if n.endswith("_hold")]] = crane.holding(x, inp)
+    return crane.output(0.0, x, inp)[[outputs.index(f"W_mount_{c}") for c in WRENCH_COMPONENTS]]
+
+
 def vessel_at_rest(vessel, crane, tolerance: float = 1e-13, iterations: int = 100) -> np.ndarray:
     """The roll, pitch and yaw [rad] at which ``vessel`` (a ``Vessel``
     block) rests under ``crane`` (a block with ``holding``: the knuckle
@@ -33,18 +45,10 @@ def vessel_at_rest(vessel, crane, tolerance: float = 1e-13, iterations: int = 10
     from .blocks.screw import rot_zyx
     if not hasattr(crane, "holding"):
         raise ValueError(f"the crane {crane.model_name} says no actuation that holds it at its start pose")
-    names = crane.input_names()
-    rotation = [names.index(f"mount_R_{i}{j}") for i in range(1, 4) for j in range(1, 4)]
-    hold = [names.index(n[:-len("_hold")]) for n in crane.output_names() if n.endswith("_hold")]
-    outputs = crane.output_names()
-    wrench = [outputs.index(f"W_mount_{c}") for c in WRENCH_COMPONENTS]
-    x, inp = crane.initial_state(), crane.default_inputs()
     k = np.array([vessel.p.k_roll, vessel.p.k_pitch, vessel.p.k_yaw])
     q = np.zeros(3)
     for _ in range(iterations):
-        inp[rotation] = rot_zyx(*q).ravel()
-        inp[hold] = crane.holding(x, inp)
-        W = crane.output(0.0, x, inp)[wrench]
+        W = held_wrench(crane, rot_zyx(*q))
         J = vessel._state_terms(np.concatenate([q, np.zeros(3)]))[3]
         new = np.cbrt(-J.T @ W / k)
         if np.max(np.abs(new - q)) < tolerance:
