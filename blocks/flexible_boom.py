@@ -121,6 +121,21 @@ def flexible_chain(p, n_rfe: int) -> tuple[Chain, np.ndarray]:
     return chain, np.array(stiffness)
 
 
+def boom_deflections(kin, chain: Chain, l_boom: float, n_rfe: int) -> np.ndarray:
+    """``(n_rfe, 3)`` [m]: the displacement of each spring element's joint
+    (r = 1 .. n_rfe - 1, between the elements (c,2,r-1) and (c,2,r), the
+    origin of its ψ joint) and last of the boom's tip from where a rigid
+    boom at the same boom angle has them, in the boom-root axes (c,2,0),
+    from the kinematics ``kin`` of the chain of :func:`flexible_chain`,
+    whose spring elements' ψ joints are its joints 2, 5, 8, ... (after the
+    slew and boom joints, three a spring element: ψ, θ, φ)."""
+    root, last = 1, chain.n - 2
+    points = [kin.p[3 * r - 1] for r in range(1, n_rfe)] + [kin.p[last] + kin.R[last] @ chain.joints[-1].offset]
+    along = np.cumsum(element_lengths(l_boom, n_rfe))
+    rigid = np.column_stack([along, np.zeros(n_rfe), np.zeros(n_rfe)])
+    return (np.array(points) - kin.p[root]) @ kin.R[root] - rigid
+
+
 def highest_frequency(chain: Chain, stiffness: np.ndarray, q: np.ndarray) -> float:
     """The highest natural angular frequency [rad/s] of the chain's springs
     at the coordinates ``q`` on a fixed mount, the joints of zero stiffness

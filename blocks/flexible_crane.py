@@ -21,8 +21,9 @@ outside the programmed ellipse's end (3.04 m against a = 3 m): the start is
 off the path, as in the paper.
 
 RFEM (eqs. 7-8, 12; ``blocks/flexible_boom.py``): the boom is cut into
-``n_rfe`` rigid elements (one: a rigid boom), end elements of length
-``d/2`` and inner ones of length ``d = l_boom / (n_rfe - 1)`` (eq. 7),
+``n_rfe`` rigid elements (one: a rigid boom; at most 16),
+end elements of length ``d/2`` and inner ones of length
+``d = l_boom / (n_rfe - 1)`` (eq. 7),
 joined at the sections' middles by spring elements ``Rz(ψ) Ry(θ) Rx(φ)``
 (eq. 12) of rotational stiffness ``E I_z / d`` (bending in the luffing
 plane), ``E I_y / d`` (out of it) and ``G J / d`` (torsion), an
@@ -82,7 +83,7 @@ from .block import ParameterError, Variable, sym6_pack
 from .compiled_block import CompiledBlock
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
                         constrained_mount_split, mount_motion_from_inputs, wrench_ports)
-from .flexible_boom import PAPER_STEP, flexible_chain, stable_step
+from .flexible_boom import PAPER_STEP, boom_deflections, flexible_chain, stable_step
 from .kane import applied_forces, constraint_wrenches, kinematics, kinetic_energy, mass_matrix, with_base_twist
 from .programmed_path import check_reach, path_rows
 from .screw import Rbar, cross
@@ -91,6 +92,13 @@ from .trajectory import quintic_ramp
 _P = Variable
 #: the crane's revolute joints, and the paper's coordinate of each (eq. 9)
 JOINTS = ("slew", "boom", "jib")
+#: the most rigid finite elements the boom may have.  An FMU's outputs are
+#: fixed when it is built while ``n_rfe`` is a parameter, so the deflection
+#: of every spring element is an output up to this many elements (15
+#: spring elements); at 16 the boom's static deflections are within 0.11%
+#: (a tip load) and 0.22% (its weight) of beam theory, and its fastest mode
+#: already asks a 3.4e-5 s step (module docstring).
+MAX_RFE = 16
 PAPER_COORDINATE = {"slew": "ψ^(c,1)", "boom": "ψ^(c,2,0)", "jib": "ψ^(c,3)"}
 
 
@@ -109,8 +117,8 @@ class FlexibleCrane(CompiledBlock):
         _P("d_king", "m", 0.75, "Column COG height above the mount (chosen: mid-height)"),
         _P("r_king", "m", 0.15, "Column radius of gyration about its axis (chosen)"),
         _P("l_boom", "m", 2.15, "Boom (flexible link (c,2)) length l^(c,2) (chosen)"),
-        _P("n_rfe", "1", 4.0, "Number of rigid finite elements of the boom, a whole number >= 1 (1: a rigid "
-                              "boom; the paper's study uses 4)"),
+        _P("n_rfe", "1", 4.0, f"Number of rigid finite elements of the boom, a whole number from 1 to {MAX_RFE} "
+                              f"(1: a rigid boom; the paper's study uses 4)"),
         _P("c_rfe", "s", 0.0, "Stiffness-proportional damping of the boom's spring elements: each spring's "
                               "damping coefficient is c_rfe times its stiffness, a damping ratio c_rfe w / 2 at "
                               "the angular frequency w (0: undamped, as in the paper; 3e-5 s: 1% at 106 Hz)"),
@@ -178,6 +186,12 @@ class FlexibleCrane(CompiledBlock):
                                             f"17-18), Frame 0, {c}") for c in "xyz")
         + tuple(_P(f"tau_prog_{j}", "N.m", 0.0, f"Generalized force of the programme on the {j} joint: the "
                                                 f"torque a drive there adds to execute it") for j in JOINTS)
+        + tuple(_P(f"defl_{r}_{c}", "m", 0.0, f"Deflection of the boom at its spring element {r}, the joint of "
+                                              f"its elements (c,2,{r - 1}) and (c,2,{r}), {r - 0.5:g} d from the "
+                                              f"boom joint (d = l_boom / (n_rfe - 1), eq. 7): its displacement "
+                                              f"from where a rigid boom at the same boom angle has it, boom-root "
+                                              f"(c,2,0) {c} axis; 0 when the boom has fewer than {r + 1} elements")
+                for r in range(1, MAX_RFE) for c in "xyz")
     )
     # The programme's guide is fixed in the world, so with it on nearly every
     # output sees the mount's position, orientation and velocity too (no
@@ -207,9 +221,9 @@ class FlexibleCrane(CompiledBlock):
         self.require_positive("d_king", "r_king", "d_jib", "m_load", "c_rfe", allow_zero=True)
         if p.g < 0:
             raise ParameterError(f"FlexibleCrane parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
-        if p.n_rfe < 1 or p.n_rfe != int(p.n_rfe):
+        if p.n_rfe < 1 or p.n_rfe != int(p.n_rfe) or p.n_rfe > MAX_RFE:
             raise ParameterError(f"FlexibleCrane parameter n_rfe = {p.n_rfe:g} is invalid: it must be a whole "
-                                 f"number of rigid finite elements, 1 or more")
+                                 f"number of rigid finite elements from 1 to {MAX_RFE}")
         self.n_rfe = int(p.n_rfe)
         # the undamped springs of a flexible boom ring at up to 1 kHz (four elements), 8 kHz (sixteen)
         self.oscillatory = self.n_rfe > 1
@@ -356,13 +370,20 @@ class FlexibleCrane(CompiledBlock):
         W_joints = constraint_wrenches(self.chain, kin, nudot, g_base, (1, n - 1), external)
         j = self.joint_index
         return np.concatenate([x[j], x[n + j], du[j], self.deflection(kin), d.r_E, d.v_E, W1, W2,
-                               sym6_pack(I_A), p_A, W_joints.ravel(), path, F_E, tau_prog])
+                               sym6_pack(I_A), p_A, W_joints.ravel(), path, F_E, tau_prog,
+                               self.spring_deflections(kin).ravel()])
 
     def deflection(self, kin) -> np.ndarray:
         """The boom tip's displacement from a rigid boom's, boom-root axes [m]."""
-        root, last = 1, self.chain.n - 2
-        tip = kin.p[last] + kin.R[last] @ self._tip
-        return kin.R[root].T @ (tip - kin.p[root]) - np.array([self.p.l_boom, 0.0, 0.0])
+        return boom_deflections(kin, self.chain, self.p.l_boom, self.n_rfe)[-1]
+
+    def spring_deflections(self, kin) -> np.ndarray:
+        """``(MAX_RFE - 1, 3)`` [m]: each spring element's joint's
+        displacement from a rigid boom's, boom-root axes; zero rows past the
+        boom's ``n_rfe - 1`` spring elements."""
+        out = np.zeros((MAX_RFE - 1, 3))
+        out[:self.n_rfe - 1] = boom_deflections(kin, self.chain, self.p.l_boom, self.n_rfe)[:-1]
+        return out
 
     # -- energy, for the checks ---------------------------------------------------------
     def energy(self, x, inp) -> tuple[float, float, float]:

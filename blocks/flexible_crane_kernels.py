@@ -593,7 +593,9 @@ def outputs(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, p
     position and velocity, the mount's wrench in mount and king axes, ``I_A``
     and ``p_A`` at the mount, the wrenches through the boom and jib joints,
     the path and height errors with the programmed height, the programme's
-    force on E and its generalized forces on the three joints."""
+    force on E and its generalized forces on the three joints, and the
+    deflection of each of the 15 spring elements a boom may have (its
+    ``n_rfe = n / 3`` has ``n_rfe - 1``; zeros past them)."""
     n = axis.shape[0]
     M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E = _crane(
         t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par)
@@ -656,7 +658,7 @@ def outputs(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, p
     for i in range(3):
         tip_b[i] = (p[last, i] + R[last, i, 0] * tip[0] + R[last, i, 1] * tip[1] + R[last, i, 2] * tip[2]
                     - p[1, i])
-    y = np.empty(78)
+    y = np.zeros(123)
     for i in range(3):
         j = joints[i]
         y[i] = x[j]
@@ -681,4 +683,14 @@ def outputs(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, p
     y[51:57] = p_A
     y[57:63] = F[1]
     y[63:69] = F[n - 1]
+    # each spring element's joint (the origin of its psi joint, 3 r - 1): its
+    # displacement from a rigid boom's, boom-root axes; zeros past the boom's
+    along = 0.0
+    for r in range(1, n // 3):
+        k = 3 * r - 1
+        along += off0[k, 0]
+        for i in range(3):
+            y[78 + 3 * (r - 1) + i] = (R[1, 0, i] * (p[k, 0] - p[1, 0]) + R[1, 1, i] * (p[k, 1] - p[1, 1])
+                                       + R[1, 2, i] * (p[k, 2] - p[1, 2]))
+        y[78 + 3 * (r - 1)] -= along
     return y

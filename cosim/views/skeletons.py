@@ -99,31 +99,29 @@ def _knuckle_boom(block, values: Values) -> list[Part]:
 def _flexible_crane(block, values: Values, pose) -> list[Part]:
     """The crane of Jarzębowska, Urbaś & Augustynek (2018): the column, the
     boom's rigid finite elements and the jib to the end effector E.  The
-    boom's root is its chain's at the recorded slew and boom angles, its
-    tip the rigid tip displaced by the recorded deflection (``defl_*``,
-    boom-root axes) and E the recorded ``p_E_*`` (Frame 0, brought to the
-    mount frame by the mount's ``pose``), all three exact.  The elements'
-    own angles are not outputs: the joints between them are drawn on the
-    cubic a cantilever takes under a load at its tip, ``(3 s**2 - s**3) /
-    2`` of the tip's deflection at ``s`` of the boom's length.  With
-    ``programmed``, the ellipse E follows (eq. 17) at the programmed height
-    ``z_E_ref``, in Frame 0."""
+    boom's root is its chain's at the recorded slew and boom angles; the
+    joints between its elements and its tip, where a rigid boom has them
+    displaced by their recorded deflections (``defl_<r>_*`` and ``defl_*``,
+    boom-root axes); E the recorded ``p_E_*`` (Frame 0, brought to the
+    mount frame by the mount's ``pose``): all of them the crane's own.
+    With ``programmed``, the ellipse E follows (eq. 17) at the programmed
+    height ``z_E_ref``, in Frame 0."""
     p = block.p
     chain, joints = block.chain, block.joint_index
     q = np.column_stack([values(f"q_{j}") for j in ("slew", "boom", "jib")])
-    defl = np.column_stack([values(f"defl_{c}") for c in "xyz"])
+    names = [[f"defl_{r}_{c}" for c in "xyz"] for r in range(1, block.n_rfe)] + [[f"defl_{c}" for c in "xyz"]]
+    defl = np.stack([np.zeros_like(q)] + [np.column_stack([values(c) for c in point]) for point in names], axis=1)
     E0 = np.column_stack([values(f"p_E_{c}") for c in "xyz"])
     R, origin = pose
     E = np.einsum("fji,fj->fi", R, E0 - origin)  # Frame 0 to the mount frame
-    xi = np.concatenate([[0.0], np.cumsum(element_lengths(p.l_boom, block.n_rfe))]) / p.l_boom
-    shape = (3 * xi ** 2 - xi ** 3) / 2
+    along = np.concatenate([[0.0], np.cumsum(element_lengths(p.l_boom, block.n_rfe))])
+    rigid = np.column_stack([along, np.zeros_like(along), np.zeros_like(along)])
     king, boom, jib = [], [], []
     for k in range(len(q)):
         theta = np.zeros(chain.n)
         theta[joints] = q[k]
         kin = kinematics(chain, theta, np.zeros(chain.n))
-        stations = np.column_stack([xi * p.l_boom, np.zeros_like(xi), np.zeros_like(xi)]) + shape[:, None] * defl[k]
-        points = kin.p[1] + stations @ kin.R[1].T
+        points = kin.p[1] + (rigid + defl[k]) @ kin.R[1].T
         king.append([kin.p[0], kin.p[1]])
         boom.append(points)
         jib.append([points[-1], E[k]])

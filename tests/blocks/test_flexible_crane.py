@@ -288,6 +288,8 @@ def test_guide_force_is_normal_to_the_path(rigid_programme):
 @pytest.mark.parametrize("params, message", [
     ({"n_rfe": 0}, "parameter n_rfe = 0 is invalid: it must be a whole number"),
     ({"n_rfe": 2.5}, "parameter n_rfe = 2.5 is invalid"),
+    ({"n_rfe": 17}, "parameter n_rfe = 17 is invalid: it must be a whole number of rigid finite elements from 1 "
+                    "to 16"),
     ({"E_boom": 0.0}, "parameter E_boom = 0 Pa is invalid: it must be positive"),
     ({"G_boom": -8e10}, "parameter G_boom = -8e+10 Pa is invalid: it must be positive"),
     ({"J_boom": 0.0}, "parameter J_boom = 0 m4 is invalid"),
