@@ -55,6 +55,7 @@ import math
 import numpy as np
 from scipy.linalg import eigh
 
+from .block import ParameterError
 from .kane import Body, Chain, Joint, Marker, kinematics, mass_matrix
 from .screw import rot_x, rot_z
 
@@ -174,3 +175,27 @@ def stable_step(chain: Chain, stiffness: np.ndarray, q0: np.ndarray, jib: int, c
         omega = max(omega, highest_frequency(chain, stiffness, q))
     lam = fastest_eigenvalue(omega, c_rfe)
     return (STEP_MARGIN * RK4_RADIUS / lam if lam > 0 else math.inf), omega
+
+
+def chosen_step(chain: Chain, stiffness: np.ndarray, q0: np.ndarray, jib: int, c_rfe: float,
+                h_max: float) -> tuple[float, float, float]:
+    """``(h, h_stable, omega)``: the internal step [s], ``h_max`` or with
+    ``h_max = 0`` the paper's step or the longest the boom's springs allow
+    (:func:`stable_step`), whichever is shorter; the longest they allow [s]
+    and their highest angular frequency [rad/s].  An ``h_max`` longer than
+    the springs allow is refused, with the step they need."""
+    h_stable, omega = stable_step(chain, stiffness, q0, jib, c_rfe)
+    if h_max == 0.0:
+        return min(PAPER_STEP, h_stable), h_stable, omega
+    if h_max > h_stable:
+        n_rfe = chain.n // 3  # the slew and boom joints, three a spring element, the jib joint
+        raise ParameterError(f"FlexibleCrane parameter h_max = {h_max:g} s is invalid: with n_rfe = {n_rfe} the "
+                             f"boom's fastest mode ({omega / (2 * math.pi):.0f} Hz) needs a Runge-Kutta step of at "
+                             f"most {_down(h_stable):.3g} s (h_max = 0 chooses it)")
+    return h_max, h_stable, omega
+
+
+def _down(x: float) -> float:
+    """``x`` > 0 rounded down to three significant digits."""
+    scale = 10.0 ** (math.floor(math.log10(x)) - 2)
+    return math.floor(x / scale) * scale

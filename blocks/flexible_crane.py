@@ -83,7 +83,7 @@ from .block import ParameterError, Variable, sym6_pack
 from .compiled_block import CompiledBlock
 from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
                         constrained_mount_split, mount_motion_from_inputs, wrench_ports)
-from .flexible_boom import PAPER_STEP, boom_deflections, flexible_chain, stable_step
+from .flexible_boom import boom_deflections, chosen_step, flexible_chain
 from .kane import applied_forces, constraint_wrenches, kinematics, kinetic_energy, mass_matrix, with_base_twist
 from .programmed_path import check_reach, path_rows
 from .screw import Rbar, cross
@@ -231,7 +231,10 @@ class FlexibleCrane(CompiledBlock):
         n = self.chain.n
         #: indices of the three revolute joints in q; the rest are the springs' rotations
         self.joint_index = np.array([0, 1, n - 1])
-        self._choose_step()
+        q0 = self.initial_state()[:n]
+        #: the internal step [s], the longest the springs allow [s] and their highest angular frequency [rad/s]
+        self.max_step, self.stable_step, self.omega_max = chosen_step(self.chain, self.stiffness, q0, n - 1, p.c_rfe,
+                                                                      p.h_max)
         self.states = (tuple(_P(f"q{i}", "rad", 0.0, f"coordinate {i}: {w}") for i, w in enumerate(self.coordinates()))
                        + tuple(_P(f"u{i}", "rad/s", 0.0, f"rate of coordinate {i}") for i in range(n)))
         self._g0 = np.array([0.0, 0.0, -p.g])
@@ -250,25 +253,6 @@ class FlexibleCrane(CompiledBlock):
                              np.array([p.g, p.l_boom, float(bool(p.programmed)), p.a_E, p.b_E,
                                        self.z_E_s if p.programmed else 0.0, p.z_inc, p.t_c, p.alpha, p.beta,
                                        p.c_rfe]))
-
-    def _choose_step(self):
-        """``max_step`` [s]: ``h_max``, or with ``h_max = 0`` the paper's step or
-        the longest the boom's springs allow (``flexible_boom.stable_step``),
-        whichever is shorter; an ``h_max`` longer than the springs allow is
-        refused, with the step they need."""
-        p = self.p
-        q0 = self.initial_state()[:self.chain.n]
-        #: the longest step [s] the springs allow, and the highest natural angular frequency [rad/s]
-        self.stable_step, self.omega_max = stable_step(self.chain, self.stiffness, q0, self.chain.n - 1, p.c_rfe)
-        if p.h_max == 0.0:
-            self.max_step = min(PAPER_STEP, self.stable_step)
-        elif p.h_max > self.stable_step:
-            raise ParameterError(f"FlexibleCrane parameter h_max = {p.h_max:g} s is invalid: with n_rfe = "
-                                 f"{self.n_rfe} the boom's fastest mode ({self.omega_max / (2 * math.pi):.0f} Hz) "
-                                 f"needs a Runge-Kutta step of at most {_down(self.stable_step):.3g} s (h_max = 0 "
-                                 f"chooses it)")
-        else:
-            self.max_step = p.h_max
 
     def coordinates(self) -> list[str]:
         """What each coordinate of the state is, in order."""
@@ -407,12 +391,6 @@ class FlexibleCrane(CompiledBlock):
         n = self.chain.n
         kin = kinematics(self.chain, x[:n], np.zeros(n))
         return -applied_forces(self.chain, kin, R10.T @ self._g0)[:6]
-
-
-def _down(x: float) -> float:
-    """``x`` > 0 rounded down to three significant digits."""
-    scale = 10.0 ** (math.floor(math.log10(x)) - 2)
-    return math.floor(x / scale) * scale
 
 
 class _Dyn:
