@@ -33,6 +33,10 @@ def animate(run_dir, out=None, speed: float = 1.0, fps: float | None = None) -> 
     if suffix not in FORMATS:
         raise CraneCosimError(f"--out {out}: an animation is written as {', '.join(FORMATS)}, not "
                               f"{out.suffix or 'a file without a suffix'}")
+    if not out.parent.is_dir():
+        raise CraneCosimError(f"--out {out}: its folder {out.parent} does not exist")
+    if out.is_dir():
+        raise CraneCosimError(f"--out {out} is a folder; name the animation's file")
     if not speed > 0:
         raise CraneCosimError(f"--speed {speed:g}: it must be a positive factor of real time")
     if fps is not None and not fps > 0:

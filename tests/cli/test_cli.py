@@ -284,6 +284,13 @@ def test_run_animate_writes_the_page_and_animate_names_what_it_refuses(capsys, s
     assert main(["animate", str(out), "--out", str(tmp_path / "crane.avi")]) == 2
     assert capsys.readouterr().err.strip() == (f"crane-cosim: error: --out {tmp_path / 'crane.avi'}: an animation is "
                                                f"written as .html, .mp4, .gif, not .avi")
+    assert main(["animate", str(out), "--out", str(tmp_path / "none" / "crane.mp4")]) == 2
+    assert capsys.readouterr().err.strip() == (f"crane-cosim: error: --out {tmp_path / 'none' / 'crane.mp4'}: its "
+                                               f"folder {tmp_path / 'none'} does not exist")
+    (tmp_path / "crane.gif").mkdir()
+    assert main(["animate", str(out), "--out", str(tmp_path / "crane.gif")]) == 2
+    assert capsys.readouterr().err.strip() == (f"crane-cosim: error: --out {tmp_path / 'crane.gif'} is a folder; "
+                                               f"name the animation's file")
 
 
 def test_bench_json_records(capsys):

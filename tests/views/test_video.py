@@ -54,3 +54,13 @@ def test_without_imageio_ffmpeg_mp4_is_refused_with_the_way_out(tmp_path, monkey
     with pytest.raises(CraneCosimError) as e:
         write_video(_scene(), tmp_path / "run.mp4")
     assert str(e.value) == VIDEO_MISSING and not (tmp_path / "run.mp4").exists()
+
+
+def test_when_ffmpeg_stops_the_video_fails_in_one_sentence(tmp_path):
+    """ffmpeg refusing its output (here a folder of the video's name) stops
+    the frames' feed and is said, not left hanging or a broken pipe's
+    traceback."""
+    (tmp_path / "run.mp4").mkdir()
+    with pytest.raises(CraneCosimError) as e:
+        write_video(_scene(), tmp_path / "run.mp4")
+    assert str(e.value) == f"writing {tmp_path / 'run.mp4'} failed: ffmpeg stopped (its reason is printed above)"
