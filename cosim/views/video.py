@@ -122,12 +122,13 @@ def _frames(scene: Scene, size, only: int | None = None):
     fig = plt.figure(figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi)
     canvas = FigureCanvasAgg(fig)
     strip = scene.wrench is not None
-    ax = fig.add_axes([0.0, 0.27 if strip else 0.0, 1.0, 0.68 if strip else 0.92], projection="3d")
+    area = [0.0, 0.27 if strip else 0.0, 1.0, 0.68 if strip else 0.92]
+    ax = fig.add_axes(area, projection="3d")
     lo, hi = scene_limits(scene)
     ax.set(xlim=(lo[0], hi[0]), ylim=(lo[1], hi[1]), zlim=(lo[2], hi[2]), xlabel="x0 [m]", ylabel="y0 [m]",
            zlabel="z0 [m]")
-    ax.set_box_aspect(hi - lo)
     ax.view_init(elev=25, azim=-60)
+    ax.set_box_aspect(hi - lo, zoom=_zoom_to_fill(canvas, ax, area, lo, hi))
     for part in scene.static:
         colour, _ = STYLE[part.kind]
         ax.plot(*part.points[0].T, color=colour, lw=1)
@@ -163,6 +164,21 @@ def _frames(scene: Scene, size, only: int | None = None):
             (artist.axes or fig).draw_artist(artist)
         yield np.asarray(canvas.buffer_rgba())
     plt.close(fig)
+
+
+def _zoom_to_fill(canvas, ax, area, lo, hi) -> float:
+    """The zoom at which the 3-D view of the box from ``lo`` to ``hi`` [m]
+    fills ``area`` (the figure's fractions its axes were given), a fifth
+    of it left for the tick labels: a long hull seen from one side leaves
+    most of it empty at matplotlib's zoom of 1.  Between 1 and 2."""
+    from mpl_toolkits.mplot3d import proj3d
+    ax.set_box_aspect(hi - lo)
+    canvas.draw()
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    xs, ys, _ = proj3d.proj_transform(*corners.T, ax.get_proj())
+    seen = np.ptp(ax.transData.transform(np.column_stack([xs, ys])), axis=0)  # [px]
+    room = np.array([area[2] * canvas.figure.bbox.width, area[3] * canvas.figure.bbox.height])
+    return float(np.clip(0.8 * (room / seen).min(), 1.0, 2.0))
 
 
 def _strip(fig, scene: Scene) -> list:

@@ -64,3 +64,41 @@ def test_when_ffmpeg_stops_the_video_fails_in_one_sentence(tmp_path):
     with pytest.raises(CraneCosimError) as e:
         write_video(_scene(), tmp_path / "run.mp4")
     assert str(e.value) == f"writing {tmp_path / 'run.mp4'} failed: ffmpeg stopped (its reason is printed above)"
+
+
+@pytest.mark.parametrize("box, zoomed", [((66.0, 27.0, 23.0), True), ((4.0, 4.0, 8.0), False)])
+def test_the_view_fills_its_area_without_leaving_it(box, zoomed):
+    """A long hull's box (the barge's scene: 66 x 27 x 23 m) is zoomed until
+    its projection fills four fifths of the 3-D view's area along one side
+    (the rest for the tick labels); a tall crane's, which matplotlib's zoom
+    of 1 already fits, is left as it is."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from mpl_toolkits.mplot3d import proj3d
+
+    from crane_cosim.views.video import _zoom_to_fill
+    fig = plt.figure(figsize=(9.6, 5.44), dpi=100)
+    canvas, area = FigureCanvasAgg(fig), [0.0, 0.27, 1.0, 0.68]
+    ax = fig.add_axes(area, projection="3d")
+    lo, hi = -np.array(box) / 2, np.array(box) / 2
+    ax.set(xlim=(lo[0], hi[0]), ylim=(lo[1], hi[1]), zlim=(lo[2], hi[2]))
+    ax.view_init(elev=25, azim=-60)
+    zoom = _zoom_to_fill(canvas, ax, area, lo, hi)
+    assert (zoom > 1.2) if zoomed else (zoom == 1.0)
+    ax.set_box_aspect(hi - lo, zoom=zoom)
+    canvas.draw()
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    xs, ys, _ = proj3d.proj_transform(*corners.T, ax.get_proj())
+    px = ax.transData.transform(np.column_stack([xs, ys]))
+    room = np.array([area[2] * 960, area[3] * 544])
+    filled = np.ptp(px, axis=0) / room
+    # the zoom scales the projection in proportion: 0.8 of the area along
+    # its tighter side (measured 0.8015), inside it; the tall box fills its
+    # height at matplotlib's zoom already (1.005 of it), left so
+    if zoomed:
+        assert filled.max() == pytest.approx(0.8, abs=0.003)
+        assert np.all(px.min(axis=0) >= [0.0, area[1] * 544]) and np.all(px.max(axis=0) <= [960, 0.95 * 544])
+    else:
+        assert filled.max() > 0.8
