@@ -51,19 +51,22 @@ def test_a_paced_run_is_seen_while_it_goes(fmu_dir, tmp_path):
     got = {"updates": []}
     client = threading.Thread(target=_listen, args=(url, got), daemon=True)
     client.start()
-    s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=2.0)
+    # 4 s: the view's own process starts and draws its first page after
+    # 0.25 s of the run here, 1.3 s on a loaded machine; updates before it
+    # are not seen
+    s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=4.0)
     result = run_cosim(s, tmp_path, real_time=1.0, view=("127.0.0.1", port), progress=False)
     client.join(timeout=30)
     assert result.status == "completed"
     assert "EventSource" in got["page"] and "plotly" in got["page"].lower()
     updates = got["updates"]
-    # 2 s paced at real time: about 25 a second, in time order, every one before the end
+    # paced at real time: about 25 a second, in time order, every one before the end
     times = [t for _, t in updates]
     assert len(updates) >= 20 and times == sorted(times) and len(set(times)) == len(times)
     received = [w for w, _ in updates]
     span = received[-1] - received[0]
     assert len(updates) <= LIVE_RATE * span + 2
-    assert times[-1] > 1.5 and all(w <= got["end"] for w in received)
+    assert times[-1] > 3.5 and all(w <= got["end"] for w in received)
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["live_view"]["url"] == url and summary["live_view"]["copies"] >= len(updates)
 
