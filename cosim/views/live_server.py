@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from .live import ENDED, OUTPUTS, SEQ, TIME
-from .page import figure_of, moving_lines, strip_units, xyz_of
-from .scene import Drawing, reach
+from .page import arrow_scales, figure_of, moving_lines, moving_traces, strip_units, xyz_of
+from .scene import Drawing
 
 __all__ = ["serve"]
 
@@ -97,12 +97,12 @@ class _View:
     def _page(self, scene) -> bytes:
         """The page: the animation's figure of the first update, without its
         frames and controls, and the script that applies each update."""
-        self.scales = self._arrow_scales(scene)
+        # the arrows' scales fixed at the first update, for 1 kN and 1 kN.m at least
+        self.scales = arrow_scales(scene, least=1e3)
         fig = figure_of(scene)
         fig.frames = []
         fig.update_layout(updatemenus=[], sliders=[], title=dict(text=f"{self.title}: live"))
-        moving_names = [p.name for p in scene.parts] + (["force on the crane", "moment on the crane"]
-                                                        if scene.force is not None else [])
+        moving_names = [name for name, _ in moving_traces(scene)]
         moving = [i for i, d in enumerate(fig.data) if d.name in moving_names and d.type == "scatter3d"]
         strip = [i for i, d in enumerate(fig.data) if d.type == "scatter" and d.legendgroup == "strip"]
         #: the strip's groups and units, those of the first update (``page._add_strip``'s order)
@@ -111,14 +111,6 @@ class _View:
                   .replace("POINTS", str(STRIP_POINTS)).replace("TITLE", json.dumps(self.title)))
         return fig.to_html(include_plotlyjs=True, full_html=True, post_script=script,
                            config={"displaylogo": False, "responsive": True}).encode()
-
-    def _arrow_scales(self, scene) -> tuple[float, float]:
-        """The arrows' scales [m/N, m/(N.m)], fixed at the first update (a
-        third of the reach for its force and moment, or for 1 kN and 1 kN.m)."""
-        if scene.force is None:
-            return 0.0, 0.0
-        r = reach(scene) / 3
-        return tuple(r / max(float(np.linalg.norm(v[0])), 1e3) for v in (scene.force, scene.moment))
 
     def _update(self, scene, t) -> dict:
         lines = [xyz_of(line) for line in moving_lines(scene, 0, self.scales)]

@@ -15,7 +15,7 @@ import numpy as np
 from ..reports.plots import display_unit
 from .scene import WRENCH, Scene, reach
 
-__all__ = ["write_page", "figure_of", "arrow", "arrow_scales", "moving_lines", "strip_units", "xyz_of",
+__all__ = ["write_page", "figure_of", "arrow", "arrow_scales", "moving_lines", "moving_traces", "strip_units", "xyz_of",
            "scene_limits", "STYLE", "ARROW_SHARE"]
 
 #: part kind -> (colour, line width [px])
@@ -52,15 +52,16 @@ def arrow(origin: np.ndarray, vector: np.ndarray) -> np.ndarray:
     return np.array([origin, tip, nan, back + side, tip, back - side])
 
 
-def arrow_scales(scene: Scene) -> tuple[float, float]:
+def arrow_scales(scene: Scene, least: float = 0.0) -> tuple[float, float]:
     """The arrows' scales [m/N, m/(N.m)]: the largest force and moment over
-    the run reach :data:`ARROW_SHARE` of the crane's reach; 0 without a
-    wrench, or where it is zero throughout."""
+    the scene's frames, or ``least`` [N, N.m] where they are smaller, reach
+    :data:`ARROW_SHARE` of the crane's reach; 0 without a wrench, or where
+    it is zero throughout and ``least`` is 0."""
     if scene.force is None:
         return 0.0, 0.0
     r = ARROW_SHARE * reach(scene)
-    return tuple(r / peak if peak > 0 else 0.0 for peak in
-                 (np.linalg.norm(scene.force, axis=1).max(), np.linalg.norm(scene.moment, axis=1).max()))
+    peaks = (max(float(np.linalg.norm(v, axis=1).max()), least) for v in (scene.force, scene.moment))
+    return tuple(r / peak if peak > 0 else 0.0 for peak in peaks)
 
 
 def strip_units(wrench) -> list[tuple[tuple[str, ...], str, str, float]]:
@@ -69,6 +70,12 @@ def strip_units(wrench) -> list[tuple[tuple[str, ...], str, str, float]]:
     ``wrench`` calls for."""
     return [(group, si, *display_unit(si, float(np.abs(wrench[list(group)].to_numpy()).max())))
             for group, si in ((WRENCH[3:], "N"), (WRENCH[:3], "N.m"))]
+
+
+def moving_traces(scene: Scene) -> list[tuple[str, str]]:
+    """``(name, kind)`` of each moving trace, in the order of :func:`moving_lines`."""
+    arrows = [(f"{k} on the crane", k) for k in ("force", "moment")] if scene.force is not None else []
+    return [(p.name, p.kind) for p in scene.parts] + arrows
 
 
 def moving_lines(scene: Scene, k: int, scales) -> list[np.ndarray]:
@@ -130,11 +137,8 @@ def figure_of(scene: Scene, speed: float = 1.0, camera: dict | None = None):
         fig.add_trace(go.Scatter3d(**xyz_of(part.points[0]), mode="lines", name=part.name,
                                    line=dict(color=colour, width=width), hoverinfo="skip"), row=1, col=1)
     scales = arrow_scales(scene)
-    names = [p.name for p in scene.parts] + (["force on the crane", "moment on the crane"]
-                                             if scene.force is not None else [])
-    kinds = [p.kind for p in scene.parts] + (["force", "moment"] if scene.force is not None else [])
     first = len(fig.data)
-    for name, kind, points in zip(names, kinds, moving_lines(scene, 0, scales)):
+    for (name, kind), points in zip(moving_traces(scene), moving_lines(scene, 0, scales)):
         colour, width = STYLE[kind]
         fig.add_trace(go.Scatter3d(**xyz_of(points), mode="lines", name=name, line=dict(color=colour, width=width)),
                       row=1, col=1)

@@ -49,7 +49,7 @@ def _frames(frames: list[list[np.ndarray]]) -> np.ndarray:
     return np.array(frames, float)
 
 
-def _torque_crane(block, values: Values) -> list[Part]:
+def _torque_crane(block, values: Values, pose) -> list[Part]:
     """The crane of Cibicik & Egeland (2018): king along z of Frame 2 to the
     boom joint, boom and jib along the x axes of Frames 3 and 4 (eqs.
     54-56), the jib ``l_jib`` long."""
@@ -65,7 +65,7 @@ def _torque_crane(block, values: Values) -> list[Part]:
             Part("jib", "link", _frames(jib))]
 
 
-def _knuckle_boom(block, values: Values) -> list[Part]:
+def _knuckle_boom(block, values: Values, pose) -> list[Part]:
     """The knuckle boom crane of Cibicik & Egeland (2019): its tree of seven
     bodies (king, boom, jib, and each cylinder's barrel and piston) at the
     joint coordinates its joint map gives for the recorded slew angle and
@@ -145,8 +145,7 @@ def crane_parts(block, values: Values, pose) -> list[Part]:
     the run's parameters) at the frames, mount frame [m] (or Frame 0 where
     ``ground``); ``pose``: the mount's ``(R_1^0, position in Frame 0)`` at
     the frames, (frames, 3, 3) and (frames, 3)."""
-    draw = DRAWN_CRANES[block.model_name]
-    return draw(block, values, pose) if draw is _flexible_crane else draw(block, values)
+    return DRAWN_CRANES[block.model_name](block, values, pose)
 
 
 def _inertia_box(block) -> tuple[np.ndarray, np.ndarray]:
@@ -203,9 +202,8 @@ def _supported_base(block) -> tuple[np.ndarray, np.ndarray]:
 DRAWN_VESSELS = {"Vessel": _inertia_box, "HydroVessel": _hydro_hull, "SupportedBase": _supported_base}
 
 
-def hull_outline_of(block) -> tuple[np.ndarray, np.ndarray] | None:
+def hull_outline_of(block) -> tuple[np.ndarray, np.ndarray]:
     """``(outline, mount)``: the vessel ``block``'s hull outline (k, 3) [m]
-    in its own coordinates and the mount point there, or None for a vessel
-    with no hull to draw (a prescribed motion)."""
-    draw = DRAWN_VESSELS.get(block.model_name)
-    return None if draw is None else draw(block)
+    in its own coordinates and the mount point there (a model of
+    :data:`DRAWN_VESSELS`)."""
+    return DRAWN_VESSELS[block.model_name](block)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CraneCosimError
-from .page import STYLE, arrow, arrow_scales, scene_limits, strip_units
+from .page import STYLE, arrow_scales, moving_lines, moving_traces, scene_limits, strip_units
 from .scene import Scene
 
 __all__ = ["write_video", "write_frame", "VIDEO_FPS", "VIDEO_MISSING"]
@@ -132,17 +132,15 @@ def _frames(scene: Scene, size, only: int | None = None):
     for part in scene.static:
         colour, _ = STYLE[part.kind]
         ax.plot(*part.points[0].T, color=colour, lw=1)
-    lines = [ax.plot([], [], [], color=STYLE[p.kind][0], lw=STYLE[p.kind][1] / 3, label=p.name)[0]
-             for p in scene.parts]
-    arrows, scales = [], arrow_scales(scene)
-    if scene.force is not None:
-        arrows = [ax.plot([], [], [], color=STYLE[k][0], lw=2, label=f"{k} on the crane")[0]
-                  for k in ("force", "moment")]
+    # a third of the page's widths (matplotlib's points against plotly's pixels)
+    traces = [ax.plot([], [], [], color=STYLE[kind][0], lw=STYLE[kind][1] / 3, label=name)[0]
+              for name, kind in moving_traces(scene)]
+    scales = arrow_scales(scene)
     # the title drawn once; each frame writes only its time beside it
     fig.text(0.5, 0.975, f"{scene.title}   t = ", ha="right", va="top", fontsize="large")
     clock = fig.text(0.5, 0.975, "", ha="left", va="top", fontsize="large", family="monospace")
     cursors = _strip(fig, scene) if strip else []
-    moving = lines + arrows + cursors + [clock]
+    moving = traces + cursors + [clock]
     # the axes, the static parts and the strip drawn once; each frame draws
     # only what moves over them (a whole 3-D redraw takes five times longer)
     for artist in moving:
@@ -153,10 +151,8 @@ def _frames(scene: Scene, size, only: int | None = None):
         if only is not None and k != only:
             continue
         canvas.restore_region(background)
-        for line, part in zip(lines, scene.parts):
-            line.set_data_3d(*part.points[k].T)
-        for line, vector, scale in zip(arrows, (scene.force, scene.moment), scales):
-            line.set_data_3d(*arrow(scene.mount[k], vector[k] * scale).T)
+        for trace, points in zip(traces, moving_lines(scene, k, scales)):
+            trace.set_data_3d(*points.T)
         for cursor in cursors:
             cursor.set_xdata([t, t])
         clock.set_text(f"{t:6.2f} s")
