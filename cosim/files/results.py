@@ -131,6 +131,30 @@ def write_summary(out_dir, summary: dict) -> Path:
     return path
 
 
+def read_summary(out_dir) -> dict:
+    """The run's ``summary.json`` in ``out_dir``, or an empty dict where it
+    has none or it is not a readable JSON object."""
+    try:
+        summary = json.loads((Path(out_dir) / SUMMARY_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return summary if isinstance(summary, dict) else {}
+
+
+def model_of(component: dict) -> str:
+    """The model behind a component as a summary records it (``{"source":
+    its FMU, ...}``): its FMU's file name without ``.fmu``."""
+    return Path(str(component.get("source", ""))).stem
+
+
+def component_models(summary: dict) -> dict:
+    """component -> the model behind it (:func:`model_of`), from a run's summary."""
+    components = summary.get("components")
+    if not isinstance(components, dict):
+        return {}
+    return {name: model_of(c) for name, c in components.items() if isinstance(c, dict)}
+
+
 def results_path(results) -> Path:
     """The results file of ``results``: a run's folder (its results.arrows,
     or the results.csv of a run from before it), or a file itself."""

@@ -13,7 +13,6 @@ unit of each column comes from the run's ``summary.json``.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
@@ -24,9 +23,9 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..files.results import PLOTS_FOLDER, SUMMARY_FILE, read_results  # noqa: E402
+from ..files.results import PLOTS_FOLDER, component_models, model_of, read_results, read_summary  # noqa: E402
 from .names import readable  # noqa: E402
-from .units import DISPLAY_UNITS, PLAIN_NUMBERS, display_unit  # noqa: E402,F401 (imported from here by others)
+from .units import PLAIN_NUMBERS, display_unit  # noqa: E402
 
 # (file stem, title, the variable that must be there, [axes: variable pattern, ...])
 # Patterns match the variable part of ``component.variable``; set-points
@@ -73,22 +72,6 @@ def _columns(df, pattern):
     return [c for c in df.columns if rx.fullmatch(c)]
 
 
-def _summary(out_dir: Path) -> dict:
-    try:
-        summary = json.loads((out_dir / SUMMARY_FILE).read_text())
-    except (OSError, ValueError):
-        return {}
-    return summary if isinstance(summary, dict) else {}
-
-
-def _models(summary: dict) -> dict:
-    """component -> the model behind it (its FMU's file name), from a run's summary."""
-    components = summary.get("components")
-    if not isinstance(components, dict):
-        return {}
-    return {name: Path(str(c.get("source", ""))).stem for name, c in components.items() if isinstance(c, dict)}
-
-
 def plot_run(out_dir) -> list[Path]:
     """Write the plots of the run in ``out_dir`` to ``out_dir/plots``; returns
     the files.  Each variable is drawn once, in the first figure of
@@ -101,8 +84,8 @@ def plot_run(out_dir) -> list[Path]:
     # a run stopped by a diverging model ends in huge or infinite values:
     # plot what is finite
     df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
-    summary = _summary(out_dir)
-    units, models = summary.get("units", {}), _models(summary)
+    summary = read_summary(out_dir)
+    units, models = summary.get("units", {}), component_models(summary)
     plot_dir = out_dir / PLOTS_FOLDER
     plot_dir.mkdir(exist_ok=True)
     written, drawn = [], set()
@@ -180,9 +163,9 @@ def _mark_peak(ax, time, y, size: float, si_unit: str, color, k: int) -> None:
     up = y[i] >= 0
     late = time[i] > time[0] + 0.75 * (time[-1] - time[0])
     ax.plot(time[i], y[i], "o", ms=4, color=color, zorder=3)
-    ax.annotate(f"{y[i] * size / own:.3g} {unit}", (time[i], y[i]), xytext=(-4 if late else 4, (4 + 9 * k) * (1 if up else -1)),
-                textcoords="offset points", fontsize=7, color=color, ha="right" if late else "left",
-                va="bottom" if up else "top",
+    ax.annotate(f"{y[i] * size / own:.3g} {unit}", (time[i], y[i]),
+                xytext=(-4 if late else 4, (4 + 9 * k) * (1 if up else -1)), textcoords="offset points",
+                fontsize=7, color=color, ha="right" if late else "left", va="bottom" if up else "top",
                 bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.75})
 
 
@@ -219,11 +202,11 @@ def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
     """The semi-axes of the ellipse ``component`` was programmed to follow
     (from the run's ``summary.json``), or None if it followed none."""
     from ..blocks import BLOCKS
-    try:
-        comp = json.loads((out_dir / SUMMARY_FILE).read_text())["components"][component]
-    except (OSError, ValueError, KeyError, TypeError):
+    components = read_summary(out_dir).get("components")
+    comp = components.get(component) if isinstance(components, dict) else None
+    if not isinstance(comp, dict):
         return None
-    block = BLOCKS.get(Path(str(comp.get("source", ""))).stem)
+    block = BLOCKS.get(model_of(comp))
     if block is None or "a_E" not in {p.name for p in block.parameters}:
         return None
     values = {p.name: p.start for p in block.parameters} | dict(comp.get("parameters") or {})

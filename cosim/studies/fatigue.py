@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import CraneCosimError
+from ..files.results import read_summary
 
 SLOPES = (3, 4, 5)
 N_REF = 1e7
@@ -217,26 +218,16 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
     return table
 
 
-def _summary(folder: Path) -> dict:
-    """A run's ``summary.json``, or nothing where it has none."""
-    import json
-    try:
-        summary = json.loads((Path(folder) / "summary.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    return summary if isinstance(summary, dict) else {}
-
-
 def roles_of(folder: Path) -> dict:
     """The roles of a run's columns (its ``summary.json``), or none."""
-    return _summary(folder).get("roles", {})
+    return read_summary(folder).get("roles", {})
 
 
 def units_of(folder: Path, df: pd.DataFrame | None = None) -> dict:
     """The SI units of a run's columns: those its results file carries
     (``df.attrs["units"]``, as :func:`read_run` reads it), over those of its
     ``summary.json`` (a CSV of an earlier version carries none)."""
-    return {**_summary(folder).get("units", {}), **(df.attrs.get("units", {}) if df is not None else {})}
+    return {**read_summary(folder).get("units", {}), **(df.attrs.get("units", {}) if df is not None else {})}
 
 
 def run_case_name(folder: Path) -> str:
@@ -247,7 +238,7 @@ def run_case_name(folder: Path) -> str:
     run``'s default, ``results/<system>``) or the run's summary names no
     system."""
     folder = Path(folder).resolve()
-    system = str(_summary(folder).get("system") or "")
+    system = str(read_summary(folder).get("system") or "")
     return f"{system} ({folder.name})" if system and system != folder.name else folder.name
 
 
@@ -282,8 +273,8 @@ def case_table(df: pd.DataFrame, signals: dict, n_ref: float = N_REF, life: floa
     rows = []
     for name, series in signals.items():
         c = counted[name] if counted is not None else cycles(series)
-        row = {"signal": name, "unit": (units or {}).get(name, ""), "duration_s": duration, "cycles": float(c["count"].sum()),
-               "largest_range": float(c["range"].max()) if len(c) else 0.0}
+        row = {"signal": name, "unit": (units or {}).get(name, ""), "duration_s": duration,
+               "cycles": float(c["count"].sum()), "largest_range": float(c["range"].max()) if len(c) else 0.0}
         for m in slopes:
             row[f"DEL_m{m:g}"] = damage_equivalent_load(c["range"], c["count"] * life / duration, m, n_ref)
         rows.append(row)

@@ -11,7 +11,6 @@ frame to Frame 0 by the mount's recorded pose (the vessel's outputs
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import CraneCosimError
-from ..files.results import SUMMARY_FILE, read_results
+from ..files.results import SUMMARY_FILE, model_of, read_results, read_summary
 from .skeletons import DRAWN_CRANES, DRAWN_VESSELS, Part, crane_parts, hull_outline_of
 
 __all__ = ["Scene", "Drawing", "scene_of", "scene_of_run", "FRAMES_PER_SECOND"]
@@ -118,21 +117,18 @@ class Drawing:
 
 
 def _summary(run_dir: Path) -> dict:
-    try:
-        summary = json.loads((run_dir / SUMMARY_FILE).read_text())
-        if isinstance(summary.get("components"), dict):
-            return summary
-    except (OSError, ValueError, AttributeError):
-        pass
-    raise CraneCosimError(f"{run_dir}: no readable {SUMMARY_FILE} naming the run's components; a run folder of "
-                          f"crane-cosim run holds one")
+    summary = read_summary(run_dir)
+    if not isinstance(summary.get("components"), dict):
+        raise CraneCosimError(f"{run_dir}: no readable {SUMMARY_FILE} naming the run's components; a run folder "
+                              f"of crane-cosim run holds one")
+    return summary
 
 
 def _block_of(name: str, spec: dict):
     """``(block, why)``: the package's block of component ``name`` made with
     the run's parameters, or ``(None, the reason it is not drawn)``."""
     from ..blocks import BLOCKS
-    model = Path(str(spec.get("source", ""))).stem
+    model = model_of(spec)
     cls = BLOCKS.get(model)
     if cls is None:
         return None, f"its FMU ({model}) is not one of the package's blocks, whose geometry is known"
