@@ -353,21 +353,18 @@ class FlexibleCrane(CompiledBlock):
             path = np.array([d.Phi[0] / math.hypot(*d.grad[0, :2]), d.Phi[1], self.programme(t)[0]])
         W_joints = constraint_wrenches(self.chain, kin, nudot, g_base, (1, n - 1), external)
         j = self.joint_index
-        return np.concatenate([x[j], x[n + j], du[j], self.deflection(kin), d.r_E, d.v_E, W1, W2,
-                               sym6_pack(I_A), p_A, W_joints.ravel(), path, F_E, tau_prog,
-                               self.spring_deflections(kin).ravel()])
+        tip, springs = self.deflections(kin)
+        return np.concatenate([x[j], x[n + j], du[j], tip, d.r_E, d.v_E, W1, W2, sym6_pack(I_A), p_A,
+                               W_joints.ravel(), path, F_E, tau_prog, springs.ravel()])
 
-    def deflection(self, kin) -> np.ndarray:
-        """The boom tip's displacement from a rigid boom's, boom-root axes [m]."""
-        return boom_deflections(kin, self.chain, self.p.l_boom, self.n_rfe)[-1]
-
-    def spring_deflections(self, kin) -> np.ndarray:
-        """``(MAX_RFE - 1, 3)`` [m]: each spring element's joint's
-        displacement from a rigid boom's, boom-root axes; zero rows past the
-        boom's ``n_rfe - 1`` spring elements."""
-        out = np.zeros((MAX_RFE - 1, 3))
-        out[:self.n_rfe - 1] = boom_deflections(kin, self.chain, self.p.l_boom, self.n_rfe)[:-1]
-        return out
+    def deflections(self, kin) -> tuple[np.ndarray, np.ndarray]:
+        """``(tip, springs)`` [m]: the boom tip's displacement from a rigid
+        boom's (3) and each spring element's joint's (``MAX_RFE - 1``, 3;
+        zero rows past the boom's ``n_rfe - 1``), boom-root axes."""
+        d = boom_deflections(kin, self.chain, self.p.l_boom, self.n_rfe)
+        springs = np.zeros((MAX_RFE - 1, 3))
+        springs[:self.n_rfe - 1] = d[:-1]
+        return d[-1], springs
 
     # -- energy, for the checks ---------------------------------------------------------
     def energy(self, x, inp) -> tuple[float, float, float]:

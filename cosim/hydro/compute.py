@@ -142,8 +142,8 @@ def _hull_mesh(cpt, spec):
     if not (volumes.min() > 0 and np.ptp(volumes) <= VOLUME_AGREEMENT * volumes.mean()):
         raise CraneCosimError(
             f"hull file {spec['source']}: the mesh {Path(spec['mesh']).name} is not a hull whose panels face the "
-            f"water: its displaced volume by x, y and z is {', '.join(f'{v:.6g}' for v in volumes)} m3 (normals pointing "
-            f"into the hull, or a hull not closed below the water)")
+            f"water: its displaced volume by x, y and z is {', '.join(f'{v:.6g}' for v in volumes)} m3 (normals "
+            f"pointing into the hull, or a hull not closed below the water)")
     return whole
 
 

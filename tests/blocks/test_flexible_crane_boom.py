@@ -61,7 +61,7 @@ def _static_tip(block, wrench_tip=np.zeros(6), gravity=True):
 
 def _deflection(block, x):
     n = block.chain.n
-    return block.deflection(kinematics(block.chain, x[:n], np.zeros(n)))
+    return block.deflections(kinematics(block.chain, x[:n], np.zeros(n)))[0]
 
 
 N_RFE = (1, 2, 4, 8, 16)
@@ -108,7 +108,7 @@ def test_the_deflection_at_each_spring_element_is_the_midpoint_rules():
         blk = FlexibleCrane(**CANTILEVER, n_rfe=n)
         x = _static_tip(blk, np.array([0, 0, 0, 0, -P, 0.0]))
         N = blk.chain.n
-        defl = blk.spring_deflections(kinematics(blk.chain, x[:N], np.zeros(N)))
+        defl = blk.deflections(kinematics(blk.chain, x[:N], np.zeros(N)))[1]
         p = blk.p
         L, EI, d = p.l_boom, p.E_boom * p.I_z_boom, p.l_boom / (n - 1)
         s = (np.arange(1, n) - 0.5) * d
