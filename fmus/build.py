@@ -132,7 +132,8 @@ def fmu_is_current(path: Path, block_cls=None) -> bool:
     from ..errors import CraneCosimError
     try:  # the file may be anyone's: read through the archive checks, a few bytes at most
         recorded = read_member(path, f"resources/{FMU_SOURCE_FILE}", "FMU", max_size=4096)
-        return recorded.decode() == _source_record(source_hash(block_cls))
+        # a portable FMU (fmus/portable.py) records a line more
+        return recorded.decode().startswith(_source_record(source_hash(block_cls)))
     except (CraneCosimError, UnicodeDecodeError):
         return False
 
@@ -352,17 +353,24 @@ def _complete(src: Path, dest: Path, block_cls, digest: str) -> None:
 
 
 def write_reproducible_zip(path: Path, files: dict) -> None:
-    """Write ``files`` (archive name -> bytes) to the zip ``path`` so that the
-    same files give the same bytes: sorted entries, a fixed time stamp,
-    fixed permissions (executable for shared libraries), deflated."""
-    with zipfile.ZipFile(path, "w") as z:
+    """Write ``files`` (archive name -> bytes, or the path of a file to copy)
+    to the zip ``path`` so that the same files give the same bytes: sorted
+    entries, a fixed time stamp, fixed permissions (executable for
+    binaries), deflated but for archives compressed already (``.tar.gz``)."""
+    with zipfile.ZipFile(path, "w", allowZip64=True) as z:
         for name in sorted(files):
             info = zipfile.ZipInfo(name, date_time=_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED if name.endswith(".tar.gz") else zipfile.ZIP_DEFLATED
             info.create_system = 3  # Unix, so that the permissions below are read
             executable = name.startswith("binaries/")
             info.external_attr = (0o100755 if executable else 0o100644) << 16
-            z.writestr(info, files[name])
+            data = files[name]
+            if isinstance(data, Path):
+                info.file_size = data.stat().st_size
+                with open(data, "rb") as src, z.open(info, "w", force_zip64=info.file_size > 2**31) as dst:
+                    shutil.copyfileobj(src, dst, 1 << 20)
+            else:
+                z.writestr(info, data)
 
 
 def _add_units(md: ET.Element, block_cls) -> None:

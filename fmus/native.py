@@ -35,12 +35,23 @@ from pathlib import Path
 from ..errors import CraneCosimError
 from .adapter import DERIVATIVE_VR
 
-__all__ = ["SHIM_SOURCE", "PYTHONFMU_BINARY", "BuildPython", "build_python", "find_compiler",
-           "shim_unavailable_reason", "compile_shim", "fmu_binary", "binary_record"]
+__all__ = ["SHIM_SOURCE", "PROXY_SOURCE", "PROCESS_SOURCE", "PYTHONFMU_BINARY", "PROCESS_PROGRAM", "INNER_FOLDER",
+           "BuildPython", "build_python", "find_compiler", "shim_unavailable_reason", "compile_shim", "fmu_binary",
+           "binary_record", "proxy_binary", "process_program"]
 
 HERE = Path(__file__).resolve().parent
 #: The C source of the shim (installed with the package).
 SHIM_SOURCE = HERE / "native" / "fmi2_shim.c"
+#: The C source of the out-of-process proxy, an FMU's binary that runs each
+#: instance in a process of its own (``native/fmi2_proxy.c``).
+PROXY_SOURCE = HERE / "native" / "fmi2_proxy.c"
+#: The C source of the program that runs an instance for the proxy
+#: (``native/fmi2_child.c``).
+PROCESS_SOURCE = HERE / "native" / "fmi2_child.c"
+#: The program's file name, and the folder of ``binaries/linux64`` that
+#: holds it with the in-process binary it runs (the proxy finds both there).
+PROCESS_PROGRAM = "crane-cosim-fmu-process"
+INNER_FOLDER = "crane_cosim"
 #: File name of pythonfmu's binary beside the shim in ``binaries/linux64`` (the
 #: shim loads it by this name from its own folder).
 PYTHONFMU_BINARY = "libpythonfmu-export.so"
@@ -156,9 +167,7 @@ def fmu_binary() -> bytes | None:
     reason = shim_unavailable_reason()
     if reason is None:
         cc, py = tuple(find_compiler()), build_python()
-        # the shim's source with the headers it includes
-        sources = b"".join(f.read_bytes() for f in [SHIM_SOURCE, *sorted(SHIM_SOURCE.parent.glob("*.h"))])
-        key = hashlib.sha256(sources + repr((cc, py)).encode()).hexdigest()
+        key = hashlib.sha256(_native_sources() + repr((cc, py)).encode()).hexdigest()
         return _shim_bytes(key, py, cc)
     if not _warned:
         _warned = True
@@ -167,6 +176,79 @@ def fmu_binary() -> bytes | None:
               f"them as before, but a C host (libcosim, OMSimulator, ecos) must preload {soname} "
               f"(LD_PRELOAD) and may abort at exit.", file=sys.stderr)
     return None
+
+
+def _native_sources() -> bytes:
+    return b"".join(f.read_bytes() for f in sorted(SHIM_SOURCE.parent.glob("*.[ch]")))
+
+
+def _zlib_archive(cc: list[str]) -> str | None:
+    """zlib's static library as the compiler finds it (Debian: zlib1g-dev), or None."""
+    try:
+        found = subprocess.run([*cc, "-print-file-name=libz.a"], capture_output=True, text=True,
+                               timeout=_COMPILE_TIMEOUT).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found if os.path.isabs(found) and os.path.isfile(found) else None
+
+
+def _run_compiler(command: list[str], source: Path, cc: list[str]) -> None:
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=_COMPILE_TIMEOUT,
+                              env={**os.environ, "LC_ALL": "C"})
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CraneCosimError(f"compiling {source} with {shlex.join(cc)} failed: {exc}") from None
+    if proc.returncode != 0:
+        raise CraneCosimError(f"compiling {source} with {shlex.join(cc)} failed "
+                              f"(exit status {proc.returncode}): {proc.stderr.strip()[-2000:]}")
+
+
+#: flags of every binary: reproducible (no source folder, no build id, no
+#: symbol table) and warnings on
+_COMMON_FLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-format-truncation", "-Wl,--build-id=none", "-s",
+                 "-Wl,-z,noexecstack"]
+
+
+@functools.lru_cache(maxsize=None)
+def _out_of_process_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
+    del key  # the cache key: the sources and the compiler
+    cc = list(cc)
+    zlib = _zlib_archive(cc)
+    if zlib is None:
+        raise CraneCosimError(f"cannot compile {PROCESS_SOURCE}: zlib's static library libz.a was not found by "
+                              f"{shlex.join(cc)} (Debian: apt-get install zlib1g-dev)")
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_proxy_") as tmp:
+        proxy, program = Path(tmp) / "proxy.so", Path(tmp) / PROCESS_PROGRAM
+        prefix = f"-ffile-prefix-map={PROXY_SOURCE.parent}=."
+        _run_compiler([*cc, *_COMMON_FLAGS, prefix, "-fPIC", "-shared", "-fvisibility=hidden", "-Wl,-z,defs",
+                       "-o", str(proxy), str(PROXY_SOURCE)], PROXY_SOURCE, cc)
+        _run_compiler([*cc, *_COMMON_FLAGS, prefix, "-pthread", "-o", str(program), str(PROCESS_SOURCE), zlib,
+                       "-ldl"], PROCESS_SOURCE, cc)
+        return proxy.read_bytes(), program.read_bytes()
+
+
+def _out_of_process() -> tuple[bytes, bytes]:
+    if not sys.platform.startswith("linux"):
+        raise CraneCosimError(f"FMUs that run out of process are built for Linux only (this is {sys.platform})")
+    cc = find_compiler()
+    if cc is None:
+        raise CraneCosimError("FMUs that run out of process need a C compiler (cc, gcc or clang, or $CC): none "
+                              "was found")
+    return _out_of_process_bytes(hashlib.sha256(_native_sources()).hexdigest() + repr(cc), tuple(cc))
+
+
+def proxy_binary() -> bytes:
+    """The out-of-process proxy (``native/fmi2_proxy.c``) compiled here,
+    once per process.  Raises :class:`CraneCosimError` saying what is
+    missing when it cannot be built."""
+    return _out_of_process()[0]
+
+
+def process_program() -> bytes:
+    """The program that runs an FMU instance for the proxy
+    (``native/fmi2_child.c``, zlib linked in statically), compiled here,
+    once per process."""
+    return _out_of_process()[1]
 
 
 def binary_record() -> str:

@@ -125,6 +125,12 @@ def parser(description: str) -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
     b.add_argument("--no-compile", action="store_true",
                    help="do not compile the knuckle boom crane's numba kernels now (else done once per machine)")
+    b.add_argument("--portable", action="store_true",
+                   help="FMUs that carry their own Python and run each instance in a process of their own: for "
+                        "machines without Python and hosts that run another Python (Linux x86-64; larger and "
+                        "slower to build; docs/fmus.md)")
+    b.add_argument("--model", action="append", default=[], metavar="MODEL",
+                   help="build only this block's FMU (repeatable; default: every block)")
 
     bb = sub.add_parser("build-bridge", help="build a UDP bridge FMU that stands in for a block run by another "
                                              "process (hardware in the loop)")

@@ -11,12 +11,21 @@ __all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "
 
 
 def cmd_build(args) -> int:
+    from ..blocks import BLOCKS
     from ..fmus.build import build_all
+    from ..fmus.portable import build_portable_fmu
     from ..runtime.runlog import make_folder
     from ..fmus.warmup import warm_up
 
+    unknown = [m for m in args.model if m not in BLOCKS]
+    if unknown:
+        raise CraneCosimError(f"--model {unknown[0]}: no such block; known: {', '.join(BLOCKS)}")
     make_folder(args.out, "--out")
-    paths = build_all(args.out)
+    if args.portable:
+        for model in args.model or BLOCKS:
+            print(build_portable_fmu(model, args.out, sys.stderr), flush=True)
+        return 0
+    paths = build_all(args.out, args.model or None)
     for path in paths:
         print(path)
     if not args.no_compile:  # else the first run of the crane compiles

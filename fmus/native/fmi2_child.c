@@ -1,0 +1,543 @@
+/* crane-cosim's FMU process: runs one instance of an FMU's in-process
+ * binary for the proxy in the host's process (fmi2_proxy.c), one FMI 2.0
+ * call per request (fmi2_wire.h).
+ *
+ *   crane-cosim-fmu-process BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]]
+ *
+ * File descriptor 3 is the socket to the proxy.  BINARY is the FMU's
+ * in-process binary (a shared library exporting the FMI 2.0 functions);
+ * whatever it logs during a call goes back before the call's status, so the
+ * host sees the calls, statuses and messages the in-process FMU gives.
+ *
+ * With RUNTIME, a portable FMU's Python (fmus/portable.py), the archive is
+ * unpacked once into the user's cache folder (fmi2_unpack.h) and that
+ * Python's library is loaded before BINARY, with the environment pointing
+ * at it: the FMU then runs where no Python is installed, whatever Python
+ * the host runs.  KERNELS, the block's numba kernels compiled for a generic
+ * x86-64 processor, is unpacked likewise and used as the kernels' cache.
+ *
+ * The process ends when the proxy frees the instance or closes the socket
+ * (the host ended or was killed): a thread of its own watches the socket,
+ * so that a process busy in a call ends too.
+ *
+ * Compiled by fmus/native.py with zlib linked in statically: the process
+ * needs only the C library.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fmi2_types.h"
+#include "fmi2_wire.h"
+#include "fmi2_unpack.h"
+
+#define SOCKET_FD 3
+
+/* the FMU's binary */
+#define DECLARE_POINTER(name, params, args) static fmi2Status (*p_##name) params;
+FMI2_STATUS_FUNCTIONS(DECLARE_POINTER)
+static fmi2Component (*p_fmi2Instantiate)(fmi2String, fmi2Type, fmi2String, fmi2String,
+                                          const fmi2CallbackFunctions *, fmi2Boolean, fmi2Boolean);
+static void (*p_fmi2FreeInstance)(fmi2Component);
+static fmi2Status (*p_fmi2SetRealInputDerivatives)(fmi2Component, const fmi2ValueReference[], size_t,
+                                                   const fmi2Integer[], const fmi2Real[]);
+
+static Out out;                 /* the frame being written */
+static unsigned char *received; /* the request's buffer */
+static size_t received_capacity;
+
+/* The FMU's logger: the message as printf would show it, sent at once. */
+static void logger(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String category,
+                   fmi2String message, ...)
+{
+    (void)env, (void)name;
+    char small[1024], *text = small;
+    va_list ap;
+    va_start(ap, message);
+    int n = message ? vsnprintf(small, sizeof small, message, ap) : 0;
+    va_end(ap);
+    if (n < 0)
+        n = 0, small[0] = '\0';
+    if ((size_t)n >= sizeof small && (text = malloc((size_t)n + 1))) {
+        va_start(ap, message);
+        vsnprintf(text, (size_t)n + 1, message, ap);
+        va_end(ap);
+    } else if (!text) {
+        text = small;
+    }
+    Out log = {0};
+    out_begin(&log, FRAME_LOG);
+    put_u32(&log, (uint32_t)status);
+    put_string(&log, category);
+    put_string(&log, message ? text : NULL);
+    send_frame(SOCKET_FD, &log);
+    free(log.data);
+    if (text != small)
+        free(text);
+}
+
+static const fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
+
+/* Ends the process when the proxy's end of the socket closes. */
+static void *watch_proxy(void *unused)
+{
+    (void)unused;
+    struct pollfd p = {SOCKET_FD, POLLRDHUP, 0};
+    for (;;) {
+        if (poll(&p, 1, -1) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+            _exit(0);
+    }
+    return NULL;
+}
+
+/* -- setting up ------------------------------------------------------------------------- */
+
+static char setup_error[2048];
+
+static int setup_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int setup_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(setup_error, sizeof setup_error, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* The user's cache folder for crane-cosim, as blocks/jit.py finds it. */
+static void cache_root(char *root, size_t n)
+{
+    const char *dir = getenv("CRANE_COSIM_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (dir && *dir)
+        snprintf(root, n, "%s", dir);
+    else if (xdg && *xdg)
+        snprintf(root, n, "%s/crane-cosim", xdg);
+    else if (home && *home)
+        snprintf(root, n, "%s/.cache/crane-cosim", home);
+    else
+        snprintf(root, n, "/tmp/crane-cosim-%ld", (long)getuid());
+}
+
+/* The archive's name without its folder and ".tar.gz": its content's hash. */
+static void archive_key(const char *archive, char *key, size_t n)
+{
+    const char *base = strrchr(archive, '/');
+    snprintf(key, n, "%s", base ? base + 1 : archive);
+    char *dot = strstr(key, ".tar.gz");
+    if (dot)
+        *dot = '\0';
+}
+
+/* A line "name=value" of the runtime's description, the value in `value`. */
+static int runtime_entry(const char *runtime, const char *name, char *value, size_t n)
+{
+    char path[PATH_MAX], line[PATH_MAX];
+    snprintf(path, sizeof path, "%s/crane_cosim_runtime.txt", runtime);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return setup_fail("the runtime %s has no description (%s: %s)", runtime, path, strerror(errno));
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        size_t k = strlen(name);
+        if (!strncmp(line, name, k) && line[k] == '=')
+            found = snprintf(value, n, "%s/%s", runtime, line + k + 1) < (int)n;
+    }
+    fclose(f);
+    return found ? 1 : setup_fail("the runtime's description %s names no %s", path, name);
+}
+
+/* The portable FMU's Python unpacked, found and loaded, the environment
+ * pointing at it (fmi2_shim.c starts it when BINARY is loaded). */
+static int set_up_runtime(const char *archive, const char *kernels)
+{
+    char root[PATH_MAX], key[256], runtime[PATH_MAX], kernel_cache[PATH_MAX], python[PATH_MAX],
+        libpython[PATH_MAX];
+    cache_root(root, sizeof root);
+    archive_key(archive, key, sizeof key);
+    snprintf(runtime, sizeof runtime, "%s/runtimes/%s", root, key);
+    if (!make_dirs(root) || !make_dirs(runtime) || rmdir(runtime) != 0) {
+        /* made and removed: unpack_once renames the whole folder into place */
+        struct stat st;
+        if (!(stat(runtime, &st) == 0 && S_ISDIR(st.st_mode)))
+            return setup_fail("cannot make the cache folder %s: %s (set CRANE_COSIM_CACHE_DIR to a folder "
+                              "that can be written)", runtime, strerror(errno));
+    }
+    if (!unpack_once(archive, runtime))
+        return setup_fail("cannot unpack the FMU's Python: %s", unpack_error);
+    if (kernels && *kernels) {
+        archive_key(kernels, key, sizeof key);
+        snprintf(kernel_cache, sizeof kernel_cache, "%s/kernels/%s", runtime, key);
+        if (!make_dirs(runtime) || !unpack_once(kernels, kernel_cache))
+            return setup_fail("cannot unpack the FMU's compiled kernels: %s", unpack_error);
+        setenv("CRANE_COSIM_CACHE_DIR", kernel_cache, 1);
+    }
+    if (!runtime_entry(runtime, "python", python, sizeof python) ||
+        !runtime_entry(runtime, "libpython", libpython, sizeof libpython))
+        return 0;
+    /* this Python and nothing of the host's */
+    setenv("CRANE_COSIM_PYTHON", python, 1);
+    setenv("PYTHONNOUSERSITE", "1", 1);
+    static const char *const host_only[] = {"PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONEXECUTABLE",
+                                            "PYTHONUSERBASE", "PYTHONSAFEPATH", "NUMBA_CACHE_DIR",
+                                            "VIRTUAL_ENV"};
+    for (size_t i = 0; i < sizeof host_only / sizeof *host_only; ++i)
+        unsetenv(host_only[i]);
+    /* the kernels were compiled for a generic x86-64 processor: numba's
+     * cache serves them only to a process that asks for that one */
+    setenv("NUMBA_CPU_NAME", "generic", 1);
+    if (!dlopen(libpython, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
+        return setup_fail("cannot load the FMU's Python library: %s", dlerror());
+    return 1;
+}
+
+static int load_binary(const char *binary)
+{
+    void *lib = dlopen(binary, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return setup_fail("cannot load the FMU's binary: %s", dlerror());
+#define RESOLVE(name, params, args)                                                                                \
+    if (!(*(void **)&p_##name = dlsym(lib, #name)))                                                                \
+        return setup_fail("the FMU's binary %s has no %s", binary, #name);
+    FMI2_STATUS_FUNCTIONS(RESOLVE)
+    RESOLVE(fmi2Instantiate, , )
+    RESOLVE(fmi2FreeInstance, , )
+    RESOLVE(fmi2SetRealInputDerivatives, , )
+    return 1;
+}
+
+/* -- the calls ---------------------------------------------------------------------------- */
+
+static fmi2Component instance;
+
+/* fmi2Instantiate: the FMU's binary loaded first (and its Python before it). */
+static void instantiate(In *r, int argc, char **argv)
+{
+    const char *name = get_string(r), *guid, *resources;
+    fmi2Type type = (fmi2Type)get_u32(r);
+    guid = get_string(r);
+    resources = get_string(r);
+    fmi2Boolean visible = (fmi2Boolean)get_u32(r), logging = (fmi2Boolean)get_u32(r);
+    int ok = (argc < 3 || set_up_runtime(argv[2], argc > 3 ? argv[3] : NULL)) && load_binary(argv[1]);
+    if (!ok) {
+        Out log = {0};
+        char message[4096];
+        snprintf(message, sizeof message, "%s: fmi2Instantiate: %s", name ? name : "", setup_error);
+        out_begin(&log, FRAME_LOG);
+        put_u32(&log, fmi2Fatal);
+        put_string(&log, "logStatusFatal");
+        put_string(&log, message);
+        send_frame(SOCKET_FD, &log);
+        free(log.data);
+    } else {
+        instance = p_fmi2Instantiate(name, type, guid, resources, &callbacks, visible, logging);
+    }
+    out_begin(&out, FRAME_RETURN);
+    put_u32(&out, instance ? fmi2OK : fmi2Error);
+}
+
+/* A value array of n elements of `size` bytes each, in the answer, for the FMU to fill. */
+static void *answer_array(size_t n, size_t size, int wanted)
+{
+    put_u32(&out, wanted ? 0 : WIRE_NULL);
+    put_u64(&out, n);
+    if (!wanted)
+        return NULL;
+    unsigned char *room = out_room(&out, n * size, 8);
+    return room ? room : (void *)"";
+}
+
+/* The status, written where the answer's frame reserved it. */
+static void answer_status(size_t at, fmi2Status status)
+{
+    uint32_t s = (uint32_t)status;
+    if (!out.failed)
+        memcpy(out.data + at, &s, sizeof s);
+}
+
+static size_t begin_answer(void)
+{
+    out_begin(&out, FRAME_RETURN);
+    size_t at = out.size;
+    put_u32(&out, fmi2Error);
+    return at;
+}
+
+#define GET_VALUES(function, type)                                                                                 \
+    {                                                                                                              \
+        size_t n;                                                                                                  \
+        const fmi2ValueReference *vr = get_array(r, &n, sizeof *vr);                                               \
+        int wanted = (int)get_u32(r);                                                                              \
+        size_t at = begin_answer();                                                                                \
+        type *v = answer_array(n, sizeof(type), wanted);                                                           \
+        answer_status(at, r->bad ? fmi2Error : p_##function(instance, vr, n, v));                                  \
+        break;                                                                                                     \
+    }
+
+#define SET_VALUES(function, type)                                                                                 \
+    {                                                                                                              \
+        size_t n, nv;                                                                                              \
+        const fmi2ValueReference *vr = get_array(r, &n, sizeof *vr);                                               \
+        const type *v = get_array(r, &nv, sizeof(type));                                                           \
+        size_t at = begin_answer();                                                                                \
+        answer_status(at, r->bad ? fmi2Error : p_##function(instance, vr, n, v));                                  \
+        break;                                                                                                     \
+    }
+
+/* n strings written by the proxy's put_string, in an array of pointers */
+static const char **strings_of(In *r, size_t *count)
+{
+    uint32_t null = get_u32(r);
+    *count = (size_t)get_u64(r);
+    if (null == WIRE_NULL || r->bad || *count > (size_t)(r->end - r->base))
+        return NULL;
+    const char **strings = calloc(*count ? *count : 1, sizeof *strings);
+    for (size_t i = 0; strings && i < *count; ++i)
+        strings[i] = get_string(r);
+    return strings;
+}
+
+static fmi2FMUstate state_of(uint64_t id) { return (fmi2FMUstate)(uintptr_t)id; }
+
+static void answer(In *r, uint32_t op)
+{
+    switch (op) {
+    case OP_SET_DEBUG_LOGGING: {
+        fmi2Boolean on = (fmi2Boolean)get_u32(r);
+        size_t n;
+        const char **categories = strings_of(r, &n);
+        size_t at = begin_answer();
+        answer_status(at, r->bad ? fmi2Error : p_fmi2SetDebugLogging(instance, on, n, categories));
+        free(categories);
+        break;
+    }
+    case OP_SETUP_EXPERIMENT: {
+        fmi2Boolean tol_defined = (fmi2Boolean)get_u32(r);
+        double tol = get_f64(r), start = get_f64(r);
+        fmi2Boolean stop_defined = (fmi2Boolean)get_u32(r);
+        double stop = get_f64(r);
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2SetupExperiment(instance, tol_defined, tol, start, stop_defined, stop));
+        break;
+    }
+    case OP_ENTER_INITIALIZATION_MODE: answer_status(begin_answer(), p_fmi2EnterInitializationMode(instance)); break;
+    case OP_EXIT_INITIALIZATION_MODE: answer_status(begin_answer(), p_fmi2ExitInitializationMode(instance)); break;
+    case OP_TERMINATE: answer_status(begin_answer(), p_fmi2Terminate(instance)); break;
+    case OP_RESET: answer_status(begin_answer(), p_fmi2Reset(instance)); break;
+    case OP_CANCEL_STEP: answer_status(begin_answer(), p_fmi2CancelStep(instance)); break;
+    case OP_GET_REAL: GET_VALUES(fmi2GetReal, fmi2Real)
+    case OP_GET_INTEGER: GET_VALUES(fmi2GetInteger, fmi2Integer)
+    case OP_GET_BOOLEAN: GET_VALUES(fmi2GetBoolean, fmi2Boolean)
+    case OP_SET_REAL: SET_VALUES(fmi2SetReal, fmi2Real)
+    case OP_SET_INTEGER: SET_VALUES(fmi2SetInteger, fmi2Integer)
+    case OP_SET_BOOLEAN: SET_VALUES(fmi2SetBoolean, fmi2Boolean)
+    case OP_GET_STRING: {
+        size_t n;
+        const fmi2ValueReference *vr = get_array(r, &n, sizeof *vr);
+        int wanted = (int)get_u32(r);
+        fmi2String *v = wanted ? calloc(n ? n : 1, sizeof *v) : NULL;
+        fmi2Status status = r->bad || (wanted && !v) ? fmi2Error : p_fmi2GetString(instance, vr, n, v);
+        size_t at = begin_answer();
+        put_u32(&out, wanted ? 0 : WIRE_NULL);
+        put_u64(&out, n);
+        for (size_t i = 0; v && i < n; ++i)
+            put_string(&out, v[i]);
+        answer_status(at, status);
+        free(v);
+        break;
+    }
+    case OP_SET_STRING: {
+        size_t n, nv;
+        const fmi2ValueReference *vr = get_array(r, &n, sizeof *vr);
+        const char **v = strings_of(r, &nv);
+        size_t at = begin_answer();
+        answer_status(at, r->bad ? fmi2Error : p_fmi2SetString(instance, vr, n, v));
+        free(v);
+        break;
+    }
+    case OP_GET_FMU_STATE: {
+        int wanted = (int)get_u32(r);
+        fmi2FMUstate state = state_of(get_u64(r));
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2GetFMUstate(instance, wanted ? &state : NULL));
+        put_u64(&out, (uint64_t)(uintptr_t)state);
+        break;
+    }
+    case OP_SET_FMU_STATE: {
+        fmi2FMUstate state = state_of(get_u64(r));
+        answer_status(begin_answer(), p_fmi2SetFMUstate(instance, state));
+        break;
+    }
+    case OP_FREE_FMU_STATE: {
+        int wanted = (int)get_u32(r);
+        fmi2FMUstate state = state_of(get_u64(r));
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2FreeFMUstate(instance, wanted ? &state : NULL));
+        put_u64(&out, (uint64_t)(uintptr_t)state);
+        break;
+    }
+    case OP_SERIALIZED_FMU_STATE_SIZE: {
+        fmi2FMUstate state = state_of(get_u64(r));
+        int wanted = (int)get_u32(r);
+        size_t size = 0;
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2SerializedFMUstateSize(instance, state, wanted ? &size : NULL));
+        put_u64(&out, size);
+        break;
+    }
+    case OP_SERIALIZE_FMU_STATE: {
+        fmi2FMUstate state = state_of(get_u64(r));
+        int wanted = (int)get_u32(r);
+        size_t size = (size_t)get_u64(r);
+        size_t at = begin_answer();
+        fmi2Byte *bytes = answer_array(size, 1, wanted);
+        answer_status(at, out.failed ? fmi2Error : p_fmi2SerializeFMUstate(instance, state, bytes, size));
+        break;
+    }
+    case OP_DESERIALIZE_FMU_STATE: {
+        size_t size;
+        const fmi2Byte *bytes = get_array(r, &size, 1);
+        int wanted = (int)get_u32(r);
+        fmi2FMUstate state = state_of(get_u64(r));
+        size_t at = begin_answer();
+        answer_status(at, r->bad ? fmi2Error
+                                 : p_fmi2DeSerializeFMUstate(instance, bytes, size, wanted ? &state : NULL));
+        put_u64(&out, (uint64_t)(uintptr_t)state);
+        break;
+    }
+    case OP_GET_DIRECTIONAL_DERIVATIVE: {
+        size_t nu, nk, nd;
+        const fmi2ValueReference *unknowns = get_array(r, &nu, sizeof *unknowns);
+        const fmi2ValueReference *knowns = get_array(r, &nk, sizeof *knowns);
+        const fmi2Real *seed = get_array(r, &nd, sizeof *seed);
+        int wanted = (int)get_u32(r);
+        size_t at = begin_answer();
+        fmi2Real *v = answer_array(nu, sizeof *v, wanted);
+        answer_status(at, r->bad ? fmi2Error
+                                 : p_fmi2GetDirectionalDerivative(instance, unknowns, nu, knowns, nk, seed, v));
+        break;
+    }
+    case OP_SET_REAL_INPUT_DERIVATIVES: {
+        size_t n, no, nv;
+        const fmi2ValueReference *vr = get_array(r, &n, sizeof *vr);
+        const fmi2Integer *order = get_array(r, &no, sizeof *order);
+        const fmi2Real *v = get_array(r, &nv, sizeof *v);
+        size_t at = begin_answer();
+        answer_status(at, r->bad ? fmi2Error : p_fmi2SetRealInputDerivatives(instance, vr, n, order, v));
+        break;
+    }
+    case OP_GET_REAL_OUTPUT_DERIVATIVES: {
+        size_t n, no;
+        const fmi2ValueReference *vr = get_array(r, &n, sizeof *vr);
+        const fmi2Integer *order = get_array(r, &no, sizeof *order);
+        int wanted = (int)get_u32(r);
+        size_t at = begin_answer();
+        fmi2Real *v = answer_array(n, sizeof *v, wanted);
+        answer_status(at, r->bad ? fmi2Error : p_fmi2GetRealOutputDerivatives(instance, vr, n, order, v));
+        break;
+    }
+    case OP_DO_STEP: {
+        double t = get_f64(r), h = get_f64(r);
+        fmi2Boolean no_set_prior = (fmi2Boolean)get_u32(r);
+        answer_status(begin_answer(), p_fmi2DoStep(instance, t, h, no_set_prior));
+        break;
+    }
+    case OP_GET_STATUS: {
+        fmi2StatusKind kind = (fmi2StatusKind)get_u32(r);
+        int wanted = (int)get_u32(r);
+        fmi2Status value = fmi2OK;
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2GetStatus(instance, kind, wanted ? &value : NULL));
+        put_u32(&out, (uint32_t)value);
+        break;
+    }
+    case OP_GET_REAL_STATUS: {
+        fmi2StatusKind kind = (fmi2StatusKind)get_u32(r);
+        int wanted = (int)get_u32(r);
+        fmi2Real value = 0;
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2GetRealStatus(instance, kind, wanted ? &value : NULL));
+        put_f64(&out, value);
+        break;
+    }
+    case OP_GET_INTEGER_STATUS:
+    case OP_GET_BOOLEAN_STATUS: {
+        fmi2StatusKind kind = (fmi2StatusKind)get_u32(r);
+        int wanted = (int)get_u32(r);
+        fmi2Integer value = 0;
+        size_t at = begin_answer();
+        answer_status(at, op == OP_GET_INTEGER_STATUS
+                              ? p_fmi2GetIntegerStatus(instance, kind, wanted ? &value : NULL)
+                              : p_fmi2GetBooleanStatus(instance, kind, wanted ? &value : NULL));
+        put_u32(&out, (uint32_t)value);
+        break;
+    }
+    case OP_GET_STRING_STATUS: {
+        fmi2StatusKind kind = (fmi2StatusKind)get_u32(r);
+        int wanted = (int)get_u32(r);
+        fmi2String value = NULL;
+        size_t at = begin_answer();
+        answer_status(at, p_fmi2GetStringStatus(instance, kind, wanted ? &value : NULL));
+        put_string(&out, value);
+        break;
+    }
+    default: {
+        char message[128];
+        snprintf(message, sizeof message, "the FMU's process got a request it does not know (%u)", op);
+        logger(NULL, "", fmi2Fatal, "logStatusFatal", "%s", message);
+        answer_status(begin_answer(), fmi2Fatal);
+    }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]] (run by an FMU's binary, with its "
+                        "socket as file descriptor 3)\n", argv[0]);
+        return 2;
+    }
+    /* nothing of the host's but the standard streams and the socket */
+    for (int fd = SOCKET_FD + 1; fd < 1024; ++fd)
+        close(fd);
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch_proxy, NULL) == 0)
+        pthread_detach(watcher);
+    for (;;) {
+        uint32_t op;
+        In r;
+        if (!receive_frame(SOCKET_FD, &received, &received_capacity, &op, &r))
+            _exit(0); /* the proxy is gone */
+        if (op == OP_INSTANTIATE) {
+            if (instance)
+                _exit(3);
+            instantiate(&r, argc, argv);
+        } else if (op == OP_FREE_INSTANCE) {
+            if (instance)
+                p_fmi2FreeInstance(instance);
+            instance = NULL;
+            out_begin(&out, FRAME_RETURN);
+            put_u32(&out, fmi2OK);
+            send_frame(SOCKET_FD, &out);
+            /* as a process ends after its FMU's last call: no exit handlers
+             * of the FMU's binary or of Python run (fmi2_shim.c never
+             * finalizes Python in a C host) */
+            fflush(NULL);
+            _exit(0);
+        } else if (!instance) {
+            _exit(3);
+        } else {
+            answer(&r, op);
+        }
+        if (!send_frame(SOCKET_FD, &out))
+            _exit(0);
+    }
+}

@@ -1,0 +1,788 @@
+/* crane-cosim's out-of-process FMI 2.0 co-simulation binary: each instance
+ * runs in a process of its own (fmi2_child.c), and this library, loaded by
+ * the host, forwards every FMI call to it (fmi2_wire.h).
+ *
+ * It lies in the FMU as binaries/linux64/<modelIdentifier>.so; beside it,
+ * in binaries/linux64/crane_cosim/, lie the FMU's in-process binary under
+ * the same name (which the process runs, so that every call, status and
+ * message is the in-process FMU's), anything that binary loads, and the
+ * process's program, crane-cosim-fmu-process.  A portable FMU
+ * (fmus/portable.py) also carries its Python as
+ * resources/crane_cosim_runtime/<hash>.tar.gz and its compiled kernels as
+ * resources/crane_cosim_kernels/<hash>.tar.gz, which the process unpacks
+ * once into the user's cache folder.
+ *
+ * What the host sees beyond the in-process FMU:
+ *  - A process that ends during a call (a crash, a kill) makes that call
+ *    and every later one fmi2Fatal, with a message saying how it ended and
+ *    its last words (the end of what it wrote to its standard error).
+ *  - CRANE_COSIM_FMU_TIMEOUT (seconds, in the host's environment when the
+ *    FMU is instantiated) bounds the time a call may take: a process that
+ *    does not answer in time is killed, and the call is fmi2Fatal.  Unset,
+ *    a call may take as long as it takes (a first run compiles for a
+ *    minute).
+ *  - The process ends when the instance is freed, and when the host's
+ *    process ends, however it ends: its end of the socket closes and the
+ *    process sees it, idle or busy (fmi2_child.c).  fmi2FreeInstance waits
+ *    at most two seconds for it, then kills it.
+ *  - What the process writes to its standard error reaches the host's
+ *    standard error at the end of each call; its standard output is the
+ *    host's.
+ *
+ * Only the C library is needed: the host's Python, if any, is never
+ * touched.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fmi2_types.h"
+#include "fmi2_wire.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define PROCESS_PROGRAM "crane-cosim-fmu-process"
+#define LAST_WORDS 1500
+
+/* Marker: this FMU runs out of process. */
+EXPORT const char crane_cosim_fmi2_proxy[] = "crane-cosim FMI 2.0 proxy 1";
+
+typedef struct {
+    pid_t pid;
+    int socket, errors;   /* the socket to the process; its standard error (a memory file) */
+    off_t errors_shown;   /* how much of it reached the host's standard error */
+    int gone;             /* the process ended: every call is fmi2Fatal */
+    double timeout;       /* seconds a call may take, 0 for no limit */
+    fmi2CallbackFunctions host;
+    char *name;
+    Out out;                     /* the request */
+    unsigned char *received;     /* the answer's buffer */
+    size_t received_capacity;
+    unsigned char *kept;         /* strings of the last fmi2GetString / fmi2GetStringStatus */
+    const char **strings;
+    size_t strings_capacity;
+} Proxy;
+
+/* An FMU state of the process's, as the host holds it. */
+typedef struct {
+    uint64_t id;
+} State;
+
+static void say(Proxy *p, fmi2Status status, const char *category, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A message to the host's logger, '%' escaped: the text is the format. */
+static void to_host(const fmi2CallbackFunctions *host, const char *name, fmi2Status status, const char *category,
+                    const char *text)
+{
+    size_t n = strlen(text), extra = 0;
+    for (size_t i = 0; i < n; ++i)
+        extra += text[i] == '%';
+    char *escaped = malloc(n + extra + 1);
+    if (escaped) {
+        size_t j = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (text[i] == '%')
+                escaped[j++] = '%';
+            escaped[j++] = text[i];
+        }
+        escaped[j] = '\0';
+    }
+    if (host && host->logger)
+        host->logger(host->componentEnvironment, name ? name : "", status, category,
+                     escaped ? escaped : "(a message was lost: out of memory)");
+    else
+        fprintf(stderr, "%s\n", text);
+    free(escaped);
+}
+
+static void say(Proxy *p, fmi2Status status, const char *category, const char *fmt, ...)
+{
+    char text[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    to_host(&p->host, p->name, status, category, text);
+}
+
+/* What the process wrote to its standard error since the last call, passed
+ * on to the host's. */
+static void show_errors(Proxy *p)
+{
+    char buffer[8192];
+    for (;;) {
+        ssize_t n = pread(p->errors, buffer, sizeof buffer, p->errors_shown);
+        if (n <= 0)
+            return;
+        if (!write_all(STDERR_FILENO, buffer, (size_t)n))
+            return;
+        p->errors_shown += n;
+    }
+}
+
+/* How the process ended and the end of its standard error, for a message. */
+static void describe_end(Proxy *p, char *text, size_t n)
+{
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 200 && done == 0; ++i) { /* it ends at once; a second at most */
+        done = waitpid(p->pid, &status, WNOHANG);
+        if (done == 0) {
+            struct timespec pause = {0, 5000000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    char how[128];
+    if (done == p->pid && WIFSIGNALED(status))
+        snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (done == p->pid && WIFEXITED(status))
+        snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(status));
+    else
+        snprintf(how, sizeof how, "closed its connection");
+    long pid = (long)p->pid;
+    if (done == p->pid)
+        p->pid = 0;
+    char words[LAST_WORDS + 1] = "";
+    struct stat st;
+    if (fstat(p->errors, &st) == 0 && st.st_size > 0) {
+        off_t from = st.st_size > LAST_WORDS ? st.st_size - LAST_WORDS : 0;
+        ssize_t k = pread(p->errors, words, LAST_WORDS, from);
+        words[k > 0 ? k : 0] = '\0';
+        for (char *c = words; *c; ++c)
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+    }
+    snprintf(text, n, "the FMU's process (pid %ld) %s%s%s%s", pid, how,
+             words[0] ? "; its last words: \"" : "", words, words[0] ? "\"" : "");
+}
+
+/* The process is gone (or broken, or too slow): every later call is fmi2Fatal. */
+static fmi2Status lost(Proxy *p, const char *function, const char *why)
+{
+    if (p->gone)
+        return fmi2Fatal;
+    p->gone = 1;
+    show_errors(p);
+    char text[3072];
+    if (why && p->pid > 0)
+        kill(p->pid, SIGKILL);
+    describe_end(p, text, sizeof text);
+    if (why)
+        say(p, fmi2Fatal, "logStatusFatal", "%s: %s: %s; %s", p->name, function, why, text);
+    else
+        say(p, fmi2Fatal, "logStatusFatal", "%s: %s: %s", p->name, function, text);
+    return fmi2Fatal;
+}
+
+/* Whether the socket has an answer within the time left, killing the process when it has not. */
+static int answer_ready(Proxy *p, const struct timespec *deadline)
+{
+    if (p->timeout <= 0)
+        return 1;
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double left = (double)(deadline->tv_sec - now.tv_sec) + 1e-9 * (double)(deadline->tv_nsec - now.tv_nsec);
+        if (left <= 0)
+            return 0;
+        struct pollfd fd = {p->socket, POLLIN, 0};
+        int k = poll(&fd, 1, left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1);
+        if (k > 0)
+            return 1;
+        if (k < 0 && errno != EINTR)
+            return 1; /* the read finds out */
+    }
+}
+
+/* Send the request in p->out and read the answer: the process's log
+ * messages to the host's logger, the status returned, *r over the rest. */
+static fmi2Status call(Proxy *p, const char *function, In *r)
+{
+    if (p->gone)
+        return fmi2Fatal;
+    if (p->out.failed) {
+        say(p, fmi2Error, "logStatusError", "%s: %s: out of memory", p->name, function);
+        return fmi2Error;
+    }
+    if (!send_frame(p->socket, &p->out))
+        return lost(p, function, NULL);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    if (p->timeout > 0) {
+        time_t whole = (time_t)p->timeout; /* positive: truncation is the floor */
+        deadline.tv_sec += whole;
+        deadline.tv_nsec += (long)((p->timeout - (double)whole) * 1e9);
+        if (deadline.tv_nsec >= 1000000000)
+            deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
+    }
+    for (;;) {
+        uint32_t code;
+        if (!answer_ready(p, &deadline)) {
+            char why[128];
+            snprintf(why, sizeof why, "the FMU's process did not answer within %g s (CRANE_COSIM_FMU_TIMEOUT)",
+                     p->timeout);
+            return lost(p, function, why);
+        }
+        if (!receive_frame(p->socket, &p->received, &p->received_capacity, &code, r))
+            return lost(p, function, NULL);
+        if (code == FRAME_LOG) {
+            fmi2Status status = (fmi2Status)get_u32(r);
+            const char *category = get_string(r), *message = get_string(r);
+            if (!r->bad) {
+                show_errors(p);
+                to_host(&p->host, p->name, status, category ? category : "", message ? message : "");
+            }
+            continue;
+        }
+        fmi2Status status = (fmi2Status)get_u32(r);
+        if (code != FRAME_RETURN || r->bad)
+            return lost(p, function, "the FMU's process answered out of turn");
+        show_errors(p);
+        return status;
+    }
+}
+
+/* -- creation ------------------------------------------------------------------------------ */
+
+/* The folder of this library and its file name without ".so". */
+static int own_place(char *folder, size_t n_folder, char *model, size_t n_model)
+{
+    Dl_info self;
+    char path[PATH_MAX];
+    if (!dladdr((void *)&crane_cosim_fmi2_proxy, &self) || !self.dli_fname || !realpath(self.dli_fname, path))
+        return 0;
+    char *slash = strrchr(path, '/');
+    snprintf(model, n_model, "%s", slash + 1);
+    char *dot = strrchr(model, '.');
+    if (dot)
+        *dot = '\0';
+    *slash = '\0';
+    snprintf(folder, n_folder, "%s", path);
+    return 1;
+}
+
+/* The one file in `folder` whose name ends with `suffix` ("" when there is none). */
+static void only_file(const char *folder, const char *suffix, char *path, size_t n)
+{
+    path[0] = '\0';
+    DIR *dir = opendir(folder);
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        size_t k = strlen(e->d_name), s = strlen(suffix);
+        if (k > s && !strcmp(e->d_name + k - s, suffix) && e->d_name[0] != '.') {
+            snprintf(path, n, "%s/%s", folder, e->d_name);
+            break;
+        }
+    }
+    closedir(dir);
+}
+
+/* The resource folder's path from fmuResourceLocation (a file: URI). */
+static int resource_folder(const char *location, char *path, size_t n)
+{
+    const char *p = location;
+    if (!strncmp(p, "file://", 7)) {
+        p += 7;
+        if (strncmp(p, "localhost/", 10) == 0)
+            p += 9;
+    } else if (!strncmp(p, "file:", 5)) {
+        p += 5;
+    } else {
+        return 0;
+    }
+    size_t j = 0;
+    for (; *p && j + 1 < n; ++p) {
+        if (p[0] == '%' && p[1] && p[2]) {
+            char hex[3] = {p[1], p[2], 0};
+            path[j++] = (char)strtol(hex, NULL, 16);
+            p += 2;
+        } else {
+            path[j++] = *p;
+        }
+    }
+    path[j] = '\0';
+    while (j > 1 && path[j - 1] == '/')
+        path[--j] = '\0';
+    return 1;
+}
+
+static void free_proxy(Proxy *p)
+{
+    if (p->socket >= 0)
+        close(p->socket);
+    if (p->pid > 0) {
+        int status;
+        pid_t done = 0;
+        for (int i = 0; i < 400 && done == 0; ++i) {
+            done = waitpid(p->pid, &status, WNOHANG);
+            if (done == 0) {
+                struct timespec pause = {0, 5000000};
+                nanosleep(&pause, NULL);
+            }
+        }
+        if (done == 0) {
+            kill(p->pid, SIGKILL);
+            waitpid(p->pid, &status, 0);
+        }
+    }
+    if (p->errors >= 0)
+        close(p->errors);
+    free(p->out.data);
+    free(p->received);
+    free(p->kept);
+    free(p->strings);
+    free(p->name);
+    free(p);
+}
+
+/* Start the FMU's process: the program run directly, or by the dynamic
+ * loader where the host unpacked it without its execute permission. */
+static pid_t start_process(int socket, int errors, char *const argv[])
+{
+    char *loader_argv[8];
+    int k = 0;
+    loader_argv[k++] = "/lib64/ld-linux-x86-64.so.2";
+    for (int i = 0; argv[i] && k < 7; ++i)
+        loader_argv[k++] = argv[i];
+    loader_argv[k] = NULL;
+    int direct = access(argv[0], X_OK) == 0;
+    extern char **environ;
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    /* the child: only calls that are safe after fork in a threaded host */
+    int s = fcntl(socket, F_DUPFD, 10), e = fcntl(errors, F_DUPFD, 10);
+    if (s < 0 || e < 0 || dup2(s, 3) < 0 || dup2(e, STDERR_FILENO) < 0)
+        _exit(127);
+    if (direct)
+        execve(argv[0], argv, environ);
+    execve(loader_argv[0], loader_argv, environ);
+    _exit(127);
+}
+
+EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String guid,
+                                     fmi2String resources, const fmi2CallbackFunctions *functions,
+                                     fmi2Boolean visible, fmi2Boolean loggingOn)
+{
+    char folder[PATH_MAX], model[256], program[PATH_MAX], binary[PATH_MAX], resource_path[PATH_MAX],
+        runtime[PATH_MAX] = "", kernels[PATH_MAX] = "", where[PATH_MAX + 64];
+    const char *name = instanceName ? instanceName : "";
+    if (!own_place(folder, sizeof folder, model, sizeof model)) {
+        to_host(functions, name, fmi2Error, "logStatusError", "fmi2Instantiate: the FMU's binary cannot find its own file");
+        return NULL;
+    }
+    snprintf(program, sizeof program, "%s/crane_cosim/" PROCESS_PROGRAM, folder);
+    snprintf(binary, sizeof binary, "%s/crane_cosim/%s.so", folder, model);
+    if (resources && resource_folder(resources, resource_path, sizeof resource_path)) {
+        snprintf(where, sizeof where, "%s/crane_cosim_runtime", resource_path);
+        only_file(where, ".tar.gz", runtime, sizeof runtime);
+        snprintf(where, sizeof where, "%s/crane_cosim_kernels", resource_path);
+        only_file(where, ".tar.gz", kernels, sizeof kernels);
+    }
+    Proxy *p = calloc(1, sizeof *p);
+    if (!p || !(p->name = strdup(name))) {
+        free(p);
+        to_host(functions, name, fmi2Error, "logStatusError", "fmi2Instantiate: out of memory");
+        return NULL;
+    }
+    p->socket = p->errors = -1;
+    if (functions)
+        p->host = *functions;
+    const char *timeout = getenv("CRANE_COSIM_FMU_TIMEOUT");
+    p->timeout = timeout && *timeout ? strtod(timeout, NULL) : 0;
+    if (!(p->timeout > 0 && p->timeout < 1e9))
+        p->timeout = 0;
+    int pair[2];
+    p->errors = (int)syscall(SYS_memfd_create, "crane-cosim-fmu-stderr", 1u /* MFD_CLOEXEC */);
+    if (p->errors < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        say(p, fmi2Error, "logStatusError", "%s: fmi2Instantiate: cannot make the FMU's process a channel: %s", name,
+            strerror(errno));
+        free_proxy(p);
+        return NULL;
+    }
+    char *argv[] = {program, binary, runtime[0] ? runtime : NULL, kernels[0] ? kernels : NULL, NULL};
+    p->pid = start_process(pair[1], p->errors, argv);
+    close(pair[1]);
+    p->socket = pair[0];
+    if (p->pid < 0) {
+        say(p, fmi2Error, "logStatusError", "%s: fmi2Instantiate: cannot start the FMU's process %s: %s", name,
+            program, strerror(errno));
+        p->pid = 0;
+        free_proxy(p);
+        return NULL;
+    }
+    out_begin(&p->out, OP_INSTANTIATE);
+    put_string(&p->out, instanceName);
+    put_u32(&p->out, (uint32_t)fmuType);
+    put_string(&p->out, guid);
+    put_string(&p->out, resources);
+    put_u32(&p->out, (uint32_t)visible);
+    put_u32(&p->out, (uint32_t)loggingOn);
+    In r;
+    fmi2Status status = call(p, "fmi2Instantiate", &r);
+    if (status != fmi2OK) {
+        free_proxy(p);
+        return NULL;
+    }
+    return p;
+}
+
+EXPORT void fmi2FreeInstance(fmi2Component c)
+{
+    Proxy *p = c;
+    if (!p)
+        return;
+    if (!p->gone) {
+        out_begin(&p->out, OP_FREE_INSTANCE);
+        In r;
+        call(p, "fmi2FreeInstance", &r);
+    }
+    free_proxy(p);
+}
+
+EXPORT const char *fmi2GetTypesPlatform(void) { return "default"; }
+EXPORT const char *fmi2GetVersion(void) { return "2.0"; }
+
+/* -- the calls ------------------------------------------------------------------------------- */
+
+#define PROXY_OF(c)                                                                                                \
+    Proxy *p = (c);                                                                                                \
+    if (!p)                                                                                                        \
+        return fmi2Error;                                                                                          \
+    In r = {0}
+
+static fmi2Status simple(Proxy *p, uint32_t op, const char *function)
+{
+    In r = {0};
+    out_begin(&p->out, op);
+    return call(p, function, &r);
+}
+
+EXPORT fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean on, size_t n, const fmi2String categories[])
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SET_DEBUG_LOGGING);
+    put_u32(&p->out, (uint32_t)on);
+    put_u32(&p->out, categories ? 0 : WIRE_NULL);
+    put_u64(&p->out, n);
+    for (size_t i = 0; categories && i < n; ++i)
+        put_string(&p->out, categories[i]);
+    return call(p, "fmi2SetDebugLogging", &r);
+}
+
+EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean tolDefined, fmi2Real tol, fmi2Real start,
+                                      fmi2Boolean stopDefined, fmi2Real stop)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SETUP_EXPERIMENT);
+    put_u32(&p->out, (uint32_t)tolDefined);
+    put_f64(&p->out, tol);
+    put_f64(&p->out, start);
+    put_u32(&p->out, (uint32_t)stopDefined);
+    put_f64(&p->out, stop);
+    return call(p, "fmi2SetupExperiment", &r);
+}
+
+EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c)
+{
+    return c ? simple(c, OP_ENTER_INITIALIZATION_MODE, "fmi2EnterInitializationMode") : fmi2Error;
+}
+EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
+{
+    return c ? simple(c, OP_EXIT_INITIALIZATION_MODE, "fmi2ExitInitializationMode") : fmi2Error;
+}
+EXPORT fmi2Status fmi2Terminate(fmi2Component c) { return c ? simple(c, OP_TERMINATE, "fmi2Terminate") : fmi2Error; }
+EXPORT fmi2Status fmi2Reset(fmi2Component c) { return c ? simple(c, OP_RESET, "fmi2Reset") : fmi2Error; }
+EXPORT fmi2Status fmi2CancelStep(fmi2Component c) { return c ? simple(c, OP_CANCEL_STEP, "fmi2CancelStep") : fmi2Error; }
+
+/* The values answered, copied to v (n of them, `size` bytes each). */
+static void take_values(In *r, void *v, size_t n, size_t size)
+{
+    size_t count;
+    const void *values = get_array(r, &count, size);
+    if (v && values && count == n && !r->bad)
+        memcpy(v, values, n * size);
+}
+
+#define GET_VALUES(function, op, type)                                                                             \
+    EXPORT fmi2Status function(fmi2Component c, const fmi2ValueReference vr[], size_t n, type v[])                 \
+    {                                                                                                              \
+        PROXY_OF(c);                                                                                               \
+        out_begin(&p->out, op);                                                                                    \
+        put_array(&p->out, vr, n, sizeof *vr);                                                                     \
+        put_u32(&p->out, v != NULL);                                                                               \
+        fmi2Status status = call(p, #function, &r);                                                                \
+        if (status != fmi2Fatal)                                                                                   \
+            take_values(&r, v, n, sizeof(type));                                                                   \
+        return status;                                                                                             \
+    }
+
+#define SET_VALUES(function, op, type)                                                                             \
+    EXPORT fmi2Status function(fmi2Component c, const fmi2ValueReference vr[], size_t n, const type v[])           \
+    {                                                                                                              \
+        PROXY_OF(c);                                                                                               \
+        out_begin(&p->out, op);                                                                                    \
+        put_array(&p->out, vr, n, sizeof *vr);                                                                     \
+        put_array(&p->out, v, n, sizeof(type));                                                                    \
+        return call(p, #function, &r);                                                                             \
+    }
+
+GET_VALUES(fmi2GetReal, OP_GET_REAL, fmi2Real)
+GET_VALUES(fmi2GetInteger, OP_GET_INTEGER, fmi2Integer)
+GET_VALUES(fmi2GetBoolean, OP_GET_BOOLEAN, fmi2Boolean)
+SET_VALUES(fmi2SetReal, OP_SET_REAL, fmi2Real)
+SET_VALUES(fmi2SetInteger, OP_SET_INTEGER, fmi2Integer)
+SET_VALUES(fmi2SetBoolean, OP_SET_BOOLEAN, fmi2Boolean)
+
+/* Strings of the answer kept until the next call that answers strings. */
+static int keep_strings(Proxy *p, In *r, size_t n)
+{
+    size_t size = (size_t)(r->end - r->base);
+    unsigned char *kept = malloc(size ? size : 1);
+    if (!kept)
+        return 0;
+    memcpy(kept, r->base, size);
+    free(p->kept);
+    p->kept = kept;
+    r->at = kept + (r->at - r->base);
+    r->end = kept + size;
+    r->base = kept;
+    if (n > p->strings_capacity) {
+        const char **strings = realloc(p->strings, n * sizeof *strings);
+        if (!strings)
+            return 0;
+        p->strings = strings;
+        p->strings_capacity = n;
+    }
+    for (size_t i = 0; i < n; ++i)
+        p->strings[i] = get_string(r);
+    return !r->bad;
+}
+
+EXPORT fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t n, fmi2String v[])
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_GET_STRING);
+    put_array(&p->out, vr, n, sizeof *vr);
+    put_u32(&p->out, v != NULL);
+    fmi2Status status = call(p, "fmi2GetString", &r);
+    if (status == fmi2Fatal)
+        return status;
+    uint32_t null = get_u32(&r);
+    size_t count = (size_t)get_u64(&r);
+    if (v && null != WIRE_NULL && count == n && keep_strings(p, &r, n))
+        memcpy(v, p->strings, n * sizeof *v);
+    return status;
+}
+
+EXPORT fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t n, const fmi2String v[])
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SET_STRING);
+    put_array(&p->out, vr, n, sizeof *vr);
+    put_u32(&p->out, v ? 0 : WIRE_NULL);
+    put_u64(&p->out, n);
+    for (size_t i = 0; v && i < n; ++i)
+        put_string(&p->out, v[i]);
+    return call(p, "fmi2SetString", &r);
+}
+
+/* -- the FMU state: the process's, behind a handle of the host's ------------------------------------- */
+
+static uint64_t id_of(fmi2FMUstate state) { return state ? ((State *)state)->id : 0; }
+
+/* *state made to hold the process's state `id` (a new handle, or the one given). */
+static fmi2Status hold_state(Proxy *p, fmi2FMUstate *state, uint64_t id, fmi2Status status)
+{
+    if (!state || status > fmi2Warning)
+        return status;
+    if (!id) {
+        if (*state)
+            free(*state);
+        *state = NULL;
+        return status;
+    }
+    State *held = *state;
+    if (!held && !(held = malloc(sizeof *held))) {
+        say(p, fmi2Error, "logStatusError", "%s: cannot keep an FMU state: out of memory", p->name);
+        return fmi2Error;
+    }
+    held->id = id;
+    *state = held;
+    return status;
+}
+
+EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_GET_FMU_STATE);
+    put_u32(&p->out, state != NULL);
+    put_u64(&p->out, state ? id_of(*state) : 0);
+    fmi2Status status = call(p, "fmi2GetFMUstate", &r);
+    uint64_t id = get_u64(&r);
+    return status == fmi2Fatal ? status : hold_state(p, state, id, status);
+}
+
+EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SET_FMU_STATE);
+    put_u64(&p->out, id_of(state));
+    return call(p, "fmi2SetFMUstate", &r);
+}
+
+EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *state)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_FREE_FMU_STATE);
+    put_u32(&p->out, state != NULL);
+    put_u64(&p->out, state ? id_of(*state) : 0);
+    fmi2Status status = call(p, "fmi2FreeFMUstate", &r);
+    uint64_t id = get_u64(&r);
+    if (status == fmi2Fatal) {
+        if (state && *state) /* the process and its states are gone */
+            free(*state), *state = NULL;
+        return status;
+    }
+    return hold_state(p, state, id, status);
+}
+
+EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate state, size_t *size)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SERIALIZED_FMU_STATE_SIZE);
+    put_u64(&p->out, id_of(state));
+    put_u32(&p->out, size != NULL);
+    fmi2Status status = call(p, "fmi2SerializedFMUstateSize", &r);
+    uint64_t n = get_u64(&r);
+    if (size && status <= fmi2Warning)
+        *size = (size_t)n;
+    return status;
+}
+
+EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate state, fmi2Byte bytes[], size_t size)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SERIALIZE_FMU_STATE);
+    put_u64(&p->out, id_of(state));
+    put_u32(&p->out, bytes != NULL);
+    put_u64(&p->out, size);
+    fmi2Status status = call(p, "fmi2SerializeFMUstate", &r);
+    if (status != fmi2Fatal)
+        take_values(&r, bytes, size, 1);
+    return status;
+}
+
+EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte bytes[], size_t size, fmi2FMUstate *state)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_DESERIALIZE_FMU_STATE);
+    put_array(&p->out, bytes, size, 1);
+    put_u32(&p->out, state != NULL);
+    put_u64(&p->out, state ? id_of(*state) : 0);
+    fmi2Status status = call(p, "fmi2DeSerializeFMUstate", &r);
+    uint64_t id = get_u64(&r);
+    return status == fmi2Fatal ? status : hold_state(p, state, id, status);
+}
+
+/* -- derivatives, the step, status inquiries ---------------------------------------------------- */
+
+EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference unknowns[], size_t nu,
+                                               const fmi2ValueReference knowns[], size_t nk,
+                                               const fmi2Real dv_known[], fmi2Real dv_unknown[])
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_GET_DIRECTIONAL_DERIVATIVE);
+    put_array(&p->out, unknowns, nu, sizeof *unknowns);
+    put_array(&p->out, knowns, nk, sizeof *knowns);
+    put_array(&p->out, dv_known, nk, sizeof *dv_known);
+    put_u32(&p->out, dv_unknown != NULL);
+    fmi2Status status = call(p, "fmi2GetDirectionalDerivative", &r);
+    if (status != fmi2Fatal)
+        take_values(&r, dv_unknown, nu, sizeof *dv_unknown);
+    return status;
+}
+
+EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t n,
+                                              const fmi2Integer order[], const fmi2Real v[])
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_SET_REAL_INPUT_DERIVATIVES);
+    put_array(&p->out, vr, n, sizeof *vr);
+    put_array(&p->out, order, n, sizeof *order);
+    put_array(&p->out, v, n, sizeof *v);
+    return call(p, "fmi2SetRealInputDerivatives", &r);
+}
+
+EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t n,
+                                               const fmi2Integer order[], fmi2Real v[])
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_GET_REAL_OUTPUT_DERIVATIVES);
+    put_array(&p->out, vr, n, sizeof *vr);
+    put_array(&p->out, order, n, sizeof *order);
+    put_u32(&p->out, v != NULL);
+    fmi2Status status = call(p, "fmi2GetRealOutputDerivatives", &r);
+    if (status != fmi2Fatal)
+        take_values(&r, v, n, sizeof *v);
+    return status;
+}
+
+EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_DO_STEP);
+    put_f64(&p->out, t);
+    put_f64(&p->out, h);
+    put_u32(&p->out, (uint32_t)noSetPrior);
+    return call(p, "fmi2DoStep", &r);
+}
+
+#define STATUS_INQUIRY(function, op, type, read)                                                                   \
+    EXPORT fmi2Status function(fmi2Component c, const fmi2StatusKind s, type *value)                               \
+    {                                                                                                              \
+        PROXY_OF(c);                                                                                               \
+        out_begin(&p->out, op);                                                                                    \
+        put_u32(&p->out, (uint32_t)s);                                                                             \
+        put_u32(&p->out, value != NULL);                                                                           \
+        fmi2Status status = call(p, #function, &r);                                                                \
+        type got = (type)read(&r);                                                                                 \
+        if (value && status <= fmi2Warning)                                                                        \
+            *value = got;                                                                                          \
+        return status;                                                                                             \
+    }
+
+STATUS_INQUIRY(fmi2GetStatus, OP_GET_STATUS, fmi2Status, get_u32)
+STATUS_INQUIRY(fmi2GetRealStatus, OP_GET_REAL_STATUS, fmi2Real, get_f64)
+STATUS_INQUIRY(fmi2GetIntegerStatus, OP_GET_INTEGER_STATUS, fmi2Integer, get_u32)
+STATUS_INQUIRY(fmi2GetBooleanStatus, OP_GET_BOOLEAN_STATUS, fmi2Boolean, get_u32)
+
+EXPORT fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind s, fmi2String *value)
+{
+    PROXY_OF(c);
+    out_begin(&p->out, OP_GET_STRING_STATUS);
+    put_u32(&p->out, (uint32_t)s);
+    put_u32(&p->out, value != NULL);
+    fmi2Status status = call(p, "fmi2GetStringStatus", &r);
+    if (status == fmi2Fatal)
+        return status;
+    if (value && keep_strings(p, &r, 1))
+        *value = p->strings[0];
+    return status;
+}

@@ -1,0 +1,131 @@
+"""Portable FMUs: the project's FMUs made to run where no Python is
+installed, and in a host that runs another Python (``crane-cosim
+build-fmus --portable``; ``docs/fmus.md``, "Portable FMUs").
+
+A portable FMU is the lean FMU (``fmus/build.py``) with three things more:
+
+* its Linux binary is the out-of-process proxy (``native/fmi2_proxy.c``),
+  which runs each instance in a process of its own and forwards every FMI
+  call to it; the lean FMU's binary and pythonfmu's lie in
+  ``binaries/linux64/crane_cosim/`` with the program of that process
+  (``native/fmi2_child.c``), so that every call, status and message is the
+  lean FMU's;
+* ``resources/crane_cosim_runtime/<hash>.tar.gz``, the Python it runs
+  (``fmus/portable_runtime.py``), unpacked once per machine into the user's
+  cache folder;
+* ``resources/crane_cosim_kernels/<hash>.tar.gz``, the block's numba
+  kernels compiled for a generic x86-64 processor, so that the first run
+  on a machine compiles nothing.
+
+The Windows binary of the lean FMU is left out: it was never built or run
+here.  :func:`out_of_process_fmu` makes any FMU's Linux binary run out of
+process the same way, without a runtime (``crane-cosim run --processes``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from ..blocks import BLOCKS, jit
+from ..errors import CraneCosimError
+from . import native
+from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip
+from .portable_runtime import kernels_archive, runtime_archive
+
+__all__ = ["build_portable_fmu", "build_portable_all", "out_of_process_files", "portable_record",
+           "RUNTIME_FOLDER", "KERNELS_FOLDER"]
+
+#: folders of ``resources/`` holding the runtime's and the kernels' archive
+RUNTIME_FOLDER = "crane_cosim_runtime"
+KERNELS_FOLDER = "crane_cosim_kernels"
+_PROBE_TIMEOUT = 900  # seconds: a cold numba cache compiles for a minute or two
+
+
+def portable_record(runtime: str, kernels: str | None) -> str:
+    """The line a portable FMU adds to ``resources/crane_cosim_source.txt``."""
+    return f"portable: out of process, runtime {runtime}, kernels {kernels or 'none'}\n"
+
+
+def out_of_process_files(files: dict, model_identifier: str) -> dict:
+    """The FMU's files (archive name -> bytes) with its Linux binary moved
+    to ``binaries/linux64/crane_cosim/`` behind the proxy and the program
+    that runs it; other platforms' binaries left out."""
+    binary = f"binaries/linux64/{model_identifier}.so"
+    if binary not in files:
+        raise CraneCosimError(f"the FMU has no Linux binary {binary} to run out of process")
+    moved = {name: data for name, data in files.items() if not name.startswith("binaries/")}
+    inner = f"binaries/linux64/{native.INNER_FOLDER}"
+    for name, data in files.items():
+        if name.startswith("binaries/linux64/") and name.count("/") == 2:
+            moved[f"{inner}/{name.rpartition('/')[2]}"] = data
+    moved[binary] = native.proxy_binary()
+    moved[f"{inner}/{native.PROCESS_PROGRAM}"] = native.process_program()
+    return moved
+
+
+def generic_kernels() -> Path:
+    """The cache of kernels compiled for a generic x86-64 processor, which
+    portable FMUs carry: ``<cache>/portable/generic`` (``blocks/jit.py``'s
+    cache folder), kept from one build to the next."""
+    return jit.cache_dir() / "portable" / "generic"
+
+
+def _probe(model: str, fmu: Path, out: Path, stream) -> dict:
+    """What the FMU imports when it runs (``imported``: module files) and
+    the folders of :func:`generic_kernels` its kernels come from
+    (``kernels``), measured in a process of its own
+    (``fmus/portable_probe.py``), which compiles them if they are not
+    there yet."""
+    env = {**os.environ, "NUMBA_CPU_NAME": "generic", "CRANE_COSIM_CACHE_DIR": str(generic_kernels())}
+    env.pop("NUMBA_CPU_FEATURES", None)
+    env.pop("CRANE_COSIM_NUMBA", None)
+    if stream is not None:
+        print(f"measuring what {model} imports and compiling its kernels for any x86-64 processor ...",
+              file=stream, flush=True)
+    try:
+        proc = subprocess.run([sys.executable, "-m", f"{__package__}.portable_probe", str(fmu), str(out)],
+                              capture_output=True, text=True, env=env, timeout=_PROBE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise CraneCosimError(f"running {fmu} to see what it imports took over {_PROBE_TIMEOUT} s") from None
+    if proc.returncode != 0:
+        raise CraneCosimError(f"running {fmu} to see what it imports failed (exit status {proc.returncode}): "
+                              f"{proc.stderr.strip()[-2000:]}")
+    return json.loads(out.read_text())
+
+
+def build_portable_fmu(model: str, out_dir: Path, stream=None) -> Path:
+    """Build ``<out_dir>/<model>.fmu``, the portable FMU of the block
+    ``model`` (see above); returns its path."""
+    if model not in BLOCKS:
+        raise CraneCosimError(f"no block named {model!r}; known: {', '.join(BLOCKS)}")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_portable_") as tmp:
+        tmp = Path(tmp)
+        lean = build_block_fmu(BLOCKS[model], tmp / "lean")
+        probed = _probe(model, lean, tmp / "probed.json", stream)
+        runtime = runtime_archive(probed["imported"], stream)
+        kernels = kernels_archive(generic_kernels(), probed["kernels"], tmp)
+        with zipfile.ZipFile(lean) as z:
+            files = {i.filename: z.read(i.filename) for i in z.infolist() if not i.is_dir()}
+        files = out_of_process_files(files, model)
+        files[f"resources/{RUNTIME_FOLDER}/{runtime.name}"] = runtime
+        if kernels is not None:
+            files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels.read_bytes()
+        record = f"resources/{FMU_SOURCE_FILE}"
+        files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None).encode()
+        dest = out_dir / f"{model}.fmu"
+        part = dest.with_suffix(".fmu.part")
+        write_reproducible_zip(part, files)
+        part.replace(dest)
+    return dest
+
+
+def build_portable_all(out_dir: Path, models=None, stream=None) -> list[Path]:
+    """Build the portable FMUs of ``models`` (default: all blocks) into ``out_dir``."""
+    return [build_portable_fmu(model, out_dir, stream) for model in (models or BLOCKS)]

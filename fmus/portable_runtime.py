@@ -1,0 +1,291 @@
+"""The Python a portable FMU carries: the building interpreter, its standard
+library and the packages the block imports when it runs, as one
+gzip-compressed tar archive (``resources/crane_cosim_runtime/<hash>.tar.gz``)
+that the FMU's process unpacks once per machine (``native/fmi2_unpack.h``).
+
+What goes in (``docs/fmus.md``, "Portable FMUs", says what each FMU weighs):
+
+* the interpreter (``bin/python3.X``, which the FMU never runs but names as
+  Python's executable, so that Python finds its library folder beside it)
+  and its shared library ``lib/libpython3.X.so.1.0``;
+* the standard library without what an FMU never uses (its tests, IDLE,
+  Tk, the installers, the C headers, ``site-packages``), and its extension
+  modules but those that need a system library an FMU does not use (Tk,
+  curses, readline, SQLite, dbm, OpenSSL);
+* the shared libraries those extension modules need that are not the C
+  library's or the C++ runtime's (libffi for ctypes, zlib, bzip2, xz,
+  libuuid), loaded by the FMU's process before Python starts (the
+  ``preload`` lines of ``crane_cosim_runtime.txt``);
+* of the installed packages, those the block imports when it runs,
+  measured by running its FMU (``fmus/portable_probe.py``): numpy, numba
+  and llvmlite whole (they import their parts lazily), scipy by
+  subpackage; their tests and C headers left out.
+
+Modules are compiled to bytecode that Python takes without checking the
+source's time (PEP 552's unchecked hashes), so that the archive's time
+stamps can be fixed: the same files give the same archive, byte for byte.
+Archives are kept in ``<cache>/portable/`` (the cache folder of
+``blocks/jit.py``), named by what went into them, and made again only when
+that changes.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import py_compile
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tempfile
+from pathlib import Path
+
+from ..blocks import jit
+from ..errors import CraneCosimError
+from . import native
+
+__all__ = ["runtime_archive", "kernels_archive", "RUNTIME_DESCRIPTION"]
+
+#: The runtime's description, read by the FMU's process: ``python=``,
+#: ``libpython=`` and ``preload=`` lines, paths relative to the runtime.
+RUNTIME_DESCRIPTION = "crane_cosim_runtime.txt"
+#: Packages whose subpackages are taken one by one, as imported; the
+#: others the block imports are taken whole.
+BY_SUBPACKAGE = {"scipy"}
+#: Folders of the standard library an FMU never uses.
+STDLIB_LEFT_OUT = {"test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3", "pydoc_data",
+                   "site-packages", "__pycache__", "venv", "curses", "sqlite3", "dbm"}
+#: Extension modules of the standard library left out: those that need a
+#: system library an FMU does not use (hashlib falls back to its own
+#: digests without ``_hashlib``).
+DYNLOAD_LEFT_OUT = re.compile(r"^(_tkinter|_curses|_curses_panel|readline|_sqlite3|_dbm|_gdbm|nis|_crypt|_ssl|"
+                              r"_hashlib|_test\w*|xx\w*|_xx\w*|_ctypes_test|ossaudiodev|spwd)\.")
+#: Libraries every Linux with the C library has (the manylinux policy's),
+#: never carried.
+SYSTEM_LIBRARIES = re.compile(r"^(linux-vdso|ld-linux|libc|libm|libdl|librt|libpthread|libutil|libresolv|"
+                              r"libgcc_s|libstdc\+\+)[.-]")
+#: Inside the packages taken: what no FMU runs.
+PACKAGE_LEFT_OUT = {"tests", "__pycache__", "include"}
+_FIXED_TIME = 946684800  # 2000-01-01: the archive's time stamps
+
+
+def _stdlib() -> Path:
+    return Path(sysconfig.get_paths()["stdlib"]).resolve()
+
+
+def _needed_libraries(binary: Path) -> dict[str, Path]:
+    """The shared libraries ``binary`` loads, by soname, as the dynamic
+    loader finds them here (``ldd``), the system's own left out."""
+    try:
+        out = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CraneCosimError(f"cannot list the libraries {binary} needs (ldd): {exc}") from None
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+) => (/\S+)", line)
+        if m and not SYSTEM_LIBRARIES.match(m.group(1)):
+            found[m.group(1)] = Path(m.group(2))
+    return found
+
+
+def _package_roots(imported: list[str]) -> set[Path]:
+    """The folders (and single files) of the installed packages the FMU
+    imported (``imported``: module files), whole or by subpackage."""
+    roots = set()
+    for path in map(Path, imported):
+        parts = path.parts
+        if "site-packages" not in parts:
+            continue
+        at = parts.index("site-packages")
+        site, rest = Path(*parts[:at + 1]), parts[at + 1:]
+        if len(rest) == 1:  # a module of its own (a top-level file)
+            roots.add(site / rest[0])
+        elif rest[0] in BY_SUBPACKAGE and len(rest) > 2:
+            roots.add(site / rest[0] / rest[1])
+        elif rest[0] in BY_SUBPACKAGE:  # the package's own top-level modules
+            roots.update(p for p in (site / rest[0]).iterdir() if p.is_file())
+        else:
+            roots.add(site / rest[0])
+    # the libraries the wheels bundle (numpy.libs, scipy.libs), found through their RUNPATH
+    for root in list(roots):
+        site, top = Path(*root.parts[:_site_index(root)]), root.parts[_site_index(root)]
+        libs = site / f"{top.split('.')[0]}.libs"
+        if libs.is_dir():
+            roots.add(libs)
+    return roots
+
+
+def _site_index(path: Path) -> int:
+    """Index of the part after ``site-packages`` in ``path.parts``."""
+    return path.parts.index("site-packages") + 1
+
+
+def _files_under(root: Path, left_out: set[str]):
+    if root.is_file():
+        yield root
+        return
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in left_out)
+        for f in sorted(files):
+            if not f.endswith((".pyc", ".pyi")):
+                yield Path(folder) / f
+
+
+def runtime_files(imported: list[str]) -> tuple[dict[str, Path], list[str]]:
+    """What the runtime holds (archive name -> file here) for an FMU that
+    imports ``imported`` (module files), and the libraries to preload, in
+    an order that loads each after those it needs."""
+    py = native.build_python()
+    version = py.version
+    if not py.libpython:
+        raise CraneCosimError(f"{py.executable} has no shared libpython: a portable FMU carries it")
+    interpreter = Path(getattr(sys, "_base_executable", sys.executable)).resolve()
+    files = {f"bin/python{version}": interpreter, f"lib/{Path(py.libpython).name}": Path(py.libpython)}
+    stdlib = _stdlib()
+    lib = f"lib/python{version}"
+    for path in _files_under(stdlib, STDLIB_LEFT_OUT | {p.name for p in stdlib.glob("config-*")}):
+        rel = path.relative_to(stdlib)
+        if rel.parts[0] == "lib-dynload" and DYNLOAD_LEFT_OUT.match(rel.name):
+            continue
+        files[f"{lib}/{rel.as_posix()}"] = path
+    for root in sorted(_package_roots(imported)):
+        site = Path(*root.parts[:_site_index(root)])
+        for path in _files_under(root, PACKAGE_LEFT_OUT):
+            files[f"{lib}/site-packages/{path.relative_to(site).as_posix()}"] = path
+    preload = _preload_order(files)
+    for name, path in preload.items():
+        files[f"lib/{name}"] = path
+    return files, [f"lib/{name}" for name in preload]
+
+
+def _preload_order(files: dict[str, Path]) -> dict[str, Path]:
+    """The libraries the runtime's binaries need beyond the system's and
+    their own (those the wheels bundle are found through their RUNPATH),
+    each after the libraries it needs."""
+    carried = {Path(name).name for name in files}
+    needed: dict[str, Path] = {}
+    for name, path in files.items():
+        if name.endswith(".so") or ".so." in name:
+            for soname, found in _needed_libraries(path).items():
+                if soname not in carried and "site-packages" not in found.parts:
+                    needed[soname] = found
+    order: dict[str, Path] = {}
+
+    def visit(soname: str, path: Path, seen: frozenset) -> None:
+        if soname in order or soname in seen:
+            return
+        for dep, dep_path in _needed_libraries(path).items():
+            if dep in needed:
+                visit(dep, dep_path, seen | {soname})
+        order[soname] = path
+
+    for soname in sorted(needed):
+        visit(soname, needed[soname], frozenset())
+    return order
+
+
+def _tar_gz(entries, path: Path) -> None:
+    """A gzip-compressed pax tar of ``entries`` ((name, bytes or file, mode,
+    mtime_ns or None for the fixed time)) at ``path``: the same entries,
+    the same bytes."""
+    tmp = path.with_name(path.name + f".part-{os.getpid()}")
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz, \
+            tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, data, mode, mtime_ns in entries:
+            info = tarfile.TarInfo(name)
+            info.mode, info.uid, info.gid, info.uname, info.gname = mode, 0, 0, "", ""
+            info.mtime = _FIXED_TIME if mtime_ns is None else mtime_ns // 10**9
+            if mtime_ns is not None:  # to the nanosecond: numba's cache compares it
+                info.pax_headers = {"mtime": f"{mtime_ns // 10**9}.{mtime_ns % 10**9:09d}"}
+            if isinstance(data, Path):
+                info.size = data.stat().st_size
+                with open(data, "rb") as fh:
+                    tar.addfile(info, fh)
+            else:
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    os.replace(tmp, path)
+
+
+def _archive_key(files: dict[str, Path], preload: list[str]) -> str:
+    h = hashlib.sha256(json.dumps(preload).encode())
+    for name in sorted(files):
+        st = files[name].stat()
+        h.update(f"{name}\0{files[name]}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:20]
+
+
+def runtime_archive(imported: list[str], stream=None) -> Path:
+    """The runtime archive for an FMU that imports ``imported`` (module
+    files): made once and kept in the cache folder (``<cache>/portable/``),
+    named by the hash of its bytes."""
+    files, preload = runtime_files(imported)
+    folder = jit.cache_dir() / "portable"
+    folder.mkdir(parents=True, exist_ok=True)
+    index = folder / f"runtime-{_archive_key(files, preload)}.txt"
+    if index.is_file() and (folder / index.read_text().strip()).is_file():
+        return folder / index.read_text().strip()
+    if stream is not None:
+        print(f"making a Python runtime for portable FMUs ({len(files)} files; a minute or two, once) ...",
+              file=stream, flush=True)
+    py = native.build_python()
+    description = "".join([f"python=bin/python{py.version}\n", f"libpython=lib/{Path(py.libpython).name}\n",
+                           *(f"preload={name}\n" for name in preload)]).encode()
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_runtime_") as tmp:
+        compiled = _bytecode(files, Path(tmp))
+        entries = [(RUNTIME_DESCRIPTION, description, 0o644, None)]
+        for name in sorted(files):
+            mode = 0o755 if files[name].stat().st_mode & 0o111 else 0o644
+            entries.append((name, files[name], mode, None))
+        entries += [(name, path, 0o644, None) for name, path in sorted(compiled.items())]
+        made = Path(tmp) / "runtime.tar.gz"
+        _tar_gz(entries, made)
+        digest = hashlib.sha256(made.read_bytes()).hexdigest()[:20]
+        target = folder / f"{digest}.tar.gz"
+        shutil.move(made, target)
+    index.write_text(target.name + "\n")
+    return target
+
+
+def _bytecode(files: dict[str, Path], tmp: Path) -> dict[str, Path]:
+    """Each module's bytecode (unchecked hash), compiled under the name it
+    has in the runtime: archive name -> compiled file."""
+    compiled = {}
+    tag = sys.implementation.cache_tag
+    for name, path in files.items():
+        if not name.endswith(".py"):
+            continue
+        rel = Path(name)
+        target = rel.parent / "__pycache__" / f"{rel.stem}.{tag}.pyc"
+        out = tmp / "pyc" / target
+        try:
+            py_compile.compile(str(path), cfile=str(out), dfile=name, doraise=True, quiet=2,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+        except py_compile.PyCompileError:
+            continue  # a file Python could not import either (some packages ship templates as .py)
+        compiled[target.as_posix()] = out
+    return compiled
+
+
+def kernels_archive(cache: Path, folders: list[str], out: Path) -> Path | None:
+    """The compiled kernels in ``folders`` of the kernel cache ``cache``
+    (``blocks/jit.py``) as an archive in the folder ``out``, named by its
+    hash, or None for no folders.  Files keep their modification times to
+    the nanosecond."""
+    entries = []
+    paths = [p for folder in folders for p in (Path(cache) / folder).rglob("*")]
+    for path in sorted(p for p in paths if p.is_file() and not p.name.endswith(".tmp")):
+        st = path.stat()
+        entries.append((path.relative_to(cache).as_posix(), path, 0o644, st.st_mtime_ns))
+    if not entries:
+        return None
+    made = out / "kernels.tar.gz"
+    _tar_gz(entries, made)
+    target = out / f"{hashlib.sha256(made.read_bytes()).hexdigest()[:20]}.tar.gz"
+    made.replace(target)
+    return target
