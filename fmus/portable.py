@@ -43,6 +43,8 @@ __all__ = ["build_portable_fmu", "build_portable_all", "out_of_process_files", "
 #: folders of ``resources/`` holding the runtime's and the kernels' archive
 RUNTIME_FOLDER = "crane_cosim_runtime"
 KERNELS_FOLDER = "crane_cosim_kernels"
+#: the script that measures what an FMU imports (run by its path: it imports the standard library only)
+PROBE = Path(__file__).resolve().parent / "portable_probe.py"
 _PROBE_TIMEOUT = 900  # seconds: a cold numba cache compiles for a minute or two
 
 
@@ -88,7 +90,7 @@ def _probe(model: str, fmu: Path, out: Path, stream) -> dict:
         print(f"measuring what {model} imports and compiling its kernels for any x86-64 processor ...",
               file=stream, flush=True)
     try:
-        proc = subprocess.run([sys.executable, "-m", f"{__package__}.portable_probe", str(fmu), str(out)],
+        proc = subprocess.run([sys.executable, str(PROBE), str(fmu), str(out)],
                               capture_output=True, text=True, env=env, timeout=_PROBE_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise CraneCosimError(f"running {fmu} to see what it imports took over {_PROBE_TIMEOUT} s") from None
