@@ -1,0 +1,135 @@
+"""Portable FMUs (``crane-cosim build-fmus --portable``, ``fmus/portable.py``;
+docs/fmus.md, "Portable FMUs"): every one of the project's FMUs, built
+portable, runs its ``DefaultExperiment`` in a plain C host on a machine
+without Python (every Python installation hidden, ``clean_room.py``) to
+the lean FMU's outputs; the same FMUs run under FMPy in other Pythons than
+the building one; a process that dies or hangs is a clear fmi2Fatal and
+leaves no process behind.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import read_model_description
+
+from c_hosts import compile_host, host_env
+from clean_room import clean_env, clean_room_command, python_installations, require_clean_room
+from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.jit import under_ci
+
+# skipped without a C compiler, failed without one in CI (conftest.py)
+pytestmark = pytest.mark.usefixtures("c_compiler")
+
+
+@pytest.fixture(scope="session")
+def portable_dir(tmp_path_factory):
+    """Every block's portable FMU, built once per session (the runtimes and
+    the generic kernels come from the cache folder, made there once)."""
+    from crane_cosim.fmus.portable import build_portable_all
+    out = tmp_path_factory.mktemp("portable_fmus")
+    build_portable_all(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def c_master(tmp_path_factory):
+    return compile_host(tmp_path_factory, "c_master", "-ldl")
+
+
+@pytest.fixture(scope="session")
+def clean_home(tmp_path_factory):
+    """The home folder of the machine without Python: its cache folder,
+    where the portable FMUs' runtimes are unpacked, starts empty."""
+    require_clean_room(under_ci())
+    return tmp_path_factory.mktemp("clean_home")
+
+
+#: values set in initialization mode where the start values leave every
+#: output zero (friction at rest, a signal of an empty table): a comparison
+#: of zeros would prove nothing
+DRIVEN = {"JointFriction": {"u_slew": 0.05, "u_boom": -0.02, "u_jib": 0.03, "f_slew_n1": 1e4, "f_boom_n1": 2e4,
+                            "f_jib_n1": 8e3},
+          "KnuckleBoomFriction": {"u_slew": 0.05, "u_boom": -0.02, "u_jib": 0.03, "f_slew_n1": 1e4,
+                                  "f_boom_n1": 2e4, "f_jib_n1": 8e3},
+          "Signal": {"offset": 1.5}}
+
+
+def extracted(fmu: Path, folder: Path) -> Path:
+    """The FMU unzipped as FMPy and most hosts unzip it: file permissions
+    not kept (the process's program is then not executable)."""
+    with zipfile.ZipFile(fmu) as z:
+        z.extractall(folder)
+    return folder
+
+
+def _experiment(md) -> tuple[int, float]:
+    """(steps, step size) of the FMU's DefaultExperiment, from t = 0."""
+    e = md.defaultExperiment
+    h = float(e.stepSize)
+    assert float(e.startTime or 0) == 0.0
+    return round(float(e.stopTime) / h), h
+
+
+def _outputs(md) -> list:
+    return [v for v in md.modelVariables if v.causality == "output" and v.type == "Real"]
+
+
+def run_c_master(c_master, folder: Path, env: dict, wrapper=()) -> np.ndarray:
+    """The FMU's Real outputs at the end of its DefaultExperiment, run by
+    the plain C host ``c_master.c`` (inputs and parameters at their start
+    values but those of :data:`DRIVEN`)."""
+    md = read_model_description(str(folder))
+    steps, h = _experiment(md)
+    outputs = _outputs(md)
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    sets = ",".join(f"{vr[k]}={v!r}" for k, v in DRIVEN.get(md.coSimulation.modelIdentifier, {}).items())
+    args = [*wrapper, str(c_master), str(folder), md.coSimulation.modelIdentifier, md.guid, str(steps), repr(h), sets,
+            ",".join(str(v.valueReference) for v in outputs)]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    values = np.array([float(x) for x in lines[lines.index("outputs") + 1:]])
+    assert values.shape == (len(outputs),) and np.all(np.isfinite(values))
+    return values
+
+
+def assert_same(portable: np.ndarray, lean: np.ndarray) -> None:
+    """The same bits: the portable FMU runs the lean FMU's binary and code;
+    its kernels are compiled for a generic x86-64 processor, the lean
+    FMU's for this one, but numba contracts no multiply-add without
+    fastmath, so both give the same bits (measured: all 14 FMUs)."""
+    np.testing.assert_array_equal(portable, lean)
+
+
+def test_the_clean_room_has_no_python(clean_home):
+    """What the clean room hides: no interpreter on PATH or where this one
+    lies, no libpython, no site-packages of this machine."""
+    folders, files = python_installations()
+    probe = "; ".join([*(f"test -z \"$(ls -A '{d}')\"" for d in folders), *(f"test ! -s '{f}'" for f in files),
+                       "! command -v python3 >/dev/null 2>&1 || ! python3 -c pass 2>/dev/null"])
+    proc = subprocess.run(clean_room_command(["sh", "-c", probe]), capture_output=True, text=True,
+                          env=clean_env(clean_home), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert any("python" in f for f in folders)  # this interpreter's installation is among those hidden
+
+
+@pytest.mark.parametrize("model", list(BLOCKS))
+def test_portable_fmu_runs_on_a_machine_without_python(model, portable_dir, fmu_dir, c_master, clean_home,
+                                                        tmp_path):
+    """The portable FMU, unzipped as hosts do, in a C host on a machine
+    without Python: its DefaultExperiment gives the lean FMU's outputs
+    (run here by the same host), bit for bit."""
+    portable = extracted(portable_dir / f"{model}.fmu", tmp_path / "portable")
+    lean = extracted(fmu_dir / f"{model}.fmu", tmp_path / "lean")
+    assert not os.access(next(portable.glob("binaries/linux64/crane_cosim/crane-cosim-fmu-process")), os.X_OK)
+    y_portable = run_c_master(c_master, portable, clean_env(clean_home), wrapper=clean_room_command([]))
+    y_lean = run_c_master(c_master, lean, host_env())
+    assert np.count_nonzero(y_lean) >= 1
+    assert_same(y_portable, y_lean)
