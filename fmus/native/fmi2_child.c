@@ -4,7 +4,8 @@
  *
  *   crane-cosim-fmu-process BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]]
  *
- * File descriptor 3 is the socket to the proxy.  BINARY is the FMU's
+ * File descriptor 3 is the socket to the proxy, 4 the memory of the
+ * channel the calls go through (fmi2_wire.h).  BINARY is the FMU's
  * in-process binary (a shared library exporting the FMI 2.0 functions);
  * whatever it logs during a call goes back before the call's status, so the
  * host sees the calls, statuses and messages the in-process FMU gives.
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -40,6 +42,10 @@
 #include "fmi2_unpack.h"
 
 #define SOCKET_FD 3
+#define CHANNEL_FD 4
+/* seconds the process spins for the next request before it sleeps: the
+ * calls of one step follow each other within microseconds */
+#define SPIN 100e-6
 
 /* the FMU's binary */
 #define DECLARE_POINTER(name, params, args) static fmi2Status (*p_##name) params;
@@ -50,9 +56,50 @@ static void (*p_fmi2FreeInstance)(fmi2Component);
 static fmi2Status (*p_fmi2SetRealInputDerivatives)(fmi2Component, const fmi2ValueReference[], size_t,
                                                    const fmi2Integer[], const fmi2Real[]);
 
-static Out out;                 /* the frame being written */
-static unsigned char *received; /* the request's buffer */
-static size_t received_capacity;
+static Out out;          /* the answer's RETURN frame */
+static Channel *channel;
+/* the LOG frames of the call so far, each padded to 8 bytes */
+static unsigned char *logs;
+static size_t logs_size, logs_capacity;
+
+static void keep_log(const Out *frame)
+{
+    size_t n = frame->size, padded = (n + 7) & ~(size_t)7;
+    if (frame->failed || logs_size + padded > CHANNEL_HALF / 2)
+        return; /* too much said in one call: the rest is lost */
+    if (logs_size + padded > logs_capacity) {
+        size_t capacity = logs_capacity ? logs_capacity : 4096;
+        while (capacity < logs_size + padded)
+            capacity *= 2;
+        unsigned char *grown = realloc(logs, capacity);
+        if (!grown)
+            return;
+        logs = grown;
+        logs_capacity = capacity;
+    }
+    ((FrameHeader *)frame->data)->length = (uint32_t)(n - sizeof(FrameHeader));
+    memcpy(logs + logs_size, frame->data, n);
+    memset(logs + logs_size + n, 0, padded - n);
+    logs_size += padded;
+}
+
+/* The call's log frames and its RETURN frame into the channel's answer half, announced. */
+static void send_answer(void)
+{
+    ((FrameHeader *)out.data)->length = (uint32_t)(out.size - sizeof(FrameHeader));
+    if (out.failed || logs_size + out.size > CHANNEL_HALF) {
+        logs_size = 0;
+        out_begin(&out, FRAME_RETURN);
+        put_u32(&out, fmi2Fatal);
+        ((FrameHeader *)out.data)->length = (uint32_t)(out.size - sizeof(FrameHeader));
+    }
+    unsigned char *answer = channel_answer(channel);
+    memcpy(answer, logs, logs_size);
+    memcpy(answer + logs_size, out.data, out.size);
+    channel->answer_size = logs_size + out.size;
+    logs_size = 0;
+    channel_post(&channel->answer, &channel->host_asleep, SOCKET_FD);
+}
 
 /* The FMU's logger: the message as printf would show it, sent at once. */
 static void logger(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String category,
@@ -78,7 +125,7 @@ static void logger(fmi2ComponentEnvironment env, fmi2String name, fmi2Status sta
     put_u32(&log, (uint32_t)status);
     put_string(&log, category);
     put_string(&log, message ? text : NULL);
-    send_frame(SOCKET_FD, &log);
+    keep_log(&log);
     free(log.data);
     if (text != small)
         free(text);
@@ -235,7 +282,7 @@ static void instantiate(In *r, int argc, char **argv)
         put_u32(&log, fmi2Fatal);
         put_string(&log, "logStatusFatal");
         put_string(&log, message);
-        send_frame(SOCKET_FD, &log);
+        keep_log(&log);
         free(log.data);
     } else {
         instance = p_fmi2Instantiate(name, type, guid, resources, &callbacks, visible, logging);
@@ -505,17 +552,41 @@ int main(int argc, char **argv)
                         "socket as file descriptor 3)\n", argv[0]);
         return 2;
     }
-    /* nothing of the host's but the standard streams and the socket */
-    for (int fd = SOCKET_FD + 1; fd < 1024; ++fd)
+    /* nothing of the host's but the standard streams, the socket and the channel */
+    for (int fd = CHANNEL_FD + 1; fd < 1024; ++fd)
         close(fd);
+    channel = mmap(NULL, CHANNEL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, CHANNEL_FD, 0);
+    if (channel == MAP_FAILED) {
+        fprintf(stderr, "crane-cosim FMU process: cannot map the channel: %s\n", strerror(errno));
+        return 3;
+    }
     pthread_t watcher;
     if (pthread_create(&watcher, NULL, watch_proxy, NULL) == 0)
         pthread_detach(watcher);
+    unsigned char *request = NULL;
+    size_t request_capacity = 0;
+    uint32_t seen = 0; /* the channel starts zeroed; the first request may be there already */
     for (;;) {
+        if (channel_wait(&channel->request, seen, &channel->child_asleep, SOCKET_FD, SPIN, NULL, 0) != 1)
+            _exit(0); /* the proxy is gone */
+        seen = atomic_load(&channel->request);
+        /* a copy: the request half is the proxy's again once the answer is posted */
+        size_t size = (size_t)channel->request_size;
+        if (size > CHANNEL_HALF)
+            _exit(3);
+        if (size > request_capacity) {
+            unsigned char *grown = realloc(request, size);
+            if (!grown)
+                _exit(3);
+            request = grown;
+            request_capacity = size;
+        }
+        memcpy(request, channel_request(channel), size);
+        const unsigned char *at = request;
         uint32_t op;
         In r;
-        if (!receive_frame(SOCKET_FD, &received, &received_capacity, &op, &r))
-            _exit(0); /* the proxy is gone */
+        if (!next_frame(&at, request + size, &op, &r))
+            _exit(3);
         if (op == OP_INSTANTIATE) {
             if (instance)
                 _exit(3);
@@ -526,7 +597,7 @@ int main(int argc, char **argv)
             instance = NULL;
             out_begin(&out, FRAME_RETURN);
             put_u32(&out, fmi2OK);
-            send_frame(SOCKET_FD, &out);
+            send_answer();
             /* as a process ends after its FMU's last call: no exit handlers
              * of the FMU's binary or of Python run (fmi2_shim.c never
              * finalizes Python in a C host) */
@@ -537,7 +608,6 @@ int main(int argc, char **argv)
         } else {
             answer(&r, op);
         }
-        if (!send_frame(SOCKET_FD, &out))
-            _exit(0);
+        send_answer();
     }
 }

@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -56,6 +57,9 @@
 #define EXPORT __attribute__((visibility("default")))
 #define PROCESS_PROGRAM "crane-cosim-fmu-process"
 #define LAST_WORDS 1500
+/* seconds the host spins for an answer before it sleeps: most calls take
+ * microseconds, a wake-up from sleep tens of them */
+#define SPIN 300e-6
 
 /* Marker: this FMU runs out of process. */
 EXPORT const char crane_cosim_fmi2_proxy[] = "crane-cosim FMI 2.0 proxy 1";
@@ -63,14 +67,14 @@ EXPORT const char crane_cosim_fmi2_proxy[] = "crane-cosim FMI 2.0 proxy 1";
 typedef struct {
     pid_t pid;
     int socket, errors;   /* the socket to the process; its standard error (a memory file) */
+    int channel_fd;       /* the channel's memory (a memory file) */
+    Channel *channel;
     off_t errors_shown;   /* how much of it reached the host's standard error */
     int gone;             /* the process ended: every call is fmi2Fatal */
     double timeout;       /* seconds a call may take, 0 for no limit */
     fmi2CallbackFunctions host;
     char *name;
     Out out;                     /* the request */
-    unsigned char *received;     /* the answer's buffer */
-    size_t received_capacity;
     unsigned char *kept;         /* strings of the last fmi2GetString / fmi2GetStringStatus */
     const char **strings;
     size_t strings_capacity;
@@ -188,72 +192,53 @@ static fmi2Status lost(Proxy *p, const char *function, const char *why)
     return fmi2Fatal;
 }
 
-/* Whether the socket has an answer within the time left, killing the process when it has not. */
-static int answer_ready(Proxy *p, const struct timespec *deadline)
-{
-    if (p->timeout <= 0)
-        return 1;
-    for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double left = (double)(deadline->tv_sec - now.tv_sec) + 1e-9 * (double)(deadline->tv_nsec - now.tv_nsec);
-        if (left <= 0)
-            return 0;
-        struct pollfd fd = {p->socket, POLLIN, 0};
-        int k = poll(&fd, 1, left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1);
-        if (k > 0)
-            return 1;
-        if (k < 0 && errno != EINTR)
-            return 1; /* the read finds out */
-    }
-}
-
 /* Send the request in p->out and read the answer: the process's log
- * messages to the host's logger, the status returned, *r over the rest. */
+ * messages to the host's logger, the status returned, *r over the rest
+ * (valid until the next call). */
 static fmi2Status call(Proxy *p, const char *function, In *r)
 {
     if (p->gone)
         return fmi2Fatal;
-    if (p->out.failed) {
-        say(p, fmi2Error, "logStatusError", "%s: %s: out of memory", p->name, function);
+    size_t size = p->out.size;
+    if (p->out.failed || size > CHANNEL_HALF) {
+        say(p, fmi2Error, "logStatusError", "%s: %s: %s", p->name, function,
+            p->out.failed ? "out of memory" : "the call's arguments are too large to pass on");
         return fmi2Error;
     }
-    if (!send_frame(p->socket, &p->out))
+    ((FrameHeader *)p->out.data)->length = (uint32_t)(size - sizeof(FrameHeader));
+    memcpy(channel_request(p->channel), p->out.data, size);
+    p->channel->request_size = size;
+    uint32_t seen = atomic_load(&p->channel->answer);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    channel_post(&p->channel->request, &p->channel->child_asleep, p->socket);
+    int got = channel_wait(&p->channel->answer, seen, &p->channel->host_asleep, p->socket, SPIN, &t0, p->timeout);
+    if (got == 0)
         return lost(p, function, NULL);
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    if (p->timeout > 0) {
-        time_t whole = (time_t)p->timeout; /* positive: truncation is the floor */
-        deadline.tv_sec += whole;
-        deadline.tv_nsec += (long)((p->timeout - (double)whole) * 1e9);
-        if (deadline.tv_nsec >= 1000000000)
-            deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
+    if (got < 0) {
+        char why[128];
+        snprintf(why, sizeof why, "the FMU's process did not answer within %g s (CRANE_COSIM_FMU_TIMEOUT)",
+                 p->timeout);
+        return lost(p, function, why);
     }
-    for (;;) {
-        uint32_t code;
-        if (!answer_ready(p, &deadline)) {
-            char why[128];
-            snprintf(why, sizeof why, "the FMU's process did not answer within %g s (CRANE_COSIM_FMU_TIMEOUT)",
-                     p->timeout);
-            return lost(p, function, why);
-        }
-        if (!receive_frame(p->socket, &p->received, &p->received_capacity, &code, r))
-            return lost(p, function, NULL);
+    const unsigned char *at = channel_answer(p->channel),
+                        *end = at + (p->channel->answer_size < CHANNEL_HALF ? p->channel->answer_size : 0);
+    uint32_t code;
+    show_errors(p);
+    while (next_frame(&at, end, &code, r)) {
         if (code == FRAME_LOG) {
             fmi2Status status = (fmi2Status)get_u32(r);
             const char *category = get_string(r), *message = get_string(r);
-            if (!r->bad) {
-                show_errors(p);
+            if (!r->bad)
                 to_host(&p->host, p->name, status, category ? category : "", message ? message : "");
-            }
             continue;
         }
         fmi2Status status = (fmi2Status)get_u32(r);
         if (code != FRAME_RETURN || r->bad)
-            return lost(p, function, "the FMU's process answered out of turn");
-        show_errors(p);
+            break;
         return status;
     }
+    return lost(p, function, "the FMU's process answered what cannot be read");
 }
 
 /* -- creation ------------------------------------------------------------------------------ */
@@ -343,8 +328,11 @@ static void free_proxy(Proxy *p)
     }
     if (p->errors >= 0)
         close(p->errors);
+    if (p->channel)
+        munmap(p->channel, CHANNEL_SIZE);
+    if (p->channel_fd >= 0)
+        close(p->channel_fd);
     free(p->out.data);
-    free(p->received);
     free(p->kept);
     free(p->strings);
     free(p->name);
@@ -353,7 +341,7 @@ static void free_proxy(Proxy *p)
 
 /* Start the FMU's process: the program run directly, or by the dynamic
  * loader where the host unpacked it without its execute permission. */
-static pid_t start_process(int socket, int errors, char *const argv[])
+static pid_t start_process(int socket, int channel, int errors, char *const argv[])
 {
     char *loader_argv[8];
     int k = 0;
@@ -367,8 +355,8 @@ static pid_t start_process(int socket, int errors, char *const argv[])
     if (pid != 0)
         return pid;
     /* the child: only calls that are safe after fork in a threaded host */
-    int s = fcntl(socket, F_DUPFD, 10), e = fcntl(errors, F_DUPFD, 10);
-    if (s < 0 || e < 0 || dup2(s, 3) < 0 || dup2(e, STDERR_FILENO) < 0)
+    int s = fcntl(socket, F_DUPFD, 10), m = fcntl(channel, F_DUPFD, 10), e = fcntl(errors, F_DUPFD, 10);
+    if (s < 0 || m < 0 || e < 0 || dup2(s, 3) < 0 || dup2(m, 4) < 0 || dup2(e, STDERR_FILENO) < 0)
         _exit(127);
     if (direct)
         execve(argv[0], argv, environ);
@@ -401,7 +389,7 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         to_host(functions, name, fmi2Error, "logStatusError", "fmi2Instantiate: out of memory");
         return NULL;
     }
-    p->socket = p->errors = -1;
+    p->socket = p->errors = p->channel_fd = -1;
     if (functions)
         p->host = *functions;
     const char *timeout = getenv("CRANE_COSIM_FMU_TIMEOUT");
@@ -410,14 +398,20 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         p->timeout = 0;
     int pair[2];
     p->errors = (int)syscall(SYS_memfd_create, "crane-cosim-fmu-stderr", 1u /* MFD_CLOEXEC */);
-    if (p->errors < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+    p->channel_fd = (int)syscall(SYS_memfd_create, "crane-cosim-fmu-channel", 1u /* MFD_CLOEXEC */);
+    if (p->channel_fd >= 0 && ftruncate(p->channel_fd, CHANNEL_SIZE) == 0) {
+        p->channel = mmap(NULL, CHANNEL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, p->channel_fd, 0);
+        if (p->channel == MAP_FAILED)
+            p->channel = NULL;
+    }
+    if (p->errors < 0 || !p->channel || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         say(p, fmi2Error, "logStatusError", "%s: fmi2Instantiate: cannot make the FMU's process a channel: %s", name,
             strerror(errno));
         free_proxy(p);
         return NULL;
     }
     char *argv[] = {program, binary, runtime[0] ? runtime : NULL, kernels[0] ? kernels : NULL, NULL};
-    p->pid = start_process(pair[1], p->errors, argv);
+    p->pid = start_process(pair[1], p->channel_fd, p->errors, argv);
     close(pair[1]);
     p->socket = pair[0];
     if (p->pid < 0) {

@@ -1,7 +1,6 @@
 /* The messages between an out-of-process FMU's proxy (fmi2_proxy.c, in the
- * host's process) and the process that runs the FMU (fmi2_child.c), over a
- * Unix stream socket pair; both ends run on one machine, so numbers go in
- * the machine's own byte order.
+ * host's process) and the process that runs the FMU (fmi2_child.c); both
+ * ends run on one machine, so numbers go in the machine's own byte order.
  *
  * A frame is a header (its payload's length, then a code) and the payload.
  * The proxy sends one request frame per FMI call, its code the call's
@@ -9,12 +8,24 @@
  * logger calls during the call, in order) and one RETURN frame, whose
  * payload starts with the call's status.  Arrays are aligned to 8 bytes in
  * the payload, so that a reader can use them where they lie.
+ *
+ * The frames go through memory both processes map (a Channel): the
+ * request in one half, the answer in the other, each announced by a
+ * sequence number that changes.  A waiting side spins a little (a call is
+ * often done within microseconds, sooner than the scheduler wakes a
+ * sleeping process), then sleeps in poll() on a Unix socket pair after
+ * saying so in the channel; the other side then writes a byte to wake it.
+ * The socket also tells each side when the other is gone: its end closes.
  */
 #ifndef CRANE_COSIM_FMI2_WIRE_H
 #define CRANE_COSIM_FMI2_WIRE_H
 
 #include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -284,6 +295,105 @@ static inline int receive_frame(int fd, unsigned char **buffer, size_t *capacity
     r->base = r->at = *buffer;
     r->end = *buffer + h.length;
     r->bad = 0;
+    return 1;
+}
+
+/* -- the shared channel ------------------------------------------------------------------ */
+
+typedef struct {
+    _Atomic uint32_t request, answer;            /* a new one when the number changes */
+    _Atomic uint32_t host_asleep, child_asleep;  /* a side sleeping in poll(): wake it with a byte */
+    uint64_t request_size, answer_size;          /* bytes of frames in each half */
+} Channel;
+
+#define CHANNEL_SIZE (64u << 20) /* mapped; pages are taken as they are touched */
+#define CHANNEL_HEADER 4096u
+#define CHANNEL_HALF ((CHANNEL_SIZE - CHANNEL_HEADER) / 2)
+
+static inline unsigned char *channel_request(Channel *c) { return (unsigned char *)c + CHANNEL_HEADER; }
+static inline unsigned char *channel_answer(Channel *c) { return (unsigned char *)c + CHANNEL_HEADER + CHANNEL_HALF; }
+
+static inline double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+/* Announce a new request or answer: its number changes, and a sleeping
+ * peer gets a byte on the socket. */
+static inline void channel_post(_Atomic uint32_t *number, _Atomic uint32_t *peer_asleep, int socket)
+{
+    atomic_fetch_add_explicit(number, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(peer_asleep, memory_order_seq_cst)) {
+        char wake = 1;
+        send(socket, &wake, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+}
+
+/* Wait until *number is no longer `seen`: spin for `spin` seconds, then
+ * sleep on the socket.  1 when it changed, 0 when the peer is gone, -1
+ * when `limit` seconds (from `t0`; 0 for none) passed first. */
+static inline int channel_wait(_Atomic uint32_t *number, uint32_t seen, _Atomic uint32_t *asleep, int socket,
+                               double spin, const struct timespec *t0, double limit)
+{
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (unsigned k = 0;; ++k) {
+        if (atomic_load_explicit(number, memory_order_acquire) != seen)
+            return 1;
+        if ((k & 63) == 63 && seconds_since(&start) > spin)
+            break;
+        __builtin_ia32_pause();
+    }
+    for (;;) {
+        atomic_store_explicit(asleep, 1, memory_order_seq_cst);
+        if (atomic_load_explicit(number, memory_order_seq_cst) != seen) {
+            atomic_store_explicit(asleep, 0, memory_order_relaxed);
+            return 1;
+        }
+        int ms = -1;
+        if (limit > 0) {
+            double left = limit - seconds_since(t0);
+            ms = left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1;
+        }
+        struct pollfd p = {socket, POLLIN | POLLRDHUP, 0};
+        int k = poll(&p, 1, ms);
+        atomic_store_explicit(asleep, 0, memory_order_relaxed);
+        if (k > 0 && (p.revents & POLLIN)) {
+            char drain[64];
+            while (recv(socket, drain, sizeof drain, MSG_DONTWAIT) > 0) {
+            }
+        }
+        if (atomic_load_explicit(number, memory_order_acquire) != seen)
+            return 1;
+        if (k > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR)))
+            return 0;
+        if (k == 0 && limit > 0 && seconds_since(t0) >= limit)
+            return -1;
+        if (k < 0 && errno != EINTR)
+            return 0;
+    }
+}
+
+/* The next frame of the `size` bytes at *at (moved past it): its code in
+ * *code, a reader over its payload in *r; 0 when none is left or it is
+ * broken. */
+static inline int next_frame(const unsigned char **at, const unsigned char *end, uint32_t *code, In *r)
+{
+    FrameHeader h;
+    if ((size_t)(end - *at) < sizeof h)
+        return 0;
+    memcpy(&h, *at, sizeof h);
+    if (h.length > (size_t)(end - *at) - sizeof h)
+        return 0;
+    *code = h.code;
+    r->base = r->at = *at + sizeof h;
+    r->end = r->base + h.length;
+    r->bad = 0;
+    *at = r->end + ((8 - (sizeof h + h.length) % 8) % 8); /* frames start 8-byte aligned */
+    if (*at > end)
+        *at = end;
     return 1;
 }
 

@@ -52,8 +52,12 @@ def clean_room_command(argv: list[str]) -> list[str]:
 
 
 def clean_env(home: Path, **extra) -> dict:
-    """An environment that names no Python: a bare ``PATH``, ``HOME``, and ``extra``."""
-    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "LC_ALL": "C.UTF-8", **{k: str(v) for k, v in extra.items()}}
+    """An environment that names no Python: a bare ``PATH``, ``HOME``, the
+    machine's OpenBLAS settings (which choose its kernels, as on any
+    machine that sets them), and ``extra``."""
+    machine = {k: v for k, v in os.environ.items() if k.startswith("OPENBLAS_")}
+    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "LC_ALL": "C.UTF-8", **machine,
+            **{k: str(v) for k, v in extra.items()}}
 
 
 def require_clean_room(ci: bool) -> None:

@@ -101,10 +101,14 @@ def run_c_master(c_master, folder: Path, env: dict, wrapper=()) -> np.ndarray:
 
 
 def assert_same(portable: np.ndarray, lean: np.ndarray) -> None:
-    """The same bits: the portable FMU runs the lean FMU's binary and code;
-    its kernels are compiled for a generic x86-64 processor, the lean
-    FMU's for this one, but numba contracts no multiply-add without
-    fastmath, so both give the same bits (measured: all 14 FMUs)."""
+    """The same bits.  The portable FMU runs the lean FMU's binary and
+    code; its kernels are compiled for a generic x86-64 processor and the
+    lean FMU's for this one, but numba neither contracts multiply-adds nor
+    reorders sums without fastmath, so both give the same bits (measured:
+    all 14 FMUs).  OpenBLAS picks its kernels by processor and by
+    ``OPENBLAS_CORETYPE``, which the machine without Python keeps
+    (``clean_room.clean_env``): without it the knuckle boom crane's
+    outputs differed by up to 1.8e-14 of their value."""
     np.testing.assert_array_equal(portable, lean)
 
 
@@ -133,3 +137,74 @@ def test_portable_fmu_runs_on_a_machine_without_python(model, portable_dir, fmu_
     y_lean = run_c_master(c_master, lean, host_env())
     assert np.count_nonzero(y_lean) >= 1
     assert_same(y_portable, y_lean)
+
+
+# -- FMPy under other Pythons ------------------------------------------------------
+
+#: the Pythons, other than the building one, that the portable FMUs are run under by FMPy
+OTHER_PYTHONS = ("3.12", "3.13")
+
+
+def _interpreter(version: str) -> str | None:
+    """An interpreter of Python ``version`` on this machine (pyenv's, or on PATH), or None."""
+    import glob
+    import shutil
+    root = os.environ.get("PYENV_ROOT") or str(Path.home() / ".pyenv")
+    found = sorted(glob.glob(f"{root}/versions/{version}.*/bin/python{version}"))
+    return found[-1] if found else shutil.which(f"python{version}")
+
+
+@pytest.fixture(scope="session")
+def fmpy_pythons(tmp_path_factory):
+    """version -> the python of a fresh virtual environment of that
+    version with FMPy installed from the package index, and nothing of
+    this project."""
+    pythons = {}
+    for version in OTHER_PYTHONS:
+        interpreter = _interpreter(version)
+        if interpreter is None:
+            continue
+        venv = tmp_path_factory.mktemp(f"fmpy{version}")
+        subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+        proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "fmpy"],
+                              capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        pythons[version] = venv / "bin" / "python"
+    return pythons
+
+
+def _fmpy_runs(python, fmus: list[Path], env: dict) -> list[dict]:
+    import json
+    jobs = [[str(fmu), DRIVEN.get(fmu.stem, {})] for fmu in fmus]
+    proc = subprocess.run([str(python), str(Path(__file__).parent / "fmpy_runs.py")], input=json.dumps(jobs),
+                          capture_output=True, text=True, timeout=1800, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="session")
+def lean_fmpy_outputs(fmu_dir):
+    """Every lean FMU run by FMPy in the building Python (a process of its own)."""
+    import sys
+    fmus = [fmu_dir / f"{model}.fmu" for model in BLOCKS]
+    return dict(zip(BLOCKS, _fmpy_runs(sys.executable, fmus, host_env())))
+
+
+@pytest.mark.may_skip
+@pytest.mark.parametrize("version", OTHER_PYTHONS)
+def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, portable_dir, lean_fmpy_outputs,
+                                                        tmp_path):
+    """FMPy's ``simulate_fmu`` in a Python of another minor version than
+    the building one (a fresh virtual environment with FMPy alone) runs
+    every portable FMU to the end of its DefaultExperiment, to the outputs
+    the building Python's FMPy gives with the lean FMU, bit for bit.
+    Skipped only where this machine has no such Python (pyenv's
+    interpreters are looked for)."""
+    if version not in fmpy_pythons:
+        pytest.skip(f"no Python {version} on this machine")
+    fmus = [portable_dir / f"{model}.fmu" for model in BLOCKS]
+    env = host_env(CRANE_COSIM_CACHE_DIR=tmp_path / "cache")
+    for model, got in zip(BLOCKS, _fmpy_runs(fmpy_pythons[version], fmus, env)):
+        expected = lean_fmpy_outputs[model]
+        assert list(got) == list(expected), model
+        assert_same(np.array(list(got.values())), np.array(list(expected.values())))
