@@ -18,13 +18,15 @@ A portable FMU is the lean FMU (``fmus/build.py``) with three things more:
   on a machine compiles nothing.
 
 The Windows binary of the lean FMU is left out: it was never built or run
-here.  :func:`out_of_process_fmu` makes any FMU's Linux binary run out of
-process the same way, without a runtime (``crane-cosim run --processes``).
+here.  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
+run out of process the same way, without a runtime (``crane-cosim run
+--processes``).
 """
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,7 +39,7 @@ from . import native
 from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip
 from .portable_runtime import kernels_archive, runtime_archive
 
-__all__ = ["build_portable_fmu", "build_portable_all", "out_of_process_files", "portable_record",
+__all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "portable_record",
            "RUNTIME_FOLDER", "KERNELS_FOLDER"]
 
 #: folders of ``resources/`` holding the runtime's and the kernels' archive
@@ -53,21 +55,28 @@ def portable_record(runtime: str, kernels: str | None) -> str:
     return f"portable: out of process, runtime {runtime}, kernels {kernels or 'none'}\n"
 
 
-def out_of_process_files(files: dict, model_identifier: str) -> dict:
-    """The FMU's files (archive name -> bytes) with its Linux binary moved
-    to ``binaries/linux64/crane_cosim/`` behind the proxy and the program
-    that runs it; other platforms' binaries left out."""
-    binary = f"binaries/linux64/{model_identifier}.so"
-    if binary not in files:
-        raise CraneCosimError(f"the FMU has no Linux binary {binary} to run out of process")
-    moved = {name: data for name, data in files.items() if not name.startswith("binaries/")}
-    inner = f"binaries/linux64/{native.INNER_FOLDER}"
-    for name, data in files.items():
-        if name.startswith("binaries/linux64/") and name.count("/") == 2:
-            moved[f"{inner}/{name.rpartition('/')[2]}"] = data
-    moved[binary] = native.proxy_binary()
-    moved[f"{inner}/{native.PROCESS_PROGRAM}"] = native.process_program()
-    return moved
+def run_out_of_process(folder: Path, model_identifier: str) -> None:
+    """Make the unzipped FMU in ``folder`` run each instance in a process of
+    its own: its Linux binaries moved to ``binaries/linux64/crane_cosim/``
+    beside the program that runs them, the proxy in the binary's place.
+    An FMU that runs out of process already (a portable FMU) is left as it
+    is; raises :class:`CraneCosimError` for an FMU with no Linux binary."""
+    linux = Path(folder) / "binaries" / "linux64"
+    inner = linux / native.INNER_FOLDER
+    if (inner / native.PROCESS_PROGRAM).is_file():
+        return
+    binary = linux / f"{model_identifier}.so"
+    if not binary.is_file():
+        raise CraneCosimError(f"the FMU {model_identifier} has no Linux binary (binaries/linux64/"
+                              f"{model_identifier}.so) to run out of process")
+    proxy, program = native.proxy_binary(), native.process_program()
+    inner.mkdir()
+    for path in linux.iterdir():
+        if path.is_file():
+            path.rename(inner / path.name)
+    binary.write_bytes(proxy)
+    (inner / native.PROCESS_PROGRAM).write_bytes(program)
+    (inner / native.PROCESS_PROGRAM).chmod(0o755)
 
 
 def generic_kernels() -> Path:
@@ -113,9 +122,13 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None) -> Path:
         probed = _probe(model, lean, tmp / "probed.json", stream)
         runtime = runtime_archive(probed["imported"], stream)
         kernels = kernels_archive(generic_kernels(), probed["kernels"], tmp)
+        unpacked = tmp / "unpacked"
         with zipfile.ZipFile(lean) as z:
-            files = {i.filename: z.read(i.filename) for i in z.infolist() if not i.is_dir()}
-        files = out_of_process_files(files, model)
+            z.extractall(unpacked)
+        shutil.rmtree(unpacked / "binaries" / "win64", ignore_errors=True)  # never built or run here
+        run_out_of_process(unpacked, model)
+        files = {p.relative_to(unpacked).as_posix(): p.read_bytes() for p in sorted(unpacked.rglob("*"))
+                 if p.is_file()}
         files[f"resources/{RUNTIME_FOLDER}/{runtime.name}"] = runtime
         if kernels is not None:
             files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels.read_bytes()

@@ -74,6 +74,7 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        size_limit=None if get("force") else recording.SIZE_LIMIT, real_time=real_time,
                        spin=SPIN if get("spin") is None else get("spin"), rt_priority=get("rt_priority"),
                        estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
-                       replace_run=bool(get("force")), view=_view(get("view")))
+                       replace_run=bool(get("force")), view=_view(get("view")), processes=bool(get("processes")),
+                       call_timeout=get("call_timeout"))
     config.check()
     return config

@@ -105,6 +105,12 @@ def parser(description: str) -> argparse.ArgumentParser:
     r.add_argument("--rt-priority", type=int, metavar="N",
                    help="with --real-time: ask for the real-time scheduling class SCHED_FIFO at priority N (1-99; "
                         "needs root or CAP_SYS_NICE, else the run says it did not get it)")
+    r.add_argument("--processes", action="store_true",
+                   help="run each FMI 2.0 component in a process of its own (Linux): one that crashes ends the run "
+                        "with a message and the results so far, not the master")
+    r.add_argument("--call-timeout", type=float, metavar="SECONDS",
+                   help="with --processes: the longest one FMI call may take; a component's process that does not "
+                        "answer in time is killed and the run ends")
     _estimate(r)
 
     c = sub.add_parser("check", help="check a system (files, connections, types, units, values, the capabilities "

@@ -57,7 +57,11 @@ class RunConfig:
     ``replace_run``: an earlier run's files in the results folder are
     removed before this run starts (otherwise such a folder is refused, so
     that a folder never holds the files of two runs); ``view``: ``(host,
-    port)`` where a live view of the run is served while it goes
+    port)`` where a live view of the run is served while it goes;
+    ``processes``: each FMI 2.0 component runs in a process of its own
+    (``fmus/portable.py``), so that one that crashes ends the run with a
+    message, not the master; ``call_timeout`` [s]: then the longest one
+    FMI call may take before its process is killed and the run ends
     (``cosim/views/live.py``)."""
     stop_time: float | None = None
     step: float | None = None
@@ -80,6 +84,8 @@ class RunConfig:
     progress: bool = True
     replace_run: bool = False
     view: tuple | None = None
+    processes: bool = False
+    call_timeout: float | None = None
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed
@@ -134,6 +140,12 @@ class RunConfig:
                 raise CraneCosimError(f"--spin {self.spin!r} must be zero or a positive time below 1 s")
             if self.rt_priority is not None and not 1 <= self.rt_priority <= 99:
                 raise CraneCosimError(f"--rt-priority {self.rt_priority} must be between 1 and 99")
+        if self.call_timeout is not None:
+            if not self.processes:
+                raise CraneCosimError("--call-timeout bounds the calls of components run out of process and needs "
+                                      "--processes")
+            if not _real(self.call_timeout) or not self.call_timeout > 0:
+                raise CraneCosimError(f"--call-timeout {self.call_timeout!r} is not a positive number of seconds")
         for target in self.values:
             comp, dot, var = str(target).partition(".")
             if not dot or not comp or not var:

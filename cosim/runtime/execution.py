@@ -35,14 +35,15 @@ BATCH = 50
 
 class Execution:
     """The run of ``plan`` (:class:`runtime.plan.Plan`), FMUs unzipped under
-    ``folder``.  ``k``: base steps made; ``t`` [s]: the time reached;
+    ``folder``, with ``out_of_process`` each in a process of its own.  ``k``: base steps made; ``t`` [s]: the time reached;
     ``instances``: the FMUs in the plan's order; ``algorithm``: the
     algorithm, once started; ``ended``: the :class:`~runtime.instance.Ended`
     of a component that asked to end the simulation, else None."""
 
-    def __init__(self, plan, folder):
+    def __init__(self, plan, folder, out_of_process: bool = False):
         self.plan = plan
         self.folder = Path(folder)
+        self.out_of_process = out_of_process
         self.instances = []
         self.algorithm = None
         self.k = 0
@@ -55,7 +56,7 @@ class Execution:
         """Instantiate and initialize every component, in order."""
         start = self.plan.settings.start_time
         for part in self.plan.parts:
-            inst = instantiate(part, self.folder)
+            inst = instantiate(part, self.folder, self.out_of_process)
             inst.ends = self._ends
             self.instances.append(inst)
             inst.initialize(start)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import CraneCosimError
 from ..files.archive import safe_extract
+from ..fmus.portable import run_out_of_process
 from .types import EXACT_INTEGER, continuous_reals
 
 __all__ = ["FMUInstance", "Channel", "Ended"]
@@ -65,7 +66,8 @@ class Channel:
 
 class FMUInstance:
     """An instantiated FMU of the plan's ``part`` (:class:`runtime.plan.Part`),
-    unzipped under ``unzip_root``.  ``fmi_time`` [s] sums the wall time spent
+    unzipped under ``unzip_root``, with ``out_of_process`` run in a process
+    of its own (an FMI 2.0 FMU's Linux binary; ``fmus/portable.py``).  ``fmi_time`` [s] sums the wall time spent
     inside its FMI calls, so that a benchmark can tell the master's own time
     from the FMUs'."""
 
@@ -73,7 +75,7 @@ class FMUInstance:
     #: the version's get/set calls (subclasses)
     REAL = ""
 
-    def __init__(self, part, unzip_root: Path):
+    def __init__(self, part, unzip_root: Path, out_of_process: bool = False):
         self.part = part
         self.name = part.name
         self.path = Path(part.path)
@@ -95,6 +97,8 @@ class FMUInstance:
         # initialized, and no call failed since (FMI 2.0 section 4.2.4)
         self._terminable = False
         unzip_dir = str(safe_extract(self.path, Path(unzip_root) / part.name, "FMU"))
+        if out_of_process:
+            run_out_of_process(Path(unzip_dir), self.model.model_identifier)
         self._load(unzip_dir)
         self._c_component = ctypes.c_void_p(self._component)
         self._bind()

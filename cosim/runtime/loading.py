@@ -17,10 +17,15 @@ from .types import NUMERIC
 __all__ = ["instantiate", "open_instance"]
 
 
-def instantiate(part, unzip_root: Path) -> FMUInstance:
-    """The instance of ``part`` of its FMI version."""
-    cls = FMI2Instance if part.model.fmi_version == "2.0" else FMI3Instance
-    return cls(part, unzip_root)
+def instantiate(part, unzip_root: Path, out_of_process: bool = False) -> FMUInstance:
+    """The instance of ``part`` of its FMI version, with ``out_of_process``
+    in a process of its own (FMI 2.0 only: refused by name for another)."""
+    if part.model.fmi_version != "2.0":
+        if out_of_process:
+            raise CraneCosimError(f"component {part.name}: --processes runs FMI 2.0 FMUs in processes of their "
+                                  f"own; {Path(part.path).name} is an FMI {part.model.fmi_version} FMU")
+        return FMI3Instance(part, unzip_root)
+    return FMI2Instance(part, unzip_root, out_of_process)
 
 
 def open_instance(path, unzip_root: Path, name: str | None = None, inputs=(), outputs=None,

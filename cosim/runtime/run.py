@@ -14,7 +14,9 @@ run between two steps with ``KeyboardInterrupt`` and
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import sys
 import tempfile
 import warnings
@@ -122,6 +124,25 @@ def _live_view(plan, log, config: RunConfig):
     return view
 
 
+@contextlib.contextmanager
+def _call_timeout(seconds: float | None):
+    """``CRANE_COSIM_FMU_TIMEOUT`` set to ``seconds`` while the components
+    are instantiated and run: the out-of-process FMUs' binaries read it
+    (``fmus/native/fmi2_proxy.c``)."""
+    if seconds is None:
+        yield
+        return
+    before = os.environ.get("CRANE_COSIM_FMU_TIMEOUT")
+    os.environ["CRANE_COSIM_FMU_TIMEOUT"] = repr(float(seconds))
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("CRANE_COSIM_FMU_TIMEOUT", None)
+        else:
+            os.environ["CRANE_COSIM_FMU_TIMEOUT"] = before
+
+
 def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> RunResult:
     """One co-simulation at one step; with a ``tolerance``, unless ``final``,
     :class:`_OverTolerance` at the end when the estimate went over it;
@@ -159,7 +180,8 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
         if view is not None:
             observers.insert(1, view)
         try:
-            Execution(plan, tmp).run(observers)
+            with _call_timeout(config.call_timeout):
+                Execution(plan, tmp, config.processes).run(observers)
         finally:
             if estimate is not None and config.tolerance is not None and "coupling_error" in log.summary:
                 log.summary["coupling_error"].update(

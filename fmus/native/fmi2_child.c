@@ -45,7 +45,7 @@
 #define CHANNEL_FD 4
 /* seconds the process spins for the next request before it sleeps: the
  * calls of one step follow each other within microseconds */
-#define SPIN 100e-6
+#define SPIN 200e-6
 
 /* the FMU's binary */
 #define DECLARE_POINTER(name, params, args) static fmi2Status (*p_##name) params;

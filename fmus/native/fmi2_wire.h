@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -344,7 +345,7 @@ static inline int channel_wait(_Atomic uint32_t *number, uint32_t seen, _Atomic 
             return 1;
         if ((k & 63) == 63 && seconds_since(&start) > spin)
             break;
-        __builtin_ia32_pause();
+        sched_yield(); /* a waiting side gives its processor to the other processes of the run */
     }
     for (;;) {
         atomic_store_explicit(asleep, 1, memory_order_seq_cst);
