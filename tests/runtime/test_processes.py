@@ -1,0 +1,155 @@
+"""Components in processes of their own (``crane-cosim run --processes``,
+``fmus/portable.py``, ``fmus/native/fmi2_proxy.c``): the same results as in
+the master's process, bit for bit; a component's process that is killed or
+hangs ends the run with one clear message and the results so far; no
+component's process outlives the run, however the master ends."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow.ipc as ipc
+import pytest
+
+from crane_cosim.blocks.jit import under_ci
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel"
+PROGRAM = "crane-cosim-fmu-process"
+
+
+@pytest.fixture(autouse=True)
+def _linux():
+    if not sys.platform.startswith("linux"):
+        if under_ci():
+            pytest.fail("components out of process run on Linux, where CI runs")
+        pytest.skip("components out of process run on Linux")
+
+
+def _command(out: Path, *options) -> list[str]:
+    return [sys.executable, "-m", "crane_cosim.cli", "run", str(EXAMPLE), "--out", str(out), "--no-plots", *options]
+
+
+def _results(folder: Path):
+    with ipc.open_stream(folder / "results.arrows") as stream:
+        return stream.read_pandas()
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The component processes started by process ``pid``: pid -> command line."""
+    found = {}
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for kid in map(int, kids):
+            try:
+                line = Path(f"/proc/{kid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if PROGRAM in line:
+                found[kid] = line
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _running(out: Path, *options):
+    """The run started, once its three components' processes are up and it
+    has recorded a quarter of a second: (process, component processes)."""
+    proc = subprocess.Popen(_command(out, "--stop-time", "20", "--processes", *options), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None:
+        children = _children(proc.pid)
+        if len(children) == 3 and (out / "results.arrows").is_file():
+            try:
+                if len(_results(out)) > 125:
+                    return proc, children
+            except (OSError, ValueError):
+                pass  # a stream being written: not a whole batch yet
+        time.sleep(0.05)
+    proc.kill()
+    pytest.fail(f"the run did not get going: {proc.communicate()[1][-2000:]}")
+
+
+def _component(children: dict, name: str) -> int:
+    return next(pid for pid, line in children.items() if f"/{name}/binaries/" in line)
+
+
+def _ended(proc, timeout: float = 60) -> tuple[int, str, float]:
+    t0 = time.monotonic()
+    _, err = proc.communicate(timeout=timeout)
+    return proc.returncode, err, time.monotonic() - t0
+
+
+def _none_left(children: dict) -> None:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(map(_alive, children)):
+        time.sleep(0.05)
+    assert not [pid for pid in children if _alive(pid)], "a component's process outlived the run"
+
+
+def test_a_run_out_of_process_equals_the_run_in_process(tmp_path):
+    """The crane on the vessel over 2 s, each component in a process of its
+    own: every recorded value the same bits as the run in one process."""
+    for folder, options in (("in", ()), ("out", ("--processes",))):
+        proc = subprocess.run(_command(tmp_path / folder, "--stop-time", "2", *options), capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    inside, outside = _results(tmp_path / "in"), _results(tmp_path / "out")
+    assert list(inside.columns) == list(outside.columns) and len(inside) == 1001
+    np.testing.assert_array_equal(outside.to_numpy(), inside.to_numpy())
+
+
+def test_a_killed_component_ends_the_run_with_the_results_so_far(tmp_path):
+    """The crane's process killed (SIGKILL) while the run goes: the run ends
+    at once with one sentence naming the component, the call and how its
+    process ended; the rows recorded before are on disk; no process is
+    left."""
+    proc, children = _running(tmp_path)
+    rows = len(_results(tmp_path))
+    os.kill(_component(children, "crane"), signal.SIGKILL)
+    code, err, took = _ended(proc)
+    assert code != 0 and took < 10
+    message = err.strip().splitlines()[-1]
+    assert message.startswith("crane-cosim: error: component crane (Crane.fmu) ")
+    assert "the FMU's process (pid " in message and "was killed by signal 9" in message
+    assert f"the results up to t = " in message
+    assert len(_results(tmp_path)) >= rows
+    _none_left(children)
+
+
+def test_a_component_that_hangs_ends_the_run_after_the_call_timeout(tmp_path):
+    """The vessel's process stopped (SIGSTOP, as a process that hangs):
+    with --call-timeout 1 the run ends a second later, saying so; the
+    stopped process is killed; the results so far are on disk."""
+    proc, children = _running(tmp_path, "--call-timeout", "1")
+    os.kill(_component(children, "vessel"), signal.SIGSTOP)
+    code, err, took = _ended(proc)
+    assert code != 0 and 0.9 < took < 10
+    message = err.strip().splitlines()[-1]
+    assert "component vessel (Vessel.fmu)" in message and "did not answer within 1 s" in message
+    assert "was killed by signal 9" in message
+    assert len(_results(tmp_path)) > 125
+    _none_left(children)
+
+
+def test_no_component_process_outlives_a_killed_master(tmp_path):
+    """The master killed (SIGKILL, no handler runs): each component's
+    process sees its end of the channel close and ends."""
+    proc, children = _running(tmp_path)
+    proc.kill()
+    proc.communicate(timeout=60)
+    _none_left(children)
