@@ -27,6 +27,17 @@ def plain_fmu_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def portable_dir(tmp_path_factory):
+    """Every block's portable FMU (``fmus/portable.py``), built once per
+    session (the runtimes and the generic kernels come from the cache
+    folder, made there once)."""
+    from crane_cosim.fmus.portable import build_portable_all
+    out = tmp_path_factory.mktemp("portable_fmus")
+    build_portable_all(out)
+    return out
+
+
+@pytest.fixture(scope="session")
 def unzipped(tmp_path_factory):
     """``unzipped(fmu)``: the FMU extracted once per session."""
     cache = {}

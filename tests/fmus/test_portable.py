@@ -29,16 +29,6 @@ pytestmark = pytest.mark.usefixtures("c_compiler")
 
 
 @pytest.fixture(scope="session")
-def portable_dir(tmp_path_factory):
-    """Every block's portable FMU, built once per session (the runtimes and
-    the generic kernels come from the cache folder, made there once)."""
-    from crane_cosim.fmus.portable import build_portable_all
-    out = tmp_path_factory.mktemp("portable_fmus")
-    build_portable_all(out)
-    return out
-
-
-@pytest.fixture(scope="session")
 def c_master(tmp_path_factory):
     return compile_host(tmp_path_factory, "c_master", "-ldl")
 

@@ -5,7 +5,9 @@ the project's FMUs by a plain C host (``c_statuses.c``) and by fmpy's
 FMU2Slave (``status_script.py``, in a process of its own), each with
 ``loggingOn`` false and true.  Both hosts and both settings must give the
 table's statuses, every fmi2Error must come with a message through the
-logger (logging off too), and both hosts must exit cleanly.
+logger (logging off too), and both hosts must exit cleanly.  The portable
+FMUs, which run each instance in a process of their own, give every call
+the same status and the same messages as the in-process FMUs.
 """
 from __future__ import annotations
 
@@ -187,6 +189,12 @@ def tables(fmu_dir, unzipped):
     return out
 
 
+@pytest.fixture(scope="session")
+def portable_folders(portable_dir, unzipped):
+    """model -> the portable FMU unzipped."""
+    return {model: unzipped(portable_dir / f"{model}.fmu") for model in BLOCKS}
+
+
 def _scripts(rows):
     return [[call for call, _ in calls] for calls in rows.values()]
 
@@ -254,6 +262,33 @@ def test_every_call_returns_the_tables_status_in_both_hosts_whatever_the_logging
     for logging_on in (False, True):
         _compare(model, rows, _run_c(c_statuses, folder, md, rows, logging_on, tmp_path), "C host", logging_on)
         _compare(model, rows, fmpy_results[model][logging_on], "fmpy", logging_on)
+
+
+@pytest.fixture(scope="session")
+def portable_fmpy_results(tables, portable_folders):
+    """The table run by fmpy through the portable FMUs, as :func:`fmpy_results`."""
+    jobs = [[str(portable_folders[model]), _scripts(rows), on] for model, (_, _, rows) in tables.items()
+            for on in (False, True)]
+    proc = subprocess.run([sys.executable, str(HERE / "status_script.py")], input=json.dumps(jobs),
+                          capture_output=True, text=True, timeout=900, env=host_env())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = iter(json.loads(proc.stdout))
+    return {model: {False: next(results), True: next(results)} for model in tables}
+
+
+@pytest.mark.parametrize("model", list(BLOCKS))
+def test_a_portable_fmu_returns_what_the_fmu_in_process_returns(model, tables, portable_folders, fmpy_results,
+                                                                portable_fmpy_results, c_statuses, tmp_path):
+    """Every call of the table, through the portable FMU (each instance in
+    a process of its own, with the Python it carries), returns the status
+    and logs the messages, in order, that the FMU in the host's process
+    returns and logs, in both hosts, logging off and on."""
+    folder, md, rows = tables[model]
+    for logging_on in (False, True):
+        assert _run_c(c_statuses, portable_folders[model], md, rows, logging_on, tmp_path) == \
+            _run_c(c_statuses, folder, md, rows, logging_on, tmp_path), (model, "C host", logging_on)
+        assert portable_fmpy_results[model][logging_on] == fmpy_results[model][logging_on], \
+            (model, "fmpy", logging_on)
 
 
 def test_the_table_covers_the_rows_of_every_fmu(tables):
