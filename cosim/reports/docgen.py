@@ -20,6 +20,13 @@ and needs only Python with numpy and scipy where it runs; with numba there
 as well (installed with this project), the knuckle boom crane runs its
 compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
 
+`crane-cosim build-fmus --portable` writes FMUs that carry their own
+Python and run each instance in a process of their own: they run on a
+Linux x86-64 machine with no Python installed, in a host that runs another
+Python (FMPy under 3.12 or 3.13, say), and beside each other whenever they
+were built ([portable_fmus.md](portable_fmus.md)).  What follows is about
+the lean FMUs, which are the portable ones' inside.
+
 ## Using the FMUs in other tools
 
 * The FMU's binary runs Python **in the host process**.  In a Python host
