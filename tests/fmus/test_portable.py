@@ -202,21 +202,29 @@ def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, p
 
 # -- in our master -----------------------------------------------------------------
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel"
+
+
+def _portable_example(portable_dir, folder: Path) -> Path:
+    """The crane on the vessel's system file beside its three FMUs built portable."""
+    import shutil
+    (folder / "fmus").mkdir(parents=True)
+    shutil.copy(EXAMPLE / "CraneOnVessel.ssd", folder)
+    for model in ("Vessel", "Crane", "Controller"):
+        shutil.copy(portable_dir / f"{model}.fmu", folder / "fmus")
+    return folder
+
+
 def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir, tmp_path):
     """The crane on the vessel over 2 s with its three FMUs portable (each
     in a process of its own, with the Python it carries): every recorded
     value the same bits as the run of the lean FMUs in the master's
     process."""
-    import shutil
     import sys
 
     import pyarrow.ipc as ipc
-    example = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel"
-    system = tmp_path / "portable_system"
-    (system / "fmus").mkdir(parents=True)
-    shutil.copy(example / "CraneOnVessel.ssd", system)
-    for model in ("Vessel", "Crane", "Controller"):
-        shutil.copy(portable_dir / f"{model}.fmu", system / "fmus")
+    example = EXAMPLE
+    system = _portable_example(portable_dir, tmp_path / "portable_system")
     results = {}
     for name, folder in (("lean", example), ("portable", system)):
         out = tmp_path / name
@@ -230,3 +238,18 @@ def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir
                for m in ("Vessel", "Crane", "Controller"))
     assert list(results["portable"].columns) == list(results["lean"].columns) and len(results["lean"]) == 1001
     np.testing.assert_array_equal(results["portable"].to_numpy(), results["lean"].to_numpy())
+
+
+@pytest.mark.parametrize("host", ["libcosim", "ecos"])
+def test_the_crane_on_the_vessel_runs_portable_in_libcosim_and_ecos(host, portable_dir, tmp_path):
+    """OSP libcosim and DNV ecos (C++ hosts, each loading the system file
+    with its own SSP reader) run the crane on the vessel with its three FMUs
+    portable over its 20 s to the same bits as with the lean FMUs."""
+    if host == "libcosim":
+        from crane_cosim.hosts.libcosim import run_libcosim as run
+    else:
+        from crane_cosim.hosts.ecos import run_ecos as run
+    portable = run(_portable_example(portable_dir, tmp_path / "portable_system"))
+    lean = run(EXAMPLE)
+    assert list(portable.columns) == list(lean.columns) and len(lean) == 10001
+    np.testing.assert_array_equal(portable.to_numpy(), lean.to_numpy())
