@@ -191,6 +191,11 @@ def parser(description: str) -> argparse.ArgumentParser:
     be.add_argument("--hosts", action="store_true",
                     help="instead: the same system and FMUs under crane-cosim, OSP libcosim and DNV ecos, steps per "
                          "second side by side (--scenario, default crane_on_vessel)")
+    be.add_argument("--portable", action="store_true",
+                    help="instead: each FMU portable beside lean, its size and µs a step under FMPy, and the crane "
+                         "on the vessel in the master lean, portable and with --processes (docs/portable_fmus.md)")
+    be.add_argument("--model", action="append", default=[], metavar="MODEL",
+                    help="with --portable: this block's FMU only (repeatable; default: every block)")
     w = sub.add_parser("sweep", help="run a system for many cases (parameter values) on a Dask cluster")
     w.add_argument("system", type=Path, help="the system (.ssd file, folder holding one, or .ssp archive)")
     w.add_argument("cases", type=Path, nargs="?", help="CSV of the cases: a column 'case' (optional) and one "

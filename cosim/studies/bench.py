@@ -51,6 +51,7 @@ from ..runtime.run import run_cosim
 from ..scenarios import DEFAULTS, SCENARIOS
 from .floor import floor_us_per_step
 from .kernel_time import kernel_us_by_component
+from .portable_bench import portable_main
 
 
 def bare_fmpy_us_per_step(system, results: Path, work: Path) -> float:
@@ -220,6 +221,9 @@ def main(args) -> int:
     if getattr(args, "hosts", False):
         from .bench_hosts import hosts_main
         return hosts_main(args)
+    if getattr(args, "portable", False):
+        check_bench_settings(args.stop_time, args.repeat)
+        return portable_main(args)
     check_bench_settings(args.stop_time, args.repeat)
     if args.out is not None:
         check_folder(args.out, "--out")

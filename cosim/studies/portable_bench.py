@@ -1,0 +1,143 @@
+"""``crane-cosim bench --portable``: the portable FMUs beside the lean ones
+(``fmus/portable.py``, ``docs/portable_fmus.md``): per FMU, its size and
+the µs a step under FMPy; and the crane on the vessel in this project's
+master with its FMUs lean, portable, and lean with ``--processes``.
+
+Under FMPy a step is one ``fmi2SetReal`` of every Real input, one
+``fmi2DoStep`` of the FMU's DefaultExperiment step and one ``fmi2GetReal``
+of every Real output, the lean FMU and the portable one alternately in one
+process, the fastest of ``repeat`` runs of ``steps`` steps each counting.
+In the master, the wall time of a run's steps, the fastest of ``repeat``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import fmpy
+from fmpy.fmi2 import FMU2Slave
+from fmpy.model_description import read_model_description
+
+from ..blocks import BLOCKS
+from ..files.ssp import open_system
+from ..fmus.build import build_fmu
+from ..fmus.portable import build_portable_fmu
+from ..runtime.config import RunConfig
+from ..runtime.run import run_cosim
+from ..runtime.runlog import check_folder
+
+__all__ = ["fmpy_us_per_step", "master_us_per_step", "portable_bench", "portable_main"]
+
+#: the system run in the master: its FMUs and its system file
+MASTER_SYSTEM = ("crane_on_vessel", "CraneOnVessel.ssd", ("Vessel", "Crane", "Controller"))
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def fmpy_us_per_step(fmu: Path, steps: int, repeat: int) -> tuple[float, float]:
+    """(µs a step, s to instantiate and initialize) of ``fmu`` under FMPy's
+    FMU2Slave (see above)."""
+    md = read_model_description(str(fmu), validate=False)
+    folder = fmpy.extract(str(fmu))
+    try:
+        h = float(md.defaultExperiment.stepSize)
+        slave = FMU2Slave(guid=md.guid, unzipDirectory=folder, modelIdentifier=md.coSimulation.modelIdentifier,
+                          instanceName="bench")
+        t0 = time.perf_counter()
+        slave.instantiate()
+        slave.setupExperiment(startTime=0.0)
+        slave.enterInitializationMode()
+        slave.exitInitializationMode()
+        started = time.perf_counter() - t0
+        real = [v for v in md.modelVariables if v.type == "Real"]
+        inputs = [v.valueReference for v in real if v.causality == "input"]
+        values = [float(v.start or 0.0) for v in real if v.causality == "input"]
+        outputs = [v.valueReference for v in real if v.causality == "output"]
+        best, t = float("inf"), 0.0
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                if inputs:
+                    slave.setReal(inputs, values)
+                slave.doStep(t, h)
+                t += h
+                slave.getReal(outputs)
+            best = min(best, (time.perf_counter() - t0) / steps * 1e6)
+        slave.terminate()
+        slave.freeInstance()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return best, started
+
+
+def master_us_per_step(system_folder: Path, stop_time: float, repeat: int, work: Path,
+                       processes: bool = False) -> float:
+    """µs of wall time a step of the master running the system in
+    ``system_folder`` over ``stop_time`` s, the fastest of ``repeat`` runs."""
+    best = float("inf")
+    for k in range(repeat):
+        with open_system(system_folder) as opened:
+            result = run_cosim(opened.system, work / f"run{k}",
+                               RunConfig(stop_time=stop_time, progress=False, replace_run=True, processes=processes))
+        best = min(best, result.wall_time / result.steps * 1e6)
+    return best
+
+
+def portable_bench(models, stop_time: float, repeat: int, work: Path, steps: int = 2000, stream=None) -> dict:
+    """The figures of the module docstring, for the blocks ``models``."""
+    lean_dir, portable_dir = work / "lean", work / "portable"
+    rows = []
+    for model in models:
+        lean = build_fmu(model, lean_dir)
+        portable = build_portable_fmu(model, portable_dir, stream)
+        lean_us, _ = fmpy_us_per_step(lean, steps, repeat)
+        portable_us, started = fmpy_us_per_step(portable, steps, repeat)
+        lean_us = min(lean_us, fmpy_us_per_step(lean, steps, repeat)[0])
+        rows.append({"fmu": model, "lean_mb": lean.stat().st_size / 1e6, "portable_mb": portable.stat().st_size / 1e6,
+                     "lean_us": lean_us, "portable_us": portable_us, "portable_start_s": started})
+        if stream is not None:
+            print(f"bench: {model}: lean {lean_us:.1f} µs a step, portable {portable_us:.1f}", file=stream,
+                  flush=True)
+    name, ssd, fmus = MASTER_SYSTEM
+    systems = {}
+    for kind, folder in (("lean", lean_dir), ("portable", portable_dir)):
+        system = work / f"{name}_{kind}"
+        (system / "fmus").mkdir(parents=True, exist_ok=True)
+        shutil.copy(EXAMPLES / name / ssd, system)
+        for model in fmus:
+            path = folder / f"{model}.fmu"
+            if not path.exists():
+                path = (build_fmu if kind == "lean" else build_portable_fmu)(model, folder)
+            shutil.copy(path, system / "fmus")
+        systems[kind] = system
+    master = {kind: master_us_per_step(systems[kind], stop_time, repeat, work / kind) for kind in systems}
+    master["processes"] = master_us_per_step(systems["lean"], stop_time, repeat, work / "processes", True)
+    return {"fmus": rows, "master": {"system": name, "stop_time": stop_time, **master}}
+
+
+def portable_main(args) -> int:
+    """``crane-cosim bench --portable``: a table on stdout, progress on stderr."""
+    if args.out is not None:
+        check_folder(args.out, "--out")
+    models = args.model or list(BLOCKS)
+    print(f"bench: the portable FMUs of {', '.join(models)} beside the lean ones, then the crane on the vessel "
+          f"over {args.stop_time:g} s in the master (building them first: minutes the first time) ...",
+          file=sys.stderr, flush=True)
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
+        record = portable_bench(models, args.stop_time, args.repeat, Path(args.out or tmp), stream=sys.stderr)
+    if args.json:
+        print(json.dumps(record, indent=2))
+        return 0
+    print(f"{'FMU':24} {'lean MB':>8} {'portable MB':>12} {'lean µs/step':>13} {'portable µs/step':>17} "
+          f"{'ratio':>6} {'start s':>8}   (FMPy)")
+    for r in record["fmus"]:
+        print(f"{r['fmu']:24} {r['lean_mb']:8.2f} {r['portable_mb']:12.1f} {r['lean_us']:13.1f} "
+              f"{r['portable_us']:17.1f} {r['portable_us'] / r['lean_us']:6.2f} {r['portable_start_s']:8.2f}")
+    m = record["master"]
+    print(f"{m['system']} in the master, µs a step ({m['stop_time']:g} s): lean {m['lean']:.1f}, portable "
+          f"{m['portable']:.1f} ({m['portable'] / m['lean']:.2f} times), lean with --processes "
+          f"{m['processes']:.1f} ({m['processes'] / m['lean']:.2f} times)")
+    return 0
