@@ -43,14 +43,18 @@ GROUPS = {"friction": ("friction.tau_f_", "friction.F_f_"), "coordinates": ("cra
 def group_errors(run: pd.DataFrame, ref: pd.DataFrame) -> dict:
     """Per group, the largest RMS(run - ref) / peak|ref| of its components,
     both runs on the same time grid.  A component the mechanism keeps at
-    zero (below 1e-9 of its group's largest peak: the friction of a joint
+    zero (below 3e-7 of its group's largest peak: the friction of a joint
     that never moves, a wrench component of a planar motion) is left out,
-    its ratio being round-off over round-off."""
+    its ratio being round-off over round-off: the monolithic run of the
+    offshore knuckle boom crane leaves such components at 1.5e-13 of their
+    group's peak with OpenBLAS's kernels for this processor and at up to
+    7.3e-8 with its Haswell kernels (``OPENBLAS_CORETYPE=Haswell``); the
+    smallest that moves is 3.7e-2 of it."""
     out = {}
     for group, prefixes in GROUPS.items():
         cols = [c for c in ref.columns if c.startswith(prefixes)]
         scale = max(np.abs(ref[c]).max() for c in cols)
-        live = [c for c in cols if np.abs(ref[c]).max() > 1e-9 * scale]
+        live = [c for c in cols if np.abs(ref[c]).max() > 3e-7 * scale]
         out[group] = max(relative_rms(run, ref, live).values())
     return out
 

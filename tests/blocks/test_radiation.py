@@ -179,9 +179,14 @@ def test_barge_model_size(fit):
 
 def test_the_shipped_fit_is_the_fit_of_its_database(barge, fit):
     """The model the database carries is what fitting its coefficients
-    gives now: the same orders, and the same model to round-off."""
+    gives now: the same orders, and the same model to round-off.  The fit's
+    iterations carry the linear algebra's rounding along: a refit differs
+    from the shipped one by less than 1e-9 of the peak response with
+    OpenBLAS's kernels for this processor, and by 1.2e-8 of it with its
+    Haswell kernels (``OPENBLAS_CORETYPE=Haswell``, set on some machines);
+    the bound is about three times that."""
     again = fit_radiation(barge.omega, barge.added_mass, barge.radiation_damping, barge.added_mass_inf)
     assert again.orders == fit.orders and again.states == fit.states
     w = barge.omega
-    assert np.abs(frequency_response(again, w) - frequency_response(fit, w)).max() < 1e-9 * np.abs(
+    assert np.abs(frequency_response(again, w) - frequency_response(fit, w)).max() < 4e-8 * np.abs(
         frequency_response(fit, w)).max()

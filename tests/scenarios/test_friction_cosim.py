@@ -4,7 +4,7 @@ of the same blocks (where the friction takes each joint's reaction at the
 same instant, an algebraic loop solved to round-off): the friction torques
 and forces, the joint coordinates and the interface wrench within their
 bounds (RMS over the run, over each quantity's peak; components that
-vanish by the mechanism, below 1e-9 of their group's largest, are left
+vanish by the mechanism, below 3e-7 of their group's largest, are left
 out).  The default run covers the first 3 s (the booms' raise, friction in
 the boom and jib joints and in the seals); the full 20 s, slew included,
 is marked slow (run by default)."""
