@@ -138,15 +138,7 @@ def compile_shim(out: Path, python: BuildPython | None = None, cc: list[str] | N
     cc = cc or find_compiler()
     if cc is None:
         raise CraneCosimError(f"cannot compile the FMU binary {source}: no C compiler found")
-    command = _compile_command(cc, python, Path(source), Path(out))
-    try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=_COMPILE_TIMEOUT,
-                              env={**os.environ, "LC_ALL": "C"})
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CraneCosimError(f"compiling the FMU binary {source} with {shlex.join(cc)} failed: {exc}") from None
-    if proc.returncode != 0:
-        raise CraneCosimError(f"compiling the FMU binary {source} with {shlex.join(cc)} failed "
-                              f"(exit status {proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    _run_compiler(_compile_command(cc, python, Path(source), Path(out)), Path(source), cc)
     return Path(out)
 
 
@@ -197,9 +189,9 @@ def _run_compiler(command: list[str], source: Path, cc: list[str]) -> None:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=_COMPILE_TIMEOUT,
                               env={**os.environ, "LC_ALL": "C"})
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CraneCosimError(f"compiling {source} with {shlex.join(cc)} failed: {exc}") from None
+        raise CraneCosimError(f"compiling the FMU binary {source} with {shlex.join(cc)} failed: {exc}") from None
     if proc.returncode != 0:
-        raise CraneCosimError(f"compiling {source} with {shlex.join(cc)} failed "
+        raise CraneCosimError(f"compiling the FMU binary {source} with {shlex.join(cc)} failed "
                               f"(exit status {proc.returncode}): {proc.stderr.strip()[-2000:]}")
 
 

@@ -622,15 +622,27 @@ static fmi2Status hold_state(Proxy *p, fmi2FMUstate *state, uint64_t id, fmi2Sta
     return status;
 }
 
-EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
+/* A call that may make or change the state *state (the process's `id` in
+ * the request, its answer's id held): fmi2GetFMUstate, fmi2FreeFMUstate. */
+static fmi2Status state_call(Proxy *p, uint32_t op, const char *function, fmi2FMUstate *state)
 {
-    PROXY_OF(c);
-    out_begin(&p->out, OP_GET_FMU_STATE);
+    In r = {0};
+    out_begin(&p->out, op);
     put_u32(&p->out, state != NULL);
     put_u64(&p->out, state ? id_of(*state) : 0);
-    fmi2Status status = call(p, "fmi2GetFMUstate", &r);
+    fmi2Status status = call(p, function, &r);
     uint64_t id = get_u64(&r);
-    return status == fmi2Fatal ? status : hold_state(p, state, id, status);
+    if (status == fmi2Fatal) {
+        if (op == OP_FREE_FMU_STATE && state && *state) /* the process and its states are gone */
+            free(*state), *state = NULL;
+        return status;
+    }
+    return hold_state(p, state, id, status);
+}
+
+EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
+{
+    return c ? state_call(c, OP_GET_FMU_STATE, "fmi2GetFMUstate", state) : fmi2Error;
 }
 
 EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
@@ -643,18 +655,7 @@ EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
 
 EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *state)
 {
-    PROXY_OF(c);
-    out_begin(&p->out, OP_FREE_FMU_STATE);
-    put_u32(&p->out, state != NULL);
-    put_u64(&p->out, state ? id_of(*state) : 0);
-    fmi2Status status = call(p, "fmi2FreeFMUstate", &r);
-    uint64_t id = get_u64(&r);
-    if (status == fmi2Fatal) {
-        if (state && *state) /* the process and its states are gone */
-            free(*state), *state = NULL;
-        return status;
-    }
-    return hold_state(p, state, id, status);
+    return c ? state_call(c, OP_FREE_FMU_STATE, "fmi2FreeFMUstate", state) : fmi2Error;
 }
 
 EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate state, size_t *size)

@@ -77,8 +77,6 @@ typedef struct {
 
 /* A length that marks a NULL pointer where an array or a string is expected. */
 #define WIRE_NULL UINT32_MAX
-/* The longest frame either side accepts: a larger one is a broken peer. */
-#define WIRE_MAX_FRAME (1u << 30)
 
 /* -- writing --------------------------------------------------------------------------- */
 
@@ -180,30 +178,32 @@ static const unsigned char *in_take(In *r, size_t n, size_t align)
     return r->base + offset;
 }
 
+/* A number of `n` bytes, aligned to `align`, copied to *v (left as it is past the end). */
+static inline void get_number(In *r, void *v, size_t n, size_t align)
+{
+    const unsigned char *p = in_take(r, n, align);
+    if (p)
+        memcpy(v, p, n);
+}
+
 static inline uint32_t get_u32(In *r)
 {
     uint32_t v = 0;
-    const unsigned char *p = in_take(r, sizeof v, 4);
-    if (p)
-        memcpy(&v, p, sizeof v);
+    get_number(r, &v, sizeof v, 4);
     return v;
 }
 
 static inline uint64_t get_u64(In *r)
 {
     uint64_t v = 0;
-    const unsigned char *p = in_take(r, sizeof v, 8);
-    if (p)
-        memcpy(&v, p, sizeof v);
+    get_number(r, &v, sizeof v, 8);
     return v;
 }
 
 static inline double get_f64(In *r)
 {
     double v = 0;
-    const unsigned char *p = in_take(r, sizeof v, 8);
-    if (p)
-        memcpy(&v, p, sizeof v);
+    get_number(r, &v, sizeof v, 8);
     return v;
 }
 
@@ -235,7 +235,7 @@ static const char *get_string(In *r)
     return r->bad ? NULL : (const char *)p;
 }
 
-/* -- frames over a file descriptor -------------------------------------------------------- */
+/* -- writing to a file descriptor ------------------------------------------------------- */
 
 static inline int write_all(int fd, const void *data, size_t n)
 {
@@ -249,53 +249,6 @@ static inline int write_all(int fd, const void *data, size_t n)
         p += k;
         n -= (size_t)k;
     }
-    return 1;
-}
-
-static inline int read_all(int fd, void *data, size_t n)
-{
-    unsigned char *p = data;
-    while (n) {
-        ssize_t k = read(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return 0;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 1;
-}
-
-static inline int send_frame(int fd, Out *o)
-{
-    if (o->failed)
-        return 0;
-    ((FrameHeader *)o->data)->length = (uint32_t)(o->size - sizeof(FrameHeader));
-    return write_all(fd, o->data, o->size);
-}
-
-/* A frame read into *buffer (grown as needed): its code in *code, a reader
- * over its payload in *r.  0 when the peer is gone or broken. */
-static inline int receive_frame(int fd, unsigned char **buffer, size_t *capacity, uint32_t *code, In *r)
-{
-    FrameHeader h;
-    if (!read_all(fd, &h, sizeof h) || h.length > WIRE_MAX_FRAME)
-        return 0;
-    if (*capacity < (size_t)h.length + 1) {
-        size_t capacity_wanted = (size_t)h.length + 4096;
-        unsigned char *data = realloc(*buffer, capacity_wanted);
-        if (!data)
-            return 0;
-        *buffer = data;
-        *capacity = capacity_wanted;
-    }
-    if (!read_all(fd, *buffer, h.length))
-        return 0;
-    *code = h.code;
-    r->base = r->at = *buffer;
-    r->end = *buffer + h.length;
-    r->bad = 0;
     return 1;
 }
 
