@@ -109,8 +109,8 @@ def parser(description: str) -> argparse.ArgumentParser:
                    help="run each FMI 2.0 component in a process of its own (Linux): one that crashes ends the run "
                         "with a message and the results so far, not the master")
     r.add_argument("--call-timeout", type=float, metavar="SECONDS",
-                   help="with --processes: the longest one FMI call may take; a component's process that does not "
-                        "answer in time is killed and the run ends")
+                   help="with --processes: the longest one FMI call may take once the components are initialized; "
+                        "a component's process that does not answer in time is killed and the run ends")
     _estimate(r)
 
     c = sub.add_parser("check", help="check a system (files, connections, types, units, values, the capabilities "

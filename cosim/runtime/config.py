@@ -61,7 +61,8 @@ class RunConfig:
     ``processes``: each FMI 2.0 component runs in a process of its own
     (``fmus/portable.py``), so that one that crashes ends the run with a
     message, not the master; ``call_timeout`` [s]: then the longest one
-    FMI call may take before its process is killed and the run ends
+    FMI call may take, once the components are initialized, before its
+    process is killed and the run ends
     (``cosim/views/live.py``)."""
     stop_time: float | None = None
     step: float | None = None

@@ -25,18 +25,17 @@ from fmpy.model_description import read_model_description
 
 from ..blocks import BLOCKS
 from ..errors import CraneCosimError
-from ..files.ssp import open_system
 from ..fmus.build import build_fmu
 from ..fmus.portable import build_portable_fmu
 from ..runtime.config import RunConfig
 from ..runtime.run import run_cosim
 from ..runtime.runlog import check_folder
+from ..scenarios import crane_on_vessel
 
 __all__ = ["fmpy_us_per_step", "master_us_per_step", "portable_bench", "portable_main"]
 
-#: the system run in the master: its FMUs and its system file
-MASTER_SYSTEM = ("crane_on_vessel", "CraneOnVessel.ssd", ("Vessel", "Crane", "Controller"))
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: the FMUs of the system run in the master, the crane on the vessel
+MASTER_FMUS = ("Vessel", "Crane", "Controller")
 
 
 def fmpy_us_per_step(fmu: Path, steps: int, repeat: int) -> tuple[float, float]:
@@ -80,15 +79,16 @@ def fmpy_us_per_step(fmu: Path, steps: int, repeat: int) -> tuple[float, float]:
     return best, started
 
 
-def master_us_per_step(system_folder: Path, stop_time: float, repeat: int, work: Path,
+def master_us_per_step(fmu_folder: Path, stop_time: float, repeat: int, work: Path,
                        processes: bool = False) -> float:
-    """µs of wall time a step of the master running the system in
-    ``system_folder`` over ``stop_time`` s, the fastest of ``repeat`` runs."""
+    """µs of wall time a step of the master running the crane on the vessel
+    (``scenarios.crane_on_vessel``) with the FMUs in ``fmu_folder`` over
+    ``stop_time`` s, the fastest of ``repeat`` runs."""
+    system = crane_on_vessel(base_dir=fmu_folder.parent, fmu_dir=fmu_folder.name, stop_time=stop_time)
     best = float("inf")
     for k in range(repeat):
-        with open_system(system_folder) as opened:
-            result = run_cosim(opened.system, work / f"run{k}",
-                               RunConfig(stop_time=stop_time, progress=False, replace_run=True, processes=processes))
+        result = run_cosim(system, work / f"run{k}",
+                           RunConfig(progress=False, replace_run=True, processes=processes))
         best = min(best, result.wall_time / result.steps * 1e6)
     return best
 
@@ -108,21 +108,15 @@ def portable_bench(models, stop_time: float, repeat: int, work: Path, steps: int
         if stream is not None:
             print(f"bench: {model}: lean {lean_us:.1f} µs a step, portable {portable_us:.1f}", file=stream,
                   flush=True)
-    name, ssd, fmus = MASTER_SYSTEM
-    systems = {}
-    for kind, folder in (("lean", lean_dir), ("portable", portable_dir)):
-        system = work / f"{name}_{kind}"
-        (system / "fmus").mkdir(parents=True, exist_ok=True)
-        shutil.copy(EXAMPLES / name / ssd, system)
-        for model in fmus:
-            path = folder / f"{model}.fmu"
-            if not path.exists():
-                path = (build_fmu if kind == "lean" else build_portable_fmu)(model, folder)
-            shutil.copy(path, system / "fmus")
-        systems[kind] = system
-    master = {kind: master_us_per_step(systems[kind], stop_time, repeat, work / kind) for kind in systems}
-    master["processes"] = master_us_per_step(systems["lean"], stop_time, repeat, work / "processes", True)
-    return {"fmus": rows, "master": {"system": name, "stop_time": stop_time, **master}}
+    for model in MASTER_FMUS:  # the master's system needs these, whichever were asked for
+        if not (lean_dir / f"{model}.fmu").exists():
+            build_fmu(model, lean_dir)
+        if not (portable_dir / f"{model}.fmu").exists():
+            build_portable_fmu(model, portable_dir, stream)
+    master = {kind: master_us_per_step(folder, stop_time, repeat, work / kind)
+              for kind, folder in (("lean", lean_dir), ("portable", portable_dir))}
+    master["processes"] = master_us_per_step(lean_dir, stop_time, repeat, work / "processes", True)
+    return {"fmus": rows, "master": {"system": "crane_on_vessel", "stop_time": stop_time, **master}}
 
 
 def portable_main(args) -> int:

@@ -17,10 +17,12 @@
  *    and every later one fmi2Fatal, with a message saying how it ended and
  *    its last words (the end of what it wrote to its standard error).
  *  - CRANE_COSIM_FMU_TIMEOUT (seconds, in the host's environment when the
- *    FMU is instantiated) bounds the time a call may take: a process that
- *    does not answer in time is killed, and the call is fmi2Fatal.  Unset,
- *    a call may take as long as it takes (a first run compiles for a
- *    minute).
+ *    FMU is instantiated) bounds the time a call may take once the instance
+ *    is initialized (fmi2ExitInitializationMode done): a process that does
+ *    not answer in time is killed, and the call is fmi2Fatal.  Unset, a call
+ *    may take as long as it takes.  Instantiation and initialization are
+ *    not bounded: they may unpack the FMU's Python and load or compile its
+ *    kernels, seconds to a minute the first time.
  *  - The process ends when the instance is freed, and when the host's
  *    process ends, however it ends: its end of the socket closes and the
  *    process sees it, idle or busy (fmi2_child.c).  fmi2FreeInstance waits
@@ -71,7 +73,8 @@ typedef struct {
     Channel *channel;
     off_t errors_shown;   /* how much of it reached the host's standard error */
     int gone;             /* the process ended: every call is fmi2Fatal */
-    double timeout;       /* seconds a call may take, 0 for no limit */
+    double timeout;       /* seconds a call may take once initialized, 0 for no limit */
+    int initialized;      /* fmi2ExitInitializationMode done: calls are bounded by the timeout */
     fmi2CallbackFunctions host;
     char *name;
     Out out;                     /* the request */
@@ -212,7 +215,8 @@ static fmi2Status call(Proxy *p, const char *function, In *r)
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     channel_post(&p->channel->request, &p->channel->child_asleep, p->socket);
-    int got = channel_wait(&p->channel->answer, seen, &p->channel->host_asleep, p->socket, SPIN, &t0, p->timeout);
+    int got = channel_wait(&p->channel->answer, seen, &p->channel->host_asleep, p->socket, SPIN, &t0,
+                           p->initialized ? p->timeout : 0);
     if (got == 0)
         return lost(p, function, NULL);
     if (got < 0) {
@@ -499,7 +503,12 @@ EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c)
 }
 EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
 {
-    return c ? simple(c, OP_EXIT_INITIALIZATION_MODE, "fmi2ExitInitializationMode") : fmi2Error;
+    if (!c)
+        return fmi2Error;
+    fmi2Status status = simple(c, OP_EXIT_INITIALIZATION_MODE, "fmi2ExitInitializationMode");
+    if (status <= fmi2Warning)
+        ((Proxy *)c)->initialized = 1;
+    return status;
 }
 EXPORT fmi2Status fmi2Terminate(fmi2Component c) { return c ? simple(c, OP_TERMINATE, "fmi2Terminate") : fmi2Error; }
 EXPORT fmi2Status fmi2Reset(fmi2Component c) { return c ? simple(c, OP_RESET, "fmi2Reset") : fmi2Error; }

@@ -27,14 +27,17 @@ def _compare(co, mono):
     cols = [c for c in mono.columns if c.startswith(tuple("crane." + r for r in REACTIONS))]
     scale = max(np.abs(mono[c]).max() for c in cols)
     zeros = {c: max(np.abs(mono[c]).max(), np.abs(co[c]).max()) for c in cols
-             if np.abs(mono[c]).max() < 1e-9 * scale}
+             if np.abs(mono[c]).max() < ZERO * scale}
     return relative_rms(co, mono, [c for c in cols if c not in zeros]), zeros, scale
 
 
 #: Components that vanish in the monolithic run vanish in both, to round-off
 #: of the largest reaction: measured 1.5e-15 of it (fixed base) and 1.6e-13
-#: (on the vessel, the first 4 s)
-ZERO = 5e-13
+#: (on the vessel, the first 4 s) with OpenBLAS's kernels for this
+#: processor, and up to 7.3e-8 on the vessel with its Haswell kernels
+#: (``OPENBLAS_CORETYPE=Haswell``, set on some machines); the smallest
+#: component that does not vanish is 5e-4 of it (the jib pin's moment)
+ZERO = 2.2e-7
 
 
 def _assert_reactions_match(co, mono, bound, pin_moments_zero=False):
