@@ -109,16 +109,17 @@ def _probe(model: str, fmu: Path, out: Path, stream) -> dict:
     return json.loads(out.read_text())
 
 
-def build_portable_fmu(model: str, out_dir: Path, stream=None) -> Path:
+def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None = None) -> Path:
     """Build ``<out_dir>/<model>.fmu``, the portable FMU of the block
-    ``model`` (see above); returns its path."""
+    ``model`` (see above), from its lean FMU ``lean`` if given (current,
+    ``fmus/build.py``), else one built here; returns its path."""
     if model not in BLOCKS:
         raise CraneCosimError(f"no block named {model!r}; known: {', '.join(BLOCKS)}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="crane_cosim_portable_") as tmp:
         tmp = Path(tmp)
-        lean = build_block_fmu(BLOCKS[model], tmp / "lean")
+        lean = lean or build_block_fmu(BLOCKS[model], tmp / "lean")
         probed = _probe(model, lean, tmp / "probed.json", stream)
         runtime = runtime_archive(probed["imported"], stream)
         kernels = kernels_archive(generic_kernels(), probed["kernels"], tmp)
@@ -131,7 +132,7 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None) -> Path:
                  if p.is_file()}
         files[f"resources/{RUNTIME_FOLDER}/{runtime.name}"] = runtime
         if kernels is not None:
-            files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels.read_bytes()
+            files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels
         record = f"resources/{FMU_SOURCE_FILE}"
         files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None).encode()
         dest = out_dir / f"{model}.fmu"

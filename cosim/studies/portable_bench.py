@@ -99,7 +99,7 @@ def portable_bench(models, stop_time: float, repeat: int, work: Path, steps: int
     rows = []
     for model in models:
         lean = build_fmu(model, lean_dir)
-        portable = build_portable_fmu(model, portable_dir, stream)
+        portable = build_portable_fmu(model, portable_dir, stream, lean)
         lean_us, _ = fmpy_us_per_step(lean, steps, repeat)
         portable_us, started = fmpy_us_per_step(portable, steps, repeat)
         lean_us = min(lean_us, fmpy_us_per_step(lean, steps, repeat)[0])
@@ -109,10 +109,11 @@ def portable_bench(models, stop_time: float, repeat: int, work: Path, steps: int
             print(f"bench: {model}: lean {lean_us:.1f} µs a step, portable {portable_us:.1f}", file=stream,
                   flush=True)
     for model in MASTER_FMUS:  # the master's system needs these, whichever were asked for
-        if not (lean_dir / f"{model}.fmu").exists():
+        lean = lean_dir / f"{model}.fmu"
+        if not lean.exists():
             build_fmu(model, lean_dir)
         if not (portable_dir / f"{model}.fmu").exists():
-            build_portable_fmu(model, portable_dir, stream)
+            build_portable_fmu(model, portable_dir, stream, lean)
     master = {kind: master_us_per_step(folder, stop_time, repeat, work / kind)
               for kind, folder in (("lean", lean_dir), ("portable", portable_dir))}
     master["processes"] = master_us_per_step(lean_dir, stop_time, repeat, work / "processes", True)
