@@ -111,8 +111,9 @@ class UdpBridge(Block):
     Free-running: :meth:`advance` takes, without waiting, every answer
     already arrived and sends ``(seq, t + h, u)``; the newest answer is
     output.  Only the outputs before the first step (the master's initial
-    exchange) are waited for.  A peer silent for more than ``timeout`` since
-    its last answer (wall clock) is treated as below.
+    exchange) are waited for.  A peer that has answered nothing for more
+    than ``timeout`` since the first request sent after its last answer
+    (wall clock) is silent, treated as below.
 
     Before each request the bridge looks at what has arrived: an answer
     there cannot answer the request not yet sent.  A silent peer, with
@@ -165,7 +166,11 @@ class UdpBridge(Block):
         self._answered = None  # (t, inputs) the values answer (lock-step)
         self._stepped = False
         self._silent = False
-        self._heard = None  # time.monotonic() of the last answer (or of the first request)
+        # time.monotonic() of the first request sent since the peer's last
+        # answer, None while every request sent before now has been heard
+        # from: silence counts from there, so that a pause of the master's
+        # own (a compile on a cold cache) is never blamed on the peer
+        self._waiting_since = None
         self.stale = self.held = 0
 
     # the counters: the ledger's, and the datagrams ignored
@@ -190,8 +195,8 @@ class UdpBridge(Block):
         if link.sock is None:
             link.open()
         link.send(pack(REQUEST, link.run, r.seq, r.t, u, self._ledger.sending(r)))
-        if self._heard is None:
-            self._heard = time.monotonic()
+        if self._waiting_since is None:
+            self._waiting_since = time.monotonic()
 
     def _look(self) -> bool:
         """Take every answer already arrived, without waiting; whether one was
@@ -207,7 +212,7 @@ class UdpBridge(Block):
         a request sent ends a silence."""
         r, heard = self._ledger.sort(p)
         if heard:
-            self._heard = time.monotonic()
+            self._waiting_since = None
             self._silent = False
         if r is not None:
             self._ledger.take(r, p.attempt)
@@ -253,7 +258,7 @@ class UdpBridge(Block):
 
     def _silence(self, t: float, step: bool) -> None:
         if self.p.on_silence == "stop":
-            silent = time.monotonic() - self._heard
+            silent = time.monotonic() - self._waiting_since
             timing = f"timeout {self.p.timeout:g} s, on_silence = stop"
             if self.answers == 0:
                 raise BridgeError(f"{self.model_name}: the peer at {self.address} never answered: {self.sent} "
@@ -286,7 +291,7 @@ class UdpBridge(Block):
         if new:
             return
         self.stale += 1
-        if time.monotonic() - self._heard > self.p.timeout:
+        if time.monotonic() - self._waiting_since > self.p.timeout:
             self._silence(t, step=True)
 
     # -- the block -------------------------------------------------------------

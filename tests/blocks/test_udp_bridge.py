@@ -359,6 +359,25 @@ def test_free_running_silent_peer(policy):
         assert counters(y) == zero(sent=4, answers=1, stale=3, held=2, age=3)
 
 
+@pytest.mark.parametrize("mode", ["free-running", "lock-step"])
+def test_a_pause_of_the_master_is_not_silence_of_the_peer(mode):
+    """A master that pauses between two steps for longer than ``timeout``
+    (a compile on a cold cache, a busy machine), with every request sent
+    before the pause answered: the next steps are neither failed nor held.
+    Silence counts from the first request the peer has left unanswered,
+    not from its last answer."""
+    x, u = np.zeros(0), np.zeros(6)
+    with serving(Controller()) as server, bridge(ControllerBridge, server.port, mode=mode, timeout=0.05,
+                                                 retry=0.5) as b:
+        b.output(0.0, x, u)  # the initial exchange, waited for in both modes
+        time.sleep(0.2)  # four timeouts
+        for k in range(3):
+            b.advance(k * H, x, u, H)
+            y = b.output((k + 1) * H, x, u)
+    c = counters(y)
+    assert (c["bridge_held"], c["bridge_lost"], c["bridge_sent"]) == (0, 0, 4)
+
+
 # -- what the bridge ignores -------------------------------------------------------------
 def test_nothing_but_answers_to_requests_sent_is_taken(rng):
     """Before each answer the peer sends what no bridge may take: an answer
