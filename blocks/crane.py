@@ -53,6 +53,14 @@ class Crane(CompiledBlock):
     description = ("Torque-driven king + inner boom + outer boom crane on a moving mount "
                    "(Cibicik & Egeland 2018); outputs the mount wrench and the "
                    "articulated inertia I_A and bias wrench p_A at the mount.")
+    reference = ("The torque-driven king, inner boom and outer boom of Cibicik & Egeland (2018), Section III: "
+                 "Kane's equations with projection matrices (eqs. (29)-(38)), geometry of eqs. (54)-(56) and "
+                 "(60), inertias of eq. (73), Table I; the mount and joint wrenches by auxiliary generalized "
+                 "speeds (eqs. (39)-(50)).")
+    validation = ("Its mount and joint reaction wrenches equal an independent recursive Newton-Euler "
+                  "computation to 1e-9 of their scale, with W_mount = I_A [dw; a] + p_A. Free on a fixed mount "
+                  "it keeps T + V to 1e-8 of m g l over 3 s; at rest with level booms the mount carries 882.9 "
+                  "N and 1177.2 N m, the paper's rho_1..rho_5 of eqs. (64)-(72), to 1e-9.")
     parameters = (
         _P("l_king", "m", 2.0, "King height l2: mount to the boom joint (Table I)"),
         _P("l_boom", "m", 2.0, "Boom (inner boom) length l3: boom joint to jib joint (Table I)"),

@@ -111,6 +111,14 @@ class FlexibleCrane(CompiledBlock):
                    "(Jarzebowska, Urbas & Augustynek 2018) on a moving mount; joint torques and friction in; "
                    "an optional programmed path of the end effector (Baumgarte); outputs the mount wrench, "
                    "I_A and p_A, the joint reactions and the programme's constraint forces.")
+    reference = ("The crane of Jarzębowska, Urbaś & Augustynek (2018): a rotary column, a boom of rigid finite "
+                 "elements (RFEM, eqs. (7)-(12)) with an Euler-Bernoulli section's stiffness, a rigid jib, and "
+                 "the programmed end-effector path of eqs. (17)-(23) with Baumgarte stabilisation (alpha = "
+                 "110, beta = 20).")
+    validation = ("With one element it equals the rigid crane of Cibicik & Egeland (2018) to 1e-12; the tip "
+                  "deflection converges to P L^3 / (3 EI) with the midpoint rule's error 1/(4 (n-1)^2) (to "
+                  "6e-5 of it) and the twist is T L / (G J) to 1e-14; undamped, its energy stays within 1e-8 "
+                  "of the swing; the path is met within 1 mm after 1.25 s.")
     parameters = (
         _P("l_king", "m", 1.5, "Column height l^(c,1): mount to the boom joint (chosen)"),
         _P("m_king", "kg", 200.0, "Column mass (chosen)"),

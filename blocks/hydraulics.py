@@ -55,6 +55,15 @@ class HydraulicCylinder(CompiledBlock):
     model_name = "HydraulicCylinder"
     description = ("Cylinder actuator: ideal axial force, or valve-controlled hydraulic cylinder with "
                    "chamber pressures, 4/3 proportional valve, leakage, cavitation and end stops.")
+    reference = ("The cylinder actuator of Cibicik & Egeland (2019), Section 4.2 (an axial force on piston and "
+                 "barrel), ideal as in the paper or valve-controlled: chamber pressure build-up through the "
+                 "bulk modulus, a critically centred 4/3 orifice valve, leakage, cavitation and end stops (the "
+                 "project's own lumped model).")
+    validation = ("A locked piston builds pressure at beta / V_A times the valve's flow (to 1e-12) and a "
+                  "closed valve holds a 60 t load within 0.1 mm for 5 s; over a driven second the supply "
+                  "energy equals the mechanical, compression and loss energies to 0.5%; at a 1 ms step the "
+                  "pressures follow a 1 us reference within 2% of the transient, the error halving with the "
+                  "step.")
     stiff = True
     parameters = (
         _P("hydraulic", "1", True, "Hydraulic model (true) or ideal force actuator F = F_demand (false)",

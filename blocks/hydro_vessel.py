@@ -88,6 +88,13 @@ class HydroVessel(CompiledBlock):
     description = ("Six-degree-of-freedom vessel by Cummins' equation from a hull's hydrodynamic database "
                    "(added mass, radiation memory, hydrostatics, wave excitation), in a JONSWAP sea state; "
                    "crane load at the mount via articulated inertia I_A and bias wrench p_A.")
+    reference = ("Cummins' equation (Cummins 1962) in six degrees of freedom, with added mass, hydrostatics "
+                 "and wave excitation from a hull database computed by Capytaine's linear potential-flow panel "
+                 "method, the radiation memory a state-space fit (Perez & Fossen 2008), in a JONSWAP sea.")
+    validation = ("In regular waves its periodic motion keeps Capytaine's frequency-domain RAO to 2% of the "
+                  "largest motion; free heave and roll decays swing at the periods of the linear system's "
+                  "eigenvalues (to 1.35e-2 and 3e-5); without waves or damping the energy it loses is the "
+                  "radiation memory's work to 3e-5 of the initial energy.")
     method = "rk4"
     parameters = (
         _P("database", "", "barge", "The hull's hydrodynamic database: a shipped one by name (barge: the box barge "

@@ -238,6 +238,13 @@ class Signal(Block):
     model_name = "Signal"
     description = ("Signal source: y(t) from points (time, value), a table or a column of a CSV file, "
                    "interpolated linearly or held (steps); y takes its partner's unit.")
+    reference = ("Follows no publication: points (time, value) from a table, a CSV file or a run's results, "
+                 "interpolated linearly or held, continuous from the right at a jump, as a co-simulation's "
+                 "sample-and-hold needs.")
+    validation = ("Steps, ramps (to 1e-15) and jumps give the table's values, a time within 1e-9 s before a "
+                  "jump (round-off) sampling after it; the drive torque of eq. (21) of Jarzębowska, Urbaś & "
+                  "Augustynek (2018), sampled and held at 1 ms communication points, gives the paper's impulse "
+                  "of -400 N m s to 1e-12.")
     parameters = (
         _P("table", "", "0 0", "Points \"t0 y0; t1 y1; ...\" of y: times in s, not decreasing (a repeated time "
                                "is a jump, y takes the later value), values in the unit of y; unused if file "

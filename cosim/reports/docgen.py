@@ -326,6 +326,7 @@ def fmus_markdown() -> str:
         doc = (cls.__dict__.get("__doc__") or __import__(cls.__module__, fromlist=["_"]).__doc__ or "")
         doc = inspect.cleandoc(doc)
         lines += [f"## {name}.fmu", "", cls.description, "",
+                  f"**Follows**: {cls.reference}", "", f"**Validated**: {cls.validation}", "",
                   f"`DefaultExperiment`: 0 to {cls.default_stop_time:g} s, steps of {cls.default_step:g} s.", "",
                   "<details><summary>Model notes</summary>", "",
                   doc, "", "</details>", ""]

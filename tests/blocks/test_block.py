@@ -1,9 +1,15 @@
 """The base block's integration of its state over a step (``Block.advance``)
 with inputs held and with inputs on a polynomial (``Block.advance_along``,
-the input derivatives a master gives an FMU)."""
+the input derivatives a master gives an FMU), and the reference and the
+validation every block names."""
+import re
+
 import numpy as np
 import pytest
 from integrator_block import Integrator
+
+from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.block import Block
 
 
 class FineIntegrator(Integrator):
@@ -50,3 +56,28 @@ def test_a_block_with_its_own_step_holds_the_mid_step_value():
     assert x[0] == pytest.approx(_polynomial(h, u0, d1, d2, 1.0) - d2 * h ** 3 / 24, rel=0, abs=1e-15)
     ramp = b.advance_along(0.0, np.zeros(1), np.array([u0]), np.array([[d1], [0.0]]), h)
     assert ramp[0] == pytest.approx(_polynomial(h, u0, d1, 0.0, 1.0), rel=0, abs=1e-15)
+
+
+#: the blocks that follow no publication: their ``reference`` says what
+#: they follow instead, and names no year
+FOLLOW_NO_PUBLICATION = {"Signal"}
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_every_block_names_its_reference_and_its_validation(name):
+    """``reference`` and ``validation``, non-empty texts a block sets itself
+    (or a base class of its own sets): ``Block`` declares them without a
+    value.  The reference names the year of the publication the model
+    follows, but for the blocks that follow none."""
+    assert FOLLOW_NO_PUBLICATION <= set(BLOCKS)
+    cls = BLOCKS[name]
+    for attribute in ("reference", "validation"):
+        owner = next((c for c in cls.__mro__ if attribute in vars(c)), Block)
+        assert owner is not Block, f"{name} sets no {attribute}"
+        text = getattr(cls, attribute)
+        assert isinstance(text, str) and text.strip(), f"{name}.{attribute} is empty"
+    year = re.search(r"\b\d{4}\b", cls.reference)
+    if name in FOLLOW_NO_PUBLICATION:
+        assert year is None, f"{name} follows a publication after all: {cls.reference!r}"
+    else:
+        assert year is not None, f"{name}.reference names no year: {cls.reference!r}"

@@ -54,7 +54,7 @@ def _controller(rng, block):
 def _knuckle_boom_controller(rng, block):
     # near the set-points and the holding forces, where no valve saturates
     t = rng.uniform(0, 20)
-    q_ref, u_ref = block.reference(t)
+    q_ref, u_ref = block.set_points(t)
     hold = np.array([rng.normal() * 1e4, 5e5, 1e5]) * rng.uniform(0.5, 1.5)
     meas = hold[1:] + rng.normal(size=2) * 1e4
     return t, None, np.concatenate([q_ref + rng.normal(size=3) * 1e-3, u_ref + rng.normal(size=3) * 1e-2,

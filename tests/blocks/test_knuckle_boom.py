@@ -247,14 +247,14 @@ def test_controller_valve_commands():
     k = KnuckleBoomController(kx_boom_cyl=30.0, kx_jib_cyl=20.0, kff_boom_cyl=3.0, kff_jib_cyl=2.0,
                               kF_boom_cyl=1e-6, kF_jib_cyl=2e-6)
     out = {n: i for i, n in enumerate(KnuckleBoomController.output_names())}
-    q_ref, u_ref = k.reference(2.0)
+    q_ref, u_ref = k.set_points(2.0)
     hold, meas = np.array([5e5, 6e4]), np.array([5.1e5, 5e4])
     inp = np.r_[0.0, q_ref[1] - 0.01, q_ref[2] + 0.002, 0.0, 0.0, 0.0, 1e3, hold, meas]
     y = k.output(2.0, None, inp)
     assert y[out["valve_boom_cyl"]] == pytest.approx(min(1.0, 30.0 * 0.01 + 3.0 * u_ref[1] - 1e-6 * 1e4))
     assert y[out["valve_jib_cyl"]] == pytest.approx(max(-1.0, min(1.0, -20.0 * 0.002 + 2.0 * u_ref[2] + 2e-6 * 1e4)))
     assert y[out["F_boom_cyl"]] == pytest.approx(5e5 + 6e6 * 0.01 + 2.5e6 * u_ref[1])
-    at_rest = k.output(0.5, None, np.r_[0.0, k.reference(0.5)[0][1:], 0.0, 0.0, 0.0, 0.0, hold, hold])
+    at_rest = k.output(0.5, None, np.r_[0.0, k.set_points(0.5)[0][1:], 0.0, 0.0, 0.0, 0.0, hold, hold])
     assert at_rest[out["valve_boom_cyl"]] == 0.0 and at_rest[out["valve_jib_cyl"]] == 0.0  # holding: no correction
     far = k.output(2.0, None, inp - np.r_[0, 1.0, 1.0, np.zeros(8)])
     assert far[out["valve_boom_cyl"]] == 1.0 and far[out["valve_jib_cyl"]] == 1.0
