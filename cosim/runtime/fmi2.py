@@ -68,7 +68,20 @@ class FMI2Instance(FMUInstance):
         #: says so by its marker; other binaries get a new state each time,
         #: freed after the step: some (pythonfmu's own among them) make a new
         #: one and lose the old
-        self._state_slot = ctypes.c_void_p() if _exports(dll, "crane_cosim_fmi2_shim") else None
+        self._state_slot = ctypes.c_void_p() if self._keeps_one_state(dll) else None
+
+    def _keeps_one_state(self, dll) -> bool:
+        """Whether this instance writes a state given back to
+        fmi2GetFMUstate over: the project's shim, which says so by its
+        marker, or the project's proxy (portable FMUs, ``--processes``)
+        where the binary it runs is that shim."""
+        if _exports(dll, "crane_cosim_fmi2_shim"):
+            return True
+        if not _exports(dll, "crane_cosim_fmi2_keeps_one_state"):
+            return False
+        keeps = dll["crane_cosim_fmi2_keeps_one_state"]
+        keeps.argtypes, keeps.restype = [ctypes.c_void_p], ctypes.c_int
+        return bool(keeps(self._component))
 
     def _set_value(self, var, value) -> None:
         setter = {"Real": self._slave.setReal, "Integer": self._slave.setInteger,

@@ -246,11 +246,17 @@ static int set_up_runtime(const char *archive, const char *kernels)
     return 1;
 }
 
+/* Whether the FMU's binary is the project's shim, which writes a state
+ * given back to fmi2GetFMUstate over (FMI 2.0 section 2.1.8): the proxy
+ * tells its host so (crane_cosim_fmi2_keeps_one_state). */
+static int keeps_one_state;
+
 static int load_binary(const char *binary)
 {
     void *lib = dlopen(binary, RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return setup_fail("cannot load the FMU's binary: %s", dlerror());
+    keeps_one_state = dlsym(lib, "crane_cosim_fmi2_shim") != NULL;
 #define RESOLVE(name, params, args)                                                                                \
     if (!(*(void **)&p_##name = dlsym(lib, #name)))                                                                \
         return setup_fail("the FMU's binary %s has no %s", binary, #name);
@@ -289,6 +295,7 @@ static void instantiate(In *r, int argc, char **argv)
     }
     out_begin(&out, FRAME_RETURN);
     put_u32(&out, instance ? fmi2OK : fmi2Error);
+    put_u32(&out, (uint32_t)keeps_one_state);
 }
 
 /* The FMI calls that take an instance: answer(). */

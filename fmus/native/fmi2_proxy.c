@@ -75,6 +75,7 @@ typedef struct {
     int gone;             /* the process ended: every call is fmi2Fatal */
     double timeout;       /* seconds a call may take once initialized, 0 for no limit */
     int initialized;      /* fmi2ExitInitializationMode done: calls are bounded by the timeout */
+    int keeps_one_state;  /* the FMU's binary writes a state given back to fmi2GetFMUstate over */
     fmi2CallbackFunctions host;
     char *name;
     Out out;                     /* the request */
@@ -438,7 +439,17 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         free_proxy(p);
         return NULL;
     }
+    p->keeps_one_state = (int)get_u32(&r);
     return p;
+}
+
+/* Whether the instance `c` writes a state given back to fmi2GetFMUstate
+ * over, as the project's shim does (FMI 2.0 section 2.1.8 allows either):
+ * a master may then save one state step after step (the project's master
+ * does, where a binary says so). */
+EXPORT int crane_cosim_fmi2_keeps_one_state(fmi2Component c)
+{
+    return c ? ((Proxy *)c)->keeps_one_state : 0;
 }
 
 EXPORT void fmi2FreeInstance(fmi2Component c)
