@@ -142,6 +142,11 @@ class Block:
     #: how the tests validate the model: physical and numerical facts,
     #: each with the tolerance it is held to
     validation: ClassVar[str]
+    #: the values, other than their starts, that the reference experiment a
+    #: portable FMU carries sets (inputs held constant, parameters): what
+    #: makes its outputs move over the DefaultExperiment where every start
+    #: value would leave them at rest; each a Real, in the variable's unit
+    reference_experiment: ClassVar[dict] = {}
     parameters: ClassVar[tuple] = ()
     inputs: ClassVar[tuple] = ()
     outputs: ClassVar[tuple] = ()

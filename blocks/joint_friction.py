@@ -194,6 +194,9 @@ class JointFriction(CompiledBlock):
                   "(to 4e-4 and 1.5e-5); with the crane's own reactions driving LuGre in all three joints, T + "
                   "V changes by the actuators' work less the dissipated E_f to 1e-11 of the energy scale; the "
                   "exact bristle step equals DOP853 to 1e-10 of the static level.")
+    # the joints turning and loaded radially, so that friction acts
+    reference_experiment = {"u_slew": 0.05, "u_boom": -0.02, "u_jib": 0.03, "f_slew_n1": 1e4, "f_boom_n1": 2e4,
+                            "f_jib_n1": 8e3}
     joints = (Revolute("slew", "slewing joint", 0.2), Revolute("boom", "boom joint", 0.03),
               Revolute("jib", "jib joint", 0.03))
     default_stop_time = 20.0

@@ -245,6 +245,7 @@ class Signal(Block):
                   "jump (round-off) sampling after it; the drive torque of eq. (21) of Jarzębowska, Urbaś & "
                   "Augustynek (2018), sampled and held at 1 ms communication points, gives the paper's impulse "
                   "of -400 N m s to 1e-12.")
+    reference_experiment = {"offset": 1.5}  # the default table is zero throughout
     parameters = (
         _P("table", "", "0 0", "Points \"t0 y0; t1 y1; ...\" of y: times in s, not decreasing (a repeated time "
                                "is a jump, y takes the later value), values in the unit of y; unused if file "

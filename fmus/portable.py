@@ -2,7 +2,7 @@
 installed, and in a host that runs another Python (``crane-cosim
 build-fmus --portable``; ``docs/fmus.md``, "Portable FMUs").
 
-A portable FMU is the lean FMU (``fmus/build.py``) with three things more:
+A portable FMU is the lean FMU (``fmus/build.py``) with four things more:
 
 * its Linux binary is the out-of-process proxy (``native/fmi2_proxy.c``),
   which runs each instance in a process of its own and forwards every FMI
@@ -15,7 +15,10 @@ A portable FMU is the lean FMU (``fmus/build.py``) with three things more:
   cache folder;
 * ``resources/crane_cosim_kernels/<hash>.tar.gz``, the block's numba
   kernels compiled for a generic x86-64 processor, so that the first run
-  on a machine compiles nothing.
+  on a machine compiles nothing;
+* its documentation page, parameter sets and a reference experiment with
+  its expected outputs (``fmus/ls_ref.py``), the outputs computed by the
+  lean FMU's binary and code with those kernels.
 
 The Windows binary of the lean FMU is left out: it was never built or run
 here.  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
@@ -25,11 +28,13 @@ run out of process the same way, without a runtime (``crane-cosim run
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
@@ -37,6 +42,7 @@ from ..blocks import BLOCKS, jit
 from ..errors import CraneCosimError
 from . import native
 from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip
+from .ls_ref import ParameterSet, ls_ref_files
 from .portable_runtime import kernels_archive, runtime_archive
 
 __all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "portable_record",
@@ -86,12 +92,34 @@ def generic_kernels() -> Path:
     return jit.cache_dir() / "portable" / "generic"
 
 
-def _probe(model: str, fmu: Path, out: Path, stream) -> dict:
+#: the most rows the reference experiment's result holds (after initialization, then every k-th step)
+REFERENCE_ROWS = 500
+
+
+def _reference_request(model: str, fmu: Path) -> tuple[dict, int]:
+    """What the probe's reference run of the lean FMU ``fmu`` sets (value
+    reference: value, the block's ``reference_experiment``) and how many
+    steps apart it records the outputs."""
+    block = BLOCKS[model]
+    with zipfile.ZipFile(fmu) as z:
+        md = ET.fromstring(z.read("modelDescription.xml"))
+    real = {v.get("name"): v.get("valueReference") for v in md.find("ModelVariables") if v.find("Real") is not None}
+    unknown = [k for k in block.reference_experiment if k not in real]
+    if unknown:
+        raise CraneCosimError(f"{model}'s reference experiment sets {', '.join(unknown)}, which is no Real "
+                              f"variable of its FMU")
+    steps = round(block.default_stop_time / block.default_step)
+    every = max(1, math.ceil(steps / REFERENCE_ROWS))
+    return {real[k]: float(v) for k, v in block.reference_experiment.items()}, every
+
+
+def _probe(model: str, fmu: Path, out: Path, stream, reference: tuple[Path, dict, int] | None = None) -> dict:
     """What the FMU imports when it runs (``imported``: module files) and
     the folders of :func:`generic_kernels` its kernels come from
     (``kernels``), measured in a process of its own
     (``fmus/portable_probe.py``), which compiles them if they are not
-    there yet."""
+    there yet; and, given ``reference`` (the CSV to write, the values to
+    set, the steps between rows), the reference experiment run with them."""
     env = {**os.environ, "NUMBA_CPU_NAME": "generic", "CRANE_COSIM_CACHE_DIR": str(generic_kernels())}
     env.pop("NUMBA_CPU_FEATURES", None)
     env.pop("CRANE_COSIM_NUMBA", None)
@@ -99,7 +127,12 @@ def _probe(model: str, fmu: Path, out: Path, stream) -> dict:
         print(f"measuring what {model} imports and compiling its kernels for any x86-64 processor ...",
               file=stream, flush=True)
     try:
-        proc = subprocess.run([sys.executable, str(PROBE), str(fmu), str(out)],
+        extra = []
+        if reference is not None:
+            asked = out.with_suffix(".asked.json")
+            asked.write_text(json.dumps({"values": reference[1], "every": reference[2]}))
+            extra = [str(reference[0]), str(asked)]
+        proc = subprocess.run([sys.executable, str(PROBE), str(fmu), str(out), *extra],
                               capture_output=True, text=True, env=env, timeout=_PROBE_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise CraneCosimError(f"running {fmu} to see what it imports took over {_PROBE_TIMEOUT} s") from None
@@ -109,10 +142,13 @@ def _probe(model: str, fmu: Path, out: Path, stream) -> dict:
     return json.loads(out.read_text())
 
 
-def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None = None) -> Path:
+def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None = None,
+                       sets: tuple[ParameterSet, ...] = ()) -> Path:
     """Build ``<out_dir>/<model>.fmu``, the portable FMU of the block
     ``model`` (see above), from its lean FMU ``lean`` if given (current,
-    ``fmus/build.py``), else one built here; returns its path."""
+    ``fmus/build.py``), else one built here, with the parameter sets
+    ``sets`` (the examples' values) beside its reference experiment
+    (``fmus/ls_ref.py``); returns its path."""
     if model not in BLOCKS:
         raise CraneCosimError(f"no block named {model!r}; known: {', '.join(BLOCKS)}")
     out_dir = Path(out_dir)
@@ -120,7 +156,8 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
     with tempfile.TemporaryDirectory(prefix="crane_cosim_portable_") as tmp:
         tmp = Path(tmp)
         lean = lean or build_block_fmu(BLOCKS[model], tmp / "lean")
-        probed = _probe(model, lean, tmp / "probed.json", stream)
+        values, every = _reference_request(model, lean)
+        probed = _probe(model, lean, tmp / "probed.json", stream, (tmp / "reference.csv", values, every))
         runtime = runtime_archive(probed["imported"], stream)
         kernels = kernels_archive(generic_kernels(), probed["kernels"], tmp)
         unpacked = tmp / "unpacked"
@@ -133,6 +170,7 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
         files[f"resources/{RUNTIME_FOLDER}/{runtime.name}"] = runtime
         if kernels is not None:
             files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels
+        files.update(ls_ref_files(BLOCKS[model], (tmp / "reference.csv").read_bytes(), every, list(sets)))
         record = f"resources/{FMU_SOURCE_FILE}"
         files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None).encode()
         dest = out_dir / f"{model}.fmu"
@@ -142,6 +180,9 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
     return dest
 
 
-def build_portable_all(out_dir: Path, models=None, stream=None) -> list[Path]:
-    """Build the portable FMUs of ``models`` (default: all blocks) into ``out_dir``."""
-    return [build_portable_fmu(model, out_dir, stream) for model in (models or BLOCKS)]
+def build_portable_all(out_dir: Path, models=None, stream=None, sets: dict | None = None) -> list[Path]:
+    """Build the portable FMUs of ``models`` (default: all blocks) into
+    ``out_dir``, each with its parameter sets in ``sets`` (block name: a
+    tuple of :class:`ParameterSet`)."""
+    return [build_portable_fmu(model, out_dir, stream, sets=(sets or {}).get(model, ()))
+            for model in (models or BLOCKS)]

@@ -16,6 +16,16 @@ serialized, read back and set, one more step, terminated and freed.
 meanwhile that are no part of the FMU (which carries its own code), and
 ``kernels``, the folders of the cache its compiled kernels were loaded
 from.
+
+    python portable_probe.py FMU OUT.json REFERENCE.csv VALUES.json
+
+runs, after that, the reference experiment the portable FMU carries
+(``fmus/ls_ref.py``) in a second instance: the Real values of
+``VALUES.json`` (``{"values": {value reference: value}, "every": k}``) set
+in initialization mode, then the FMU's ``DefaultExperiment`` step by step,
+its Real outputs after initialization and after every ``k``-th step
+written to ``REFERENCE.csv`` (``time`` and the outputs by name, each value
+as Python's ``repr``, which reads back to the same bits).
 """
 from __future__ import annotations
 
@@ -48,36 +58,62 @@ def _check(status: int, call: str) -> None:
         raise RuntimeError(f"{call} returned status {status}")
 
 
-def _run(fmu: Path) -> str:
-    """Run the FMU (see above); returns the folder it was unpacked to (gone by then)."""
-    folder = Path(tempfile.mkdtemp(prefix="crane_cosim_probe_")).resolve()
-    try:
-        with zipfile.ZipFile(fmu) as z:
-            z.extractall(folder)
-        md = ET.parse(folder / "modelDescription.xml").getroot()
+class _Loaded:
+    """The FMU unpacked in ``folder``, its binary loaded; :meth:`instance`
+    makes an instance of it."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.md = md = ET.parse(folder / "modelDescription.xml").getroot()
         model = md.find("CoSimulation").get("modelIdentifier")
         experiment = md.find("DefaultExperiment")
-        h = float(experiment.get("stepSize", "1e-3")) if experiment is not None else 1e-3
-        t = float(experiment.get("startTime", "0")) if experiment is not None else 0.0
-        lib = ctypes.CDLL(str(folder / "binaries" / "linux64" / f"{model}.so"))
+        get = experiment.get if experiment is not None else {}.get
+        self.h, self.start = float(get("stepSize", "1e-3")), float(get("startTime", "0"))
+        self.stop = float(get("stopTime", "1"))
+        self.lib = lib = ctypes.CDLL(str(folder / "binaries" / "linux64" / f"{model}.so"))
         libc = ctypes.CDLL(None)
-        logger = _LOGGER(_log)
-        callbacks = _Callbacks(logger, ctypes.cast(libc.calloc, ctypes.c_void_p).value,
-                               ctypes.cast(libc.free, ctypes.c_void_p).value, None, None)
+        self._logger = _LOGGER(_log)
+        self._callbacks = _Callbacks(self._logger, ctypes.cast(libc.calloc, ctypes.c_void_p).value,
+                                     ctypes.cast(libc.free, ctypes.c_void_p).value, None, None)
         lib.fmi2Instantiate.restype = ctypes.c_void_p
         lib.fmi2Instantiate.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
                                         ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
-        c = lib.fmi2Instantiate(b"probe", 1, md.get("guid").encode(), (folder / "resources").as_uri().encode(),
-                                ctypes.addressof(callbacks), 0, 0)
-        if not c:
-            raise RuntimeError("fmi2Instantiate failed")
-        c = ctypes.c_void_p(c)
         lib.fmi2SetupExperiment.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_double, ctypes.c_double,
                                             ctypes.c_int, ctypes.c_double]
         lib.fmi2DoStep.argtypes = [ctypes.c_void_p, ctypes.c_double, ctypes.c_double, ctypes.c_int]
-        _check(lib.fmi2SetupExperiment(c, 0, 0.0, t, 0, 0.0), "fmi2SetupExperiment")
+
+    def instance(self, name: bytes, values: dict | None = None) -> ctypes.c_void_p:
+        """An instance initialized for the DefaultExperiment, the Real
+        ``values`` (value reference: value) set in initialization mode."""
+        lib = self.lib
+        c = lib.fmi2Instantiate(name, 1, self.md.get("guid").encode(), (self.folder / "resources").as_uri().encode(),
+                                ctypes.addressof(self._callbacks), 0, 0)
+        if not c:
+            raise RuntimeError("fmi2Instantiate failed")
+        c = ctypes.c_void_p(c)
+        _check(lib.fmi2SetupExperiment(c, 0, 0.0, self.start, 0, 0.0), "fmi2SetupExperiment")
         _check(lib.fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode")
+        for vr, value in (values or {}).items():
+            _check(lib.fmi2SetReal(c, (ctypes.c_uint * 1)(int(vr)), ctypes.c_size_t(1), (ctypes.c_double * 1)(value)),
+                   "fmi2SetReal")
         _check(lib.fmi2ExitInitializationMode(c), "fmi2ExitInitializationMode")
+        return c
+
+
+def _unpacked(fmu: Path) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="crane_cosim_probe_")).resolve()
+    with zipfile.ZipFile(fmu) as z:
+        z.extractall(folder)
+    return folder
+
+
+def _run(fmu: Path) -> str:
+    """Run the FMU (see above); returns the folder it was unpacked to (gone by then)."""
+    folder = _unpacked(fmu)
+    try:
+        loaded = _Loaded(folder)
+        lib, h, t = loaded.lib, loaded.h, loaded.start
+        c = loaded.instance(b"probe")
         for _ in range(10):
             _check(lib.fmi2DoStep(c, t, h, 1), "fmi2DoStep")
             t += h
@@ -118,10 +154,44 @@ def imported_files(fmu: Path) -> tuple[list[str], list[str]]:
     return sorted(files), sorted(kernels)
 
 
+def reference_rows(fmu: Path, values: dict, every: int) -> list[str]:
+    """The lines of the reference experiment's CSV (see above)."""
+    folder = _unpacked(fmu)
+    try:
+        loaded = _Loaded(folder)
+        lib, h = loaded.lib, loaded.h
+        outputs = [(v.get("name"), int(v.get("valueReference"))) for v in loaded.md.find("ModelVariables")
+                   if v.get("causality") == "output" and v.find("Real") is not None]
+        vr = (ctypes.c_uint * len(outputs))(*(r for _, r in outputs))
+        y = (ctypes.c_double * len(outputs))()
+        c = loaded.instance(b"reference", values)
+        lines = [",".join(["time", *(name for name, _ in outputs)])]
+
+        def row(t):
+            _check(lib.fmi2GetReal(c, vr, ctypes.c_size_t(len(outputs)), y), "fmi2GetReal")
+            lines.append(",".join(repr(float(x)) for x in [t, *y]))
+        row(loaded.start)
+        steps = round((loaded.stop - loaded.start) / h)
+        for k in range(1, steps + 1):
+            _check(lib.fmi2DoStep(c, loaded.start + (k - 1) * h, h, 1), "fmi2DoStep")
+            if k % every == 0 or k == steps:
+                row(loaded.start + k * h)
+        _check(lib.fmi2Terminate(c), "fmi2Terminate")
+        lib.fmi2FreeInstance(c)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return lines
+
+
 def main(argv=None) -> int:
-    fmu, out = (argv or sys.argv[1:])[:2]
+    args = argv or sys.argv[1:]
+    fmu, out = args[:2]
     imported, kernels = imported_files(Path(fmu))
     Path(out).write_text(json.dumps({"imported": imported, "kernels": kernels}, indent=1))
+    if len(args) >= 4:
+        asked = json.loads(Path(args[3]).read_text())
+        lines = reference_rows(Path(fmu), asked["values"], int(asked["every"]))
+        Path(args[2]).write_text("\n".join(lines) + "\n")
     return 0
 
 

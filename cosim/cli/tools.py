@@ -13,6 +13,7 @@ __all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "
 def cmd_build(args) -> int:
     from ..blocks import BLOCKS
     from ..fmus.build import build_all
+    from ..example_sets import example_parameter_sets
     from ..fmus.portable import build_portable_fmu
     from ..runtime.runlog import make_folder
     from ..fmus.warmup import warm_up
@@ -22,8 +23,9 @@ def cmd_build(args) -> int:
         raise CraneCosimError(f"--model {unknown[0]}: no such block; known: {', '.join(BLOCKS)}")
     make_folder(args.out, "--out")
     if args.portable:
+        sets = example_parameter_sets()
         for model in args.model or BLOCKS:
-            print(build_portable_fmu(model, args.out, sys.stderr), flush=True)
+            print(build_portable_fmu(model, args.out, sys.stderr, sets=sets.get(model, ())), flush=True)
         return 0
     paths = build_all(args.out, args.model or None)
     for path in paths:

@@ -81,3 +81,13 @@ def test_every_block_names_its_reference_and_its_validation(name):
         assert year is None, f"{name} follows a publication after all: {cls.reference!r}"
     else:
         assert year is not None, f"{name}.reference names no year: {cls.reference!r}"
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_the_reference_experiment_sets_real_inputs_and_parameters(name):
+    """The values a block's reference experiment sets name Real inputs or
+    parameters of the block (the portable FMU applies them by name)."""
+    cls = BLOCKS[name]
+    real = {v.name for v in (*cls.inputs, *cls.parameters) if v.type == "Real"}
+    assert set(cls.reference_experiment) <= real
+    assert all(isinstance(v, float) for v in cls.reference_experiment.values())

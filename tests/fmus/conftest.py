@@ -28,12 +28,14 @@ def plain_fmu_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def portable_dir(tmp_path_factory):
-    """Every block's portable FMU (``fmus/portable.py``), built once per
-    session (the runtimes and the generic kernels come from the cache
-    folder, made there once)."""
+    """Every block's portable FMU (``fmus/portable.py``), with the examples'
+    parameter sets as ``crane-cosim build-fmus --portable`` writes them,
+    built once per session (the runtimes and the generic kernels come
+    from the cache folder, made there once)."""
+    from crane_cosim.example_sets import example_parameter_sets
     from crane_cosim.fmus.portable import build_portable_all
     out = tmp_path_factory.mktemp("portable_fmus")
-    build_portable_all(out)
+    build_portable_all(out, sets=example_parameter_sets())
     return out
 
 

@@ -23,6 +23,7 @@ from c_hosts import compile_host, host_env
 from clean_room import clean_env, clean_room_command, python_installations, require_clean_room
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
+from crane_cosim.fmus.ls_ref import LS_FOLDER
 
 # skipped without a C compiler, failed without one in CI (conftest.py)
 pytestmark = pytest.mark.usefixtures("c_compiler")
@@ -43,12 +44,9 @@ def clean_home(tmp_path_factory):
 
 #: values set in initialization mode where the start values leave every
 #: output zero (friction at rest, a signal of an empty table): a comparison
-#: of zeros would prove nothing
-DRIVEN = {"JointFriction": {"u_slew": 0.05, "u_boom": -0.02, "u_jib": 0.03, "f_slew_n1": 1e4, "f_boom_n1": 2e4,
-                            "f_jib_n1": 8e3},
-          "KnuckleBoomFriction": {"u_slew": 0.05, "u_boom": -0.02, "u_jib": 0.03, "f_slew_n1": 1e4,
-                                  "f_boom_n1": 2e4, "f_jib_n1": 8e3},
-          "Signal": {"offset": 1.5}}
+#: of zeros would prove nothing.  They are the blocks' reference
+#: experiment, which the portable FMUs carry with its result.
+DRIVEN = {model: dict(cls.reference_experiment) for model, cls in BLOCKS.items() if cls.reference_experiment}
 
 
 def extracted(fmu: Path, folder: Path) -> Path:
@@ -127,6 +125,13 @@ def test_portable_fmu_runs_on_a_machine_without_python(model, portable_dir, fmu_
     y_lean = run_c_master(c_master, lean, host_env())
     assert np.count_nonzero(y_lean) >= 1
     assert_same(y_portable, y_lean)
+    # the reference experiment the FMU carries is this run: its last row holds these outputs
+    rows = (portable / LS_FOLDER / "reference.csv").read_text().splitlines()
+    header, last = rows[0].split(","), [float(x) for x in rows[-1].split(",")]
+    md = read_model_description(str(portable))
+    assert header == ["time", *(v.name for v in _outputs(md))]
+    assert last[0] == pytest.approx(BLOCKS[model].default_stop_time, rel=1e-12)
+    assert_same(y_portable, np.array(last[1:]))
 
 
 # -- FMPy under other Pythons ------------------------------------------------------
