@@ -69,6 +69,10 @@ class FMI2Instance(FMUInstance):
         #: freed after the step: some (pythonfmu's own among them) make a new
         #: one and lose the old
         self._state_slot = ctypes.c_void_p() if self._keeps_one_state(dll) else None
+        #: the project's proxy's calls of a step in one crossing (portable FMUs,
+        #: ``--processes``), which the compiled master step uses; None elsewhere
+        self._steps_calls = ((dll["crane_cosim_fmi2_post_steps"], dll["crane_cosim_fmi2_collect_steps"])
+                             if _exports(dll, "crane_cosim_fmi2_post_steps") else None)
 
     def _keeps_one_state(self, dll) -> bool:
         """Whether this instance writes a state given back to

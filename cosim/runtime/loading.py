@@ -11,7 +11,7 @@ from .fmi2 import FMI2Instance
 from .fmi3 import FMI3Instance
 from .instance import FMUInstance
 from .model import read_model
-from .plan import Part
+from .plan import Part, out_of_process_refusal
 from .types import NUMERIC
 
 __all__ = ["instantiate", "open_instance"]
@@ -22,8 +22,7 @@ def instantiate(part, unzip_root: Path, out_of_process: bool = False) -> FMUInst
     in a process of its own (FMI 2.0 only: refused by name for another)."""
     if part.model.fmi_version != "2.0":
         if out_of_process:
-            raise CraneCosimError(f"component {part.name}: --processes runs FMI 2.0 FMUs in processes of their "
-                                  f"own; {Path(part.path).name} is an FMI {part.model.fmi_version} FMU")
+            raise CraneCosimError(out_of_process_refusal(part))
         return FMI3Instance(part, unzip_root)
     return FMI2Instance(part, unzip_root, out_of_process)
 

@@ -34,8 +34,8 @@ from .coupling import COUPLINGS, coupled_connections
 from .model import ModelInfo, describe
 from .types import NUMERIC
 
-__all__ = ["Settings", "Part", "Route", "Plan", "plan_of", "problems_of", "replace_component", "steps_of",
-           "EXTRAPOLATIONS"]
+__all__ = ["Settings", "Part", "Route", "Plan", "plan_of", "out_of_process_refusal", "problems_of",
+           "replace_component", "steps_of", "EXTRAPOLATIONS"]
 
 EXTRAPOLATIONS = ("midpoint", "none")
 
@@ -191,6 +191,10 @@ class _Planner:
         if self.config is not None and self.config.estimates:
             for p, comps in _estimate_problems(plan):
                 self.problem(p, *comps)
+        if self.config is not None and self.config.processes:
+            for part in parts:
+                if part.model is not None and part.model.fmi_version != "2.0":
+                    self.problem(out_of_process_refusal(part), part.name)
         return plan
 
     def _models(self) -> dict:
@@ -406,6 +410,13 @@ def replace_component(system, name: str, source):
         warnings.warn(note)
         comp.parameters = {n: v for n, v in comp.parameters.items() if n not in left}
     return comp
+
+
+def out_of_process_refusal(part) -> str:
+    """Why ``part``, an FMU of another FMI version than 2.0, cannot run
+    out of process."""
+    return (f"component {part.name}: --processes runs FMI 2.0 FMUs in processes of their own; "
+            f"{Path(part.path).name} is an FMI {part.model.fmi_version} FMU")
 
 
 def plan_of(system, config=None) -> Plan:

@@ -1,7 +1,10 @@
 """``crane-cosim bench --portable``: the portable FMUs beside the lean ones
 (``fmus/portable.py``, ``docs/portable_fmus.md``): per FMU, its size and
-the µs a step under FMPy; and the crane on the vessel in this project's
-master with its FMUs lean, portable, and lean with ``--processes``.
+the µs a step under FMPy; the crane on the vessel in this project's
+master with its FMUs lean, portable, and lean with ``--processes``; and
+the barge example (the knuckle boom crane on the hydrodynamic barge, whose
+two cylinders may step at the same time) lean, with ``--processes``, and
+with ``--processes`` stepping every component one after another.
 
 Under FMPy a step is one ``fmi2SetReal`` of every Real input, one
 ``fmi2DoStep`` of the FMU's DefaultExperiment step and one ``fmi2GetReal``
@@ -12,6 +15,7 @@ In the master, the wall time of a run's steps, the fastest of ``repeat``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -30,12 +34,15 @@ from ..fmus.portable import build_portable_fmu
 from ..runtime.config import RunConfig
 from ..runtime.run import run_cosim
 from ..runtime.runlog import check_folder
-from ..scenarios import crane_on_vessel
+from ..runtime.compiled.engine import TOGETHER_SWITCH
+from ..scenarios import crane_on_vessel, hydro_vessel
 
 __all__ = ["fmpy_us_per_step", "master_us_per_step", "portable_bench", "portable_main"]
 
 #: the FMUs of the system run in the master, the crane on the vessel
 MASTER_FMUS = ("Vessel", "Crane", "Controller")
+#: the FMUs of the barge example (the knuckle boom crane on the hydrodynamic barge)
+BARGE_FMUS = ("HydroVessel", "KnuckleBoomCrane", "KnuckleBoomFriction", "HydraulicCylinder", "KnuckleBoomController")
 
 
 def fmpy_us_per_step(fmu: Path, steps: int, repeat: int) -> tuple[float, float]:
@@ -80,16 +87,26 @@ def fmpy_us_per_step(fmu: Path, steps: int, repeat: int) -> tuple[float, float]:
 
 
 def master_us_per_step(fmu_folder: Path, stop_time: float, repeat: int, work: Path,
-                       processes: bool = False) -> float:
-    """µs of wall time a step of the master running the crane on the vessel
-    (``scenarios.crane_on_vessel``) with the FMUs in ``fmu_folder`` over
-    ``stop_time`` s, the fastest of ``repeat`` runs."""
-    system = crane_on_vessel(base_dir=fmu_folder.parent, fmu_dir=fmu_folder.name, stop_time=stop_time)
+                       processes: bool = False, scenario=crane_on_vessel, together: bool = True) -> float:
+    """µs of wall time a step of the master running ``scenario`` (default:
+    the crane on the vessel) at its defaults with the FMUs in
+    ``fmu_folder`` over ``stop_time`` s, the fastest of ``repeat`` runs;
+    ``together`` False steps every component of a pass one after another
+    (``CRANE_COSIM_STEP_TOGETHER=0``)."""
+    system = scenario(base_dir=fmu_folder.parent, fmu_dir=fmu_folder.name, stop_time=stop_time)
     best = float("inf")
-    for k in range(repeat):
-        result = run_cosim(system, work / f"run{k}",
-                           RunConfig(progress=False, replace_run=True, processes=processes))
-        best = min(best, result.wall_time / result.steps * 1e6)
+    before = os.environ.get(TOGETHER_SWITCH)
+    os.environ[TOGETHER_SWITCH] = "1" if together else "0"
+    try:
+        for k in range(repeat):
+            result = run_cosim(system, work / f"run{k}",
+                               RunConfig(progress=False, replace_run=True, processes=processes))
+            best = min(best, result.wall_time / result.steps * 1e6)
+    finally:
+        if before is None:
+            os.environ.pop(TOGETHER_SWITCH, None)
+        else:
+            os.environ[TOGETHER_SWITCH] = before
     return best
 
 
@@ -117,7 +134,16 @@ def portable_bench(models, stop_time: float, repeat: int, work: Path, steps: int
     master = {kind: master_us_per_step(folder, stop_time, repeat, work / kind)
               for kind, folder in (("lean", lean_dir), ("portable", portable_dir))}
     master["processes"] = master_us_per_step(lean_dir, stop_time, repeat, work / "processes", True)
-    return {"fmus": rows, "master": {"system": "crane_on_vessel", "stop_time": stop_time, **master}}
+    for model in BARGE_FMUS:
+        if not (lean_dir / f"{model}.fmu").exists():
+            build_fmu(model, lean_dir)
+    barge = {"lean": master_us_per_step(lean_dir, stop_time, repeat, work / "barge", scenario=hydro_vessel),
+             "processes": master_us_per_step(lean_dir, stop_time, repeat, work / "barge_processes", True,
+                                             hydro_vessel),
+             "processes_one_by_one": master_us_per_step(lean_dir, stop_time, repeat, work / "barge_one_by_one", True,
+                                                        hydro_vessel, together=False)}
+    return {"fmus": rows, "master": {"system": "crane_on_vessel", "stop_time": stop_time, **master},
+            "barge": {"system": "hydro_vessel", "stop_time": stop_time, **barge}}
 
 
 def portable_main(args) -> int:
@@ -142,4 +168,8 @@ def portable_main(args) -> int:
     print(f"{m['system']} in the master, µs a step ({m['stop_time']:g} s): lean {m['lean']:.1f}, portable "
           f"{m['portable']:.1f} ({m['portable'] / m['lean']:.2f} times), lean with --processes "
           f"{m['processes']:.1f} ({m['processes'] / m['lean']:.2f} times)")
+    b = record["barge"]
+    print(f"{b['system']} in the master, µs a step ({b['stop_time']:g} s): lean {b['lean']:.1f}, with --processes "
+          f"{b['processes']:.1f} ({b['processes'] / b['lean']:.2f} times), the same with every component stepped "
+          f"one after another {b['processes_one_by_one']:.1f} ({b['processes_one_by_one'] / b['lean']:.2f} times)")
     return 0

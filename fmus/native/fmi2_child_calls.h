@@ -209,6 +209,37 @@ static void answer(In *r, uint32_t op)
         answer_status(begin_answer(), p_fmi2DoStep(instance, t, h, no_set_prior));
         break;
     }
+    case OP_STEP_SEQUENCE: { /* crane_cosim_fmi2_post_steps (fmi2_proxy_calls.h) */
+        fmi2FMUstate state = state_of(get_u64(r));
+        size_t n_in, n_u, n_out;
+        const fmi2ValueReference *vr_in = get_array(r, &n_in, sizeof *vr_in);
+        const fmi2Real *u = get_array(r, &n_u, sizeof *u);
+        double t = get_f64(r), h1 = get_f64(r);
+        fmi2Boolean no_set_prior = (fmi2Boolean)get_u32(r);
+        const fmi2ValueReference *vr_out = get_array(r, &n_out, sizeof *vr_out);
+        double h2 = get_f64(r);
+        size_t at = begin_answer(), which_at = out.size;
+        put_u32(&out, 0);
+        fmi2Real *y = answer_array(n_out, sizeof *y, 1);
+        fmi2Status status = r->bad || n_u != n_in ? fmi2Error : fmi2OK, worst = fmi2OK;
+        uint32_t which = 0;
+#define SEQUENCE_CALL(number, condition, made)                                                                     \
+        if (status <= fmi2Warning && (condition)) {                                                                \
+            which = number;                                                                                        \
+            status = made;                                                                                         \
+            worst = status > worst ? status : worst;                                                               \
+        }
+        SEQUENCE_CALL(1, state != NULL, p_fmi2SetFMUstate(instance, state))
+        SEQUENCE_CALL(2, n_in > 0, p_fmi2SetReal(instance, vr_in, n_in, u))
+        SEQUENCE_CALL(3, h1 > 0, p_fmi2DoStep(instance, t, h1, no_set_prior))
+        SEQUENCE_CALL(4, n_out > 0, p_fmi2GetReal(instance, vr_out, n_out, y))
+        SEQUENCE_CALL(5, h2 > 0, p_fmi2DoStep(instance, t + h1, h2, no_set_prior))
+#undef SEQUENCE_CALL
+        answer_status(at, worst > status ? worst : status);
+        if (!out.failed)
+            memcpy(out.data + which_at, &which, sizeof which);
+        break;
+    }
     case OP_GET_STATUS: {
         fmi2StatusKind kind = (fmi2StatusKind)get_u32(r);
         int wanted = (int)get_u32(r);

@@ -76,6 +76,9 @@ typedef struct {
     double timeout;       /* seconds a call may take once initialized, 0 for no limit */
     int initialized;      /* fmi2ExitInitializationMode done: calls are bounded by the timeout */
     int keeps_one_state;  /* the FMU's binary writes a state given back to fmi2GetFMUstate over */
+    int pending;          /* a request was posted whose answer is not collected yet */
+    uint32_t seen;        /* the answer's number when it was posted */
+    struct timespec posted; /* when */
     fmi2CallbackFunctions host;
     char *name;
     Out out;                     /* the request */
@@ -196,13 +199,17 @@ static fmi2Status lost(Proxy *p, const char *function, const char *why)
     return fmi2Fatal;
 }
 
-/* Send the request in p->out and read the answer: the process's log
- * messages to the host's logger, the status returned, *r over the rest
- * (valid until the next call). */
-static fmi2Status call(Proxy *p, const char *function, In *r)
+/* Send the request in p->out without waiting for its answer (collect()
+ * reads it): fmi2OK, or the status of a request that cannot be sent. */
+static fmi2Status post(Proxy *p, const char *function)
 {
     if (p->gone)
         return fmi2Fatal;
+    if (p->pending) {
+        say(p, fmi2Error, "logStatusError", "%s: %s: called while a sequence of calls is under way (collect "
+            "it first)", p->name, function);
+        return fmi2Error;
+    }
     size_t size = p->out.size;
     if (p->out.failed || size > CHANNEL_HALF) {
         say(p, fmi2Error, "logStatusError", "%s: %s: %s", p->name, function,
@@ -212,11 +219,22 @@ static fmi2Status call(Proxy *p, const char *function, In *r)
     ((FrameHeader *)p->out.data)->length = (uint32_t)(size - sizeof(FrameHeader));
     memcpy(channel_request(p->channel), p->out.data, size);
     p->channel->request_size = size;
-    uint32_t seen = atomic_load(&p->channel->answer);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    p->seen = atomic_load(&p->channel->answer);
+    clock_gettime(CLOCK_MONOTONIC, &p->posted);
     channel_post(&p->channel->request, &p->channel->child_asleep, p->socket);
-    int got = channel_wait(&p->channel->answer, seen, &p->channel->host_asleep, p->socket, SPIN, &t0,
+    p->pending = 1;
+    return fmi2OK;
+}
+
+/* Read the answer to the request post() sent: the process's log messages
+ * to the host's logger, the status returned, *r over the rest (valid until
+ * the next call). */
+static fmi2Status collect(Proxy *p, const char *function, In *r)
+{
+    if (p->gone)
+        return fmi2Fatal;
+    p->pending = 0;
+    int got = channel_wait(&p->channel->answer, p->seen, &p->channel->host_asleep, p->socket, SPIN, &p->posted,
                            p->initialized ? p->timeout : 0);
     if (got == 0)
         return lost(p, function, NULL);
@@ -244,6 +262,13 @@ static fmi2Status call(Proxy *p, const char *function, In *r)
         return status;
     }
     return lost(p, function, "the FMU's process answered what cannot be read");
+}
+
+/* Send the request in p->out and read its answer (collect()). */
+static fmi2Status call(Proxy *p, const char *function, In *r)
+{
+    fmi2Status status = post(p, function);
+    return status == fmi2OK ? collect(p, function, r) : status;
 }
 
 /* -- creation ------------------------------------------------------------------------------ */
@@ -458,8 +483,10 @@ EXPORT void fmi2FreeInstance(fmi2Component c)
     if (!p)
         return;
     if (!p->gone) {
-        out_begin(&p->out, OP_FREE_INSTANCE);
         In r;
+        if (p->pending) /* a sequence posted and never collected: its answer first */
+            collect(p, "fmi2FreeInstance", &r);
+        out_begin(&p->out, OP_FREE_INSTANCE);
         call(p, "fmi2FreeInstance", &r);
     }
     free_proxy(p);

@@ -337,3 +337,48 @@ EXPORT fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind s, f
         *value = p->strings[0];
     return status;
 }
+
+/* -- a step's calls in one crossing (the project's own entry points) ------------------------------------
+
+ * crane_cosim_fmi2_post_steps sends, without waiting, the calls a master
+ * makes of a component for one step: fmi2SetFMUstate(state) where state is
+ * not NULL, fmi2SetReal of the n_in inputs where n_in > 0, fmi2DoStep(t,
+ * h1) where h1 > 0, fmi2GetReal of the n_out outputs where n_out > 0, and
+ * fmi2DoStep(t + h1, h2) where h2 > 0, in this order; the process makes
+ * them one after another and stops after the first whose status is above
+ * fmi2Warning.  crane_cosim_fmi2_collect_steps waits for them and returns
+ * (which << 8) | status: `which` the last call made (1 to 5 in the order
+ * above, 0 none), `status` its status where above fmi2Warning, else the
+ * worst of the calls'; the outputs in y (n_out values) where fmi2GetReal
+ * was made.  Several components posted one after another then step at the
+ * same time, each in its process.  Every other call of the instance waits
+ * until the sequence is collected. */
+EXPORT fmi2Status crane_cosim_fmi2_post_steps(fmi2Component c, fmi2FMUstate state, const fmi2ValueReference vr_in[],
+                                              size_t n_in, const fmi2Real u[], fmi2Real t, fmi2Real h1,
+                                              fmi2Boolean noSetPrior, const fmi2ValueReference vr_out[],
+                                              size_t n_out, fmi2Real h2)
+{
+    PROXY_OF(c);
+    (void)r;
+    out_begin(&p->out, OP_STEP_SEQUENCE);
+    put_u64(&p->out, id_of(state));
+    put_array(&p->out, vr_in, n_in, sizeof *vr_in);
+    put_array(&p->out, u, n_in, sizeof *u);
+    put_f64(&p->out, t);
+    put_f64(&p->out, h1);
+    put_u32(&p->out, (uint32_t)noSetPrior);
+    put_array(&p->out, vr_out, n_out, sizeof *vr_out);
+    put_f64(&p->out, h2);
+    return post(p, "fmi2DoStep");
+}
+
+EXPORT int crane_cosim_fmi2_collect_steps(fmi2Component c, fmi2Real y[], size_t n_out)
+{
+    PROXY_OF(c);
+    fmi2Status status = collect(p, "fmi2DoStep", &r);
+    if (status == fmi2Fatal)
+        return fmi2Fatal;
+    uint32_t which = get_u32(&r);
+    take_values(&r, y, n_out, sizeof *y);
+    return (int)((which << 8) | (uint32_t)status);
+}

@@ -64,6 +64,7 @@ enum {
     OP_GET_INTEGER_STATUS,
     OP_GET_BOOLEAN_STATUS,
     OP_GET_STRING_STATUS,
+    OP_STEP_SEQUENCE, /* the project's own: crane_cosim_fmi2_post_steps */
     OP_COUNT
 };
 

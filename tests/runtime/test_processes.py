@@ -30,8 +30,12 @@ def _linux():
         pytest.skip("components out of process run on Linux")
 
 
-def _command(out: Path, *options) -> list[str]:
-    return [sys.executable, "-m", "crane_cosim.cli", "run", str(EXAMPLE), "--out", str(out), "--no-plots", *options]
+#: the offshore knuckle boom crane, whose two cylinders step at the same time in each pass
+KNUCKLE_BOOM = EXAMPLE.parent / "offshore_knuckle_boom"
+
+
+def _command(out: Path, *options, example: Path = EXAMPLE) -> list[str]:
+    return [sys.executable, "-m", "crane_cosim.cli", "run", str(example), "--out", str(out), "--no-plots", *options]
 
 
 def _results(folder: Path):
@@ -65,17 +69,17 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _running(out: Path, *options):
-    """The run started, once its three components' processes are up and it
-    has recorded a quarter of a second: (process, component processes)."""
-    proc = subprocess.Popen(_command(out, "--stop-time", "20", "--processes", *options), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def _running(out: Path, *options, example: Path = EXAMPLE, components: int = 3, rows: int = 125):
+    """The run started, once its components' processes are up and it has
+    recorded ``rows`` rows: (process, component processes)."""
+    proc = subprocess.Popen(_command(out, "--stop-time", "20", "--processes", *options, example=example),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
         children = _children(proc.pid)
-        if len(children) == 3 and (out / "results.arrows").is_file():
+        if len(children) == components and (out / "results.arrows").is_file():
             try:
-                if len(_results(out)) > 125:
+                if len(_results(out)) > rows:
                     return proc, children
             except (OSError, ValueError):
                 pass  # a stream being written: not a whole batch yet
@@ -111,6 +115,58 @@ def test_a_run_out_of_process_equals_the_run_in_process(tmp_path):
     inside, outside = _results(tmp_path / "in"), _results(tmp_path / "out")
     assert list(inside.columns) == list(outside.columns) and len(inside) == 1001
     np.testing.assert_array_equal(outside.to_numpy(), inside.to_numpy())
+
+
+def test_components_that_step_together_give_the_bits_of_the_run_in_process(tmp_path, monkeypatch):
+    """The offshore knuckle boom crane over 0.5 s with --processes: its two
+    cylinders, which read nothing of each other, step at the same time in
+    every pass, each in its process (the other components one after
+    another, each reading the one before it); every recorded value the same
+    bits as the run in one process, and as the run with every component
+    stepped one after another (``CRANE_COSIM_STEP_TOGETHER=0``)."""
+    from crane_cosim.files.ssp import open_system
+    from crane_cosim.runtime import run_cosim
+    from crane_cosim.runtime.compiled import engine
+    from crane_cosim.runtime.config import RunConfig
+
+    together = []
+    plan_of = engine._together
+
+    def spy(alg):
+        rows = plan_of(alg)
+        together.append({alg.instances[k].name for (_, k, _, _), joins in zip(alg.plan_of_passes, rows) if joins})
+        return rows
+    monkeypatch.setattr(engine, "_together", spy)
+    results = {}
+    for name, processes, env in (("in", False, "1"), ("out", True, "1"), ("one_by_one", True, "0")):
+        monkeypatch.setenv(engine.TOGETHER_SWITCH, env)
+        with open_system(KNUCKLE_BOOM) as opened:
+            opened.system.stop_time = 0.5
+            result = run_cosim(opened.system, tmp_path / name, RunConfig(progress=False, processes=processes))
+        assert result.status == "completed"
+        results[name] = _results(tmp_path / name).to_numpy()
+    # in process no component takes its calls in one crossing; out of process the jib cylinder joins the boom's
+    assert together == [set(), {"jib_cylinder"}, set()]
+    assert results["in"].shape[0] == 101
+    np.testing.assert_array_equal(results["out"], results["in"])
+    np.testing.assert_array_equal(results["one_by_one"], results["in"])
+
+
+def test_a_component_killed_while_stepping_together_ends_the_run(tmp_path):
+    """The jib cylinder's process killed while the run goes, the boom
+    cylinder's stepping at the same time: the run ends with one sentence
+    naming the jib cylinder and how its process ended, the results so far
+    on disk, no process left."""
+    proc, children = _running(tmp_path, example=KNUCKLE_BOOM, components=6, rows=20)
+    rows = len(_results(tmp_path))
+    os.kill(_component(children, "jib_cylinder"), signal.SIGKILL)
+    code, err, took = _ended(proc)
+    assert code != 0 and took < 10
+    message = err.strip().splitlines()[-1]
+    assert message.startswith("crane-cosim: error: component jib_cylinder (HydraulicCylinder.fmu) "), message
+    assert "the FMU's process (pid " in message and "was killed by signal 9" in message
+    assert len(_results(tmp_path)) >= rows
+    _none_left(children)
 
 
 def test_a_killed_component_ends_the_run_with_the_results_so_far(tmp_path):

@@ -238,3 +238,15 @@ def test_an_fmi3_fmu_is_rolled_back_in_the_iterated_midpoints_loop(typed_fmus, f
     assert list(df["c3.count"]) == expected
     assert json.loads((tmp_path / "summary.json").read_text())["re_step_passes"]
     assert result.status == "completed"
+
+
+def test_processes_refuses_an_fmi3_component_before_anything_runs(typed_fmus, fmu_dir, tmp_path, capsys):
+    """``--processes`` runs FMI 2.0 FMUs out of process: an FMI 3.0
+    component is named in one sentence when the run is planned, exit 2,
+    nothing instantiated and no results folder made."""
+    ssd = write_ssd(_system(typed_fmus, fmu_dir), typed_fmus / f"{tmp_path.name}.ssd")
+    assert main(["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots", "--processes"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == ("crane-cosim: error: component c3: --processes runs FMI 2.0 FMUs in processes of their own; "
+                       "Counter3.fmu is an FMI 3.0 FMU")
+    assert not (tmp_path / "out" / "results.arrows").exists()

@@ -1,6 +1,8 @@
 """``crane-cosim bench --portable`` (``cosim/studies/portable_bench.py``):
-a record per FMU with its sizes and µs a step lean and portable, and the
-crane on the vessel in the master lean, portable and with --processes.
+a record per FMU with its sizes and µs a step lean and portable, the
+crane on the vessel in the master lean, portable and with --processes,
+and the barge example lean and with --processes, its cylinders stepping
+at the same time or one after another.
 Speed is measured by the command, never asserted here."""
 from __future__ import annotations
 
@@ -31,6 +33,12 @@ def test_the_master_runs_the_crane_on_the_vessel_three_ways(record):
     assert all(master[kind] > 0 for kind in ("lean", "portable", "processes"))
 
 
+def test_the_master_runs_the_barge_three_ways(record):
+    barge = record["barge"]
+    assert barge["system"] == "hydro_vessel" and barge["stop_time"] == 0.05
+    assert all(barge[kind] > 0 for kind in ("lean", "processes", "processes_one_by_one"))
+
+
 def test_bench_portable_command(tmp_path, capsys):
     """The command's JSON is the record, on stdout alone."""
     assert main(["bench", "--portable", "--model", "Signal", "--stop-time", "0.02", "--repeat", "1", "--json",
@@ -38,3 +46,4 @@ def test_bench_portable_command(tmp_path, capsys):
     printed = json.loads(capsys.readouterr().out)
     assert [r["fmu"] for r in printed["fmus"]] == ["Signal"] and set(printed["master"]) == {
         "system", "stop_time", "lean", "portable", "processes"}
+    assert set(printed["barge"]) == {"system", "stop_time", "lean", "processes", "processes_one_by_one"}

@@ -17,7 +17,7 @@ __all__ = ["MODULES", "sources_digest", "install"]
 
 _HERE = Path(__file__).parent
 #: the modules the compiled step is made of
-MODULES = ("calls", "component", "layout", "point", "qn", "quadratic", "step")
+MODULES = ("calls", "component", "held", "layout", "point", "qn", "quadratic", "step")
 
 
 def sources_digest() -> str:

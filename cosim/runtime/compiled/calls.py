@@ -17,7 +17,7 @@ from numba import types
 from numba.extending import intrinsic
 
 __all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_set_derivatives", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
-           "fmi2_get_status", "clock_gettime", "double_pointer"]
+           "fmi2_get_status", "fmi2_post_steps", "fmi2_collect_steps", "clock_gettime", "double_pointer"]
 
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -109,6 +109,40 @@ def fmi2_get_status(typingctx, fn, component, kind, value):
     def codegen(context, builder, signature, args):
         fn, c, kind, v = args
         return _call(builder, fn, _I32, [_P8, _I32, _P8], [builder.inttoptr(c, _P8), kind, builder.inttoptr(v, _P8)])
+    return sig, codegen
+
+
+@intrinsic
+def fmi2_post_steps(typingctx, fn, component, state, vr_in, n_in, u, t, h1, no_prior, vr_out, n_out, h2):
+    """``crane_cosim_fmi2_post_steps(component, state, vr_in, n_in, u, t, h1,
+    noSetFMUStatePriorToCurrentPoint, vr_out, n_out, h2)`` at address
+    ``fn``, the project's proxy's (``fmus/native/fmi2_proxy_calls.h``): a
+    step's calls sent in one request, not waited for; its status."""
+    u64 = types.uint64
+    sig = types.int32(u64, u64, u64, u64, u64, u64, types.float64, types.float64, types.int32, u64, u64,
+                      types.float64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, state, vr_in, n_in, u, t, h1, flag, vr_out, n_out, h2 = args
+        return _call(builder, fn, _I32, [_P8, _P8, _I32.as_pointer(), _I64, _F64.as_pointer(), _F64, _F64, _I32,
+                                         _I32.as_pointer(), _I64, _F64],
+                     [builder.inttoptr(c, _P8), builder.inttoptr(state, _P8), builder.inttoptr(vr_in, _I32.as_pointer()),
+                      n_in, builder.inttoptr(u, _F64.as_pointer()), t, h1, flag,
+                      builder.inttoptr(vr_out, _I32.as_pointer()), n_out, h2])
+    return sig, codegen
+
+
+@intrinsic
+def fmi2_collect_steps(typingctx, fn, component, y, n_out):
+    """``crane_cosim_fmi2_collect_steps(component, y, n_out)`` at address
+    ``fn``: ``(which << 8) | status`` of the calls posted (see
+    :func:`fmi2_post_steps`), the outputs in ``y``."""
+    sig = types.int32(types.uint64, types.uint64, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn, c, y, n = args
+        return _call(builder, fn, _I32, [_P8, _F64.as_pointer(), _I64],
+                     [builder.inttoptr(c, _P8), builder.inttoptr(y, _F64.as_pointer()), n])
     return sig, codegen
 
 

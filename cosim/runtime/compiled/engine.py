@@ -33,10 +33,13 @@ from ..algorithms.acceleration import GROWTH, REUSE
 from ..algorithms.base import FLOOR, check_finite
 from . import layout, qn, step as kernel
 
-__all__ = ["CompiledMidpoint", "why_not_compiled"]
+__all__ = ["CompiledMidpoint", "why_not_compiled", "TOGETHER_SWITCH"]
 
 #: the environment variable that, set to ``python``, runs the Python algorithm
 SWITCH = "CRANE_COSIM_MASTER"
+#: the environment variable that, set to ``0``, steps the components of a
+#: pass one after another where they could step at the same time
+TOGETHER_SWITCH = "CRANE_COSIM_STEP_TOGETHER"
 
 
 def why_not_compiled(algorithm) -> str | None:
@@ -97,7 +100,7 @@ def _component_tables(alg, states: np.ndarray) -> tuple:
     (for the instance to free at the end)."""
     insts = alg.instances
     ci = np.zeros((len(insts), 5), np.int64)
-    ca = np.zeros((len(insts), 18), np.uint64)
+    ca = np.zeros((len(insts), 20), np.uint64)
     for k, inst in enumerate(insts):
         ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
         if k in alg.again:
@@ -107,14 +110,37 @@ def _component_tables(alg, states: np.ndarray) -> tuple:
                  ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data, inst.u_raw.ctypes.data,
                  states.ctypes.data + 8 * k, _address(inst._set_derivatives), ctypes.addressof(inst._du_vr),
                  ctypes.addressof(inst._du_order), inst.du.ctypes.data,
-                 _address(inst._dll["fmi2GetBooleanStatus"]), _address(inst._dll["fmi2GetRealStatus"]))
+                 _address(inst._dll["fmi2GetBooleanStatus"]), _address(inst._dll["fmi2GetRealStatus"]),
+                 *((_address(f) for f in inst._steps_calls) if inst._steps_calls else (0, 0)))
     return ci, ca, states
+
+
+def _together(alg) -> list[bool]:
+    """Per row of the passes, whether its component steps at the same time
+    as the rows before it (``layout.TOGETHER``): in the same pass, each of
+    them taking a step's calls in one crossing, and none of them a source
+    of its inputs.  (A row before it that reads this one's outputs read
+    them before this one stepped either way.)  None does where
+    ``CRANE_COSIM_STEP_TOGETHER=0`` (:data:`TOGETHER_SWITCH`) is set, for
+    measuring what stepping together gains."""
+    if os.environ.get(TOGETHER_SWITCH, "").strip() == "0":
+        return [False] * len(alg.plan_of_passes)
+    sources = [{r.src for r in routes} for routes in alg.plan.routes]
+    batched = [inst._steps_calls is not None for inst in alg.instances]
+    together, group = [], []
+    for row, (p, k, _, _) in enumerate(alg.plan_of_passes):
+        joins = (bool(group) and alg.plan_of_passes[row - 1][0] == p and batched[k] and batched[group[0]]
+                 and not sources[k] & set(group))
+        group = group + [k] if joins else [k]
+        together.append(joins)
+    return together
 
 
 def _pass_tables(alg) -> tuple:
     """The passes (``plan``, ``again``), the mid-step values, their history,
     the indices of the values watched and predicted."""
-    plan_rows = np.array([[p, k, halves, last] for p, k, halves, last in alg.plan_of_passes], np.int64)
+    plan_rows = np.array([[p, k, halves, last, together] for (p, k, halves, last), together
+                          in zip(alg.plan_of_passes, _together(alg))], np.int64).reshape(-1, 5)
     predicted_at = np.asarray(alg._predicted_at, np.int64)
     return (plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat, np.zeros((2, len(predicted_at))),
             np.asarray(alg._watched_at, np.int64), predicted_at)

@@ -6,8 +6,16 @@ of the components' tables, the addresses of ``misc``, the slots of
 #: columns of ci (per component: counts and flags)
 N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
 #: columns of ca (per component: addresses)
+#: (POST_STEPS, COLLECT_STEPS: the proxy's calls of a step in one crossing, 0 where
+#: the binary has none)
 (COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT, SET_DERIVATIVES,
- DU_VR, DU_ORDER, DU, GET_BOOLEAN_STATUS, GET_REAL_STATUS) = range(18)
+ DU_VR, DU_ORDER, DU, GET_BOOLEAN_STATUS, GET_REAL_STATUS, POST_STEPS, COLLECT_STEPS) = range(20)
+#: columns of plan: the pass, the component, whether it steps in halves, whether
+#: its second half is made at once, whether it steps at the same time as the
+#: rows before it (its sources stepped before this pass)
+PASS, STEPPED, HALVES, LAST, TOGETHER = range(5)
+#: the calls of a step in one crossing, in their order (``which`` a collect reports)
+RESTORE_CALL, SET_CALL, STEP_CALL, GET_CALL, SECOND_STEP_CALL = 1, 2, 3, 4, 5
 #: misc: the addresses of clock_gettime and of a timespec; the monotonic
 #: clock's id on this system (``time.CLOCK_MONOTONIC``); the address of a
 #: double for an FMU's answer to a status query

@@ -11,8 +11,10 @@ a call of an FMU and a few for each small numpy operation (some 110 us a
 step of the crane on the vessel), is gone; the FMUs' own time stays.
 ``engine.py`` builds the tables this step reads from the algorithm and
 explains what it reports; ``component.py`` holds the calls of one
-component, ``point.py`` the reads at the point, ``qn.py`` the quasi-Newton
-step, ``layout.py`` the columns and slots named below.
+component, ``held.py`` a component's step in a pass (and the components
+that step at the same time), ``point.py`` the reads at the point,
+``qn.py`` the quasi-Newton step, ``layout.py`` the columns and slots named
+below.
 
 The arrays (``engine.py`` says how each is made):
 
@@ -23,7 +25,7 @@ The arrays (``engine.py`` says how each is made):
   slot;
 * the routes into component ``k``: ``route_src[r]``, ``route_idx[r]``,
   ``route_dst[r]`` for ``r`` from ``route_ptr[k]`` to ``route_ptr[k + 1]``;
-* the passes: ``plan`` (pass, component, halves, last), ``again``;
+* the passes: ``plan`` (pass, component, halves, last, together), ``again``;
 * the values of every component's outputs one after another (``mid``,
   ``peak``, ``scale``), the indices into them of the values watched
   (``watched_at``) and predicted (``predicted_at``), ``hist`` the
@@ -54,71 +56,17 @@ from numba import njit
 from numba import types as nt
 
 from .calls import fmi2_get_state
-from .component import do_step, doubles, fail, finite, get_outputs, largest_change, now, restore, set_inputs, spent
-from .layout import (COMPONENT, DISCARDED, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET,
-                     FAILED_STEP, FIXED_STEP, FLOOR_OF, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_IN, N_OUT,
-                     NOT_FINITE, NOT_FINITE_END, OFFSET, OK, REUSE_STEPS, SETTLE_TOL, SLOT, U, Y)
+from .component import (batched, do_step, doubles, fail, finite, largest_change, now, restore, set_inputs, spent,
+                        step_calls)
+from .held import gather_mid, held_step, step_together
+from .layout import (COMPONENT, DISCARDED, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, FIXED_STEP, FLOOR_OF,
+                     GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT, NOT_FINITE_END, OFFSET, OK, PASS,
+                     RESTORE_CALL, REUSE_STEPS, SET_CALL, SETTLE_TOL, SLOT, TOGETHER, Y)
 from .point import point_reads
 from .quadratic import quadratic_passes
 from .qn import qn_new_step, qn_next_input
 
 __all__ = ["midpoint_steps", "SIGNATURE"]
-
-@njit(cache=True)
-def _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
-    """Component ``k``'s inputs at their sources' mid-step values."""
-    u = doubles(ca[k, U], ci[k, N_IN])
-    for r in range(route_ptr[k], route_ptr[k + 1]):
-        u[route_dst[r]] = mid[ci[route_src[r], OFFSET] + route_idx[r]]
-
-
-@njit(cache=True)
-def _held_step(k, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst, misc,
-               ts, fmi_ns, discarded, fault, fault_t):
-    """``IteratedMidpoint._held_step`` (the component's state restored
-    first where it steps ``again``): 1 if the component reached t + h, 0 if
-    stopped at mid-step, -1 on a fault."""
-    _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-    t0 = now(misc, ts)
-    if again:
-        s = restore(k, ca, states)
-        if s > 1:
-            spent(k, t0, misc, ts, fmi_ns)
-            fail(fault, fault_t, FAILED_RESTORE, k, s, t)
-            return -1
-    s = set_inputs(k, ci, ca)
-    if s > 1:
-        spent(k, t0, misc, ts, fmi_ns)
-        fail(fault, fault_t, FAILED_SET, k, s, t)
-        return -1
-    s = do_step(k, t, h / 2 if halves else h, ci, ca, misc, fmi_ns, discarded)
-    if s > 1:
-        spent(k, t0, misc, ts, fmi_ns)
-        fail(fault, fault_t, FAILED_STEP, k, s, t)
-        return -1
-    if not halves:
-        spent(k, t0, misc, ts, fmi_ns)
-        return 1
-    s = get_outputs(k, ci, ca)
-    spent(k, t0, misc, ts, fmi_ns)
-    if s > 1:
-        fail(fault, fault_t, FAILED_GET, k, s, t + h / 2)
-        return -1
-    y = doubles(ca[k, Y], ci[k, N_OUT])
-    mid[ci[k, OFFSET]:ci[k, OFFSET] + ci[k, N_OUT]] = y
-    if not finite(y):
-        fail(fault, fault_t, NOT_FINITE, k, 0, t + h / 2)
-        return -1
-    if last:
-        t0 = now(misc, ts)
-        s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
-        spent(k, t0, misc, ts, fmi_ns)
-        if s > 1:
-            fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
-            return -1
-        return 1
-    return 0
-
 
 @njit(cache=True)
 def _update_peaks(ci, ca, peak, scale, group, group_max, floor):
@@ -189,12 +137,21 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
             current = p
             at_mid[:] = False
             passes += 1
-        reached = _held_step(k, p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx,
-                             route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
-        if reached < 0:
+        if row > 0 and plan[row, TOGETHER] and plan[row - 1, PASS] == p:
+            continue  # stepped with the rows before it
+        end = row + 1
+        while end < plan.shape[0] and plan[end, TOGETHER] and plan[end, PASS] == p:
+            end += 1
+        if end == row + 1:
+            reached = held_step(k, p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src,
+                                 route_idx, route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
+            if reached < 0:
+                return fault[0]
+            if reached == 0:
+                at_mid[k] = True
+        elif not step_together(row, end, t, h, plan, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst,
+                           at_mid, misc, ts, fmi_ns, discarded, fault, fault_t):
             return fault[0]
-        if reached == 0:
-            at_mid[k] = True
     for i in range(nw):
         now[i] = mid[watched_at[i]]
     change = largest_change(now, before, wscale)
@@ -214,8 +171,17 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
             if s > 1:
                 return fail(fault, fault_t, FAILED_STEP, k, s, t + h / 2)
             continue
-        _gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
+        gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
         t0 = now(misc, ts)
+        if batched(k, ca):
+            halves = ci[k, FIXED_STEP] != 0
+            s, which = step_calls(k, states[k], t, h / 2 if halves else h, False, h / 2 if halves else 0.0, ci, ca,
+                                  misc, fmi_ns, discarded)
+            spent(k, t0, misc, ts, fmi_ns)
+            if s > 1:
+                kind = FAILED_RESTORE if which == RESTORE_CALL else FAILED_SET if which == SET_CALL else FAILED_STEP
+                return fail(fault, fault_t, kind, k, s, t)
+            continue
         s = restore(k, ca, states)
         if s > 1:
             spent(k, t0, misc, ts, fmi_ns)
