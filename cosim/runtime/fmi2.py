@@ -24,6 +24,22 @@ def _exports(dll, name: str) -> bool:
     return True
 
 
+#: the marker of the project's proxy whose own entry points (``crane_cosim_fmi2_*``:
+#: one saved state, a step's calls in one crossing) this master calls; a proxy
+#: of another version (a portable FMU built by another version of the project)
+#: is called through the FMI functions alone
+PROXY_VERSION = b"crane-cosim FMI 2.0 proxy 2"
+
+
+def _proxy_version(dll) -> bytes | None:
+    """The marker of the project's proxy in the loaded library ``dll``
+    (``fmus/native/fmi2_proxy.c``), or None where it is none."""
+    try:
+        return ctypes.string_at(ctypes.addressof(ctypes.c_char.in_dll(dll, "crane_cosim_fmi2_proxy")))
+    except ValueError:
+        return None
+
+
 class FMI2Instance(FMUInstance):
     REAL = "Real"
     PREFIX = "fmi2"
@@ -72,7 +88,7 @@ class FMI2Instance(FMUInstance):
         #: the project's proxy's calls of a step in one crossing (portable FMUs,
         #: ``--processes``), which the compiled master step uses; None elsewhere
         self._steps_calls = ((dll["crane_cosim_fmi2_post_steps"], dll["crane_cosim_fmi2_collect_steps"])
-                             if _exports(dll, "crane_cosim_fmi2_post_steps") else None)
+                             if _proxy_version(dll) == PROXY_VERSION else None)
 
     def _keeps_one_state(self, dll) -> bool:
         """Whether this instance writes a state given back to
@@ -81,7 +97,7 @@ class FMI2Instance(FMUInstance):
         where the binary it runs is that shim."""
         if _exports(dll, "crane_cosim_fmi2_shim"):
             return True
-        if not _exports(dll, "crane_cosim_fmi2_keeps_one_state"):
+        if _proxy_version(dll) != PROXY_VERSION:
             return False
         keeps = dll["crane_cosim_fmi2_keeps_one_state"]
         keeps.argtypes, keeps.restype = [ctypes.c_void_p], ctypes.c_int

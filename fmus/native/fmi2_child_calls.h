@@ -210,7 +210,8 @@ static void answer(In *r, uint32_t op)
         break;
     }
     case OP_STEP_SEQUENCE: { /* crane_cosim_fmi2_post_steps (fmi2_proxy_calls.h) */
-        fmi2FMUstate state = state_of(get_u64(r));
+        int save = (int)get_u32(r);
+        fmi2FMUstate saved = state_of(get_u64(r)), state = state_of(get_u64(r));
         size_t n_in, n_u, n_out;
         const fmi2ValueReference *vr_in = get_array(r, &n_in, sizeof *vr_in);
         const fmi2Real *u = get_array(r, &n_u, sizeof *u);
@@ -220,6 +221,8 @@ static void answer(In *r, uint32_t op)
         double h2 = get_f64(r);
         size_t at = begin_answer(), which_at = out.size;
         put_u32(&out, 0);
+        size_t saved_at = out.size;
+        put_u64(&out, 0);
         fmi2Real *y = answer_array(n_out, sizeof *y, 1);
         fmi2Status status = r->bad || n_u != n_in ? fmi2Error : fmi2OK, worst = fmi2OK;
         uint32_t which = 0;
@@ -229,15 +232,19 @@ static void answer(In *r, uint32_t op)
             status = made;                                                                                         \
             worst = status > worst ? status : worst;                                                               \
         }
-        SEQUENCE_CALL(1, state != NULL, p_fmi2SetFMUstate(instance, state))
-        SEQUENCE_CALL(2, n_in > 0, p_fmi2SetReal(instance, vr_in, n_in, u))
-        SEQUENCE_CALL(3, h1 > 0, p_fmi2DoStep(instance, t, h1, no_set_prior))
-        SEQUENCE_CALL(4, n_out > 0, p_fmi2GetReal(instance, vr_out, n_out, y))
-        SEQUENCE_CALL(5, h2 > 0, p_fmi2DoStep(instance, t + h1, h2, no_set_prior))
+        SEQUENCE_CALL(1, save, p_fmi2GetFMUstate(instance, &saved))
+        SEQUENCE_CALL(2, state != NULL, p_fmi2SetFMUstate(instance, state))
+        SEQUENCE_CALL(3, n_in > 0, p_fmi2SetReal(instance, vr_in, n_in, u))
+        SEQUENCE_CALL(4, h1 > 0, p_fmi2DoStep(instance, t, h1, no_set_prior))
+        SEQUENCE_CALL(5, n_out > 0, p_fmi2GetReal(instance, vr_out, n_out, y))
+        SEQUENCE_CALL(6, h2 > 0, p_fmi2DoStep(instance, t + h1, h2, no_set_prior))
 #undef SEQUENCE_CALL
         answer_status(at, worst > status ? worst : status);
-        if (!out.failed)
+        uint64_t saved_id = (uint64_t)(uintptr_t)saved;
+        if (!out.failed) {
             memcpy(out.data + which_at, &which, sizeof which);
+            memcpy(out.data + saved_at, &saved_id, sizeof saved_id);
+        }
         break;
     }
     case OP_GET_STATUS: {

@@ -64,7 +64,9 @@
 #define SPIN 300e-6
 
 /* Marker: this FMU runs out of process. */
-EXPORT const char crane_cosim_fmi2_proxy[] = "crane-cosim FMI 2.0 proxy 1";
+/* The proxy and the version of its own entry points (crane_cosim_fmi2_*):
+ * a host calls them only from a proxy whose version it knows. */
+EXPORT const char crane_cosim_fmi2_proxy[] = "crane-cosim FMI 2.0 proxy 2";
 
 typedef struct {
     pid_t pid;
@@ -79,6 +81,7 @@ typedef struct {
     int pending;          /* a request was posted whose answer is not collected yet */
     uint32_t seen;        /* the answer's number when it was posted */
     struct timespec posted; /* when */
+    fmi2FMUstate *save;   /* where the posted sequence's saved state goes (crane_cosim_fmi2_post_steps) */
     fmi2CallbackFunctions host;
     char *name;
     Out out;                     /* the request */

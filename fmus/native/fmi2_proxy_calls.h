@@ -341,26 +341,29 @@ EXPORT fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind s, f
 /* -- a step's calls in one crossing (the project's own entry points) ------------------------------------
 
  * crane_cosim_fmi2_post_steps sends, without waiting, the calls a master
- * makes of a component for one step: fmi2SetFMUstate(state) where state is
- * not NULL, fmi2SetReal of the n_in inputs where n_in > 0, fmi2DoStep(t,
- * h1) where h1 > 0, fmi2GetReal of the n_out outputs where n_out > 0, and
- * fmi2DoStep(t + h1, h2) where h2 > 0, in this order; the process makes
- * them one after another and stops after the first whose status is above
- * fmi2Warning.  crane_cosim_fmi2_collect_steps waits for them and returns
- * (which << 8) | status: `which` the last call made (1 to 5 in the order
- * above, 0 none), `status` its status where above fmi2Warning, else the
- * worst of the calls'; the outputs in y (n_out values) where fmi2GetReal
- * was made.  Several components posted one after another then step at the
- * same time, each in its process.  Every other call of the instance waits
- * until the sequence is collected. */
-EXPORT fmi2Status crane_cosim_fmi2_post_steps(fmi2Component c, fmi2FMUstate state, const fmi2ValueReference vr_in[],
-                                              size_t n_in, const fmi2Real u[], fmi2Real t, fmi2Real h1,
-                                              fmi2Boolean noSetPrior, const fmi2ValueReference vr_out[],
-                                              size_t n_out, fmi2Real h2)
+ * makes of a component for one step: fmi2GetFMUstate(save) where save is
+ * not NULL, fmi2SetFMUstate(state) where state is not NULL, fmi2SetReal of
+ * the n_in inputs where n_in > 0, fmi2DoStep(t, h1) where h1 > 0,
+ * fmi2GetReal of the n_out outputs where n_out > 0, and fmi2DoStep(t + h1,
+ * h2) where h2 > 0, in this order; the process makes them one after
+ * another and stops after the first whose status is above fmi2Warning.
+ * crane_cosim_fmi2_collect_steps waits for them and returns (which << 8) |
+ * status: `which` the last call made (1 to 6 in the order above, 0 none),
+ * `status` its status where above fmi2Warning, else the worst of the
+ * calls'; the outputs in y (n_out values) where fmi2GetReal was made, and
+ * the state saved in *save.  Several components posted one after another
+ * then step at the same time, each in its process.  Any other call of the
+ * instance made before the sequence is collected is an error. */
+EXPORT fmi2Status crane_cosim_fmi2_post_steps(fmi2Component c, fmi2FMUstate *save, fmi2FMUstate state,
+                                              const fmi2ValueReference vr_in[], size_t n_in, const fmi2Real u[],
+                                              fmi2Real t, fmi2Real h1, fmi2Boolean noSetPrior,
+                                              const fmi2ValueReference vr_out[], size_t n_out, fmi2Real h2)
 {
     PROXY_OF(c);
     (void)r;
     out_begin(&p->out, OP_STEP_SEQUENCE);
+    put_u32(&p->out, save != NULL);
+    put_u64(&p->out, save ? id_of(*save) : 0);
     put_u64(&p->out, id_of(state));
     put_array(&p->out, vr_in, n_in, sizeof *vr_in);
     put_array(&p->out, u, n_in, sizeof *u);
@@ -369,16 +372,24 @@ EXPORT fmi2Status crane_cosim_fmi2_post_steps(fmi2Component c, fmi2FMUstate stat
     put_u32(&p->out, (uint32_t)noSetPrior);
     put_array(&p->out, vr_out, n_out, sizeof *vr_out);
     put_f64(&p->out, h2);
-    return post(p, "fmi2DoStep");
+    fmi2Status status = post(p, "fmi2DoStep");
+    p->save = status == fmi2OK ? save : NULL;
+    return status;
 }
 
 EXPORT int crane_cosim_fmi2_collect_steps(fmi2Component c, fmi2Real y[], size_t n_out)
 {
     PROXY_OF(c);
+    fmi2FMUstate *save = p->save;
+    p->save = NULL;
     fmi2Status status = collect(p, "fmi2DoStep", &r);
     if (status == fmi2Fatal)
         return fmi2Fatal;
     uint32_t which = get_u32(&r);
+    uint64_t saved = get_u64(&r);
     take_values(&r, y, n_out, sizeof *y);
+    if (save && which >= 1 && (which > 1 || status <= fmi2Warning)
+        && hold_state(p, save, saved, fmi2OK) > fmi2Warning)
+        return (int)((1u << 8) | (uint32_t)fmi2Error);
     return (int)((which << 8) | (uint32_t)status);
 }

@@ -211,3 +211,20 @@ def test_no_component_process_outlives_a_killed_master(tmp_path):
     proc.kill()
     proc.communicate(timeout=60)
     _none_left(children)
+
+
+def test_the_master_knows_the_version_of_the_proxy_it_builds(tmp_path):
+    """The master calls the proxy's own entry points (one saved state, a
+    step's calls in one crossing) only from a proxy of the version it
+    knows, so that a portable FMU built by another version of the project
+    is called through the FMI functions alone: the proxy built here is of
+    that version."""
+    import ctypes
+
+    from crane_cosim.fmus.native import proxy_binary
+    from crane_cosim.runtime.fmi2 import PROXY_VERSION, _proxy_version
+
+    path = tmp_path / "proxy.so"
+    path.write_bytes(proxy_binary())
+    assert _proxy_version(ctypes.CDLL(str(path))) == PROXY_VERSION
+    assert _proxy_version(ctypes.CDLL(None)) is None

@@ -113,22 +113,22 @@ def fmi2_get_status(typingctx, fn, component, kind, value):
 
 
 @intrinsic
-def fmi2_post_steps(typingctx, fn, component, state, vr_in, n_in, u, t, h1, no_prior, vr_out, n_out, h2):
-    """``crane_cosim_fmi2_post_steps(component, state, vr_in, n_in, u, t, h1,
-    noSetFMUStatePriorToCurrentPoint, vr_out, n_out, h2)`` at address
+def fmi2_post_steps(typingctx, fn, component, save, state, vr_in, n_in, u, t, h1, no_prior, vr_out, n_out, h2):
+    """``crane_cosim_fmi2_post_steps(component, save, state, vr_in, n_in, u,
+    t, h1, noSetFMUStatePriorToCurrentPoint, vr_out, n_out, h2)`` at address
     ``fn``, the project's proxy's (``fmus/native/fmi2_proxy_calls.h``): a
     step's calls sent in one request, not waited for; its status."""
     u64 = types.uint64
-    sig = types.int32(u64, u64, u64, u64, u64, u64, types.float64, types.float64, types.int32, u64, u64,
+    sig = types.int32(u64, u64, u64, u64, u64, u64, u64, types.float64, types.float64, types.int32, u64, u64,
                       types.float64)
 
     def codegen(context, builder, signature, args):
-        fn, c, state, vr_in, n_in, u, t, h1, flag, vr_out, n_out, h2 = args
-        return _call(builder, fn, _I32, [_P8, _P8, _I32.as_pointer(), _I64, _F64.as_pointer(), _F64, _F64, _I32,
-                                         _I32.as_pointer(), _I64, _F64],
-                     [builder.inttoptr(c, _P8), builder.inttoptr(state, _P8), builder.inttoptr(vr_in, _I32.as_pointer()),
-                      n_in, builder.inttoptr(u, _F64.as_pointer()), t, h1, flag,
-                      builder.inttoptr(vr_out, _I32.as_pointer()), n_out, h2])
+        fn, c, save, state, vr_in, n_in, u, t, h1, flag, vr_out, n_out, h2 = args
+        return _call(builder, fn, _I32, [_P8, _P8.as_pointer(), _P8, _I32.as_pointer(), _I64, _F64.as_pointer(), _F64,
+                                         _F64, _I32, _I32.as_pointer(), _I64, _F64],
+                     [builder.inttoptr(c, _P8), builder.inttoptr(save, _P8.as_pointer()), builder.inttoptr(state, _P8),
+                      builder.inttoptr(vr_in, _I32.as_pointer()), n_in, builder.inttoptr(u, _F64.as_pointer()), t, h1,
+                      flag, builder.inttoptr(vr_out, _I32.as_pointer()), n_out, h2])
     return sig, codegen
 
 

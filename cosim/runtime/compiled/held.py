@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .component import (batched, collect_steps, do_step, doubles, fail, finite, get_outputs, now, post_steps,
-                        restore, set_inputs, spent)
-from .layout import (FAILED_GET, FAILED_RESTORE, FAILED_SET, FAILED_STEP, GET_CALL, HALVES, LAST, N_IN, N_OUT,
-                     NOT_FINITE, OFFSET, PASS, RESTORE_CALL, SET_CALL, STEP_CALL, STEPPED, U, Y)
+from .component import (batched, collect_steps, do_step, doubles, fail, finite, first_call, get_outputs, now,
+                        post_steps, restore, set_inputs, spent)
+from .layout import (FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, GET_CALL, HALVES, LAST, N_IN,
+                     N_OUT, NOT_FINITE, OFFSET, PASS, RESTORE_CALL, SAVE_CALL, SET_CALL, STEPPED, U, Y)
 
 __all__ = ["gather_mid", "held_step", "step_together"]
 
@@ -26,29 +26,30 @@ def gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
 
 
 @njit(cache=True)
-def _held_post(k, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst):
+def _held_post(k, save, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst):
     """The calls of :func:`held_step` sent to a component that takes them
-    in one crossing (``component.post_steps``); the status of the sending."""
+    in one crossing (``component.post_steps``), its state saved first where
+    ``save``; the status of the sending."""
     gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-    return post_steps(k, states[k] if again else 0, t, h / 2 if halves else h, halves,
+    return post_steps(k, save, states[k] if again else 0, t, h / 2 if halves else h, halves,
                       h / 2 if halves and last else 0.0, ci, ca)
 
 
 @njit(cache=True)
-def _held_collect(k, again, halves, last, t, h, posted, t0, ci, ca, states, mid, misc, ts, fmi_ns, discarded, fault,
-                  fault_t):
+def _held_collect(k, save, again, halves, last, t, h, posted, t0, ci, ca, states, mid, misc, ts, fmi_ns, discarded,
+                  fault, fault_t):
     """The answer to :func:`_held_post` (``posted`` its status, ``t0`` its
     time), as :func:`held_step` returns it."""
     state = states[k] if again else 0
     h1, h2 = h / 2 if halves else h, h / 2 if halves and last else 0.0
     if posted > 1:
-        s, which = posted, RESTORE_CALL if state else SET_CALL if ci[k, N_IN] else STEP_CALL
+        s, which = posted, first_call(save, state, h1, ci, k)
     else:
-        s, which = collect_steps(k, state, t, h1, halves, h2, ci, ca, misc, fmi_ns, discarded)
+        s, which = collect_steps(k, save, state, t, h1, halves, h2, ci, ca, misc, fmi_ns, discarded)
     spent(k, t0, misc, ts, fmi_ns)
     if s > 1:
-        kind = (FAILED_RESTORE if which == RESTORE_CALL else FAILED_SET if which == SET_CALL
-                else FAILED_GET if which == GET_CALL else FAILED_STEP)
+        kind = (FAILED_SAVE if which == SAVE_CALL else FAILED_RESTORE if which == RESTORE_CALL
+                else FAILED_SET if which == SET_CALL else FAILED_GET if which == GET_CALL else FAILED_STEP)
         fail(fault, fault_t, kind, k, s, t + h / 2 if which >= GET_CALL else t)
         return -1
     if not halves:
@@ -62,16 +63,17 @@ def _held_collect(k, again, halves, last, t, h, posted, t0, ci, ca, states, mid,
 
 
 @njit(cache=True)
-def held_step(k, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst, misc,
-               ts, fmi_ns, discarded, fault, fault_t):
-    """``IteratedMidpoint.held_step`` (the component's state restored
-    first where it steps ``again``): 1 if the component reached t + h, 0 if
-    stopped at mid-step, -1 on a fault."""
+def held_step(k, save, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst,
+              misc, ts, fmi_ns, discarded, fault, fault_t):
+    """``IteratedMidpoint._held_step`` (the component's state restored
+    first where it steps ``again``; saved first where ``save``, which only
+    a component taking its calls in one crossing is asked): 1 if the
+    component reached t + h, 0 if stopped at mid-step, -1 on a fault."""
     if batched(k, ca):
         t0 = now(misc, ts)
-        posted = _held_post(k, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx,
-                            route_dst)
-        return _held_collect(k, again, halves, last, t, h, posted, t0, ci, ca, states, mid, misc, ts, fmi_ns,
+        posted = _held_post(k, save, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src,
+                            route_idx, route_dst)
+        return _held_collect(k, save, again, halves, last, t, h, posted, t0, ci, ca, states, mid, misc, ts, fmi_ns,
                              discarded, fault, fault_t)
     gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
     t0 = now(misc, ts)
@@ -116,29 +118,31 @@ def held_step(k, again, halves, last, t, h, ci, ca, states, mid, route_ptr, rout
 
 
 @njit(cache=True)
-def step_together(row, end, t, h, plan, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst, at_mid, misc,
-              ts, fmi_ns, discarded, fault, fault_t):
+def step_together(row, end, saving, t, h, plan, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst,
+                  at_mid, misc, ts, fmi_ns, discarded, fault, fault_t):
     """The rows ``row`` to ``end`` of a pass (``plan``'s ``TOGETHER``: none
     reads what another steps in it, and each takes its calls in one
     crossing) stepped at the same time, each in its process: every one's
-    calls sent, then every answer taken, in order.  Whether all went well;
-    else the first fault, in the rows' order, is in ``fault``."""
+    calls sent, then every answer taken, in order; a component's state
+    saved first in the first pass where ``saving[k]``.  Whether all went
+    well; else the first fault, in the rows' order, is in ``fault``."""
     n = end - row
     posted, t0 = np.empty(n, np.int32), np.empty(n, np.int64)
     for i in range(n):
         p, k, halves, last = plan[row + i, PASS], plan[row + i, STEPPED], plan[row + i, HALVES], plan[row + i, LAST]
         t0[i] = now(misc, ts)
-        posted[i] = _held_post(k, p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx,
-                               route_dst)
+        posted[i] = _held_post(k, p == 0 and saving[k], p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr,
+                               route_src, route_idx, route_dst)
     ok = True
     for i in range(n):
         p, k, halves, last = plan[row + i, PASS], plan[row + i, STEPPED], plan[row + i, HALVES], plan[row + i, LAST]
+        save = p == 0 and saving[k]
         if not ok:  # a fault before it: its answer taken all the same, so that no call is left open
             if posted[i] <= 1:
-                collect_steps(k, states[k] if p > 0 else 0, t, h / 2 if halves else h, halves,
+                collect_steps(k, save, states[k] if p > 0 else 0, t, h / 2 if halves else h, halves,
                               h / 2 if halves and last else 0.0, ci, ca, misc, fmi_ns, discarded)
             continue
-        reached = _held_collect(k, p > 0, halves, last, t, h, posted[i], t0[i], ci, ca, states, mid, misc, ts,
+        reached = _held_collect(k, save, p > 0, halves, last, t, h, posted[i], t0[i], ci, ca, states, mid, misc, ts,
                                 fmi_ns, discarded, fault, fault_t)
         if reached < 0:
             ok = False

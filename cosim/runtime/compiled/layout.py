@@ -15,7 +15,7 @@ N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
 #: rows before it (its sources stepped before this pass)
 PASS, STEPPED, HALVES, LAST, TOGETHER = range(5)
 #: the calls of a step in one crossing, in their order (``which`` a collect reports)
-RESTORE_CALL, SET_CALL, STEP_CALL, GET_CALL, SECOND_STEP_CALL = 1, 2, 3, 4, 5
+SAVE_CALL, RESTORE_CALL, SET_CALL, STEP_CALL, GET_CALL, SECOND_STEP_CALL = 1, 2, 3, 4, 5, 6
 #: misc: the addresses of clock_gettime and of a timespec; the monotonic
 #: clock's id on this system (``time.CLOCK_MONOTONIC``); the address of a
 #: double for an FMU's answer to a status query

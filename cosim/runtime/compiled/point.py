@@ -60,15 +60,18 @@ def _loop_place(L, values, ci, ca, loop_ptr, loop_src, loop_idx):
 def point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                  group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, predicted, ints, floats,
                  qn_off, qn_f, qn_i, qn_state, qn_size, scratch, loop_rounds, misc, ts,
-                 fmi_ns, fault, fault_t, t_point):
+                 fmi_ns, fault, fault_t, t_point, early):
     """``PointReads.read``: every component read at the point after a step
-    of ``h``, along the schedule; 0, or the fault's kind."""
+    of ``h``, along the schedule (those of ``first`` marked ``early`` read
+    already, with their last step); 0, or the fault's kind."""
     n_loops = loop_ptr.size - 1
     if h != floats[POINT_H]:  # the points are no longer a step apart: predict afresh
         floats[POINT_H] = h
         for L in range(n_loops):
             ints[1 + L] = 0
     for k in first:
+        if early[k]:
+            continue
         t0 = now(misc, ts)
         s = get_outputs(k, ci, ca)
         spent(k, t0, misc, ts, fmi_ns)

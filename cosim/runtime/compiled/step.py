@@ -59,9 +59,10 @@ from .calls import fmi2_get_state
 from .component import (batched, do_step, doubles, fail, finite, largest_change, now, restore, set_inputs, spent,
                         step_calls)
 from .held import gather_mid, held_step, step_together
-from .layout import (COMPONENT, DISCARDED, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, FIXED_STEP, FLOOR_OF,
-                     GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT, NOT_FINITE_END, OFFSET, OK, PASS,
-                     RESTORE_CALL, REUSE_STEPS, SET_CALL, SETTLE_TOL, SLOT, TOGETHER, Y)
+from .layout import (COMPONENT, DISCARDED, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP,
+                     FIXED_STEP, FLOOR_OF, GET_CALL, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT,
+                     NOT_FINITE_END, OFFSET, OK, PASS, RESTORE_CALL, REUSE_STEPS, SET_CALL, SETTLE_TOL, SLOT, TOGETHER,
+                     Y)
 from .point import point_reads
 from .quadratic import quadratic_passes
 from .qn import qn_new_step, qn_next_input
@@ -91,12 +92,14 @@ def _update_peaks(ci, ca, peak, scale, group, group_max, floor):
 
 
 @njit(cache=True)
-def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src, route_idx,
-            route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid,
+def _passes(t, h, ci, ca, states, plan, again, saving, early, first, mid, watched_at, predicted_at, scale, route_ptr,
+            route_src, route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid,
             misc, ts, fmi_ns, discarded, fault, fault_t, result):
-    """``IteratedMidpoint._passes`` (the components' states saved):
-    ``result`` the re-step passes made, whether the last settled, the
-    largest change; 0, or the fault's kind."""
+    """``IteratedMidpoint._passes`` (the components' states saved, or saved
+    in the first pass where ``saving``): ``result`` the re-step passes
+    made, whether the last settled, the largest change; 0, or the fault's
+    kind.  ``early``: the components of ``first`` whose outputs at the end
+    of the step were read with it."""
     tol = floats[SETTLE_TOL]
     nw, npred = watched_at.size, predicted_at.size
     before, now, wscale = scratch[:nw], scratch[nw:2 * nw], scratch[2 * nw:3 * nw]
@@ -122,8 +125,8 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
             settled = change <= tol
             if settled:
                 result[0], result[1], result[2] = passes, 1.0, change
-                return _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, route_dst,
-                               at_mid, misc, ts, fmi_ns, discarded, fault, fault_t)
+                return _finish(t, h, ci, ca, states, again, early, first, mid, route_ptr, route_src, route_idx,
+                               route_dst, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t)
             if npred:
                 for i in range(npred):
                     produced[i] = mid[predicted_at[i]]
@@ -143,14 +146,14 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
         while end < plan.shape[0] and plan[end, TOGETHER] and plan[end, PASS] == p:
             end += 1
         if end == row + 1:
-            reached = held_step(k, p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src,
-                                 route_idx, route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
+            reached = held_step(k, p == 0 and saving[k], p > 0, halves, last, t, h, ci, ca, states, mid, route_ptr,
+                                route_src, route_idx, route_dst, misc, ts, fmi_ns, discarded, fault, fault_t)
             if reached < 0:
                 return fault[0]
             if reached == 0:
                 at_mid[k] = True
-        elif not step_together(row, end, t, h, plan, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst,
-                           at_mid, misc, ts, fmi_ns, discarded, fault, fault_t):
+        elif not step_together(row, end, saving, t, h, plan, ci, ca, states, mid, route_ptr, route_src, route_idx,
+                               route_dst, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t):
             return fault[0]
     for i in range(nw):
         now[i] = mid[watched_at[i]]
@@ -160,10 +163,25 @@ def _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, sc
 
 
 @njit(cache=True)
-def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, route_dst, at_mid, misc, ts, fmi_ns,
-            discarded, fault, fault_t):
-    """``IteratedMidpoint._finish``."""
+def _finish(t, h, ci, ca, states, again, early, first, mid, route_ptr, route_src, route_idx, route_dst, at_mid, misc,
+            ts, fmi_ns, discarded, fault, fault_t):
+    """``IteratedMidpoint._finish``; a component that takes a step's calls
+    in one crossing and whose outputs the reads at the point read first
+    has them read with its last step (``early``): they depend on nothing
+    the others do after it."""
+    wanted = np.zeros(early.size, np.bool_)
+    for k in first:
+        wanted[k] = batched(k, ca)
     for k in again:
+        if at_mid[k] and batched(k, ca):
+            t0 = now(misc, ts)
+            early[k] = wanted[k]
+            s, which = step_calls(k, False, 0, t + h / 2, h / 2, early[k], 0.0, ci, ca, misc, fmi_ns, discarded)
+            spent(k, t0, misc, ts, fmi_ns)
+            if s > 1:
+                return fail(fault, fault_t, FAILED_GET if which == GET_CALL else FAILED_STEP, k, s,
+                            t + h if which == GET_CALL else t + h / 2)
+            continue
         if at_mid[k]:
             t0 = now(misc, ts)
             s = do_step(k, t + h / 2, h / 2, ci, ca, misc, fmi_ns, discarded)
@@ -175,12 +193,14 @@ def _finish(t, h, ci, ca, states, again, mid, route_ptr, route_src, route_idx, r
         t0 = now(misc, ts)
         if batched(k, ca):
             halves = ci[k, FIXED_STEP] != 0
-            s, which = step_calls(k, states[k], t, h / 2 if halves else h, False, h / 2 if halves else 0.0, ci, ca,
-                                  misc, fmi_ns, discarded)
+            early[k] = wanted[k] and not halves  # (the outputs are read between the halves)
+            s, which = step_calls(k, False, states[k], t, h / 2 if halves else h, early[k], h / 2 if halves else 0.0,
+                                  ci, ca, misc, fmi_ns, discarded)
             spent(k, t0, misc, ts, fmi_ns)
             if s > 1:
-                kind = FAILED_RESTORE if which == RESTORE_CALL else FAILED_SET if which == SET_CALL else FAILED_STEP
-                return fail(fault, fault_t, kind, k, s, t)
+                kind = (FAILED_RESTORE if which == RESTORE_CALL else FAILED_SET if which == SET_CALL
+                        else FAILED_GET if which == GET_CALL else FAILED_STEP)
+                return fail(fault, fault_t, kind, k, s, t + h if which == GET_CALL else t)
             continue
         s = restore(k, ca, states)
         if s > 1:
@@ -278,7 +298,15 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
             mid[j] = 2.0 * at_t - hist[0, i]
             if quadratic:
                 end[j] = 3.0 * at_t - 2.0 * hist[0, i]
+    # a component that takes a step's calls in one crossing saves its state
+    # in its first pass's (``saving``); the others here.  ``early``: those
+    # whose outputs the end of the passes read, which the reads at the
+    # point need not read again
+    saving, early = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     for k in again:
+        if batched(k, ca) and not quadratic:
+            saving[k] = True
+            continue
         t0 = now(misc, ts)
         s = fmi2_get_state(ca[k, GET_STATE], ca[k, COMPONENT], ca[k, SLOT])
         spent(k, t0, misc, ts, fmi_ns)
@@ -290,9 +318,9 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
                                 first_halves, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, misc, ts,
                                 fmi_ns, discarded, fault, fault_t, result)
     else:
-        kind = _passes(t, h, ci, ca, states, plan, again, mid, watched_at, predicted_at, scale, route_ptr, route_src,
-                       route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, at_mid, misc,
-                       ts, fmi_ns, discarded, fault, fault_t, result)
+        kind = _passes(t, h, ci, ca, states, plan, again, saving, early, first, mid, watched_at, predicted_at, scale,
+                       route_ptr, route_src, route_idx, route_dst, floats, qn_off, qn_f, qn_i, qn_state, qn_size,
+                       scratch, at_mid, misc, ts, fmi_ns, discarded, fault, fault_t, result)
     if kind:
         return kind
     counts[np.int64(result[0])] += 1
@@ -305,7 +333,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     kind = point_reads(h, ci, ca, route_ptr, route_src, route_idx, route_dst, scale, first, group_ptr, members,
                         group_loop, loop_ptr, loop_src, loop_idx, loop_smooth, loop_hist, point_predicted, ints,
                         floats, qn_off, qn_f, qn_i, qn_state, qn_size, scratch, loop_rounds, misc, ts, fmi_ns, fault,
-                        fault_t, t + h)
+                        fault_t, t + h, early)
     if kind:
         return kind
     for k in range(n):
