@@ -2,6 +2,8 @@
 compiler, FMUs unzipped once, and the C compiler the C-host tests need."""
 from __future__ import annotations
 
+import fcntl
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,8 @@ from fmpy import extract
 
 from c_hosts import CC, require_compiler
 from crane_cosim.blocks.jit import under_ci
+from crane_cosim.example_sets import example_parameter_sets
+from crane_cosim.fmus.portable import build_portable_all
 
 
 @pytest.fixture(scope="session")
@@ -27,15 +31,24 @@ def plain_fmu_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def portable_dir(tmp_path_factory):
+def portable_dir(tmp_path_factory, worker_id):
     """Every block's portable FMU (``fmus/portable.py``), with the examples'
     parameter sets as ``crane-cosim build-fmus --portable`` writes them,
-    built once per session (the runtimes and the generic kernels come
-    from the cache folder, made there once)."""
-    from crane_cosim.example_sets import example_parameter_sets
-    from crane_cosim.fmus.portable import build_portable_all
-    out = tmp_path_factory.mktemp("portable_fmus")
-    build_portable_all(out, sets=example_parameter_sets())
+    built once for the whole session, whatever number of pytest-xdist
+    workers share it (the first that needs them builds them, the others
+    wait for it): 14 FMUs of about 130 MB each.  The tests only read
+    them."""
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        root = root.parent  # the workers' common folder
+    out, done = root / "portable_fmus", root / "portable_fmus.done"
+    with open(root / "portable_fmus.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            build_portable_all(out, sets=example_parameter_sets())
+            done.write_text("built\n")
     return out
 
 
