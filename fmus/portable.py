@@ -45,7 +45,7 @@ from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip
 from .ls_ref import ParameterSet, ls_ref_files
 from .portable_runtime import kernels_archive, runtime_archive
 
-__all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "portable_record",
+__all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "host_python_lines", "portable_record",
            "RUNTIME_FOLDER", "KERNELS_FOLDER"]
 
 #: folders of ``resources/`` holding the runtime's and the kernels' archive
@@ -61,10 +61,27 @@ def portable_record(runtime: str, kernels: str | None) -> str:
     return f"portable: out of process, runtime {runtime}, kernels {kernels or 'none'}\n"
 
 
-def run_out_of_process(folder: Path, model_identifier: str) -> None:
+#: the file beside an FMU's binary run out of process that names the
+#: host's Python (its shared library, PYTHONHOME, PYTHONPATH), for a binary
+#: that expects a Python in its process (pythonfmu's)
+HOST_PYTHON_FILE = "host_python.txt"
+
+
+def host_python_lines() -> str:
+    """:data:`HOST_PYTHON_FILE`'s lines for the running interpreter: what
+    a binary that expects the host's Python in its process (pythonfmu's,
+    which links no libpython) finds there in process, and finds so out of
+    process."""
+    libpython = native.build_python().libpython
+    return "\n".join([libpython, sys.base_prefix, os.pathsep.join(p for p in sys.path if p)]) + "\n"
+
+
+def run_out_of_process(folder: Path, model_identifier: str, host_python: str | None = None) -> None:
     """Make the unzipped FMU in ``folder`` run each instance in a process of
     its own: its Linux binaries moved to ``binaries/linux64/crane_cosim/``
-    beside the program that runs them, the proxy in the binary's place.
+    beside the program that runs them, the proxy in the binary's place,
+    with ``host_python`` (:func:`host_python_lines`) where given, which
+    the process loads for a binary that cannot be loaded without a Python.
     An FMU that runs out of process already (a portable FMU) is left as it
     is; raises :class:`CraneCosimError` for an FMU with no Linux binary."""
     linux = Path(folder) / "binaries" / "linux64"
@@ -83,6 +100,8 @@ def run_out_of_process(folder: Path, model_identifier: str) -> None:
     binary.write_bytes(proxy)
     (inner / native.PROCESS_PROGRAM).write_bytes(program)
     (inner / native.PROCESS_PROGRAM).chmod(0o755)
+    if host_python:
+        (inner / HOST_PYTHON_FILE).write_text(host_python)
 
 
 def generic_kernels() -> Path:

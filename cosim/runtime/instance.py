@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import CraneCosimError
 from ..files.archive import safe_extract
-from ..fmus.portable import run_out_of_process
+from ..fmus.portable import host_python_lines, run_out_of_process
 from .types import EXACT_INTEGER, continuous_reals
 
 __all__ = ["FMUInstance", "Channel", "Ended"]
@@ -98,7 +98,7 @@ class FMUInstance:
         self._terminable = False
         unzip_dir = str(safe_extract(self.path, Path(unzip_root) / part.name, "FMU"))
         if out_of_process:
-            run_out_of_process(Path(unzip_dir), self.model.model_identifier)
+            run_out_of_process(Path(unzip_dir), self.model.model_identifier, host_python_lines())
         self._load(unzip_dir)
         self._c_component = ctypes.c_void_p(self._component)
         self._bind()

@@ -46,6 +46,7 @@
 /* seconds the process spins for the next request before it sleeps: the
  * calls of one step follow each other within microseconds */
 #define SPIN 200e-6
+#define HOST_PYTHON_FILE "host_python.txt"
 
 /* the FMU's binary */
 #define DECLARE_POINTER(name, params, args) static fmi2Status (*p_##name) params;
@@ -251,11 +252,48 @@ static int set_up_runtime(const char *archive, const char *kernels)
  * tells its host so (crane_cosim_fmi2_keeps_one_state). */
 static int keeps_one_state;
 
+/* The Python of the host that runs this FMU out of process, for a binary
+ * that expects one in its process (pythonfmu's: it links no libpython):
+ * HOST_PYTHON_FILE beside the binary holds the host's libpython, its
+ * PYTHONHOME and its PYTHONPATH, a line each (fmus/portable.py writes it
+ * for crane-cosim run --processes).  Loaded only where the binary cannot be
+ * loaded without it.  1 when loaded. */
+static int load_host_python(const char *binary)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", binary);
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", HOST_PYTHON_FILE);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    static char lines[3][PATH_MAX * 4];
+    int n = 0;
+    while (n < 3 && fgets(lines[n], sizeof lines[n], f)) {
+        lines[n][strcspn(lines[n], "\n")] = '\0';
+        ++n;
+    }
+    fclose(f);
+    if (n < 3 || !lines[0][0])
+        return 0;
+    setenv("PYTHONHOME", lines[1], 1);
+    setenv("PYTHONPATH", lines[2], 1);
+    return dlopen(lines[0], RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) != NULL;
+}
+
 static int load_binary(const char *binary)
 {
     void *lib = dlopen(binary, RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        return setup_fail("cannot load the FMU's binary: %s", dlerror());
+    if (!lib) {
+        char first[1024];
+        snprintf(first, sizeof first, "%s", dlerror());
+        if (strstr(first, "undefined symbol: Py") || strstr(first, "undefined symbol: _Py"))
+            lib = load_host_python(binary) ? dlopen(binary, RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (!lib)
+            return setup_fail("cannot load the FMU's binary: %s", first);
+    }
     keeps_one_state = dlsym(lib, "crane_cosim_fmi2_shim") != NULL;
 #define RESOLVE(name, params, args)                                                                                \
     if (!(*(void **)&p_##name = dlsym(lib, #name)))                                                                \

@@ -250,3 +250,25 @@ def test_processes_refuses_an_fmi3_component_before_anything_runs(typed_fmus, fm
     assert err[-1] == ("crane-cosim: error: component c3: --processes runs FMI 2.0 FMUs in processes of their own; "
                        "Counter3.fmu is an FMI 3.0 FMU")
     assert not (tmp_path / "out" / "results.arrows").exists()
+
+
+@pytest.mark.parametrize("algorithm", ["gauss-seidel", "jacobi", "iterated-midpoint"])
+def test_other_tools_fmi2_fmus_run_out_of_process_as_in_process(typed_fmus, fmu_dir, tmp_path, algorithm):
+    """FMUs of another tool (pythonfmu's, with Integer, Boolean, String and
+    Real ports) beside ours, each in a process of its own
+    (``--processes``): every recorded value, of every type, equals the run
+    in one process, under every algorithm that steps them (the iterated
+    midpoint rolling them back through the proxy's saved states)."""
+    def typed2():
+        s = _system(typed_fmus, fmu_dir, algorithm)
+        s.components = [c for c in s.components if c.name != "c3"]
+        s.connections = [c for c in s.connections if "c3" not in (c.start_element, c.end_element)]
+        return s
+    results = {}
+    for name, processes in (("in", False), ("out", True)):
+        result = run_cosim(typed2(), tmp_path / name, RunConfig(progress=False, processes=processes))
+        assert result.status == "completed"
+        results[name] = read_results(tmp_path / name)
+    assert list(results["out"].columns) == list(results["in"].columns)
+    assert results["out"].equals(results["in"])
+    assert list(results["out"]["c2.count"]) == _counts(3, 0 if algorithm != "jacobi" else 1)
