@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import fcntl
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from fmpy import extract
 
-from c_hosts import CC, require_compiler
+from c_hosts import CC, host_env, require_compiler
+from fmpy_hosts import fmpy_final_outputs
+from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
 from crane_cosim.example_sets import example_parameter_sets
 from crane_cosim.fmus.portable import build_portable_all
@@ -50,6 +53,14 @@ def portable_dir(tmp_path_factory, worker_id):
             build_portable_all(out, sets=example_parameter_sets())
             done.write_text("built\n")
     return out
+
+
+@pytest.fixture(scope="session")
+def lean_fmpy_outputs(fmu_dir):
+    """Every lean FMU run to the end of its DefaultExperiment by FMPy in the
+    building Python (a process of its own): model -> {output: value}."""
+    fmus = [fmu_dir / f"{model}.fmu" for model in BLOCKS]
+    return dict(zip(BLOCKS, fmpy_final_outputs([sys.executable], fmus, host_env())))
 
 
 @pytest.fixture(scope="session")

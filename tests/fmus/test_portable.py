@@ -9,9 +9,7 @@ leaves no process behind.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
-import time
 import zipfile
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import pytest
 from fmpy import read_model_description
 
 from c_hosts import compile_host, host_env
+from fmpy_hosts import DRIVEN, fmpy_final_outputs
 from clean_room import clean_env, clean_room_command, python_installations, require_clean_room
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
@@ -40,13 +39,6 @@ def clean_home(tmp_path_factory):
     where the portable FMUs' runtimes are unpacked, starts empty."""
     require_clean_room(under_ci())
     return tmp_path_factory.mktemp("clean_home")
-
-
-#: values set in initialization mode where the start values leave every
-#: output zero (friction at rest, a signal of an empty table): a comparison
-#: of zeros would prove nothing.  They are the blocks' reference
-#: experiment, which the portable FMUs carry with its result.
-DRIVEN = {model: dict(cls.reference_experiment) for model, cls in BLOCKS.items() if cls.reference_experiment}
 
 
 def extracted(fmu: Path, folder: Path) -> Path:
@@ -168,23 +160,6 @@ def fmpy_pythons(tmp_path_factory):
     return pythons
 
 
-def _fmpy_runs(python, fmus: list[Path], env: dict) -> list[dict]:
-    import json
-    jobs = [[str(fmu), DRIVEN.get(fmu.stem, {})] for fmu in fmus]
-    proc = subprocess.run([str(python), str(Path(__file__).parent / "fmpy_runs.py")], input=json.dumps(jobs),
-                          capture_output=True, text=True, timeout=1800, env=env)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout)
-
-
-@pytest.fixture(scope="session")
-def lean_fmpy_outputs(fmu_dir):
-    """Every lean FMU run by FMPy in the building Python (a process of its own)."""
-    import sys
-    fmus = [fmu_dir / f"{model}.fmu" for model in BLOCKS]
-    return dict(zip(BLOCKS, _fmpy_runs(sys.executable, fmus, host_env())))
-
-
 @pytest.mark.may_skip
 @pytest.mark.parametrize("version", OTHER_PYTHONS)
 def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, portable_dir, lean_fmpy_outputs,
@@ -199,7 +174,7 @@ def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, p
         pytest.skip(f"no Python {version} on this machine")
     fmus = [portable_dir / f"{model}.fmu" for model in BLOCKS]
     env = host_env(CRANE_COSIM_CACHE_DIR=tmp_path / "cache")
-    for model, got in zip(BLOCKS, _fmpy_runs(fmpy_pythons[version], fmus, env)):
+    for model, got in zip(BLOCKS, fmpy_final_outputs([str(fmpy_pythons[version])], fmus, env)):
         expected = lean_fmpy_outputs[model]
         assert list(got) == list(expected), model
         assert_same(np.array(list(got.values())), np.array(list(expected.values())))
