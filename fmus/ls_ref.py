@@ -22,8 +22,8 @@ In ``extra/org.fmi-standard.fmi-ls-ref/``:
   block (role ``parameter``), as the caller gives them.
 
 In ``documentation/``: ``index.html``, the FMU's page (what it models, the
-publication it follows, how it is validated, its ports with units, its
-parameters with their defaults), and ``fmi-ls-ref.html``, how to run the
+publication it follows, how it is validated, where it runs, its ports with
+units, its parameters with their defaults), and ``fmi-ls-ref.html``, how to run the
 reference experiment and what agreement to expect.
 
 Where this departs from the layered standard: the reference experiment is
@@ -131,8 +131,9 @@ def _page(title: str, body: str) -> bytes:
             f"<style>{_STYLE}</style></head>\n<body>\n{body}</body></html>\n").encode()
 
 
-def _index(block_cls) -> bytes:
-    """``documentation/index.html``: the FMU's page."""
+def _index(block_cls, glibc: str | None) -> bytes:
+    """``documentation/index.html``: the FMU's page; ``glibc`` the oldest
+    GNU C library the FMU runs on."""
     name = lambda v: f"<code>{html.escape(v.name)}</code>"  # noqa: E731
     unit = lambda v: html.escape(v.unit or "1")  # noqa: E731
     deps = block_cls.output_dependencies()
@@ -145,6 +146,9 @@ def _index(block_cls) -> bytes:
             f"<h2>How it is validated</h2>\n<p>{html.escape(block_cls.validation)}</p>\n"
             f"<p>A reference experiment and its expected outputs come with this FMU: "
             f'<a href="fmi-ls-ref.html">how to run it and compare</a>.</p>\n'
+            f"<h2>Where it runs</h2>\n<p>Any FMI 2.0 co-simulation host on Linux x86-64 with the GNU C library "
+            f"{glibc or '(any version)'} or newer, with no Python installed or any: the FMU carries the Python "
+            f"it runs and runs each instance in a process of its own.</p>\n"
             f"<h2>Default experiment</h2>\n<p>0 to {block_cls.default_stop_time:g} s in communication steps "
             f"of {block_cls.default_step:g} s.</p>\n"
             f"<h2>Parameters</h2>\n" + _rows(block_cls.parameters, [
@@ -193,10 +197,12 @@ def _how_to_check(block_cls, every: int, sets: list[ParameterSet]) -> bytes:
     return _page(f"Checking {block_cls.model_name}", body)
 
 
-def ls_ref_files(block_cls, reference_csv: bytes, every: int, sets: list[ParameterSet]) -> dict[str, bytes]:
-    """The files named above, by their path in the FMU."""
+def ls_ref_files(block_cls, reference_csv: bytes, every: int, sets: list[ParameterSet],
+                 glibc: str | None = None) -> dict[str, bytes]:
+    """The files named above, by their path in the FMU (``glibc``: the
+    oldest GNU C library it runs on, which its page states)."""
     variables = {v.name: v for v in (*block_cls.parameters, *block_cls.inputs)}
-    docs = {"documentation/index.html": _index(block_cls),
+    docs = {"documentation/index.html": _index(block_cls, glibc),
             "documentation/fmi-ls-ref.html": _how_to_check(block_cls, every, sets)}
     entries = [("reference.ssv", _SSV_TYPE, "parameter", "The values of the reference experiment (see "
                 "documentation/fmi-ls-ref.html).", _ssv("reference", reference_values(block_cls), variables)),

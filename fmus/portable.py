@@ -20,8 +20,8 @@ A portable FMU is the lean FMU (``fmus/build.py``) with four things more:
   its expected outputs (``fmus/ls_ref.py``), the outputs computed by the
   lean FMU's binary and code with those kernels.
 
-The Windows binary of the lean FMU is left out: it was never built or run
-here.  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
+The Windows binary of the lean FMU is left out: it runs the block in the
+host's Python.  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
 run out of process the same way, without a runtime (``crane-cosim run
 --processes``).
 """
@@ -43,7 +43,8 @@ from ..errors import CraneCosimError
 from . import native
 from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip
 from .ls_ref import ParameterSet, ls_ref_files
-from .portable_runtime import kernels_archive, runtime_archive
+from .elf_versions import glibc_floor, newest
+from .portable_runtime import kernels_archive, runtime_archive, runtime_glibc
 
 __all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "host_python_lines", "portable_record",
            "RUNTIME_FOLDER", "KERNELS_FOLDER"]
@@ -56,9 +57,11 @@ PROBE = Path(__file__).resolve().parent / "portable_probe.py"
 _PROBE_TIMEOUT = 900  # seconds: a cold numba cache compiles for a minute or two
 
 
-def portable_record(runtime: str, kernels: str | None) -> str:
-    """The line a portable FMU adds to ``resources/crane_cosim_source.txt``."""
-    return f"portable: out of process, runtime {runtime}, kernels {kernels or 'none'}\n"
+def portable_record(runtime: str, kernels: str | None, glibc: str | None = None) -> str:
+    """The line a portable FMU adds to ``resources/crane_cosim_source.txt``
+    (``glibc``: the oldest GNU C library it runs on)."""
+    return (f"portable: out of process, runtime {runtime}, kernels {kernels or 'none'}, "
+            f"glibc {glibc or 'any'}\n")
 
 
 #: the file beside an FMU's binary run out of process that names the
@@ -182,16 +185,20 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
         unpacked = tmp / "unpacked"
         with zipfile.ZipFile(lean) as z:
             z.extractall(unpacked)
-        shutil.rmtree(unpacked / "binaries" / "win64", ignore_errors=True)  # never built or run here
+        # the Windows binary runs the block in the host's Python: not portable
+        shutil.rmtree(unpacked / "binaries" / "win64", ignore_errors=True)
         run_out_of_process(unpacked, model)
+        glibc = newest(runtime_glibc(runtime), glibc_floor(
+            p.read_bytes() for p in (unpacked / "binaries" / "linux64").rglob("*") if p.is_file()))
         files = {p.relative_to(unpacked).as_posix(): p.read_bytes() for p in sorted(unpacked.rglob("*"))
                  if p.is_file()}
         files[f"resources/{RUNTIME_FOLDER}/{runtime.name}"] = runtime
         if kernels is not None:
             files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels
-        files.update(ls_ref_files(BLOCKS[model], (tmp / "reference.csv").read_bytes(), every, list(sets)))
+        files.update(ls_ref_files(BLOCKS[model], (tmp / "reference.csv").read_bytes(), every, list(sets), glibc))
         record = f"resources/{FMU_SOURCE_FILE}"
-        files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None).encode()
+        files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None,
+                                                        glibc).encode()
         dest = out_dir / f"{model}.fmu"
         part = dest.with_suffix(".fmu.part")
         write_reproducible_zip(part, files)

@@ -48,6 +48,7 @@ from pathlib import Path
 from ..blocks import jit
 from ..errors import CraneCosimError
 from . import native
+from .elf_versions import glibc_floor
 
 __all__ = ["runtime_archive", "kernels_archive", "RUNTIME_DESCRIPTION"]
 
@@ -212,8 +213,13 @@ def _tar_gz(entries, path: Path) -> None:
     os.replace(tmp, path)
 
 
+#: the layout of the runtime's description: a change makes new archives
+#: rather than reusing those the cache keeps
+DESCRIPTION_FORMAT = 2  # 2: with the oldest GNU C library it runs on
+
+
 def _archive_key(files: dict[str, Path], preload: list[str]) -> str:
-    h = hashlib.sha256(json.dumps(preload).encode())
+    h = hashlib.sha256(json.dumps([DESCRIPTION_FORMAT, preload]).encode())
     for name in sorted(files):
         st = files[name].stat()
         h.update(f"{name}\0{files[name]}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
@@ -234,8 +240,10 @@ def runtime_archive(imported: list[str], stream=None) -> Path:
         print(f"making a Python runtime for portable FMUs ({len(files)} files; a minute or two, once) ...",
               file=stream, flush=True)
     py = native.build_python()
+    floor = glibc_floor(path for path in files.values() if path.suffix == ".so" or ".so." in path.name
+                        or path.stat().st_mode & 0o111)
     description = "".join([f"python=bin/python{py.version}\n", f"libpython=lib/{Path(py.libpython).name}\n",
-                           *(f"preload={name}\n" for name in preload)]).encode()
+                           *(f"preload={name}\n" for name in preload), f"glibc={floor or ''}\n"]).encode()
     with tempfile.TemporaryDirectory(prefix="crane_cosim_runtime_") as tmp:
         compiled = _bytecode(files, Path(tmp))
         entries = [(RUNTIME_DESCRIPTION, description, 0o644, None)]
@@ -250,6 +258,17 @@ def runtime_archive(imported: list[str], stream=None) -> Path:
         shutil.move(made, target)
     index.write_text(target.name + "\n")
     return target
+
+
+def runtime_glibc(archive: Path) -> str | None:
+    """The oldest GNU C library the runtime archive ``archive`` runs on
+    (the ``glibc`` line of its description, its first member)."""
+    with tarfile.open(archive, "r:gz") as tar:
+        first = tar.next()
+        if first is None or first.name != RUNTIME_DESCRIPTION:
+            return None
+        text = tar.extractfile(first).read().decode()
+    return next((line.split("=", 1)[1] or None for line in text.splitlines() if line.startswith("glibc=")), None)
 
 
 def _bytecode(files: dict[str, Path], tmp: Path) -> dict[str, Path]:
