@@ -54,7 +54,7 @@ def _definitions(text: str) -> dict:
     """The top-level functions and simple assignments (``NONE, DAHL = 0, 1``)
     of a module's text: name -> its node."""
     defs = {}
-    for node in ast.parse(text).body:
+    for node in parsed(text).body:
         if isinstance(node, ast.FunctionDef):
             defs[node.name] = node
         elif isinstance(node, ast.Assign):
@@ -63,6 +63,22 @@ def _definitions(text: str) -> dict:
                     if isinstance(name, ast.Name):
                         defs[name.id] = node
     return defs
+
+
+def parsed(text: str) -> ast.Module:
+    """``ast.parse(text)``, made again where CPython 3.11 raises its
+    spurious ``SystemError`` "AST constructor recursion depth mismatch":
+    the depth it counts while it converts a tree is kept per interpreter,
+    and another thread converting a tree at the same time upsets it (seen
+    in a Dask worker importing this package).  The source is the same; a
+    second parse gives the tree."""
+    for attempt in range(5):
+        try:
+            return ast.parse(text)
+        except SystemError as exc:
+            if "recursion depth mismatch" not in str(exc) or attempt == 4:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _joined(text: str, helpers: str, kernels: dict | None = None) -> str:
@@ -75,7 +91,7 @@ def _joined(text: str, helpers: str, kernels: dict | None = None) -> str:
     module numba compiles alone, from one file.  A name joined from two
     places must be the same definition."""
     sources = {HELPERS: helpers, **(kernels or {})}
-    tree = ast.parse(text)
+    tree = parsed(text)
     found = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module in sources and n.level == 1]
     if not found:
         return text
@@ -220,7 +236,7 @@ def kernel_functions(name: str) -> list[str]:
     """Names of the functions of the kernel module ``blocks/<name>.py``, in
     source order: the functions numba compiles (read from the source, nothing
     is imported)."""
-    return [node.name for node in ast.parse(_SOURCES[name]).body if isinstance(node, ast.FunctionDef)]
+    return [node.name for node in parsed(_SOURCES[name]).body if isinstance(node, ast.FunctionDef)]
 
 
 def kernels_compiled(name: str) -> bool:

@@ -179,7 +179,7 @@ def step_functions(name: str) -> tuple[str, ...]:
     source = _step_source(name, set(jit.kernel_functions(name)))
     if source is None:
         return ()
-    return tuple(node.name for node in ast.parse(source[1]).body if isinstance(node, ast.FunctionDef))
+    return tuple(node.name for node in jit.parsed(source[1]).body if isinstance(node, ast.FunctionDef))
 
 
 def step_compiled(name: str) -> bool:

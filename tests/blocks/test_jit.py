@@ -170,3 +170,31 @@ def test_the_kernel_modules_hold_the_shared_helpers_they_use():
     for name, text in jit._SOURCES.items():
         imports = [n for n in ast.parse(text).body if isinstance(n, (ast.Import, ast.ImportFrom))]
         assert {a.name for n in imports for a in n.names} <= {"math", "numpy"}, name
+
+
+def test_a_spurious_ast_depth_error_is_parsed_again(monkeypatch):
+    """CPython 3.11's spurious "AST constructor recursion depth mismatch"
+    (another thread converting a tree at the same time) is a parse made
+    again, which gives the tree; any other SystemError, and one that does
+    not go away, is raised."""
+    import ast
+    real, calls = ast.parse, []
+
+    def flaky(failures, message):
+        def parse(source, *args, **kwargs):
+            calls.append(source)
+            if len(calls) <= failures:
+                raise SystemError(message)
+            return real(source, *args, **kwargs)
+        return parse
+    monkeypatch.setattr(ast, "parse", flaky(2, "AST constructor recursion depth mismatch (before=195, after=67)"))
+    assert isinstance(jit.parsed("x = 1").body[0], ast.Assign) and len(calls) == 3
+    calls.clear()
+    monkeypatch.setattr(ast, "parse", flaky(1, "something else"))
+    with pytest.raises(SystemError, match="something else"):
+        jit.parsed("x = 1")
+    calls.clear()
+    monkeypatch.setattr(ast, "parse", flaky(99, "AST constructor recursion depth mismatch (before=1, after=2)"))
+    with pytest.raises(SystemError, match="recursion depth mismatch"):
+        jit.parsed("x = 1")
+    assert len(calls) == 5
