@@ -84,20 +84,22 @@ class FMI2Instance(FMUInstance):
         #: says so by its marker; other binaries get a new state each time,
         #: freed after the step: some (pythonfmu's own among them) make a new
         #: one and lose the old
-        self._state_slot = ctypes.c_void_p() if self._keeps_one_state(dll) else None
+        known_proxy = _proxy_version(dll) == PROXY_VERSION
+        self._state_slot = ctypes.c_void_p() if self._keeps_one_state(dll, known_proxy) else None
         #: the project's proxy's calls of a step in one crossing (portable FMUs,
         #: ``--processes``), which the compiled master step uses; None elsewhere
         self._steps_calls = ((dll["crane_cosim_fmi2_post_steps"], dll["crane_cosim_fmi2_collect_steps"])
-                             if _proxy_version(dll) == PROXY_VERSION else None)
+                             if known_proxy else None)
 
-    def _keeps_one_state(self, dll) -> bool:
+    def _keeps_one_state(self, dll, known_proxy: bool) -> bool:
         """Whether this instance writes a state given back to
         fmi2GetFMUstate over: the project's shim, which says so by its
-        marker, or the project's proxy (portable FMUs, ``--processes``)
-        where the binary it runs is that shim."""
+        marker, or the project's proxy of the version this master knows
+        (``known_proxy``: portable FMUs, ``--processes``) where the binary it
+        runs is that shim."""
         if _exports(dll, "crane_cosim_fmi2_shim"):
             return True
-        if _proxy_version(dll) != PROXY_VERSION:
+        if not known_proxy:
             return False
         keeps = dll["crane_cosim_fmi2_keeps_one_state"]
         keeps.argtypes, keeps.restype = [ctypes.c_void_p], ctypes.c_int

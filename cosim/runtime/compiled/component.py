@@ -15,13 +15,14 @@ from numba import carray, njit
 
 from .calls import (clock_gettime, double_pointer, fmi2_collect_steps, fmi2_do_step, fmi2_get_real, fmi2_get_status,
                     fmi2_post_steps, fmi2_set_derivatives, fmi2_set_state)
-from .layout import (ANSWER, CLOCK, CLOCK_ID, COLLECT_STEPS, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, GET_BOOLEAN_STATUS,
-                     GET_CALL, GET_REAL, GET_REAL_STATUS, LAST_SUCCESSFUL_TIME, N_IN, N_OUT, NO_PRIOR, POST_STEPS,
+from .layout import (ANSWER, CLOCK, CLOCK_ID, COLLECT_STEPS, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, FAILED_GET,
+                     FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, GET_BOOLEAN_STATUS, GET_CALL, GET_REAL, GET_REAL_STATUS, LAST_SUCCESSFUL_TIME, N_IN, N_OUT, NO_PRIOR, POST_STEPS,
                      RESTORE_CALL, SAVE_CALL, SECOND_STEP_CALL, SET_CALL, SET_DERIVATIVES, SET_REAL, SET_STATE, SLOT,
                      STATUS_DISCARD, STEP_CALL, TERMINATED, TIMESPEC, U, VR_IN, VR_OUT, Y)
 
 __all__ = ["now", "spent", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail",
-           "finite", "largest_change", "batched", "first_call", "post_steps", "collect_steps", "step_calls", "set_and_get"]
+           "finite", "largest_change", "batched", "first_call", "call_fault", "post_steps", "collect_steps",
+           "step_calls", "set_and_get"]
 
 
 @njit(cache=True)
@@ -113,41 +114,63 @@ def batched(k, ca):
 
 
 @njit(cache=True)
-def first_call(save, state, h1, ci, k):
+def first_call(save, state, give, h1, ci, k):
     """The call a sequence makes first (``layout.SAVE_CALL`` ...): the one
     that failed where the process is gone."""
     if save:
         return SAVE_CALL
     if state:
         return RESTORE_CALL
-    return SET_CALL if ci[k, N_IN] else STEP_CALL if h1 > 0 else GET_CALL
+    return SET_CALL if give and ci[k, N_IN] else STEP_CALL if h1 > 0 else GET_CALL
 
 
 @njit(cache=True)
-def post_steps(k, save, state, t, h1, get, h2, ci, ca):
+def call_fault(which):
+    """The kind of fault (``layout.FAILED_STEP`` ...) of a failed call of a
+    sequence (``layout.SAVE_CALL`` ...)."""
+    if which == SAVE_CALL:
+        return FAILED_SAVE
+    if which == RESTORE_CALL:
+        return FAILED_RESTORE
+    if which == SET_CALL:
+        return FAILED_SET
+    return FAILED_GET if which == GET_CALL else FAILED_STEP
+
+
+@njit(cache=True)
+def post_steps(k, save, state, give, t, h1, get, h2, ci, ca):
     """Send component ``k`` the calls of a step, not waiting for them
     (``crane_cosim_fmi2_post_steps``): its state saved into ``states[k]``
     where ``save``, the state ``state`` restored where not 0, its inputs
-    set, a step from ``t`` over ``h1`` where ``h1 > 0``, its outputs read
-    where ``get``, a step over ``h2`` after it where ``h2 > 0``; the status
-    of the sending."""
+    set where ``give``, a step from ``t`` over ``h1`` where ``h1 > 0``, its
+    outputs read where ``get``, a step over ``h2`` after it where
+    ``h2 > 0``; the status of the sending."""
     return fmi2_post_steps(ca[k, POST_STEPS], ca[k, COMPONENT], ca[k, SLOT] if save else 0, state, ca[k, VR_IN],
-                           ci[k, N_IN], ca[k, U], t, h1, ci[k, NO_PRIOR], ca[k, VR_OUT], ci[k, N_OUT] if get else 0, h2)
+                           ci[k, N_IN] if give else 0, ca[k, U], t, h1, ci[k, NO_PRIOR], ca[k, VR_OUT],
+                           ci[k, N_OUT] if get else 0, h2)
 
 
 @njit(cache=True)
-def collect_steps(k, save, state, t, h1, get, h2, ci, ca, misc, fmi_ns, discarded):
+def _collected(k, save, state, give, h1, get, ci, ca):
+    """``(status, which)`` of the calls :func:`post_steps` sent, as the
+    proxy answers them (``crane_cosim_fmi2_collect_steps``); where the
+    process is gone, the first call is the one that failed."""
+    r = fmi2_collect_steps(ca[k, COLLECT_STEPS], ca[k, COMPONENT], ca[k, Y], ci[k, N_OUT] if get else 0)
+    status, which = r & 255, r >> 8
+    if which == 0 and status > 1:
+        which = first_call(save, state, give, h1, ci, k)
+    return status, which
+
+
+@njit(cache=True)
+def collect_steps(k, save, state, give, t, h1, get, h2, ci, ca, misc, fmi_ns, discarded):
     """Wait for the calls :func:`post_steps` sent: ``(status, which)``, the
     status and the call (``layout.SAVE_CALL`` ...) as the calls made one by
     one leave them: the status of the first above fmi2Warning and that
     call, else a success and the last call.  A step discarded where the
     component asks to end having reached the step's end passes, as in
     :func:`do_step`, and the calls after it are made one by one."""
-    n_out = ci[k, N_OUT] if get else 0
-    r = fmi2_collect_steps(ca[k, COLLECT_STEPS], ca[k, COMPONENT], ca[k, Y], n_out)
-    status, which = r & 255, r >> 8
-    if which == 0 and status > 1:  # the process is gone: the first call failed
-        which = first_call(save, state, h1, ci, k)
+    status, which = _collected(k, save, state, give, h1, get, ci, ca)
     fmi_ns[k, 1] += (h1 > 0 and which >= STEP_CALL) + (h2 > 0 and which >= SECOND_STEP_CALL)
     if status != STATUS_DISCARD or (which != STEP_CALL and which != SECOND_STEP_CALL):
         return status, which
@@ -169,25 +192,23 @@ def collect_steps(k, save, state, t, h1, get, h2, ci, ca, misc, fmi_ns, discarde
 
 
 @njit(cache=True)
-def step_calls(k, save, state, t, h1, get, h2, ci, ca, misc, fmi_ns, discarded):
+def step_calls(k, save, state, give, t, h1, get, h2, ci, ca, misc, fmi_ns, discarded):
     """:func:`post_steps` and :func:`collect_steps` at once."""
-    s = post_steps(k, save, state, t, h1, get, h2, ci, ca)
+    s = post_steps(k, save, state, give, t, h1, get, h2, ci, ca)
     if s > 1:
-        return s, first_call(save, state, h1, ci, k)
-    return collect_steps(k, save, state, t, h1, get, h2, ci, ca, misc, fmi_ns, discarded)
+        return s, first_call(save, state, give, h1, ci, k)
+    return collect_steps(k, save, state, give, t, h1, get, h2, ci, ca, misc, fmi_ns, discarded)
 
 
 @njit(cache=True)
 def set_and_get(k, ci, ca):
     """Component ``k``'s inputs set and outputs read in one crossing (no
-    step): ``(status, which)`` as :func:`collect_steps` gives them."""
-    s = post_steps(k, False, 0, 0.0, 0.0, True, 0.0, ci, ca)
-    if s <= 1:
-        r = fmi2_collect_steps(ca[k, COLLECT_STEPS], ca[k, COMPONENT], ca[k, Y], ci[k, N_OUT])
-        s, which = r & 255, r >> 8
-        if which != 0 or s <= 1:
-            return s, which
-    return s, SET_CALL if ci[k, N_IN] else GET_CALL
+    step, so nothing to discard): ``(status, which)`` as
+    :func:`collect_steps` gives them."""
+    s = post_steps(k, False, 0, True, 0.0, 0.0, True, 0.0, ci, ca)
+    if s > 1:
+        return s, first_call(False, 0, True, 0.0, ci, k)
+    return _collected(k, False, 0, True, 0.0, True, ci, ca)
 
 
 @njit(cache=True)

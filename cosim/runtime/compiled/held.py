@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .component import (batched, collect_steps, do_step, doubles, fail, finite, first_call, get_outputs, now,
-                        post_steps, restore, set_inputs, spent)
-from .layout import (FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, GET_CALL, HALVES, LAST, N_IN,
-                     N_OUT, NOT_FINITE, OFFSET, PASS, RESTORE_CALL, SAVE_CALL, SET_CALL, STEPPED, U, Y)
+from .component import (batched, call_fault, collect_steps, do_step, doubles, fail, finite, first_call, get_outputs,
+                        now, post_steps, restore, set_inputs, spent)
+from .layout import (FAILED_GET, FAILED_RESTORE, FAILED_SET, FAILED_STEP, GET_CALL, HALVES, LAST, N_IN, N_OUT,
+                     NOT_FINITE, OFFSET, PASS, STEPPED, U, Y)
 
 __all__ = ["gather_mid", "held_step", "step_together"]
 
@@ -26,13 +26,21 @@ def gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst):
 
 
 @njit(cache=True)
+def _steps(h, halves, last):
+    """``(h1, h2)`` [s] of a held step over ``h``: its first step (the
+    whole one, or its first half), and the second half made at once where
+    ``last`` (0: none)."""
+    return (h / 2 if halves else h), (h / 2 if halves and last else 0.0)
+
+
+@njit(cache=True)
 def _held_post(k, save, again, halves, last, t, h, ci, ca, states, mid, route_ptr, route_src, route_idx, route_dst):
     """The calls of :func:`held_step` sent to a component that takes them
     in one crossing (``component.post_steps``), its state saved first where
     ``save``; the status of the sending."""
     gather_mid(k, ci, ca, mid, route_ptr, route_src, route_idx, route_dst)
-    return post_steps(k, save, states[k] if again else 0, t, h / 2 if halves else h, halves,
-                      h / 2 if halves and last else 0.0, ci, ca)
+    h1, h2 = _steps(h, halves, last)
+    return post_steps(k, save, states[k] if again else 0, True, t, h1, halves, h2, ci, ca)
 
 
 @njit(cache=True)
@@ -41,16 +49,14 @@ def _held_collect(k, save, again, halves, last, t, h, posted, t0, ci, ca, states
     """The answer to :func:`_held_post` (``posted`` its status, ``t0`` its
     time), as :func:`held_step` returns it."""
     state = states[k] if again else 0
-    h1, h2 = h / 2 if halves else h, h / 2 if halves and last else 0.0
+    h1, h2 = _steps(h, halves, last)
     if posted > 1:
-        s, which = posted, first_call(save, state, h1, ci, k)
+        s, which = posted, first_call(save, state, True, h1, ci, k)
     else:
-        s, which = collect_steps(k, save, state, t, h1, halves, h2, ci, ca, misc, fmi_ns, discarded)
+        s, which = collect_steps(k, save, state, True, t, h1, halves, h2, ci, ca, misc, fmi_ns, discarded)
     spent(k, t0, misc, ts, fmi_ns)
     if s > 1:
-        kind = (FAILED_SAVE if which == SAVE_CALL else FAILED_RESTORE if which == RESTORE_CALL
-                else FAILED_SET if which == SET_CALL else FAILED_GET if which == GET_CALL else FAILED_STEP)
-        fail(fault, fault_t, kind, k, s, t + h / 2 if which >= GET_CALL else t)
+        fail(fault, fault_t, call_fault(which), k, s, t + h / 2 if which >= GET_CALL else t)
         return -1
     if not halves:
         return 1
@@ -139,8 +145,9 @@ def step_together(row, end, saving, t, h, plan, ci, ca, states, mid, route_ptr, 
         save = p == 0 and saving[k]
         if not ok:  # a fault before it: its answer taken all the same, so that no call is left open
             if posted[i] <= 1:
-                collect_steps(k, save, states[k] if p > 0 else 0, t, h / 2 if halves else h, halves,
-                              h / 2 if halves and last else 0.0, ci, ca, misc, fmi_ns, discarded)
+                h1, h2 = _steps(h, halves, last)
+                collect_steps(k, save, states[k] if p > 0 else 0, True, t, h1, halves, h2, ci, ca, misc, fmi_ns,
+                              discarded)
             continue
         reached = _held_collect(k, save, p > 0, halves, last, t, h, posted[i], t0[i], ci, ca, states, mid, misc, ts,
                                 fmi_ns, discarded, fault, fault_t)

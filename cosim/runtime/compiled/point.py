@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .component import batched, doubles, fail, get_outputs, largest_change, now, set_and_get, set_inputs, spent
+from .component import (batched, call_fault, doubles, fail, get_outputs, largest_change, now, set_and_get, set_inputs,
+                        spent)
 from .layout import (FAILED_GET, FAILED_SET, GROWTH_LIMIT, N_IN, N_OUT, OFFSET, OK, POINT_H,
-                     REUSE_STEPS, ROUNDS, SET_CALL, SETTLE_TOL, U, U_RAW, Y)
+                     REUSE_STEPS, ROUNDS, SETTLE_TOL, U, U_RAW, Y)
 from .qn import qn_new_step, qn_next_input
 
 __all__ = ["point_reads"]
@@ -28,7 +29,7 @@ def _give_and_read(k, ci, ca, route_ptr, route_src, route_idx, route_dst, misc, 
     if batched(k, ca):  # both calls in one crossing (no step: nothing is discarded)
         s, which = set_and_get(k, ci, ca)
         spent(k, t0, misc, ts, fmi_ns)
-        return 0 if s <= 1 else (FAILED_SET if which == SET_CALL else FAILED_GET) * 16 + s
+        return 0 if s <= 1 else call_fault(which) * 16 + s
     s = set_inputs(k, ci, ca)
     if s > 1:
         spent(k, t0, misc, ts, fmi_ns)

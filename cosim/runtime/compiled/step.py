@@ -56,13 +56,12 @@ from numba import njit
 from numba import types as nt
 
 from .calls import fmi2_get_state
-from .component import (batched, do_step, doubles, fail, finite, largest_change, now, restore, set_inputs, spent,
-                        step_calls)
+from .component import (batched, call_fault, do_step, doubles, fail, finite, largest_change, now, restore, set_inputs,
+                        spent, step_calls)
 from .held import gather_mid, held_step, step_together
-from .layout import (COMPONENT, DISCARDED, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP,
-                     FIXED_STEP, FLOOR_OF, GET_CALL, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT,
-                     NOT_FINITE_END, OFFSET, OK, PASS, RESTORE_CALL, REUSE_STEPS, SET_CALL, SETTLE_TOL, SLOT, TOGETHER,
-                     Y)
+from .layout import (COMPONENT, DISCARDED, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, FIXED_STEP,
+                     FLOOR_OF, GET_CALL, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT, NOT_FINITE_END, OFFSET,
+                     OK, PASS, REUSE_STEPS, SETTLE_TOL, SLOT, TOGETHER, Y)
 from .point import point_reads
 from .quadratic import quadratic_passes
 from .qn import qn_new_step, qn_next_input
@@ -176,11 +175,11 @@ def _finish(t, h, ci, ca, states, again, early, first, mid, route_ptr, route_src
         if at_mid[k] and batched(k, ca):
             t0 = now(misc, ts)
             early[k] = wanted[k]
-            s, which = step_calls(k, False, 0, t + h / 2, h / 2, early[k], 0.0, ci, ca, misc, fmi_ns, discarded)
+            s, which = step_calls(k, False, 0, False, t + h / 2, h / 2, early[k], 0.0, ci, ca, misc, fmi_ns,
+                                  discarded)
             spent(k, t0, misc, ts, fmi_ns)
             if s > 1:
-                return fail(fault, fault_t, FAILED_GET if which == GET_CALL else FAILED_STEP, k, s,
-                            t + h if which == GET_CALL else t + h / 2)
+                return fail(fault, fault_t, call_fault(which), k, s, t + h if which == GET_CALL else t + h / 2)
             continue
         if at_mid[k]:
             t0 = now(misc, ts)
@@ -194,13 +193,11 @@ def _finish(t, h, ci, ca, states, again, early, first, mid, route_ptr, route_src
         if batched(k, ca):
             halves = ci[k, FIXED_STEP] != 0
             early[k] = wanted[k] and not halves  # (the outputs are read between the halves)
-            s, which = step_calls(k, False, states[k], t, h / 2 if halves else h, early[k], h / 2 if halves else 0.0,
-                                  ci, ca, misc, fmi_ns, discarded)
+            s, which = step_calls(k, False, states[k], True, t, h / 2 if halves else h, early[k],
+                                  h / 2 if halves else 0.0, ci, ca, misc, fmi_ns, discarded)
             spent(k, t0, misc, ts, fmi_ns)
             if s > 1:
-                kind = (FAILED_RESTORE if which == RESTORE_CALL else FAILED_SET if which == SET_CALL
-                        else FAILED_GET if which == GET_CALL else FAILED_STEP)
-                return fail(fault, fault_t, kind, k, s, t + h if which == GET_CALL else t)
+                return fail(fault, fault_t, call_fault(which), k, s, t + h if which == GET_CALL else t)
             continue
         s = restore(k, ca, states)
         if s > 1:
