@@ -43,6 +43,14 @@ UNITS: dict[str, dict] = {
 BASE_UNITS = ("kg", "m", "s", "A", "K", "mol", "cd", "rad")
 
 
+def base_unit_attributes(unit: str) -> dict[str, str]:
+    """The attributes of the ``BaseUnit`` element that defines ``unit`` in
+    an FMI model description and an SSP file alike: its nonzero SI
+    base-unit exponents, in :data:`BASE_UNITS` order."""
+    exponents = base_unit_exponents(unit)
+    return {k: str(exponents[k]) for k in BASE_UNITS if k in exponents}
+
+
 def base_unit_exponents(unit: str) -> dict[str, int]:
     """SI base-unit exponents of ``unit``; raises ``KeyError`` naming the unit if unknown."""
     try:

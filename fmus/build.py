@@ -48,7 +48,7 @@ import zipfile
 from pathlib import Path
 
 from ..blocks import BLOCKS
-from ..blocks.units import BASE_UNITS, base_unit_exponents
+from ..blocks.units import base_unit_attributes
 from . import native
 
 __all__ = ["build_fmu", "build_block_fmu", "build_bridge_fmu", "build_all", "prepare_fmus", "source_hash",
@@ -380,9 +380,7 @@ def _add_units(md: ET.Element, block_cls) -> None:
     used = sorted({u for u in units.values() if u})
     defs = ET.Element("UnitDefinitions")
     for name in used:
-        unit = ET.SubElement(defs, "Unit", name=name)
-        exps = base_unit_exponents(name)
-        ET.SubElement(unit, "BaseUnit", {k: str(exps[k]) for k in BASE_UNITS if k in exps})
+        ET.SubElement(ET.SubElement(defs, "Unit", name=name), "BaseUnit", base_unit_attributes(name))
     # Schema order: CoSimulation, UnitDefinitions, TypeDefinitions, LogCategories, ...
     index = list(md).index(md.find("CoSimulation")) + 1
     md.insert(index, defs)

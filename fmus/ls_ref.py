@@ -39,7 +39,7 @@ import inspect
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from ..blocks.units import BASE_UNITS, base_unit_exponents
+from ..blocks.units import base_unit_attributes
 
 __all__ = ["LS_FOLDER", "ParameterSet", "reference_values", "ls_ref_files"]
 
@@ -90,9 +90,8 @@ def _ssv(name: str, values: dict, variables: dict) -> bytes:
     if units:  # a standalone set defines the units it uses, as SSP 1.0 asks
         defined = ET.SubElement(pset, f"{{{_SSV}}}Units")
         for unit in sorted(units):
-            exponents = base_unit_exponents(unit)
             ET.SubElement(ET.SubElement(defined, f"{{{_SSC}}}Unit", name=unit), f"{{{_SSC}}}BaseUnit",
-                          {k: str(exponents[k]) for k in BASE_UNITS if k in exponents})
+                          base_unit_attributes(unit))
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(pset, encoding="utf-8") + b"\n"
 
 

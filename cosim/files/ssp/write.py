@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from ...errors import CraneCosimError
-from ...blocks.units import BASE_UNITS, base_unit_exponents
+from ...blocks.units import base_unit_attributes
 from ...runtime.system import System
 from .names import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV, _q
 
@@ -91,9 +91,8 @@ def _parameter_set(comp, variables: dict, standalone: bool) -> ET.Element:
 
 def _units(parent: ET.Element, names) -> None:
     for name in sorted(names):
-        u = ET.SubElement(parent, _q(SSC, "Unit"), name=name)
-        exps = base_unit_exponents(name)
-        ET.SubElement(u, _q(SSC, "BaseUnit"), {k: str(exps[k]) for k in BASE_UNITS if k in exps})
+        ET.SubElement(ET.SubElement(parent, _q(SSC, "Unit"), name=name), _q(SSC, "BaseUnit"),
+                      base_unit_attributes(name))
 
 
 def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | None) -> ET.Element:
