@@ -122,25 +122,19 @@ static void answer(In *r, uint32_t op)
         free(v);
         break;
     }
-    case OP_GET_FMU_STATE: {
+    case OP_GET_FMU_STATE:
+    case OP_FREE_FMU_STATE: { /* the two take the state to make, overwrite or free, and answer it */
         int wanted = (int)get_u32(r);
         fmi2FMUstate state = state_of(get_u64(r));
         size_t at = begin_answer();
-        answer_status(at, p_fmi2GetFMUstate(instance, wanted ? &state : NULL));
+        answer_status(at, (op == OP_GET_FMU_STATE ? p_fmi2GetFMUstate : p_fmi2FreeFMUstate)(
+                              instance, wanted ? &state : NULL));
         put_u64(&out, (uint64_t)(uintptr_t)state);
         break;
     }
     case OP_SET_FMU_STATE: {
         fmi2FMUstate state = state_of(get_u64(r));
         answer_status(begin_answer(), p_fmi2SetFMUstate(instance, state));
-        break;
-    }
-    case OP_FREE_FMU_STATE: {
-        int wanted = (int)get_u32(r);
-        fmi2FMUstate state = state_of(get_u64(r));
-        size_t at = begin_answer();
-        answer_status(at, p_fmi2FreeFMUstate(instance, wanted ? &state : NULL));
-        put_u64(&out, (uint64_t)(uintptr_t)state);
         break;
     }
     case OP_SERIALIZED_FMU_STATE_SIZE: {

@@ -70,6 +70,16 @@ static void take_values(In *r, void *v, size_t n, size_t size)
         memcpy(v, values, n * size);
 }
 
+/* call(), then the n values of `size` bytes each it answers copied to v
+ * (unless the process is gone). */
+static fmi2Status call_for_values(Proxy *p, const char *function, In *r, void *v, size_t n, size_t size)
+{
+    fmi2Status status = call(p, function, r);
+    if (status != fmi2Fatal)
+        take_values(r, v, n, size);
+    return status;
+}
+
 #define GET_VALUES(function, op, type)                                                                             \
     EXPORT fmi2Status function(fmi2Component c, const fmi2ValueReference vr[], size_t n, type v[])                 \
     {                                                                                                              \
@@ -77,10 +87,7 @@ static void take_values(In *r, void *v, size_t n, size_t size)
         out_begin(&p->out, op);                                                                                    \
         put_array(&p->out, vr, n, sizeof *vr);                                                                     \
         put_u32(&p->out, v != NULL);                                                                               \
-        fmi2Status status = call(p, #function, &r);                                                                \
-        if (status != fmi2Fatal)                                                                                   \
-            take_values(&r, v, n, sizeof(type));                                                                   \
-        return status;                                                                                             \
+        return call_for_values(p, #function, &r, v, n, sizeof(type));                                              \
     }
 
 #define SET_VALUES(function, op, type)                                                                             \
@@ -264,10 +271,7 @@ EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueR
     put_array(&p->out, knowns, nk, sizeof *knowns);
     put_array(&p->out, dv_known, nk, sizeof *dv_known);
     put_u32(&p->out, dv_unknown != NULL);
-    fmi2Status status = call(p, "fmi2GetDirectionalDerivative", &r);
-    if (status != fmi2Fatal)
-        take_values(&r, dv_unknown, nu, sizeof *dv_unknown);
-    return status;
+    return call_for_values(p, "fmi2GetDirectionalDerivative", &r, dv_unknown, nu, sizeof *dv_unknown);
 }
 
 EXPORT fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t n,
@@ -289,10 +293,7 @@ EXPORT fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueR
     put_array(&p->out, vr, n, sizeof *vr);
     put_array(&p->out, order, n, sizeof *order);
     put_u32(&p->out, v != NULL);
-    fmi2Status status = call(p, "fmi2GetRealOutputDerivatives", &r);
-    if (status != fmi2Fatal)
-        take_values(&r, v, n, sizeof *v);
-    return status;
+    return call_for_values(p, "fmi2GetRealOutputDerivatives", &r, v, n, sizeof *v);
 }
 
 EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean noSetPrior)
