@@ -39,7 +39,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
-__all__ = ["imported_files"]
+__all__ = ["imported_since", "reference_rows"]
 
 _LOGGER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p)
 
@@ -107,45 +107,39 @@ def _unpacked(fmu: Path) -> Path:
     return folder
 
 
-def _run(fmu: Path) -> str:
-    """Run the FMU (see above); returns the folder it was unpacked to (gone by then)."""
-    folder = _unpacked(fmu)
-    try:
-        loaded = _Loaded(folder)
-        lib, h, t = loaded.lib, loaded.h, loaded.start
-        c = loaded.instance(b"probe")
-        for _ in range(10):
-            _check(lib.fmi2DoStep(c, t, h, 1), "fmi2DoStep")
-            t += h
-        state, restored, size = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_size_t()
-        _check(lib.fmi2GetFMUstate(c, ctypes.byref(state)), "fmi2GetFMUstate")
-        _check(lib.fmi2SerializedFMUstateSize(c, state, ctypes.byref(size)), "fmi2SerializedFMUstateSize")
-        data = ctypes.create_string_buffer(size.value)
-        _check(lib.fmi2SerializeFMUstate(c, state, data, size), "fmi2SerializeFMUstate")
-        _check(lib.fmi2DeSerializeFMUstate(c, data, size, ctypes.byref(restored)), "fmi2DeSerializeFMUstate")
-        _check(lib.fmi2SetFMUstate(c, restored), "fmi2SetFMUstate")
+def _run(loaded: _Loaded) -> None:
+    """Run an instance of the FMU (see above)."""
+    lib, h, t = loaded.lib, loaded.h, loaded.start
+    c = loaded.instance(b"probe")
+    for _ in range(10):
         _check(lib.fmi2DoStep(c, t, h, 1), "fmi2DoStep")
-        _check(lib.fmi2FreeFMUstate(c, ctypes.byref(state)), "fmi2FreeFMUstate")
-        _check(lib.fmi2FreeFMUstate(c, ctypes.byref(restored)), "fmi2FreeFMUstate")
-        _check(lib.fmi2Terminate(c), "fmi2Terminate")
-        lib.fmi2FreeInstance(c)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return str(folder)
+        t += h
+    state, restored, size = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_size_t()
+    _check(lib.fmi2GetFMUstate(c, ctypes.byref(state)), "fmi2GetFMUstate")
+    _check(lib.fmi2SerializedFMUstateSize(c, state, ctypes.byref(size)), "fmi2SerializedFMUstateSize")
+    data = ctypes.create_string_buffer(size.value)
+    _check(lib.fmi2SerializeFMUstate(c, state, data, size), "fmi2SerializeFMUstate")
+    _check(lib.fmi2DeSerializeFMUstate(c, data, size, ctypes.byref(restored)), "fmi2DeSerializeFMUstate")
+    _check(lib.fmi2SetFMUstate(c, restored), "fmi2SetFMUstate")
+    _check(lib.fmi2DoStep(c, t, h, 1), "fmi2DoStep")
+    _check(lib.fmi2FreeFMUstate(c, ctypes.byref(state)), "fmi2FreeFMUstate")
+    _check(lib.fmi2FreeFMUstate(c, ctypes.byref(restored)), "fmi2FreeFMUstate")
+    _check(lib.fmi2Terminate(c), "fmi2Terminate")
+    lib.fmi2FreeInstance(c)
 
 
-def imported_files(fmu: Path) -> tuple[list[str], list[str]]:
-    """The files of the modules that running the FMU at ``fmu`` imports
-    (this process's, fmpy's and the FMU's own excepted), and the folders of
-    the kernel cache (``jit.cache_dir()``) its compiled kernels came from."""
-    before = set(sys.modules)
-    unpacked = _run(Path(fmu))
+def imported_since(before: set, folder: Path) -> tuple[list[str], list[str]]:
+    """The files of the modules imported since ``before`` (the names of
+    ``sys.modules`` then) that are no part of the FMU unpacked in
+    ``folder`` (nor of the package, which it carries), and the folders of
+    the kernel cache (``jit.cache_dir()``) its compiled kernels came
+    from."""
     cache = Path(os.environ["CRANE_COSIM_CACHE_DIR"]).resolve()
     files, kernels = set(), set()
     for name in set(sys.modules) - before:
         path = getattr(sys.modules.get(name), "__file__", None)
         path = Path(path).resolve() if path else None
-        if path is None or str(path).startswith(unpacked + "/"):
+        if path is None or path.is_relative_to(folder):
             continue
         if path.is_relative_to(cache):
             kernels.add(path.relative_to(cache).parts[0])
@@ -154,44 +148,46 @@ def imported_files(fmu: Path) -> tuple[list[str], list[str]]:
     return sorted(files), sorted(kernels)
 
 
-def reference_rows(fmu: Path, values: dict, every: int) -> list[str]:
+def reference_rows(loaded: _Loaded, values: dict, every: int) -> list[str]:
     """The lines of the reference experiment's CSV (see above)."""
-    folder = _unpacked(fmu)
-    try:
-        loaded = _Loaded(folder)
-        lib, h = loaded.lib, loaded.h
-        outputs = [(v.get("name"), int(v.get("valueReference"))) for v in loaded.md.find("ModelVariables")
-                   if v.get("causality") == "output" and v.find("Real") is not None]
-        vr = (ctypes.c_uint * len(outputs))(*(r for _, r in outputs))
-        y = (ctypes.c_double * len(outputs))()
-        c = loaded.instance(b"reference", values)
-        lines = [",".join(["time", *(name for name, _ in outputs)])]
+    lib, h = loaded.lib, loaded.h
+    outputs = [(v.get("name"), int(v.get("valueReference"))) for v in loaded.md.find("ModelVariables")
+               if v.get("causality") == "output" and v.find("Real") is not None]
+    vr = (ctypes.c_uint * len(outputs))(*(r for _, r in outputs))
+    y = (ctypes.c_double * len(outputs))()
+    c = loaded.instance(b"reference", values)
+    lines = [",".join(["time", *(name for name, _ in outputs)])]
 
-        def row(t):
-            _check(lib.fmi2GetReal(c, vr, ctypes.c_size_t(len(outputs)), y), "fmi2GetReal")
-            lines.append(",".join(repr(float(x)) for x in [t, *y]))
-        row(loaded.start)
-        steps = round((loaded.stop - loaded.start) / h)
-        for k in range(1, steps + 1):
-            _check(lib.fmi2DoStep(c, loaded.start + (k - 1) * h, h, 1), "fmi2DoStep")
-            if k % every == 0 or k == steps:
-                row(loaded.start + k * h)
-        _check(lib.fmi2Terminate(c), "fmi2Terminate")
-        lib.fmi2FreeInstance(c)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    def row(t):
+        _check(lib.fmi2GetReal(c, vr, ctypes.c_size_t(len(outputs)), y), "fmi2GetReal")
+        lines.append(",".join(repr(float(x)) for x in [t, *y]))
+    row(loaded.start)
+    steps = round((loaded.stop - loaded.start) / h)
+    for k in range(1, steps + 1):
+        _check(lib.fmi2DoStep(c, loaded.start + (k - 1) * h, h, 1), "fmi2DoStep")
+        if k % every == 0 or k == steps:
+            row(loaded.start + k * h)
+    _check(lib.fmi2Terminate(c), "fmi2Terminate")
+    lib.fmi2FreeInstance(c)
     return lines
 
 
 def main(argv=None) -> int:
     args = argv or sys.argv[1:]
     fmu, out = args[:2]
-    imported, kernels = imported_files(Path(fmu))
-    Path(out).write_text(json.dumps({"imported": imported, "kernels": kernels}, indent=1))
-    if len(args) >= 4:
-        asked = json.loads(Path(args[3]).read_text())
-        lines = reference_rows(Path(fmu), asked["values"], int(asked["every"]))
-        Path(args[2]).write_text("\n".join(lines) + "\n")
+    folder = _unpacked(Path(fmu))
+    try:  # one copy of the FMU, loaded once: the probe's instance, then the reference experiment's
+        before = set(sys.modules)
+        loaded = _Loaded(folder)
+        _run(loaded)
+        imported, kernels = imported_since(before, folder)
+        Path(out).write_text(json.dumps({"imported": imported, "kernels": kernels}, indent=1))
+        if len(args) >= 4:
+            asked = json.loads(Path(args[3]).read_text())
+            lines = reference_rows(loaded, asked["values"], int(asked["every"]))
+            Path(args[2]).write_text("\n".join(lines) + "\n")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
