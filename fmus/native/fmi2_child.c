@@ -3,10 +3,13 @@
  * call per request (fmi2_wire.h).
  *
  *   crane-cosim-fmu-process BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]]
+ *   crane-cosim-fmu-process.exe HANDLES BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]]
  *
- * File descriptor 3 is the socket to the proxy, 4 the memory of the
- * channel the calls go through (fmi2_wire.h).  BINARY is the FMU's
- * in-process binary (a shared library exporting the FMI 2.0 functions);
+ * On Linux file descriptor 3 is the socket to the proxy, 4 the memory of
+ * the channel the calls go through (fmi2_channel.h); on Windows HANDLES
+ * names the handles the proxy let it inherit (fmi2_child_win32.h).
+ * BINARY is the FMU's in-process binary (a shared library exporting the
+ * FMI 2.0 functions);
  * whatever it logs during a call goes back before the call's status, so the
  * host sees the calls, statuses and messages the in-process FMU gives.
  *
@@ -17,36 +20,37 @@
  * the host runs.  KERNELS, the block's numba kernels compiled for a generic
  * x86-64 processor, is unpacked likewise and used as the kernels' cache.
  *
- * The process ends when the proxy frees the instance or closes the socket
- * (the host ended or was killed): a thread of its own watches the socket,
- * so that a process busy in a call ends too.
+ * The process ends when the proxy frees the instance or the host's process
+ * ends (killed or not): a thread of its own watches the socket (Windows:
+ * the host's process handle), so that a process busy in a call ends too.
  *
  * Compiled by fmus/native.py with zlib linked in statically: the process
- * needs only the C library.
+ * needs only the C library.  The runtime's description may name libraries
+ * to load before its Python (preload=...): those its extension modules need
+ * that a target may lack (libffi on Linux, the C++ runtime on Windows).
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <limits.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "fmi2_types.h"
 #include "fmi2_wire.h"
+#include "fmi2_channel.h"
+#include "fmi2_files.h"
+
+#define HOST_PYTHON_FILE "host_python.txt"
+#ifdef _WIN32
+#include "fmi2_child_win32.h"
+#else
+#include "fmi2_child_posix.h"
+#endif
 #include "fmi2_unpack.h"
 
-#define SOCKET_FD 3
-#define CHANNEL_FD 4
 /* seconds the process spins for the next request before it sleeps: the
  * calls of one step follow each other within microseconds */
 #define SPIN 200e-6
-#define HOST_PYTHON_FILE "host_python.txt"
 
 /* the FMU's binary */
 #define DECLARE_POINTER(name, params, args) static fmi2Status (*p_##name) params;
@@ -59,6 +63,7 @@ static fmi2Status (*p_fmi2SetRealInputDerivatives)(fmi2Component, const fmi2Valu
 
 static Out out;          /* the answer's RETURN frame */
 static Channel *channel;
+static Link to_proxy;    /* how to wake the proxy and see it gone */
 /* the LOG frames of the call so far, each padded to 8 bytes */
 static unsigned char *logs;
 static size_t logs_size, logs_capacity;
@@ -99,7 +104,7 @@ static void send_answer(void)
     memcpy(answer + logs_size, out.data, out.size);
     channel->answer_size = logs_size + out.size;
     logs_size = 0;
-    channel_post(&channel->answer, &channel->host_asleep, SOCKET_FD);
+    channel_post(&channel->answer, &channel->host_asleep, &to_proxy);
 }
 
 /* The FMU's logger: the message as printf would show it, sent at once. */
@@ -134,18 +139,6 @@ static void logger(fmi2ComponentEnvironment env, fmi2String name, fmi2Status sta
 
 static const fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
 
-/* Ends the process when the proxy's end of the socket closes. */
-static void *watch_proxy(void *unused)
-{
-    (void)unused;
-    struct pollfd p = {SOCKET_FD, POLLRDHUP, 0};
-    for (;;) {
-        if (poll(&p, 1, -1) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
-            _exit(0);
-    }
-    return NULL;
-}
-
 /* -- setting up ------------------------------------------------------------------------- */
 
 static char setup_error[2048];
@@ -160,62 +153,70 @@ static int setup_fail(const char *fmt, ...)
     return 0;
 }
 
-/* The user's cache folder for crane-cosim, as blocks/jit.py finds it. */
-static void cache_root(char *root, size_t n)
-{
-    const char *dir = getenv("CRANE_COSIM_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (dir && *dir)
-        snprintf(root, n, "%s", dir);
-    else if (xdg && *xdg)
-        snprintf(root, n, "%s/crane-cosim", xdg);
-    else if (home && *home)
-        snprintf(root, n, "%s/.cache/crane-cosim", home);
-    else
-        snprintf(root, n, "/tmp/crane-cosim-%ld", (long)getuid());
-}
-
 /* The archive's name without its folder and ".tar.gz": its content's hash. */
 static void archive_key(const char *archive, char *key, size_t n)
 {
-    const char *base = strrchr(archive, '/');
+    const char *base = strrchr(archive, '/'), *other = strrchr(archive, PATH_SEPARATOR);
+    if (other > base)
+        base = other;
     snprintf(key, n, "%s", base ? base + 1 : archive);
     char *dot = strstr(key, ".tar.gz");
     if (dot)
         *dot = '\0';
 }
 
-/* A line "name=value" of the runtime's description, the value in `value`. */
-static int runtime_entry(const char *runtime, const char *name, char *value, size_t n)
+/* The lines "name=value" of the runtime's description, in order: each
+ * value (a path relative to the runtime) made absolute and passed to
+ * take(), which says 0 to stop; 1 when all were taken and, if `required`,
+ * there was one at least. */
+static int runtime_entries(const char *runtime, const char *name, int (*take)(const char *path), int required)
 {
-    char path[PATH_MAX], line[PATH_MAX];
+    char path[PATH_MAX], line[PATH_MAX], value[PATH_MAX];
     snprintf(path, sizeof path, "%s/crane_cosim_runtime.txt", runtime);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_text(path);
     if (!f)
         return setup_fail("the runtime %s has no description (%s: %s)", runtime, path, strerror(errno));
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        size_t k = strlen(name);
-        if (!strncmp(line, name, k) && line[k] == '=')
-            found = snprintf(value, n, "%s/%s", runtime, line + k + 1) < (int)n;
+    int found = 0, ok = 1;
+    size_t k = strlen(name);
+    while (ok && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!strncmp(line, name, k) && line[k] == '=' && snprintf(value, sizeof value, "%s/%s", runtime,
+                                                                  line + k + 1) < (int)sizeof value) {
+            found = 1;
+            ok = take(value);
+        }
     }
     fclose(f);
-    return found ? 1 : setup_fail("the runtime's description %s names no %s", path, name);
+    return ok && (found || !required || setup_fail("the runtime's description %s names no %s", path, name));
+}
+
+static char runtime_python[PATH_MAX];
+
+static int take_python(const char *path)
+{
+    snprintf(runtime_python, sizeof runtime_python, "%s", path);
+    return 1;
+}
+
+/* A library of the runtime loaded before its Python: a system library its
+ * extension modules need, which the target may lack. */
+static int take_library(const char *path)
+{
+    char why[1024];
+    return load_global(path, why, sizeof why) || setup_fail("cannot load the FMU's library %s: %s", path, why);
 }
 
 /* The portable FMU's Python unpacked, found and loaded, the environment
  * pointing at it (fmi2_shim.c starts it when BINARY is loaded). */
 static int set_up_runtime(const char *archive, const char *kernels)
 {
-    char root[PATH_MAX], key[256], runtime[PATH_MAX], kernel_cache[PATH_MAX], python[PATH_MAX],
-        libpython[PATH_MAX];
+    char root[PATH_MAX], key[256], runtime[PATH_MAX], kernel_cache[PATH_MAX];
     cache_root(root, sizeof root);
     archive_key(archive, key, sizeof key);
     snprintf(runtime, sizeof runtime, "%s/runtimes/%s", root, key);
-    if (!make_dirs(root) || !make_dirs(runtime) || rmdir(runtime) != 0) {
+    if (!make_dirs(root) || !make_dirs(runtime) || !remove_folder(runtime)) {
         /* made and removed: unpack_once renames the whole folder into place */
-        struct stat st;
-        if (!(stat(runtime, &st) == 0 && S_ISDIR(st.st_mode)))
+        if (!is_folder(runtime))
             return setup_fail("cannot make the cache folder %s: %s (set CRANE_COSIM_CACHE_DIR to a folder "
                               "that can be written)", runtime, strerror(errno));
     }
@@ -226,25 +227,23 @@ static int set_up_runtime(const char *archive, const char *kernels)
         snprintf(kernel_cache, sizeof kernel_cache, "%s/kernels/%s", runtime, key);
         if (!make_dirs(runtime) || !unpack_once(kernels, kernel_cache))
             return setup_fail("cannot unpack the FMU's compiled kernels: %s", unpack_error);
-        setenv("CRANE_COSIM_CACHE_DIR", kernel_cache, 1);
+        set_variable("CRANE_COSIM_CACHE_DIR", kernel_cache);
+        /* the kernels were compiled for a generic x86-64 processor: numba's
+         * cache serves them only to a process that asks for that one */
+        set_variable("NUMBA_CPU_NAME", "generic");
     }
-    if (!runtime_entry(runtime, "python", python, sizeof python) ||
-        !runtime_entry(runtime, "libpython", libpython, sizeof libpython))
+    if (!runtime_entries(runtime, "python", take_python, 1))
         return 0;
     /* this Python and nothing of the host's */
-    setenv("CRANE_COSIM_PYTHON", python, 1);
-    setenv("PYTHONNOUSERSITE", "1", 1);
+    set_variable("CRANE_COSIM_PYTHON", runtime_python);
+    set_variable("PYTHONNOUSERSITE", "1");
     static const char *const host_only[] = {"PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONEXECUTABLE",
                                             "PYTHONUSERBASE", "PYTHONSAFEPATH", "NUMBA_CACHE_DIR",
                                             "VIRTUAL_ENV"};
     for (size_t i = 0; i < sizeof host_only / sizeof *host_only; ++i)
-        unsetenv(host_only[i]);
-    /* the kernels were compiled for a generic x86-64 processor: numba's
-     * cache serves them only to a process that asks for that one */
-    setenv("NUMBA_CPU_NAME", "generic", 1);
-    if (!dlopen(libpython, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
-        return setup_fail("cannot load the FMU's Python library: %s", dlerror());
-    return 1;
+        set_variable(host_only[i], NULL);
+    return runtime_entries(runtime, "preload", take_library, 0) &&
+           runtime_entries(runtime, "libpython", take_library, 1);
 }
 
 /* Whether the FMU's binary is the project's shim, which writes a state
@@ -252,51 +251,19 @@ static int set_up_runtime(const char *archive, const char *kernels)
  * tells its host so (crane_cosim_fmi2_keeps_one_state). */
 static int keeps_one_state;
 
-/* The Python of the host that runs this FMU out of process, for a binary
- * that expects one in its process (pythonfmu's: it links no libpython):
- * HOST_PYTHON_FILE beside the binary holds the host's libpython, its
- * PYTHONHOME and its PYTHONPATH, a line each (fmus/portable.py writes it
- * for crane-cosim run --processes).  Loaded only where the binary cannot be
- * loaded without it.  1 when loaded. */
-static int load_host_python(const char *binary)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s", binary);
-    char *slash = strrchr(path, '/');
-    if (!slash)
-        return 0;
-    snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", HOST_PYTHON_FILE);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    static char lines[3][PATH_MAX * 4];
-    int n = 0;
-    while (n < 3 && fgets(lines[n], sizeof lines[n], f)) {
-        lines[n][strcspn(lines[n], "\n")] = '\0';
-        ++n;
-    }
-    fclose(f);
-    if (n < 3 || !lines[0][0])
-        return 0;
-    setenv("PYTHONHOME", lines[1], 1);
-    setenv("PYTHONPATH", lines[2], 1);
-    return dlopen(lines[0], RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) != NULL;
-}
-
 static int load_binary(const char *binary)
 {
-    void *lib = dlopen(binary, RTLD_NOW | RTLD_LOCAL);
+    char first[1024], again[1024];
+    void *lib = open_library(binary, first, sizeof first);
     if (!lib) {
-        char first[1024];
-        snprintf(first, sizeof first, "%s", dlerror());
-        if (strstr(first, "undefined symbol: Py") || strstr(first, "undefined symbol: _Py"))
-            lib = load_host_python(binary) ? dlopen(binary, RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (wants_python(first))
+            lib = load_host_python(binary) ? open_library(binary, again, sizeof again) : NULL;
         if (!lib)
             return setup_fail("cannot load the FMU's binary: %s", first);
     }
-    keeps_one_state = dlsym(lib, "crane_cosim_fmi2_shim") != NULL;
+    keeps_one_state = library_symbol(lib, "crane_cosim_fmi2_shim") != NULL;
 #define RESOLVE(name, params, args)                                                                                \
-    if (!(*(void **)&p_##name = dlsym(lib, #name)))                                                                \
+    if (!(*(void **)&p_##name = library_symbol(lib, #name)))                                                       \
         return setup_fail("the FMU's binary %s has no %s", binary, #name);
     FMI2_STATUS_FUNCTIONS(RESOLVE)
     RESOLVE(fmi2Instantiate, , )
@@ -339,29 +306,20 @@ static void instantiate(In *r, int argc, char **argv)
 /* The FMI calls that take an instance: answer(). */
 #include "fmi2_child_calls.h"
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
+    if (!open_channel(&argc, &argv, &channel, &to_proxy))
+        return 3;
     if (argc < 2) {
-        fprintf(stderr, "usage: %s BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]] (run by an FMU's binary, with its "
-                        "socket as file descriptor 3)\n", argv[0]);
+        fprintf(stderr, "usage: %s BINARY [RUNTIME.tar.gz [KERNELS.tar.gz]] (run by an FMU's binary)\n", argv[0]);
         return 2;
     }
-    /* nothing of the host's but the standard streams, the socket and the channel */
-    for (int fd = CHANNEL_FD + 1; fd < 1024; ++fd)
-        close(fd);
-    channel = mmap(NULL, CHANNEL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, CHANNEL_FD, 0);
-    if (channel == MAP_FAILED) {
-        fprintf(stderr, "crane-cosim FMU process: cannot map the channel: %s\n", strerror(errno));
-        return 3;
-    }
-    pthread_t watcher;
-    if (pthread_create(&watcher, NULL, watch_proxy, NULL) == 0)
-        pthread_detach(watcher);
+    start_watching();
     unsigned char *request = NULL;
     size_t request_capacity = 0;
     uint32_t seen = 0; /* the channel starts zeroed; the first request may be there already */
     for (;;) {
-        if (channel_wait(&channel->request, seen, &channel->child_asleep, SOCKET_FD, SPIN, NULL, 0) != 1)
+        if (channel_wait(&channel->request, seen, &channel->child_asleep, &to_proxy, SPIN, NULL, 0) != 1)
             _exit(0); /* the proxy is gone */
         seen = atomic_load(&channel->request);
         /* a copy: the request half is the proxy's again once the answer is posted */
@@ -405,3 +363,21 @@ int main(int argc, char **argv)
         send_answer();
     }
 }
+
+#ifdef _WIN32
+/* The arguments as UTF-8, whatever the system's code page (paths in a user
+ * folder named in any script). */
+int wmain(int argc, wchar_t **wide)
+{
+    char **argv = calloc((size_t)argc + 1, sizeof *argv);
+    for (int i = 0; argv && i < argc; ++i) {
+        char *arg = malloc(PATH_MAX * 3);
+        if (!arg || !narrowed(wide[i], arg, PATH_MAX * 3))
+            return 3;
+        argv[i] = arg;
+    }
+    return argv ? run(argc, argv) : 3;
+}
+#else
+int main(int argc, char **argv) { return run(argc, argv); }
+#endif

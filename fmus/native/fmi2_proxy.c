@@ -1,16 +1,21 @@
 /* crane-cosim's out-of-process FMI 2.0 co-simulation binary: each instance
  * runs in a process of its own (fmi2_child.c), and this library, loaded by
- * the host, forwards every FMI call to it (fmi2_wire.h).
+ * the host, forwards every FMI call to it (fmi2_wire.h) through memory both
+ * processes map (fmi2_channel.h).
  *
- * It lies in the FMU as binaries/linux64/<modelIdentifier>.so; beside it,
- * in binaries/linux64/crane_cosim/, lie the FMU's in-process binary under
- * the same name (which the process runs, so that every call, status and
- * message is the in-process FMU's), anything that binary loads, and the
- * process's program, crane-cosim-fmu-process.  A portable FMU
+ * It lies in the FMU as binaries/linux64/<modelIdentifier>.so, and, built
+ * for Windows, as binaries/win64/<modelIdentifier>.dll; beside it, in
+ * crane_cosim/, lie the FMU's in-process binary under the same name (which
+ * the process runs, so that every call, status and message is the
+ * in-process FMU's), anything that binary loads, and the process's
+ * program, crane-cosim-fmu-process (.exe).  A portable FMU
  * (fmus/portable.py) also carries its Python as
- * resources/crane_cosim_runtime/<hash>.tar.gz and its compiled kernels as
+ * resources/crane_cosim_runtime/<hash>.tar.gz (Windows:
+ * crane_cosim_runtime_win64/) and its compiled kernels as
  * resources/crane_cosim_kernels/<hash>.tar.gz, which the process unpacks
- * once into the user's cache folder.
+ * once into the user's cache folder.  What differs between the systems
+ * (starting the process, the channel's memory, waking a side, its standard
+ * error) is in fmi2_proxy_posix.h and fmi2_proxy_win32.h.
  *
  * What the host sees beyond the in-process FMU:
  *  - A process that ends during a call (a crash, a kill) makes that call
@@ -24,40 +29,27 @@
  *    not bounded: they may unpack the FMU's Python and load or compile its
  *    kernels, seconds to a minute the first time.
  *  - The process ends when the instance is freed, and when the host's
- *    process ends, however it ends: its end of the socket closes and the
- *    process sees it, idle or busy (fmi2_child.c).  fmi2FreeInstance waits
+ *    process ends, however it ends: its end of the socket closes (Windows:
+ *    the host's process handle is signalled) and the process sees it, idle
+ *    or busy (fmi2_child.c).  fmi2FreeInstance waits
  *    at most two seconds for it, then kills it.
  *  - What the process writes to its standard error reaches the host's
  *    standard error at the end of each call; its standard output is the
- *    host's.
+ *    host's (Windows: it goes with its standard error).
  *
  * Only the C library is needed: the host's Python, if any, is never
  * touched.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <dlfcn.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "fmi2_types.h"
 #include "fmi2_wire.h"
-
-#define EXPORT __attribute__((visibility("default")))
-#define PROCESS_PROGRAM "crane-cosim-fmu-process"
+#include "fmi2_channel.h"
 #define LAST_WORDS 1500
 /* seconds the host spins for an answer before it sleeps: most calls take
  * microseconds, a wake-up from sleep tens of them */
@@ -66,21 +58,24 @@
 /* Marker: this FMU runs out of process. */
 /* The proxy and the version of its own entry points (crane_cosim_fmi2_*):
  * a host calls them only from a proxy whose version it knows. */
+#ifdef _WIN32
+#include "fmi2_proxy_win32.h"
+#else
+#include "fmi2_proxy_posix.h"
+#endif
 EXPORT const char crane_cosim_fmi2_proxy[] = "crane-cosim FMI 2.0 proxy 2";
 
 typedef struct {
-    pid_t pid;
-    int socket, errors;   /* the socket to the process; its standard error (a memory file) */
-    int channel_fd;       /* the channel's memory (a memory file) */
+    Process process;      /* the FMU's process (fmi2_proxy_posix.h, fmi2_proxy_win32.h) */
+    Link link;
     Channel *channel;
-    off_t errors_shown;   /* how much of it reached the host's standard error */
     int gone;             /* the process ended: every call is fmi2Fatal */
     double timeout;       /* seconds a call may take once initialized, 0 for no limit */
     int initialized;      /* fmi2ExitInitializationMode done: calls are bounded by the timeout */
     int keeps_one_state;  /* the FMU's binary writes a state given back to fmi2GetFMUstate over */
     int pending;          /* a request was posted whose answer is not collected yet */
     uint32_t seen;        /* the answer's number when it was posted */
-    struct timespec posted; /* when */
+    Moment posted;        /* when */
     fmi2FMUstate *save;   /* where the posted sequence's saved state goes (crane_cosim_fmi2_post_steps) */
     fmi2CallbackFunctions host;
     char *name;
@@ -133,53 +128,16 @@ static void say(Proxy *p, fmi2Status status, const char *category, const char *f
     to_host(&p->host, p->name, status, category, text);
 }
 
-/* What the process wrote to its standard error since the last call, passed
- * on to the host's. */
-static void show_errors(Proxy *p)
-{
-    char buffer[8192];
-    for (;;) {
-        ssize_t n = pread(p->errors, buffer, sizeof buffer, p->errors_shown);
-        if (n <= 0)
-            return;
-        if (!write_all(STDERR_FILENO, buffer, (size_t)n))
-            return;
-        p->errors_shown += n;
-    }
-}
-
 /* How the process ended and the end of its standard error, for a message. */
 static void describe_end(Proxy *p, char *text, size_t n)
 {
-    int status = 0;
-    pid_t done = 0;
-    for (int i = 0; i < 200 && done == 0; ++i) { /* it ends at once; a second at most */
-        done = waitpid(p->pid, &status, WNOHANG);
-        if (done == 0) {
-            struct timespec pause = {0, 5000000};
-            nanosleep(&pause, NULL);
-        }
-    }
-    char how[128];
-    if (done == p->pid && WIFSIGNALED(status))
-        snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else if (done == p->pid && WIFEXITED(status))
-        snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(status));
-    else
-        snprintf(how, sizeof how, "closed its connection");
-    long pid = (long)p->pid;
-    if (done == p->pid)
-        p->pid = 0;
-    char words[LAST_WORDS + 1] = "";
-    struct stat st;
-    if (fstat(p->errors, &st) == 0 && st.st_size > 0) {
-        off_t from = st.st_size > LAST_WORDS ? st.st_size - LAST_WORDS : 0;
-        ssize_t k = pread(p->errors, words, LAST_WORDS, from);
-        words[k > 0 ? k : 0] = '\0';
-        for (char *c = words; *c; ++c)
-            if (*c == '\n' || *c == '\r')
-                *c = ' ';
-    }
+    char how[128], words[LAST_WORDS + 1];
+    long pid;
+    process_how_it_ended(&p->process, how, sizeof how, &pid);
+    process_last_words(&p->process, words, sizeof words);
+    for (char *c = words; *c; ++c)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
     snprintf(text, n, "the FMU's process (pid %ld) %s%s%s%s", pid, how,
              words[0] ? "; its last words: \"" : "", words, words[0] ? "\"" : "");
 }
@@ -190,10 +148,10 @@ static fmi2Status lost(Proxy *p, const char *function, const char *why)
     if (p->gone)
         return fmi2Fatal;
     p->gone = 1;
-    show_errors(p);
+    process_show_errors(&p->process);
     char text[3072];
-    if (why && p->pid > 0)
-        kill(p->pid, SIGKILL);
+    if (why)
+        process_kill(&p->process);
     describe_end(p, text, sizeof text);
     if (why)
         say(p, fmi2Fatal, "logStatusFatal", "%s: %s: %s; %s", p->name, function, why, text);
@@ -223,8 +181,8 @@ static fmi2Status post(Proxy *p, const char *function)
     memcpy(channel_request(p->channel), p->out.data, size);
     p->channel->request_size = size;
     p->seen = atomic_load(&p->channel->answer);
-    clock_gettime(CLOCK_MONOTONIC, &p->posted);
-    channel_post(&p->channel->request, &p->channel->child_asleep, p->socket);
+    moment_now(&p->posted);
+    channel_post(&p->channel->request, &p->channel->child_asleep, &p->link);
     p->pending = 1;
     return fmi2OK;
 }
@@ -237,7 +195,7 @@ static fmi2Status collect(Proxy *p, const char *function, In *r)
     if (p->gone)
         return fmi2Fatal;
     p->pending = 0;
-    int got = channel_wait(&p->channel->answer, p->seen, &p->channel->host_asleep, p->socket, SPIN, &p->posted,
+    int got = channel_wait(&p->channel->answer, p->seen, &p->channel->host_asleep, &p->link, SPIN, &p->posted,
                            p->initialized ? p->timeout : 0);
     if (got == 0)
         return lost(p, function, NULL);
@@ -250,7 +208,7 @@ static fmi2Status collect(Proxy *p, const char *function, In *r)
     const unsigned char *at = channel_answer(p->channel),
                         *end = at + (p->channel->answer_size < CHANNEL_HALF ? p->channel->answer_size : 0);
     uint32_t code;
-    show_errors(p);
+    process_show_errors(&p->process);
     while (next_frame(&at, end, &code, r)) {
         if (code == FRAME_LOG) {
             fmi2Status status = (fmi2Status)get_u32(r);
@@ -275,41 +233,6 @@ static fmi2Status call(Proxy *p, const char *function, In *r)
 }
 
 /* -- creation ------------------------------------------------------------------------------ */
-
-/* The folder of this library and its file name without ".so". */
-static int own_place(char *folder, size_t n_folder, char *model, size_t n_model)
-{
-    Dl_info self;
-    char path[PATH_MAX];
-    if (!dladdr((void *)&crane_cosim_fmi2_proxy, &self) || !self.dli_fname || !realpath(self.dli_fname, path))
-        return 0;
-    char *slash = strrchr(path, '/');
-    snprintf(model, n_model, "%s", slash + 1);
-    char *dot = strrchr(model, '.');
-    if (dot)
-        *dot = '\0';
-    *slash = '\0';
-    snprintf(folder, n_folder, "%s", path);
-    return 1;
-}
-
-/* The one file in `folder` whose name ends with `suffix` ("" when there is none). */
-static void only_file(const char *folder, const char *suffix, char *path, size_t n)
-{
-    path[0] = '\0';
-    DIR *dir = opendir(folder);
-    if (!dir)
-        return;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        size_t k = strlen(e->d_name), s = strlen(suffix);
-        if (k > s && !strcmp(e->d_name + k - s, suffix) && e->d_name[0] != '.') {
-            snprintf(path, n, "%s/%s", folder, e->d_name);
-            break;
-        }
-    }
-    closedir(dir);
-}
 
 /* The resource folder's path from fmuResourceLocation (a file: URI). */
 static int resource_folder(const char *location, char *path, size_t n)
@@ -337,64 +260,21 @@ static int resource_folder(const char *location, char *path, size_t n)
     path[j] = '\0';
     while (j > 1 && path[j - 1] == '/')
         path[--j] = '\0';
+#ifdef _WIN32
+    if (path[0] == '/' && path[1] && path[2] == ':') /* file:///C:/... */
+        memmove(path, path + 1, j);
+#endif
     return 1;
 }
 
 static void free_proxy(Proxy *p)
 {
-    if (p->socket >= 0)
-        close(p->socket);
-    if (p->pid > 0) {
-        int status;
-        pid_t done = 0;
-        for (int i = 0; i < 400 && done == 0; ++i) {
-            done = waitpid(p->pid, &status, WNOHANG);
-            if (done == 0) {
-                struct timespec pause = {0, 5000000};
-                nanosleep(&pause, NULL);
-            }
-        }
-        if (done == 0) {
-            kill(p->pid, SIGKILL);
-            waitpid(p->pid, &status, 0);
-        }
-    }
-    if (p->errors >= 0)
-        close(p->errors);
-    if (p->channel)
-        munmap(p->channel, CHANNEL_SIZE);
-    if (p->channel_fd >= 0)
-        close(p->channel_fd);
+    process_release(&p->process, &p->link, p->channel);
     free(p->out.data);
     free(p->kept);
     free(p->strings);
     free(p->name);
     free(p);
-}
-
-/* Start the FMU's process: the program run directly, or by the dynamic
- * loader where the host unpacked it without its execute permission. */
-static pid_t start_process(int socket, int channel, int errors, char *const argv[])
-{
-    char *loader_argv[8];
-    int k = 0;
-    loader_argv[k++] = "/lib64/ld-linux-x86-64.so.2";
-    for (int i = 0; argv[i] && k < 7; ++i)
-        loader_argv[k++] = argv[i];
-    loader_argv[k] = NULL;
-    int direct = access(argv[0], X_OK) == 0;
-    extern char **environ;
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    /* the child: only calls that are safe after fork in a threaded host */
-    int s = fcntl(socket, F_DUPFD, 10), m = fcntl(channel, F_DUPFD, 10), e = fcntl(errors, F_DUPFD, 10);
-    if (s < 0 || m < 0 || e < 0 || dup2(s, 3) < 0 || dup2(m, 4) < 0 || dup2(e, STDERR_FILENO) < 0)
-        _exit(127);
-    if (direct)
-        execve(argv[0], argv, environ);
-    execve(loader_argv[0], loader_argv, environ);
-    _exit(127);
 }
 
 EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String guid,
@@ -408,12 +288,12 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         to_host(functions, name, fmi2Error, "logStatusError", "fmi2Instantiate: the FMU's binary cannot find its own file");
         return NULL;
     }
-    snprintf(program, sizeof program, "%s/crane_cosim/" PROCESS_PROGRAM, folder);
-    snprintf(binary, sizeof binary, "%s/crane_cosim/%s.so", folder, model);
+    snprintf(program, sizeof program, "%s/crane_cosim/" PROCESS_FILE, folder);
+    snprintf(binary, sizeof binary, "%s/crane_cosim/%s" BINARY_SUFFIX, folder, model);
     if (resources && resource_folder(resources, resource_path, sizeof resource_path)) {
-        snprintf(where, sizeof where, "%s/crane_cosim_runtime", resource_path);
+        snprintf(where, sizeof where, "%s/" RUNTIME_FOLDER, resource_path);
         only_file(where, ".tar.gz", runtime, sizeof runtime);
-        snprintf(where, sizeof where, "%s/crane_cosim_kernels", resource_path);
+        snprintf(where, sizeof where, "%s/" KERNELS_FOLDER, resource_path);
         only_file(where, ".tar.gz", kernels, sizeof kernels);
     }
     Proxy *p = calloc(1, sizeof *p);
@@ -422,35 +302,17 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, 
         to_host(functions, name, fmi2Error, "logStatusError", "fmi2Instantiate: out of memory");
         return NULL;
     }
-    p->socket = p->errors = p->channel_fd = -1;
+    process_init(&p->process, &p->link);
     if (functions)
         p->host = *functions;
     const char *timeout = getenv("CRANE_COSIM_FMU_TIMEOUT");
     p->timeout = timeout && *timeout ? strtod(timeout, NULL) : 0;
     if (!(p->timeout > 0 && p->timeout < 1e9))
         p->timeout = 0;
-    int pair[2];
-    p->errors = (int)syscall(SYS_memfd_create, "crane-cosim-fmu-stderr", 1u /* MFD_CLOEXEC */);
-    p->channel_fd = (int)syscall(SYS_memfd_create, "crane-cosim-fmu-channel", 1u /* MFD_CLOEXEC */);
-    if (p->channel_fd >= 0 && ftruncate(p->channel_fd, CHANNEL_SIZE) == 0) {
-        p->channel = mmap(NULL, CHANNEL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, p->channel_fd, 0);
-        if (p->channel == MAP_FAILED)
-            p->channel = NULL;
-    }
-    if (p->errors < 0 || !p->channel || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-        say(p, fmi2Error, "logStatusError", "%s: fmi2Instantiate: cannot make the FMU's process a channel: %s", name,
-            strerror(errno));
-        free_proxy(p);
-        return NULL;
-    }
     char *argv[] = {program, binary, runtime[0] ? runtime : NULL, kernels[0] ? kernels : NULL, NULL};
-    p->pid = start_process(pair[1], p->channel_fd, p->errors, argv);
-    close(pair[1]);
-    p->socket = pair[0];
-    if (p->pid < 0) {
-        say(p, fmi2Error, "logStatusError", "%s: fmi2Instantiate: cannot start the FMU's process %s: %s", name,
-            program, strerror(errno));
-        p->pid = 0;
+    char why[1024];
+    if (!process_start(&p->process, &p->link, &p->channel, argv, why, sizeof why)) {
+        say(p, fmi2Error, "logStatusError", "%s: fmi2Instantiate: %s", name, why);
         free_proxy(p);
         return NULL;
     }

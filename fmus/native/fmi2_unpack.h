@@ -9,12 +9,10 @@
  * exact modification time its source had when it was compiled).  A member
  * whose path is absolute or climbs out of the target folder is refused.
  */
-#include <dirent.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <zlib.h>
+
+#include "fmi2_files.h"
 
 /* Why the last unpacking failed, in a clause. */
 static char unpack_error[1024];
@@ -29,34 +27,14 @@ static int unpack_fail(const char *fmt, ...)
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static int make_dirs(const char *path)
-{
-    char buffer[PATH_MAX];
-    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int)sizeof buffer)
-        return 0;
-    for (char *p = buffer + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buffer, 0755) != 0 && errno != EEXIST)
-                return 0;
-            *p = '/';
-        }
-    return mkdir(buffer, 0755) == 0 || errno == EEXIST;
-}
-
 static int safe_member(const char *name)
 {
     if (!*name || name[0] == '/')
         return 0;
+#ifdef _WIN32
+    if (strchr(name, '\\') || strchr(name, ':'))
+        return 0;
+#endif
     for (const char *p = name; *p;) {
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
@@ -125,9 +103,9 @@ static void parse_pax(const char *data, size_t n, PaxRecord *pax)
 
 /* Write `size` bytes of the archive to `path` (mode `mode`), the rest of the
  * last 512-byte block skipped. */
-static int unpack_file(gzFile gz, const char *path, unsigned long long size, mode_t mode)
+static int unpack_file(gzFile gz, const char *path, unsigned long long size, int mode)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode & 0777);
+    int fd = open_for_writing(path, mode);
     if (fd < 0)
         return unpack_fail("cannot write %s: %s", path, strerror(errno));
     char buffer[1 << 16];
@@ -153,7 +131,7 @@ static int unpack_file(gzFile gz, const char *path, unsigned long long size, mod
 /* Unpack the gzip-compressed tar `archive` into the existing folder `target`. */
 static int unpack_archive(const char *archive, const char *target)
 {
-    gzFile gz = gzopen(archive, "rb");
+    gzFile gz = open_archive(archive);
     if (!gz)
         return unpack_fail("cannot read %s: %s", archive, strerror(errno ? errno : EIO));
     gzbuffer(gz, 1 << 17);
@@ -209,7 +187,7 @@ static int unpack_archive(const char *archive, const char *target)
             ok = unpack_fail("the path %s/%s is too long", target, name);
             break;
         }
-        mode_t mode = (mode_t)octal(block + 100, 8);
+        int mode = (int)octal(block + 100, 8);
         char *slash = strrchr(path, '/');
         *slash = '\0';
         int parent = make_dirs(path);
@@ -223,6 +201,7 @@ static int unpack_archive(const char *archive, const char *target)
                 ok = unpack_fail("cannot make the folder %s: %s", path, strerror(errno));
                 break;
             }
+#ifndef _WIN32
         } else if (type == '2') {
             char link[PATH_MAX];
             snprintf(link, sizeof link, "%s", pax.link[0] ? pax.link : "");
@@ -241,6 +220,13 @@ static int unpack_archive(const char *archive, const char *target)
             times[0].tv_sec = times[1].tv_sec = pax.have_time ? pax.seconds : (time_t)octal(block + 136, 12);
             times[0].tv_nsec = times[1].tv_nsec = pax.have_time ? pax.nanoseconds : 0;
             utimensat(AT_FDCWD, path, times, 0);
+#else
+        } else if (type == '0' || type == '\0') { /* a runtime for Windows: no links, no kernels' times */
+            if (!unpack_file(gz, path, size, mode)) {
+                ok = 0;
+                break;
+            }
+#endif
         } else {
             ok = unpack_fail("%s holds a member of a kind this reader does not unpack (%s, type %c)", archive, name,
                              type);
@@ -260,8 +246,7 @@ static int unpack_archive(const char *archive, const char *target)
  * process made `final` meanwhile, its copy is kept. */
 static int unpack_once(const char *archive, const char *final)
 {
-    struct stat st;
-    if (stat(final, &st) == 0 && S_ISDIR(st.st_mode))
+    if (is_folder(final))
         return 1;
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.unpacking-%ld", final, (long)getpid()) >= (int)sizeof tmp)
@@ -273,10 +258,10 @@ static int unpack_once(const char *archive, const char *final)
         remove_tree(tmp);
         return 0;
     }
-    if (rename(tmp, final) != 0) {
+    if (rename_folder(tmp, final) != 0) {
         int error = errno;
         remove_tree(tmp);
-        if (!(stat(final, &st) == 0 && S_ISDIR(st.st_mode)))
+        if (!is_folder(final))
             return unpack_fail("cannot rename %s to %s: %s", tmp, final, strerror(error));
     }
     return 1;

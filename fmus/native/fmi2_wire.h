@@ -9,27 +9,14 @@
  * payload starts with the call's status.  Arrays are aligned to 8 bytes in
  * the payload, so that a reader can use them where they lie.
  *
- * The frames go through memory both processes map (a Channel): the
- * request in one half, the answer in the other, each announced by a
- * sequence number that changes.  A waiting side spins a little (a call is
- * often done within microseconds, sooner than the scheduler wakes a
- * sleeping process), then sleeps in poll() on a Unix socket pair after
- * saying so in the channel; the other side then writes a byte to wake it.
- * The socket also tells each side when the other is gone: its end closes.
+ * The frames go through memory both processes map (fmi2_channel.h).
  */
 #ifndef CRANE_COSIM_FMI2_WIRE_H
 #define CRANE_COSIM_FMI2_WIRE_H
 
-#include <errno.h>
-#include <poll.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
     OP_INSTANTIATE = 1,
@@ -234,101 +221,6 @@ static const char *get_string(In *r)
     if (p && p[n] != '\0')
         r->bad = 1;
     return r->bad ? NULL : (const char *)p;
-}
-
-/* -- writing to a file descriptor ------------------------------------------------------- */
-
-static inline int write_all(int fd, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return 0;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 1;
-}
-
-/* -- the shared channel ------------------------------------------------------------------ */
-
-typedef struct {
-    _Atomic uint32_t request, answer;            /* a new one when the number changes */
-    _Atomic uint32_t host_asleep, child_asleep;  /* a side sleeping in poll(): wake it with a byte */
-    uint64_t request_size, answer_size;          /* bytes of frames in each half */
-} Channel;
-
-#define CHANNEL_SIZE (64u << 20) /* mapped; pages are taken as they are touched */
-#define CHANNEL_HEADER 4096u
-#define CHANNEL_HALF ((CHANNEL_SIZE - CHANNEL_HEADER) / 2)
-
-static inline unsigned char *channel_request(Channel *c) { return (unsigned char *)c + CHANNEL_HEADER; }
-static inline unsigned char *channel_answer(Channel *c) { return (unsigned char *)c + CHANNEL_HEADER + CHANNEL_HALF; }
-
-static inline double seconds_since(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
-}
-
-/* Announce a new request or answer: its number changes, and a sleeping
- * peer gets a byte on the socket. */
-static inline void channel_post(_Atomic uint32_t *number, _Atomic uint32_t *peer_asleep, int socket)
-{
-    atomic_fetch_add_explicit(number, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(peer_asleep, memory_order_seq_cst)) {
-        char wake = 1;
-        send(socket, &wake, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-    }
-}
-
-/* Wait until *number is no longer `seen`: spin for `spin` seconds, then
- * sleep on the socket.  1 when it changed, 0 when the peer is gone, -1
- * when `limit` seconds (from `t0`; 0 for none) passed first. */
-static inline int channel_wait(_Atomic uint32_t *number, uint32_t seen, _Atomic uint32_t *asleep, int socket,
-                               double spin, const struct timespec *t0, double limit)
-{
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (unsigned k = 0;; ++k) {
-        if (atomic_load_explicit(number, memory_order_acquire) != seen)
-            return 1;
-        if ((k & 63) == 63 && seconds_since(&start) > spin)
-            break;
-        sched_yield(); /* a waiting side gives its processor to the other processes of the run */
-    }
-    for (;;) {
-        atomic_store_explicit(asleep, 1, memory_order_seq_cst);
-        if (atomic_load_explicit(number, memory_order_seq_cst) != seen) {
-            atomic_store_explicit(asleep, 0, memory_order_relaxed);
-            return 1;
-        }
-        int ms = -1;
-        if (limit > 0) {
-            double left = limit - seconds_since(t0);
-            ms = left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1;
-        }
-        struct pollfd p = {socket, POLLIN | POLLRDHUP, 0};
-        int k = poll(&p, 1, ms);
-        atomic_store_explicit(asleep, 0, memory_order_relaxed);
-        if (k > 0 && (p.revents & POLLIN)) {
-            char drain[64];
-            while (recv(socket, drain, sizeof drain, MSG_DONTWAIT) > 0) {
-            }
-        }
-        if (atomic_load_explicit(number, memory_order_acquire) != seen)
-            return 1;
-        if (k > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR)))
-            return 0;
-        if (k == 0 && limit > 0 && seconds_since(t0) >= limit)
-            return -1;
-        if (k < 0 && errno != EINTR)
-            return 0;
-    }
 }
 
 /* The next frame of the `size` bytes at *at (moved past it): its code in
