@@ -36,8 +36,9 @@ from ..errors import CraneCosimError
 from .adapter import DERIVATIVE_VR
 
 __all__ = ["SHIM_SOURCE", "PROXY_SOURCE", "PROCESS_SOURCE", "PYTHONFMU_BINARY", "PROCESS_PROGRAM", "INNER_FOLDER",
-           "BuildPython", "build_python", "find_compiler", "shim_unavailable_reason", "compile_shim", "fmu_binary",
-           "binary_record", "proxy_binary", "process_program"]
+           "WINDOWS_PROCESS_PROGRAM", "WINDOWS_COMPILER", "BuildPython", "build_python", "find_compiler",
+           "shim_unavailable_reason", "compile_shim", "fmu_binary", "binary_record", "proxy_binary", "process_program",
+           "windows_unavailable_reason", "windows_out_of_process"]
 
 HERE = Path(__file__).resolve().parent
 #: The C source of the shim (installed with the package).
@@ -52,6 +53,12 @@ PROCESS_SOURCE = HERE / "native" / "fmi2_child.c"
 #: holds it with the in-process binary it runs (the proxy finds both there).
 PROCESS_PROGRAM = "crane-cosim-fmu-process"
 INNER_FOLDER = "crane_cosim"
+#: The program's file name in ``binaries/win64/crane_cosim``.
+WINDOWS_PROCESS_PROGRAM = PROCESS_PROGRAM + ".exe"
+#: The cross compiler that builds the Windows proxy and program on Linux
+#: (Debian: gcc-mingw-w64-x86-64, with zlib's static library from
+#: libz-mingw-w64-dev); ``$CRANE_COSIM_WINDOWS_CC`` overrides it.
+WINDOWS_COMPILER = "x86_64-w64-mingw32-gcc"
 #: File name of pythonfmu's binary beside the shim in ``binaries/linux64`` (the
 #: shim loads it by this name from its own folder).
 PYTHONFMU_BINARY = "libpythonfmu-export.so"
@@ -227,6 +234,50 @@ def _out_of_process() -> tuple[bytes, bytes]:
         raise CraneCosimError("FMUs that run out of process need a C compiler (cc, gcc or clang, or $CC): none "
                               "was found")
     return _out_of_process_bytes(hashlib.sha256(_native_sources()).hexdigest() + repr(cc), tuple(cc))
+
+
+def _windows_compiler() -> list[str]:
+    return shlex.split(os.environ.get("CRANE_COSIM_WINDOWS_CC", "").strip() or WINDOWS_COMPILER)
+
+
+def windows_unavailable_reason() -> str | None:
+    """Why the Windows proxy and program cannot be built here (a clause),
+    or None."""
+    cc = _windows_compiler()
+    if not shutil.which(cc[0]):
+        return (f"the cross compiler {cc[0]} was not found (Debian: apt-get install gcc-mingw-w64-x86-64 "
+                f"libz-mingw-w64-dev)")
+    if _zlib_archive(cc) is None:
+        return f"zlib's static library for {cc[0]} was not found (Debian: apt-get install libz-mingw-w64-dev)"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _windows_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
+    del key  # the cache key: the sources and the compiler
+    cc = list(cc)
+    zlib = _zlib_archive(cc)
+    # reproducible: no time stamp in the PE header
+    flags = [*(f for f in _COMMON_FLAGS if not f.startswith("-Wl,-z") and f != "-Wl,--build-id=none"),
+             "-Wl,--no-insert-timestamp", f"-ffile-prefix-map={PROXY_SOURCE.parent}=."]
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_proxy_win64_") as tmp:
+        proxy, program = Path(tmp) / "proxy.dll", Path(tmp) / WINDOWS_PROCESS_PROGRAM
+        _run_compiler([*cc, *flags, "-shared", "-o", str(proxy), str(PROXY_SOURCE)], PROXY_SOURCE, cc)
+        _run_compiler([*cc, *flags, "-municode", "-o", str(program), str(PROCESS_SOURCE), zlib], PROCESS_SOURCE, cc)
+        return proxy.read_bytes(), program.read_bytes()
+
+
+def windows_out_of_process() -> tuple[bytes, bytes]:
+    """The Windows proxy (a DLL) and the program of the FMU's process (an
+    executable, zlib linked in statically), cross-compiled here once per
+    process from the same sources as the Linux ones.  Raises
+    :class:`CraneCosimError` saying what is missing when they cannot be
+    built."""
+    reason = windows_unavailable_reason()
+    if reason is not None:
+        raise CraneCosimError(f"the Windows binary of a portable FMU cannot be built here: {reason}")
+    cc = _windows_compiler()
+    return _windows_bytes(hashlib.sha256(_native_sources()).hexdigest() + repr(cc), tuple(cc))
 
 
 def proxy_binary() -> bytes:

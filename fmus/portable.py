@@ -20,8 +20,15 @@ A portable FMU is the lean FMU (``fmus/build.py``) with four things more:
   its expected outputs (``fmus/ls_ref.py``), the outputs computed by the
   lean FMU's binary and code with those kernels.
 
-The Windows binary of the lean FMU is left out: it runs the block in the
-host's Python.  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
+Where the Windows cross compiler is installed (``native.windows_unavailable_reason``),
+the FMU's Windows binary runs out of process the same way: the proxy
+cross-compiled from the same sources in ``binaries/win64``, the lean FMU's
+Windows binary (pythonfmu's) beside the process's program in
+``binaries/win64/crane_cosim/``, and the Windows runtime
+(``fmus/portable_windows.py``) in
+``resources/crane_cosim_runtime_win64/<hash>.tar.gz``; elsewhere the
+Windows binary is left out (the lean FMU's runs the block in the host's
+Python).  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
 run out of process the same way, without a runtime (``crane-cosim run
 --processes``).
 """
@@ -45,23 +52,29 @@ from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip
 from .ls_ref import ParameterSet, ls_ref_files
 from .elf_versions import glibc_floor, newest
 from .portable_runtime import kernels_archive, runtime_archive, runtime_glibc
+from .portable_windows import windows_runtime_archive
 
 __all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "host_python_lines", "portable_record",
-           "RUNTIME_FOLDER", "KERNELS_FOLDER"]
+           "RUNTIME_FOLDER", "KERNELS_FOLDER", "WINDOWS_RUNTIME_FOLDER", "windows_wanted"]
 
 #: folders of ``resources/`` holding the runtime's and the kernels' archive
 RUNTIME_FOLDER = "crane_cosim_runtime"
 KERNELS_FOLDER = "crane_cosim_kernels"
+#: the folder of ``resources/`` holding the Windows runtime's archive (the
+#: Windows proxy looks there; the kernels are compiled on the target)
+WINDOWS_RUNTIME_FOLDER = "crane_cosim_runtime_win64"
 #: the script that measures what an FMU imports (run by its path: it imports the standard library only)
 PROBE = Path(__file__).resolve().parent / "portable_probe.py"
 _PROBE_TIMEOUT = 900  # seconds: a cold numba cache compiles for a minute or two
 
 
-def portable_record(runtime: str, kernels: str | None, glibc: str | None = None) -> str:
+def portable_record(runtime: str, kernels: str | None, glibc: str | None = None,
+                    windows: str | None = None) -> str:
     """The line a portable FMU adds to ``resources/crane_cosim_source.txt``
-    (``glibc``: the oldest GNU C library it runs on)."""
+    (``glibc``: the oldest GNU C library it runs on; ``windows``: the
+    Windows runtime, or why there is none)."""
     return (f"portable: out of process, runtime {runtime}, kernels {kernels or 'none'}, "
-            f"glibc {glibc or 'any'}\n")
+            f"glibc {glibc or 'any'}, win64 {windows or 'none'}\n")
 
 
 #: the file beside an FMU's binary run out of process that names the
@@ -107,6 +120,47 @@ def run_out_of_process(folder: Path, model_identifier: str, host_python: str | N
         (inner / HOST_PYTHON_FILE).write_text(host_python)
 
 
+def run_out_of_process_on_windows(folder: Path, model_identifier: str) -> None:
+    """Make the unzipped FMU in ``folder`` run each instance of its Windows
+    binary in a process of its own: the binary moved to
+    ``binaries/win64/crane_cosim/`` beside the program that runs it, the
+    Windows proxy in its place."""
+    win64 = Path(folder) / "binaries" / "win64"
+    binary = win64 / f"{model_identifier}.dll"
+    if not binary.is_file():
+        raise CraneCosimError(f"the FMU {model_identifier} has no Windows binary (binaries/win64/"
+                              f"{model_identifier}.dll) to run out of process")
+    proxy, program = native.windows_out_of_process()
+    inner = win64 / native.INNER_FOLDER
+    inner.mkdir()
+    for path in win64.iterdir():
+        if path.is_file():
+            path.rename(inner / path.name)
+    binary.write_bytes(proxy)
+    (inner / native.WINDOWS_PROCESS_PROGRAM).write_bytes(program)
+
+
+_warned_windows = False
+
+
+def windows_wanted(windows: bool | None, stream=None) -> bool:
+    """Whether the portable FMUs get a Windows binary: ``windows`` if given
+    (True where it cannot be built raises :class:`CraneCosimError`), else
+    where the cross compiler is installed, with one warning on ``stream``
+    saying why not."""
+    global _warned_windows
+    reason = native.windows_unavailable_reason()
+    if windows is None:
+        if reason is not None and not _warned_windows and stream is not None:
+            _warned_windows = True
+            print(f"crane-cosim: warning: the portable FMUs get no Windows binary: {reason}", file=stream,
+                  flush=True)
+        return reason is None
+    if windows and reason is not None:
+        raise CraneCosimError(f"the portable FMUs' Windows binary cannot be built here: {reason}")
+    return windows
+
+
 def generic_kernels() -> Path:
     """The cache of kernels compiled for a generic x86-64 processor, which
     portable FMUs carry: ``<cache>/portable/generic`` (``blocks/jit.py``'s
@@ -118,7 +172,7 @@ def generic_kernels() -> Path:
 REFERENCE_ROWS = 500
 
 
-def _reference_request(model: str, fmu: Path) -> tuple[dict, int]:
+def reference_request(model: str, fmu: Path) -> tuple[dict, int]:
     """What the probe's reference run of the lean FMU ``fmu`` sets (value
     reference: value, the block's ``reference_experiment``) and how many
     steps apart it records the outputs."""
@@ -165,12 +219,13 @@ def _probe(model: str, fmu: Path, out: Path, stream, reference: tuple[Path, dict
 
 
 def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None = None,
-                       sets: tuple[ParameterSet, ...] = ()) -> Path:
+                       sets: tuple[ParameterSet, ...] = (), windows: bool | None = None) -> Path:
     """Build ``<out_dir>/<model>.fmu``, the portable FMU of the block
     ``model`` (see above), from its lean FMU ``lean`` if given (current,
     ``fmus/build.py``), else one built here, with the parameter sets
     ``sets`` (the examples' values) beside its reference experiment
-    (``fmus/ls_ref.py``); returns its path."""
+    (``fmus/ls_ref.py``), and a Windows binary as :func:`windows_wanted`
+    says; returns its path."""
     if model not in BLOCKS:
         raise CraneCosimError(f"no block named {model!r}; known: {', '.join(BLOCKS)}")
     out_dir = Path(out_dir)
@@ -178,15 +233,19 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
     with tempfile.TemporaryDirectory(prefix="crane_cosim_portable_") as tmp:
         tmp = Path(tmp)
         lean = lean or build_block_fmu(BLOCKS[model], tmp / "lean")
-        values, every = _reference_request(model, lean)
+        values, every = reference_request(model, lean)
         probed = _probe(model, lean, tmp / "probed.json", stream, (tmp / "reference.csv", values, every))
         runtime = runtime_archive(probed["imported"], stream)
         kernels = kernels_archive(generic_kernels(), probed["kernels"], tmp)
         unpacked = tmp / "unpacked"
         with zipfile.ZipFile(lean) as z:
             z.extractall(unpacked)
-        # the Windows binary runs the block in the host's Python: not portable
-        shutil.rmtree(unpacked / "binaries" / "win64", ignore_errors=True)
+        windows_runtime = None
+        if windows_wanted(windows, stream):
+            run_out_of_process_on_windows(unpacked, model)
+            windows_runtime = windows_runtime_archive(probed["imported"], stream)
+        else:  # the lean FMU's Windows binary runs the block in the host's Python: not portable
+            shutil.rmtree(unpacked / "binaries" / "win64", ignore_errors=True)
         run_out_of_process(unpacked, model)
         glibc = newest(runtime_glibc(runtime), glibc_floor(
             p.read_bytes() for p in (unpacked / "binaries" / "linux64").rglob("*") if p.is_file()))
@@ -195,10 +254,12 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
         files[f"resources/{RUNTIME_FOLDER}/{runtime.name}"] = runtime
         if kernels is not None:
             files[f"resources/{KERNELS_FOLDER}/{kernels.name}"] = kernels
+        if windows_runtime is not None:
+            files[f"resources/{WINDOWS_RUNTIME_FOLDER}/{windows_runtime.name}"] = windows_runtime
         files.update(ls_ref_files(BLOCKS[model], (tmp / "reference.csv").read_bytes(), every, list(sets), glibc))
         record = f"resources/{FMU_SOURCE_FILE}"
-        files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None,
-                                                        glibc).encode()
+        files[record] = files[record] + portable_record(runtime.name, kernels.name if kernels else None, glibc,
+                                                        windows_runtime.name if windows_runtime else None).encode()
         dest = out_dir / f"{model}.fmu"
         part = dest.with_suffix(".fmu.part")
         write_reproducible_zip(part, files)
@@ -206,9 +267,11 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
     return dest
 
 
-def build_portable_all(out_dir: Path, models=None, stream=None, sets: dict | None = None) -> list[Path]:
+def build_portable_all(out_dir: Path, models=None, stream=None, sets: dict | None = None,
+                       windows: bool | None = None) -> list[Path]:
     """Build the portable FMUs of ``models`` (default: all blocks) into
     ``out_dir``, each with its parameter sets in ``sets`` (block name: a
-    tuple of :class:`ParameterSet`)."""
-    return [build_portable_fmu(model, out_dir, stream, sets=(sets or {}).get(model, ()))
+    tuple of :class:`ParameterSet`), with a Windows binary as
+    :func:`windows_wanted` says."""
+    return [build_portable_fmu(model, out_dir, stream, sets=(sets or {}).get(model, ()), windows=windows)
             for model in (models or BLOCKS)]

@@ -50,7 +50,7 @@ from ..errors import CraneCosimError
 from . import native
 from .elf_versions import glibc_floor
 
-__all__ = ["runtime_archive", "kernels_archive", "RUNTIME_DESCRIPTION"]
+__all__ = ["runtime_archive", "kernels_archive", "RUNTIME_DESCRIPTION", "BY_SUBPACKAGE", "PACKAGE_LEFT_OUT", "bytecode", "tar_gz"]
 
 #: The runtime's description, read by the FMU's process: ``python=``,
 #: ``libpython=`` and ``preload=`` lines, paths relative to the runtime.
@@ -190,7 +190,7 @@ def _preload_order(files: dict[str, Path]) -> dict[str, Path]:
     return order
 
 
-def _tar_gz(entries, path: Path) -> None:
+def tar_gz(entries, path: Path) -> None:
     """A gzip-compressed pax tar of ``entries`` ((name, bytes or file, mode,
     mtime_ns or None for the fixed time)) at ``path``: the same entries,
     the same bytes."""
@@ -245,14 +245,14 @@ def runtime_archive(imported: list[str], stream=None) -> Path:
     description = "".join([f"python=bin/python{py.version}\n", f"libpython=lib/{Path(py.libpython).name}\n",
                            *(f"preload={name}\n" for name in preload), f"glibc={floor or ''}\n"]).encode()
     with tempfile.TemporaryDirectory(prefix="crane_cosim_runtime_") as tmp:
-        compiled = _bytecode(files, Path(tmp))
+        compiled = bytecode(files, Path(tmp))
         entries = [(RUNTIME_DESCRIPTION, description, 0o644, None)]
         for name in sorted(files):
             mode = 0o755 if files[name].stat().st_mode & 0o111 else 0o644
             entries.append((name, files[name], mode, None))
         entries += [(name, path, 0o644, None) for name, path in sorted(compiled.items())]
         made = Path(tmp) / "runtime.tar.gz"
-        _tar_gz(entries, made)
+        tar_gz(entries, made)
         digest = hashlib.sha256(made.read_bytes()).hexdigest()[:20]
         target = folder / f"{digest}.tar.gz"
         shutil.move(made, target)
@@ -271,7 +271,7 @@ def runtime_glibc(archive: Path) -> str | None:
     return next((line.split("=", 1)[1] or None for line in text.splitlines() if line.startswith("glibc=")), None)
 
 
-def _bytecode(files: dict[str, Path], tmp: Path) -> dict[str, Path]:
+def bytecode(files: dict[str, Path], tmp: Path) -> dict[str, Path]:
     """Each module's bytecode (unchecked hash), compiled under the name it
     has in the runtime: archive name -> compiled file."""
     compiled = {}
@@ -304,7 +304,7 @@ def kernels_archive(cache: Path, folders: list[str], out: Path) -> Path | None:
     if not entries:
         return None
     made = out / "kernels.tar.gz"
-    _tar_gz(entries, made)
+    tar_gz(entries, made)
     target = out / f"{hashlib.sha256(made.read_bytes()).hexdigest()[:20]}.tar.gz"
     made.replace(target)
     return target

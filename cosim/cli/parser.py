@@ -133,8 +133,12 @@ def parser(description: str) -> argparse.ArgumentParser:
                    help="do not compile the knuckle boom crane's numba kernels now (else done once per machine)")
     b.add_argument("--portable", action="store_true",
                    help="FMUs that carry their own Python and run each instance in a process of their own: for "
-                        "machines without Python and hosts that run another Python (Linux x86-64; larger and "
-                        "slower to build; docs/fmus.md)")
+                        "machines without Python and hosts that run another Python (Linux x86-64, and Windows x64 "
+                        "where the MinGW-w64 cross compiler is installed; larger and slower to build; "
+                        "docs/portable_fmus.md)")
+    b.add_argument("--no-windows", action="store_true",
+                   help="with --portable: leave the Windows binary out (else built where the cross compiler is "
+                        "installed, its runtime downloaded once from the package index)")
     b.add_argument("--model", action="append", default=[], metavar="MODEL",
                    help="build only this block's FMU (repeatable; default: every block)")
 

@@ -22,10 +22,13 @@ def cmd_build(args) -> int:
     if unknown:
         raise CraneCosimError(f"--model {unknown[0]}: no such block; known: {', '.join(BLOCKS)}")
     make_folder(args.out, "--out")
+    if args.no_windows and not args.portable:
+        raise CraneCosimError("--no-windows goes with --portable (the lean FMUs carry pythonfmu's Windows binary)")
     if args.portable:
         sets = example_parameter_sets()
         for model in args.model or BLOCKS:
-            print(build_portable_fmu(model, args.out, sys.stderr, sets=sets.get(model, ())), flush=True)
+            print(build_portable_fmu(model, args.out, sys.stderr, sets=sets.get(model, ()),
+                                     windows=False if args.no_windows else None), flush=True)
         return 0
     paths = build_all(args.out, args.model or None)
     for path in paths:
