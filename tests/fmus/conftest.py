@@ -1,5 +1,6 @@
 """Fixtures of the FMU tests: an FMU built as on a machine without a C
-compiler, FMUs unzipped once, and the C compiler the C-host tests need."""
+compiler, FMUs unzipped once, the C compiler the C-host tests need, and a
+Windows Python under Wine."""
 from __future__ import annotations
 
 import fcntl
@@ -12,6 +13,7 @@ from fmpy import extract
 
 from c_hosts import CC, host_env, require_compiler
 from fmpy_hosts import fmpy_final_outputs
+from windows_python import find_wine, windows_python
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
 from crane_cosim.example_sets import example_parameter_sets
@@ -39,8 +41,8 @@ def portable_dir(tmp_path_factory, worker_id):
     parameter sets as ``crane-cosim build-fmus --portable`` writes them,
     built once for the whole session, whatever number of pytest-xdist
     workers share it (the first that needs them builds them, the others
-    wait for it): 14 FMUs of about 130 MB each.  The tests only read
-    them."""
+    wait for it): 14 FMUs of 117 to 233 MB (their Windows binary too).
+    The tests only read them."""
     root = tmp_path_factory.getbasetemp()
     if worker_id != "master":
         root = root.parent  # the workers' common folder
@@ -81,3 +83,13 @@ def c_compiler():
     without one in CI (``c_hosts.require_compiler``; tests/conftest.py fails
     any test that skips under CI, too)."""
     return require_compiler(CC, under_ci())
+
+
+@pytest.fixture(scope="session")
+def windows(tmp_path_factory):
+    """A Windows Python 3.11 with FMPy under Wine (``windows_python.py``):
+    skipped without Wine, failed without it in CI."""
+    wine = find_wine()
+    if wine is None:
+        pytest.skip("Wine is not installed (Debian: apt-get install wine64)")  # a failure under CI
+    return windows_python(tmp_path_factory.mktemp("windows"), wine)

@@ -22,6 +22,7 @@ from fmpy import read_model_description
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.block import ParameterError
+from crane_cosim.blocks.compiled_block import CompiledBlock
 from c_hosts import compile_host, host_env
 
 HERE = Path(__file__).resolve().parent
@@ -289,6 +290,51 @@ def test_a_portable_fmu_returns_what_the_fmu_in_process_returns(model, tables, p
             _run_c(c_statuses, folder, md, rows, logging_on, tmp_path), (model, "C host", logging_on)
         assert portable_fmpy_results[model][logging_on] == fmpy_results[model][logging_on], \
             (model, "fmpy", logging_on)
+
+
+#: the blocks whose table runs through the Windows binaries: those without
+#: numba kernels, which the lean FMU's Python would compile anew under Wine
+#: (a minute each), and the vessel, whose kernels the portable FMU's tests
+#: compile there anyway
+WINDOWS_TABLE = [model for model, cls in BLOCKS.items() if not issubclass(cls, CompiledBlock)] + ["Vessel"]
+
+
+#: the row pythonfmu's Windows binary crashes on (a read of address 8 in
+#: python311.dll): in process it takes the host with it
+CRASHES_ON_WINDOWS = "an instance for model exchange"
+
+
+def _windows_results(windows, folders: dict, tables, crash: bool) -> list:
+    """The table's rows but the crash (``crash`` False) or the crash alone,
+    run by FMPy in the Windows Python on the FMUs in ``folders``."""
+    jobs = [[windows.path_of(folders[model]),
+             _scripts({name: calls for name, calls in tables[model][2].items()
+                       if (name == CRASHES_ON_WINDOWS) == crash}), on]
+            for model in WINDOWS_TABLE for on in (False, True)]
+    proc = subprocess.run([*windows.command, windows.path_of(HERE / "status_script.py")], input=json.dumps(jobs),
+                          capture_output=True, text=True, timeout=1800, env=windows.env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_a_portable_fmus_windows_binary_returns_what_the_lean_one_returns(windows, tables, portable_folders):
+    """Every call of the table, by FMPy in a Windows Python under Wine,
+    through the portable FMU's Windows binary (each instance in a process
+    of its own, with the Windows Python it carries) returns the status and
+    logs the messages, in order, that the lean FMU's Windows binary
+    (pythonfmu's, in the host's process) returns and logs, logging off and
+    on; but where that binary crashes (a model exchange instance asked
+    for), the portable FMU's process ends and the host gets no instance and
+    a message saying how the process ended."""
+    lean = _windows_results(windows, {model: folder for model, (folder, _, _) in tables.items()}, tables, False)
+    portable = _windows_results(windows, portable_folders, tables, False)
+    for k, (got, expected) in enumerate(zip(portable, lean, strict=True)):
+        assert got == expected, (WINDOWS_TABLE[k // 2], "logging", bool(k % 2))
+    crashed = _windows_results(windows, portable_folders, tables, True)
+    for k, [calls] in enumerate(crashed):
+        status, messages = calls[-1]
+        assert status == ERROR, (WINDOWS_TABLE[k // 2], calls)
+        assert any("fmi2Instantiate: the FMU's process (pid " in m for _, m in messages), messages
 
 
 def test_the_table_covers_the_rows_of_every_fmu(tables):
