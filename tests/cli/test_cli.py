@@ -560,6 +560,16 @@ def test_build_fmus_compiles_unless_asked_not_to(capsys, monkeypatch, tmp_path, 
     assert (COMPILE_MESSAGE in err) == told
 
 
+def test_no_windows_without_portable_is_refused(capsys, tmp_path):
+    """--no-windows is a choice about the portable FMUs' Windows binary: on
+    its own it is refused in one sentence, and nothing is built."""
+    code, err = _build(capsys, "--out", tmp_path, "--no-windows")
+    assert code == 2
+    assert err.strip().splitlines()[-1] == ("crane-cosim: error: --no-windows goes with --portable (the lean FMUs "
+                                            "carry pythonfmu's Windows binary)")
+    assert not list(tmp_path.glob("*.fmu"))
+
+
 def test_a_warm_cache_says_nothing(capsys, tmp_path):
     import io
     from crane_cosim.fmus.warmup import COMPILED_BLOCKS, warm_up

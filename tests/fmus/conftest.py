@@ -3,7 +3,7 @@ compiler, FMUs unzipped once, the C compiler the C-host tests need, and a
 Windows Python under Wine."""
 from __future__ import annotations
 
-import fcntl
+import hashlib
 import shutil
 import sys
 from pathlib import Path
@@ -13,7 +13,8 @@ from fmpy import extract
 
 from c_hosts import CC, host_env, require_compiler
 from fmpy_hosts import fmpy_final_outputs
-from windows_python import find_wine, windows_python
+from made_once import made_once
+from windows_python import find_wine, install_windows_python, windows_python_in
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
 from crane_cosim.example_sets import example_parameter_sets
@@ -39,22 +40,10 @@ def plain_fmu_dir(tmp_path_factory):
 def portable_dir(tmp_path_factory, worker_id):
     """Every block's portable FMU (``fmus/portable.py``), with the examples'
     parameter sets as ``crane-cosim build-fmus --portable`` writes them,
-    built once for the whole session, whatever number of pytest-xdist
-    workers share it (the first that needs them builds them, the others
-    wait for it): 14 FMUs of 117 to 233 MB (their Windows binary too).
-    The tests only read them."""
-    root = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
-        root = root.parent  # the workers' common folder
-    out, done = root / "portable_fmus", root / "portable_fmus.done"
-    with open(root / "portable_fmus.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(out, ignore_errors=True)
-            out.mkdir()
-            build_portable_all(out, sets=example_parameter_sets())
-            done.write_text("built\n")
-    return out
+    built once for the whole session (:func:`made_once`): 14 FMUs of 117 to
+    233 MB (their Windows binary too).  The tests only read them."""
+    return made_once(tmp_path_factory, worker_id, "portable_fmus",
+                     lambda out: build_portable_all(out, sets=example_parameter_sets()))
 
 
 @pytest.fixture(scope="session")
@@ -66,14 +55,13 @@ def lean_fmpy_outputs(fmu_dir):
 
 
 @pytest.fixture(scope="session")
-def unzipped(tmp_path_factory):
-    """``unzipped(fmu)``: the FMU extracted once per session."""
-    cache = {}
-
+def unzipped(tmp_path_factory, worker_id):
+    """``unzipped(fmu)``: the FMU extracted once per session, for every
+    worker (:func:`made_once`); the tests only read it."""
     def get(fmu: Path) -> Path:
-        if fmu not in cache:
-            cache[fmu] = Path(extract(str(fmu), unzipdir=str(tmp_path_factory.mktemp(fmu.stem))))
-        return cache[fmu]
+        key = hashlib.sha256(str(Path(fmu).resolve()).encode()).hexdigest()[:12]
+        return made_once(tmp_path_factory, worker_id, f"unzipped-{Path(fmu).stem}-{key}",
+                         lambda out: extract(str(fmu), unzipdir=str(out)))
     return get
 
 
@@ -86,10 +74,12 @@ def c_compiler():
 
 
 @pytest.fixture(scope="session")
-def windows(tmp_path_factory):
-    """A Windows Python 3.11 with FMPy under Wine (``windows_python.py``):
-    skipped without Wine, failed without it in CI."""
+def windows(tmp_path_factory, worker_id):
+    """A Windows Python 3.11 with FMPy under Wine (``windows_python.py``),
+    installed once for every worker (:func:`made_once`), with its Wine
+    prefix: skipped without Wine, failed without it in CI."""
     wine = find_wine()
     if wine is None:
         pytest.skip("Wine is not installed (Debian: apt-get install wine64)")  # a failure under CI
-    return windows_python(tmp_path_factory.mktemp("windows"), wine)
+    folder = made_once(tmp_path_factory, worker_id, "windows", lambda out: install_windows_python(out, wine))
+    return windows_python_in(folder, wine)

@@ -66,6 +66,6 @@ def test_a_portable_fmu_states_the_floor_of_everything_it_carries(objdump, porta
     expected = max(set().union(*map(_objdump_versions, files)))
     floor = ".".join(map(str, expected))
     record = (tmp_path / "fmu" / "resources" / "crane_cosim_source.txt").read_text()
-    assert record.splitlines()[-1].endswith(f", glibc {floor}")
+    assert f"glibc {floor}" in record.splitlines()[-1].split(", ")
     assert f"the GNU C library {floor} or newer" in (tmp_path / "fmu" / "documentation" / "index.html").read_text()
     assert runtime_glibc(runtime) is not None

@@ -233,3 +233,25 @@ def test_the_crane_on_the_vessel_runs_portable_in_libcosim_and_ecos(host, portab
     lean = run(EXAMPLE)
     assert list(portable.columns) == list(lean.columns) and len(lean) == 10001
     np.testing.assert_array_equal(portable.to_numpy(), lean.to_numpy())
+
+
+def test_without_the_cross_compiler_the_windows_binary_is_left_out_with_one_warning(monkeypatch):
+    """No MinGW-w64 cross compiler: by default the portable FMUs get no
+    Windows binary and the build says why once; asked for, it is one
+    error naming what to install."""
+    import io
+
+    from crane_cosim.errors import CraneCosimError
+    from crane_cosim.fmus import portable
+
+    monkeypatch.setenv("CRANE_COSIM_WINDOWS_CC", "no-such-mingw-gcc")
+    monkeypatch.setattr(portable, "_warned_windows", False)
+    stream = io.StringIO()
+    assert portable.windows_wanted(None, stream) is False
+    assert portable.windows_wanted(None, stream) is False
+    assert stream.getvalue() == ("crane-cosim: warning: the portable FMUs get no Windows binary: the cross compiler "
+                                 "no-such-mingw-gcc was not found (Debian: apt-get install gcc-mingw-w64-x86-64 "
+                                 "libz-mingw-w64-dev)\n")
+    assert portable.windows_wanted(False, stream) is False
+    with pytest.raises(CraneCosimError, match="cannot be built here: the cross compiler no-such-mingw-gcc"):
+        portable.windows_wanted(True, stream)

