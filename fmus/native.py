@@ -17,6 +17,12 @@ compiler and Python (no timestamps, no build id, no source paths).
 Without a C compiler, Python's headers or a shared libpython (or off
 Linux), the FMUs keep pythonfmu's binary and :func:`fmu_binary` prints one
 warning saying what that means.
+
+The binaries of FMUs that run out of process are compiled here too: the
+proxy (``native/fmi2_proxy.c``) and the program of the FMU's process
+(``native/fmi2_child.c``) for Linux by the machine's C compiler
+(:func:`proxy_binary`, :func:`process_program`), and for Windows by the
+MinGW-w64 cross compiler (:func:`windows_out_of_process`).
 """
 from __future__ import annotations
 

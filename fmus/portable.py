@@ -104,17 +104,8 @@ def run_out_of_process(folder: Path, model_identifier: str, host_python: str | N
     inner = linux / native.INNER_FOLDER
     if (inner / native.PROCESS_PROGRAM).is_file():
         return
-    binary = linux / f"{model_identifier}.so"
-    if not binary.is_file():
-        raise CraneCosimError(f"the FMU {model_identifier} has no Linux binary (binaries/linux64/"
-                              f"{model_identifier}.so) to run out of process")
-    proxy, program = native.proxy_binary(), native.process_program()
-    inner.mkdir()
-    for path in linux.iterdir():
-        if path.is_file():
-            path.rename(inner / path.name)
-    binary.write_bytes(proxy)
-    (inner / native.PROCESS_PROGRAM).write_bytes(program)
+    _proxy_in_place(linux, f"{model_identifier}.so", "Linux",
+                    lambda: (native.proxy_binary(), native.process_program()), native.PROCESS_PROGRAM)
     (inner / native.PROCESS_PROGRAM).chmod(0o755)
     if host_python:
         (inner / HOST_PYTHON_FILE).write_text(host_python)
@@ -125,19 +116,25 @@ def run_out_of_process_on_windows(folder: Path, model_identifier: str) -> None:
     binary in a process of its own: the binary moved to
     ``binaries/win64/crane_cosim/`` beside the program that runs it, the
     Windows proxy in its place."""
-    win64 = Path(folder) / "binaries" / "win64"
-    binary = win64 / f"{model_identifier}.dll"
-    if not binary.is_file():
-        raise CraneCosimError(f"the FMU {model_identifier} has no Windows binary (binaries/win64/"
-                              f"{model_identifier}.dll) to run out of process")
-    proxy, program = native.windows_out_of_process()
-    inner = win64 / native.INNER_FOLDER
+    _proxy_in_place(Path(folder) / "binaries" / "win64", f"{model_identifier}.dll", "Windows",
+                    native.windows_out_of_process, native.WINDOWS_PROCESS_PROGRAM)
+
+
+def _proxy_in_place(platform: Path, binary: str, system: str, built, program_name: str) -> None:
+    """The files of the FMU's ``platform`` folder moved into its
+    ``crane_cosim/`` folder with the process's program, the proxy in the
+    place of its ``binary``; ``built()`` gives the proxy and the program."""
+    if not (platform / binary).is_file():
+        raise CraneCosimError(f"the FMU {Path(binary).stem} has no {system} binary (binaries/{platform.name}/"
+                              f"{binary}) to run out of process")
+    proxy, program = built()
+    inner = platform / native.INNER_FOLDER
     inner.mkdir()
-    for path in win64.iterdir():
+    for path in platform.iterdir():
         if path.is_file():
             path.rename(inner / path.name)
-    binary.write_bytes(proxy)
-    (inner / native.WINDOWS_PROCESS_PROGRAM).write_bytes(program)
+    (platform / binary).write_bytes(proxy)
+    (inner / program_name).write_bytes(program)
 
 
 _warned_windows = False

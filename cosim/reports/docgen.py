@@ -22,7 +22,8 @@ compiled code, several times faster (`blocks/jit.py`, `docs/benchmarks.md`).
 
 `crane-cosim build-fmus --portable` writes FMUs that carry their own
 Python and run each instance in a process of their own: they run on a
-Linux x86-64 machine with no Python installed, in a host that runs another
+Linux x86-64 machine with no Python installed (and on Windows x64, where
+the MinGW-w64 cross compiler built them), in a host that runs another
 Python (FMPy under 3.12 or 3.13, say), and beside each other whenever they
 were built ([portable_fmus.md](portable_fmus.md)).  What follows is about
 the lean FMUs, which are the portable ones' inside.
@@ -170,7 +171,8 @@ FMPy in a Windows Python 3.11 (the embeddable distribution, with numpy,
 scipy and numba) runs the FMUs of the blocks without numba kernels to
 the outputs of the Linux run, bit for bit but for the waves' sines (2
 units in the last place), tested under Wine
-(`tests/fmus/test_windows.py`).
+(`tests/fmus/test_windows.py`).  A Windows binary that needs no Python
+on the target is the portable FMUs' ([portable_fmus.md](portable_fmus.md#windows)).
 
 Known problems of pythonfmu 0.7 (the C++ layer every Python FMU shares):
 

@@ -234,6 +234,26 @@ static fmi2Status call(Proxy *p, const char *function, In *r)
 
 /* -- creation ------------------------------------------------------------------------------ */
 
+/* The folder of this library and its file name without its suffix. */
+static int own_place(char *folder, size_t n_folder, char *model, size_t n_model)
+{
+    char path[PATH_MAX];
+    if (!own_path(path))
+        return 0;
+    char *slash = strrchr(path, '/'), *backslash = strrchr(path, '\\');
+    if (backslash > slash)
+        slash = backslash;
+    if (!slash)
+        return 0;
+    snprintf(model, n_model, "%s", slash + 1);
+    char *dot = strrchr(model, '.');
+    if (dot)
+        *dot = '\0';
+    *slash = '\0';
+    snprintf(folder, n_folder, "%s", path);
+    return 1;
+}
+
 /* The resource folder's path from fmuResourceLocation (a file: URI). */
 static int resource_folder(const char *location, char *path, size_t n)
 {

@@ -119,21 +119,11 @@ static void process_release(Process *proc, Link *link, Channel *channel)
         close(proc->channel_fd);
 }
 
-/* The folder of this library and its file name without ".so". */
-static int own_place(char *folder, size_t n_folder, char *model, size_t n_model)
+/* The path of this library (PATH_MAX bytes). */
+static int own_path(char *path)
 {
     Dl_info self;
-    char path[PATH_MAX];
-    if (!dladdr((void *)&own_place, &self) || !self.dli_fname || !realpath(self.dli_fname, path))
-        return 0;
-    char *slash = strrchr(path, '/');
-    snprintf(model, n_model, "%s", slash + 1);
-    char *dot = strrchr(model, '.');
-    if (dot)
-        *dot = '\0';
-    *slash = '\0';
-    snprintf(folder, n_folder, "%s", path);
-    return 1;
+    return dladdr((void *)&own_path, &self) && self.dli_fname && realpath(self.dli_fname, path);
 }
 
 /* The one file in `folder` whose name ends with `suffix` ("" when there is none). */

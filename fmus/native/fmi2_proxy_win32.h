@@ -104,29 +104,15 @@ static void process_release(Process *proc, Link *link, Channel *channel)
     link->peer = NULL; /* the process's handle, closed above */
 }
 
-static int own_place(char *folder, size_t n_folder, char *model, size_t n_model)
+static int own_path(char *path)
 {
     HMODULE self;
     wchar_t wide[PATH_MAX];
-    char path[PATH_MAX];
     if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                            (LPCWSTR)(void *)&own_place, &self))
+                            (LPCWSTR)(void *)&own_path, &self))
         return 0;
     DWORD k = GetModuleFileNameW(self, wide, PATH_MAX);
-    if (k == 0 || k >= PATH_MAX || !narrowed(wide, path, sizeof path))
-        return 0;
-    char *slash = strrchr(path, '\\'), *forward = strrchr(path, '/');
-    if (!slash || (forward && forward > slash))
-        slash = forward;
-    if (!slash)
-        return 0;
-    snprintf(model, n_model, "%s", slash + 1);
-    char *dot = strrchr(model, '.');
-    if (dot)
-        *dot = '\0';
-    *slash = '\0';
-    snprintf(folder, n_folder, "%s", path);
-    return 1;
+    return k > 0 && k < PATH_MAX && narrowed(wide, path, PATH_MAX);
 }
 
 static void only_file(const char *folder, const char *suffix, char *path, size_t n)

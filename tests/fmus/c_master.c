@@ -23,34 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void *fmi2Component;
-typedef void *fmi2ComponentEnvironment;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Boolean;
-typedef int fmi2Integer;
-typedef const char *fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
-typedef struct {
-    void (*logger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-    void *(*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void *);
-    void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
-    fmi2ComponentEnvironment componentEnvironment;
-} fmi2CallbackFunctions;
-
-static void logger(fmi2ComponentEnvironment env, fmi2String instance, fmi2Status status,
-                   fmi2String category, fmi2String message, ...)
-{
-    va_list ap;
-    (void)env;
-    fprintf(stderr, "[%s status %d %s] ", instance ? instance : "?", (int)status, category ? category : "");
-    va_start(ap, message);
-    vfprintf(stderr, message, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
+#define HOST "c_master"
+#include "c_fmi2_host.h"
 
 static void *sym(void *lib, const char *name)
 {
@@ -61,15 +35,6 @@ static void *sym(void *lib, const char *name)
     }
     return p;
 }
-
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        fmi2Status s_ = (call);                                                  \
-        if (s_ > fmi2Warning) {                                                  \
-            fprintf(stderr, "c_master: %s returned status %d\n", #call, (int)s_); \
-            exit(2);                                                             \
-        }                                                                        \
-    } while (0)
 
 int main(int argc, char **argv)
 {
@@ -112,7 +77,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
+    fmi2CallbackFunctions callbacks = {stderr_logger, calloc, free, NULL, NULL};
     fmi2Component c = instantiate("c_master", fmi2CoSimulation, guid, resources, &callbacks, 0, 1);
     if (!c) {
         fprintf(stderr, "c_master: fmi2Instantiate failed\n");

@@ -19,23 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void *fmi2Component;
-typedef void *fmi2FMUstate;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Integer;
-typedef int fmi2Boolean;
-typedef char fmi2Byte;
-typedef const char *fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
-typedef struct {
-    void (*logger)(void *, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-    void *(*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void *);
-    void (*stepFinished)(void *, fmi2Status);
-    void *componentEnvironment;
-} fmi2CallbackFunctions;
+#define HOST "c_statuses"
+#include "c_fmi2_host.h"
 
 static void logger(void *env, fmi2String instance, fmi2Status status, fmi2String category, fmi2String message, ...)
 {

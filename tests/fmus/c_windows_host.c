@@ -20,30 +20,8 @@
 #include <string.h>
 #include <windows.h>
 
-typedef void *fmi2Component;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Boolean;
-typedef const char *fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef struct {
-    void (*logger)(void *, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-    void *(*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void *);
-    void (*stepFinished)(void *, fmi2Status);
-    void *componentEnvironment;
-} fmi2CallbackFunctions;
-
-static void logger(void *env, fmi2String instance, fmi2Status status, fmi2String category, fmi2String message, ...)
-{
-    va_list ap;
-    (void)env;
-    fprintf(stderr, "[%s status %d %s] ", instance ? instance : "?", (int)status, category ? category : "");
-    va_start(ap, message);
-    vfprintf(stderr, message, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
+#define HOST "c_windows_host"
+#include "c_fmi2_host.h"
 
 static HMODULE lib;
 
@@ -56,15 +34,6 @@ static void *sym(const char *name)
     }
     return p;
 }
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        fmi2Status s_ = (call);                                                            \
-        if (s_ > fmi2Warning) {                                                            \
-            fprintf(stderr, "c_windows_host: %s returned status %d\n", #call, (int)s_);    \
-            exit(2);                                                                       \
-        }                                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {
@@ -86,7 +55,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "c_windows_host: cannot load %s: error %lu\n", path, GetLastError());
         return 2;
     }
-    fmi2Component (*instantiate)(fmi2String, int, fmi2String, fmi2String, const fmi2CallbackFunctions *,
+    fmi2Component (*instantiate)(fmi2String, fmi2Type, fmi2String, fmi2String, const fmi2CallbackFunctions *,
                                  fmi2Boolean, fmi2Boolean) = sym("fmi2Instantiate");
     fmi2Status (*setup)(fmi2Component, fmi2Boolean, fmi2Real, fmi2Real, fmi2Boolean, fmi2Real) =
         sym("fmi2SetupExperiment");
@@ -98,8 +67,8 @@ int main(int argc, char **argv)
     fmi2Status (*terminate)(fmi2Component) = sym("fmi2Terminate");
     void (*free_instance)(fmi2Component) = sym("fmi2FreeInstance");
 
-    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
-    fmi2Component c = instantiate("c_windows_host", 1 /* fmi2CoSimulation */, guid, resources, &callbacks, 0, 0);
+    fmi2CallbackFunctions callbacks = {stderr_logger, calloc, free, NULL, NULL};
+    fmi2Component c = instantiate("c_windows_host", fmi2CoSimulation, guid, resources, &callbacks, 0, 0);
     if (!c) {
         fprintf(stderr, "c_windows_host: fmi2Instantiate failed\n");
         return 2;

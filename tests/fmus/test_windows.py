@@ -181,6 +181,15 @@ def _started(host, folder: Path, model: str) -> subprocess.Popen:
     return proc
 
 
+@pytest.fixture
+def lone_windows_c_host(windows_c_host, tmp_path):
+    """The Windows C host with a Wine prefix of this test's own, where no
+    other test's FMU processes run: the processes found there are this
+    test's."""
+    command, env = windows_c_host
+    return command, {**env, "WINEPREFIX": str(tmp_path / "prefix")}
+
+
 def _none_left(prefix: str, seconds: float = 20) -> None:
     end = time.monotonic() + seconds
     while _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM) and time.monotonic() < end:
@@ -188,13 +197,14 @@ def _none_left(prefix: str, seconds: float = 20) -> None:
     assert not _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)
 
 
-def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(windows_c_host, portable_dir, unzipped):
+def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(lone_windows_c_host, portable_dir,
+                                                                            unzipped):
     """The FMU's process killed while the host steps (Windows, under Wine):
     the call is fmi2Fatal with one message naming the call and how the
     process ended; the host goes on to its own end; no process is left."""
     folder = unzipped(portable_dir / "Controller.fmu")
-    prefix = windows_c_host[1]["WINEPREFIX"]
-    proc = _started(windows_c_host, folder, "Controller")
+    prefix = lone_windows_c_host[1]["WINEPREFIX"]
+    proc = _started(lone_windows_c_host, folder, "Controller")
     children = _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)
     assert len(children) == 1
     os.kill(children[0], signal.SIGKILL)
@@ -206,12 +216,12 @@ def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(wind
     _none_left(prefix)
 
 
-def test_no_windows_fmu_process_outlives_a_killed_host(windows_c_host, portable_dir, unzipped):
+def test_no_windows_fmu_process_outlives_a_killed_host(lone_windows_c_host, portable_dir, unzipped):
     """The host killed while it steps (no handler runs): the FMU's process
     sees the host's process end and ends."""
     folder = unzipped(portable_dir / "Controller.fmu")
-    prefix = windows_c_host[1]["WINEPREFIX"]
-    proc = _started(windows_c_host, folder, "Controller")
+    prefix = lone_windows_c_host[1]["WINEPREFIX"]
+    proc = _started(lone_windows_c_host, folder, "Controller")
     assert len(_wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)) == 1
     proc.kill()
     proc.communicate(timeout=60)
