@@ -214,22 +214,31 @@ _COMMON_FLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Wno-format-truncatio
                  "-Wl,-z,noexecstack"]
 
 
-@functools.lru_cache(maxsize=None)
-def _out_of_process_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
-    del key  # the cache key: the sources and the compiler
-    cc = list(cc)
+def _proxy_and_program(cc: list[str], flags: list[str], proxy_name: str, proxy_flags: list[str],
+                       program_name: str, program_flags: list[str], program_libraries: list[str],
+                       zlib_hint: str) -> tuple[bytes, bytes]:
+    """The proxy and the program of the FMU's process compiled by ``cc``
+    with ``flags`` and each its own, zlib's static library linked into the
+    program before ``program_libraries``."""
     zlib = _zlib_archive(cc)
     if zlib is None:
         raise CraneCosimError(f"cannot compile {PROCESS_SOURCE}: zlib's static library libz.a was not found by "
-                              f"{shlex.join(cc)} (Debian: apt-get install zlib1g-dev)")
+                              f"{shlex.join(cc)} ({zlib_hint})")
+    flags = [*flags, f"-ffile-prefix-map={PROXY_SOURCE.parent}=."]
     with tempfile.TemporaryDirectory(prefix="crane_cosim_proxy_") as tmp:
-        proxy, program = Path(tmp) / "proxy.so", Path(tmp) / PROCESS_PROGRAM
-        prefix = f"-ffile-prefix-map={PROXY_SOURCE.parent}=."
-        _run_compiler([*cc, *_COMMON_FLAGS, prefix, "-fPIC", "-shared", "-fvisibility=hidden", "-Wl,-z,defs",
-                       "-o", str(proxy), str(PROXY_SOURCE)], PROXY_SOURCE, cc)
-        _run_compiler([*cc, *_COMMON_FLAGS, prefix, "-pthread", "-o", str(program), str(PROCESS_SOURCE), zlib,
-                       "-ldl"], PROCESS_SOURCE, cc)
+        proxy, program = Path(tmp) / proxy_name, Path(tmp) / program_name
+        _run_compiler([*cc, *flags, *proxy_flags, "-o", str(proxy), str(PROXY_SOURCE)], PROXY_SOURCE, cc)
+        _run_compiler([*cc, *flags, *program_flags, "-o", str(program), str(PROCESS_SOURCE), zlib,
+                       *program_libraries], PROCESS_SOURCE, cc)
         return proxy.read_bytes(), program.read_bytes()
+
+
+@functools.lru_cache(maxsize=None)
+def _out_of_process_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
+    del key  # the cache key: the sources and the compiler
+    return _proxy_and_program(list(cc), _COMMON_FLAGS, "proxy.so",
+                              ["-fPIC", "-shared", "-fvisibility=hidden", "-Wl,-z,defs"], PROCESS_PROGRAM,
+                              ["-pthread"], ["-ldl"], "Debian: apt-get install zlib1g-dev")
 
 
 def _out_of_process() -> tuple[bytes, bytes]:
@@ -261,16 +270,11 @@ def windows_unavailable_reason() -> str | None:
 @functools.lru_cache(maxsize=None)
 def _windows_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
     del key  # the cache key: the sources and the compiler
-    cc = list(cc)
-    zlib = _zlib_archive(cc)
-    # reproducible: no time stamp in the PE header
+    # ELF's flags left out; reproducible: no time stamp in the PE header
     flags = [*(f for f in _COMMON_FLAGS if not f.startswith("-Wl,-z") and f != "-Wl,--build-id=none"),
-             "-Wl,--no-insert-timestamp", f"-ffile-prefix-map={PROXY_SOURCE.parent}=."]
-    with tempfile.TemporaryDirectory(prefix="crane_cosim_proxy_win64_") as tmp:
-        proxy, program = Path(tmp) / "proxy.dll", Path(tmp) / WINDOWS_PROCESS_PROGRAM
-        _run_compiler([*cc, *flags, "-shared", "-o", str(proxy), str(PROXY_SOURCE)], PROXY_SOURCE, cc)
-        _run_compiler([*cc, *flags, "-municode", "-o", str(program), str(PROCESS_SOURCE), zlib], PROCESS_SOURCE, cc)
-        return proxy.read_bytes(), program.read_bytes()
+             "-Wl,--no-insert-timestamp"]
+    return _proxy_and_program(list(cc), flags, "proxy.dll", ["-shared"], WINDOWS_PROCESS_PROGRAM, ["-municode"], [],
+                              "Debian: apt-get install libz-mingw-w64-dev")
 
 
 def windows_out_of_process() -> tuple[bytes, bytes]:

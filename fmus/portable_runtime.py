@@ -50,7 +50,7 @@ from ..errors import CraneCosimError
 from . import native
 from .elf_versions import glibc_floor
 
-__all__ = ["runtime_archive", "kernels_archive", "RUNTIME_DESCRIPTION", "BY_SUBPACKAGE", "PACKAGE_LEFT_OUT", "bytecode", "tar_gz"]
+__all__ = ["runtime_archive", "kernels_archive", "RUNTIME_DESCRIPTION", "BY_SUBPACKAGE", "PACKAGE_LEFT_OUT", "bytecode", "tar_gz", "kept_archive"]
 
 #: The runtime's description, read by the FMU's process: ``python=``,
 #: ``libpython=`` and ``preload=`` lines, paths relative to the runtime.
@@ -226,38 +226,47 @@ def _archive_key(files: dict[str, Path], preload: list[str]) -> str:
     return h.hexdigest()[:20]
 
 
+def kept_archive(index_name: str, entries_of) -> Path:
+    """The archive ``<cache>/portable/<index_name>`` names, if it is
+    there; else one made of ``entries_of(tmp)`` (entries as :func:`tar_gz`
+    takes them, any file they need made in the temporary folder ``tmp``),
+    kept in ``<cache>/portable/`` under the hash of its bytes and named by
+    that index from then on."""
+    folder = jit.cache_dir() / "portable"
+    folder.mkdir(parents=True, exist_ok=True)
+    index = folder / index_name
+    if index.is_file() and (folder / index.read_text().strip()).is_file():
+        return folder / index.read_text().strip()
+    with tempfile.TemporaryDirectory(prefix="crane_cosim_runtime_") as tmp:
+        made = Path(tmp) / "runtime.tar.gz"
+        tar_gz(entries_of(Path(tmp)), made)
+        target = folder / f"{hashlib.sha256(made.read_bytes()).hexdigest()[:20]}.tar.gz"
+        shutil.move(made, target)
+    index.write_text(target.name + "\n")
+    return target
+
+
 def runtime_archive(imported: list[str], stream=None) -> Path:
     """The runtime archive for an FMU that imports ``imported`` (module
     files): made once and kept in the cache folder (``<cache>/portable/``),
     named by the hash of its bytes."""
     files, preload = runtime_files(imported)
-    folder = jit.cache_dir() / "portable"
-    folder.mkdir(parents=True, exist_ok=True)
-    index = folder / f"runtime-{_archive_key(files, preload)}.txt"
-    if index.is_file() and (folder / index.read_text().strip()).is_file():
-        return folder / index.read_text().strip()
-    if stream is not None:
-        print(f"making a Python runtime for portable FMUs ({len(files)} files; a minute or two, once) ...",
-              file=stream, flush=True)
-    py = native.build_python()
-    floor = glibc_floor(path for path in files.values() if path.suffix == ".so" or ".so." in path.name
-                        or path.stat().st_mode & 0o111)
-    description = "".join([f"python=bin/python{py.version}\n", f"libpython=lib/{Path(py.libpython).name}\n",
-                           *(f"preload={name}\n" for name in preload), f"glibc={floor or ''}\n"]).encode()
-    with tempfile.TemporaryDirectory(prefix="crane_cosim_runtime_") as tmp:
-        compiled = bytecode(files, Path(tmp))
-        entries = [(RUNTIME_DESCRIPTION, description, 0o644, None)]
+
+    def entries(tmp: Path) -> list:
+        if stream is not None:
+            print(f"making a Python runtime for portable FMUs ({len(files)} files; a minute or two, once) ...",
+                  file=stream, flush=True)
+        py = native.build_python()
+        floor = glibc_floor(path for path in files.values() if path.suffix == ".so" or ".so." in path.name
+                            or path.stat().st_mode & 0o111)
+        description = "".join([f"python=bin/python{py.version}\n", f"libpython=lib/{Path(py.libpython).name}\n",
+                               *(f"preload={name}\n" for name in preload), f"glibc={floor or ''}\n"]).encode()
+        made = [(RUNTIME_DESCRIPTION, description, 0o644, None)]
         for name in sorted(files):
             mode = 0o755 if files[name].stat().st_mode & 0o111 else 0o644
-            entries.append((name, files[name], mode, None))
-        entries += [(name, path, 0o644, None) for name, path in sorted(compiled.items())]
-        made = Path(tmp) / "runtime.tar.gz"
-        tar_gz(entries, made)
-        digest = hashlib.sha256(made.read_bytes()).hexdigest()[:20]
-        target = folder / f"{digest}.tar.gz"
-        shutil.move(made, target)
-    index.write_text(target.name + "\n")
-    return target
+            made.append((name, files[name], mode, None))
+        return made + [(name, path, 0o644, None) for name, path in sorted(bytecode(files, tmp).items())]
+    return kept_archive(f"runtime-{_archive_key(files, preload)}.txt", entries)
 
 
 def runtime_glibc(archive: Path) -> str | None:

