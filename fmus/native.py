@@ -270,9 +270,10 @@ def windows_unavailable_reason() -> str | None:
 @functools.lru_cache(maxsize=None)
 def _windows_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
     del key  # the cache key: the sources and the compiler
-    # ELF's flags left out; reproducible: no time stamp in the PE header
+    # ELF's flags left out; reproducible: no time stamp in the PE header, and
+    # a fixed image base (the linker's automatic one hashes the output's path)
     flags = [*(f for f in _COMMON_FLAGS if not f.startswith("-Wl,-z") and f != "-Wl,--build-id=none"),
-             "-Wl,--no-insert-timestamp"]
+             "-Wl,--no-insert-timestamp", "-Wl,--disable-auto-image-base"]
     return _proxy_and_program(list(cc), flags, "proxy.dll", ["-shared"], WINDOWS_PROCESS_PROGRAM, ["-municode"], [],
                               "Debian: apt-get install libz-mingw-w64-dev")
 

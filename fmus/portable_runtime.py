@@ -195,7 +195,9 @@ def tar_gz(entries, path: Path) -> None:
     mtime_ns or None for the fixed time)) at ``path``: the same entries,
     the same bytes."""
     tmp = path.with_name(path.name + f".part-{os.getpid()}")
-    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz, \
+    # no file name in the gzip header (it would be this process's part file's)
+    with open(tmp, "wb") as raw, \
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz, \
             tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for name, data, mode, mtime_ns in entries:
             info = tarfile.TarInfo(name)

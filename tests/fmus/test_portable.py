@@ -8,12 +8,17 @@ leaves no process behind.
 """
 from __future__ import annotations
 
+import glob
+import io
 import os
+import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
 import numpy as np
+import pyarrow.ipc as ipc
 import pytest
 from fmpy import read_model_description
 
@@ -22,7 +27,12 @@ from fmpy_hosts import DRIVEN, fmpy_final_outputs
 from clean_room import clean_env, clean_room_command, python_installations, require_clean_room
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.fmus import native, portable
+from crane_cosim.fmus.portable_runtime import tar_gz
 from crane_cosim.fmus.ls_ref import LS_FOLDER
+from crane_cosim.hosts.ecos import run_ecos
+from crane_cosim.hosts.libcosim import run_libcosim
 
 # skipped without a C compiler, failed without one in CI (conftest.py)
 pytestmark = pytest.mark.usefixtures("c_compiler")
@@ -134,8 +144,6 @@ OTHER_PYTHONS = ("3.12", "3.13")
 
 def _interpreter(version: str) -> str | None:
     """An interpreter of Python ``version`` on this machine (pyenv's, or on PATH), or None."""
-    import glob
-    import shutil
     root = os.environ.get("PYENV_ROOT") or str(Path.home() / ".pyenv")
     found = sorted(glob.glob(f"{root}/versions/{version}.*/bin/python{version}"))
     return found[-1] if found else shutil.which(f"python{version}")
@@ -187,7 +195,6 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel"
 
 def _portable_example(portable_dir, folder: Path) -> Path:
     """The crane on the vessel's system file beside its three FMUs built portable."""
-    import shutil
     (folder / "fmus").mkdir(parents=True)
     shutil.copy(EXAMPLE / "CraneOnVessel.ssd", folder)
     for model in ("Vessel", "Crane", "Controller"):
@@ -200,9 +207,6 @@ def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir
     in a process of its own, with the Python it carries): every recorded
     value the same bits as the run of the lean FMUs in the master's
     process."""
-    import sys
-
-    import pyarrow.ipc as ipc
     example = EXAMPLE
     system = _portable_example(portable_dir, tmp_path / "portable_system")
     results = {}
@@ -222,13 +226,10 @@ def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir
 
 @pytest.mark.parametrize("host", ["libcosim", "ecos"])
 def test_the_crane_on_the_vessel_runs_portable_in_libcosim_and_ecos(host, portable_dir, tmp_path):
-    """OSP libcosim and DNV ecos (C++ hosts, each loading the system file
+    """OSP libcosim and ecos (NTNU Ålesund) (C++ hosts, each loading the system file
     with its own SSP reader) run the crane on the vessel with its three FMUs
     portable over its 20 s to the same bits as with the lean FMUs."""
-    if host == "libcosim":
-        from crane_cosim.hosts.libcosim import run_libcosim as run
-    else:
-        from crane_cosim.hosts.ecos import run_ecos as run
+    run = {"libcosim": run_libcosim, "ecos": run_ecos}[host]
     portable = run(_portable_example(portable_dir, tmp_path / "portable_system"))
     lean = run(EXAMPLE)
     assert list(portable.columns) == list(lean.columns) and len(lean) == 10001
@@ -239,11 +240,6 @@ def test_without_the_cross_compiler_the_windows_binary_is_left_out_with_one_warn
     """No MinGW-w64 cross compiler: by default the portable FMUs get no
     Windows binary and the build says why once; asked for, it is one
     error naming what to install."""
-    import io
-
-    from crane_cosim.errors import CraneCosimError
-    from crane_cosim.fmus import portable
-
     monkeypatch.setenv("CRANE_COSIM_WINDOWS_CC", "no-such-mingw-gcc")
     monkeypatch.setattr(portable, "_warned_windows", False)
     stream = io.StringIO()
@@ -255,3 +251,32 @@ def test_without_the_cross_compiler_the_windows_binary_is_left_out_with_one_warn
     assert portable.windows_wanted(False, stream) is False
     with pytest.raises(CraneCosimError, match="cannot be built here: the cross compiler no-such-mingw-gcc"):
         portable.windows_wanted(True, stream)
+
+
+def test_the_windows_binaries_are_the_same_bytes_built_twice():
+    """The Windows proxy and process program compiled twice (each time in a
+    folder of another name) are the same bytes, as the Linux ones: a
+    portable FMU is reproducible whole."""
+    reason = native.windows_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)  # a failure under CI, which installs the cross compiler
+    cc = tuple(native._windows_compiler())
+    first, second = (native._windows_bytes.__wrapped__("", cc) for _ in range(2))
+    assert first == second
+
+
+def test_an_archive_of_the_same_entries_is_the_same_bytes(tmp_path):
+    """The runtime's and the kernels' archives are named by the hash of
+    their bytes: the same entries, written by another process into another
+    folder, give the same bytes (no file name or time in the gzip header)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    source = tmp_path / "module.py"
+    source.write_text("x = 1\n")
+    tar_gz([("x.txt", b"text", 0o644, None), ("lib/module.py", source, 0o644, 1_600_000_000_123_456_789)],
+           tmp_path / "a" / "one.tar.gz")
+    code = ("import sys; from pathlib import Path; from crane_cosim.fmus.portable_runtime import tar_gz; "
+            "tar_gz([('x.txt', b'text', 0o644, None), ('lib/module.py', Path(sys.argv[1]), 0o644, "
+            "1_600_000_000_123_456_789)], Path(sys.argv[2]))")
+    subprocess.run([sys.executable, "-c", code, str(source), str(tmp_path / "b" / "other.tar.gz")], check=True)
+    assert (tmp_path / "a" / "one.tar.gz").read_bytes() == (tmp_path / "b" / "other.tar.gz").read_bytes()
