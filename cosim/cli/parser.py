@@ -193,7 +193,7 @@ def parser(description: str) -> argparse.ArgumentParser:
                     help="instead: cases per hour of a sweep of CASES cases of --stop-time s, one worker against "
                          "two, and the overhead per case")
     be.add_argument("--hosts", action="store_true",
-                    help="instead: the same system and FMUs under crane-cosim, OSP libcosim and DNV ecos, steps per "
+                    help="instead: the same system and FMUs under crane-cosim, OSP libcosim and NTNU Ålesund's ecos, steps per "
                          "second side by side (--scenario, default crane_on_vessel)")
     be.add_argument("--portable", action="store_true",
                     help="instead: each FMU portable beside lean, its size and µs a step under FMPy, and the crane "

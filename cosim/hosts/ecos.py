@@ -1,4 +1,4 @@
-"""Run a system under DNV's ecos, through the PyPI packages ``ecospy`` and
+"""Run a system under NTNU Ålesund's ecos, through the PyPI packages ``ecospy`` and
 ``tbb`` (``pip install ecospy tbb``), as an independent check of our master.
 
 >>> from crane_cosim.scenarios import crane_on_vessel

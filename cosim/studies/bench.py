@@ -30,7 +30,7 @@ and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
 that does nothing, bare and through the project's adapter, timed the same
 way (``cosim/studies/floor.py``): the floor under every ``fmu_us_per_step``.
 
-``--hosts`` instead compares our master with OSP libcosim and DNV ecos on
+``--hosts`` instead compares our master with OSP libcosim and NTNU Ålesund's ecos on
 the same system (``cosim/studies/bench_hosts.py``).
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``crane-cosim bench --hosts``: the same system, the same built FMUs, the
 same step and stop time, under our master, OSP libcosim (``libcosimpy``)
-and DNV ecos (``ecospy``), steps per second side by side.
+and NTNU Ålesund's ecos (``ecospy``), steps per second side by side.
 
 libcosim's and ecos's fixed-step algorithm is Jacobi with inputs held over
 the step (``hosts/libcosim.py``, ``hosts/ecos.py``), so our master runs the

@@ -1,4 +1,4 @@
-"""Interop: DNV's ecos (PyPI ``ecospy`` with ``tbb``) reads our SSP archives
+"""Interop: NTNU Ålesund's ecos (PyPI ``ecospy`` with ``tbb``) reads our SSP archives
 and runs our FMUs, through ecospy itself and through
 :func:`crane_cosim.hosts.ecos.run_ecos`.
 

@@ -1,5 +1,5 @@
 """``crane-cosim bench --hosts``: the same system and FMUs under our master,
-OSP libcosim and DNV ecos, each in a process of its own, its stepping timed.
+OSP libcosim and NTNU Ålesund's ecos, each in a process of its own, its stepping timed.
 
 What is checked is behaviour, never speed: a record per host with positive
 figures that fit together, the three runs on the same FMUs and system, and

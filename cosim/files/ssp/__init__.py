@@ -16,7 +16,7 @@ fixed-step algorithm as OSP libcosim reads it).
   component with parameters.  It is byte-reproducible.
 
 Every ``ssv:ParameterSet`` we write is named :data:`PARAMETER_SET`, and each
-component has at most one ``ssd:ParameterBinding``: DNV's ecos applies only
+component has at most one ``ssd:ParameterBinding``: NTNU Ålesund's ecos applies only
 the sets whose name is passed to it (merged across components), OSP
 libcosim only the first binding of each component, so this is the layout
 both apply fully.

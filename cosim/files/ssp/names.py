@@ -1,5 +1,5 @@
 """The names an SSP 1.0 file uses: its namespaces (registered with the
-prefixes DNV's ecos and OSP libcosim match literally), the annotations of
+prefixes NTNU Ålesund's ecos and OSP libcosim match literally), the annotations of
 our master and of OSP, and the files of an archive."""
 from __future__ import annotations
 
