@@ -32,6 +32,21 @@ __all__ = ["FMUInstance", "Channel", "Ended"]
 _DOUBLE_P = ctypes.POINTER(ctypes.c_double)
 
 
+#: how pythonfmu's and pythonfmu3's binaries begin the message of a Python
+#: exception raised in the FMU: the call on this line, the exception's
+#: ``repr`` on the next
+_PYTHON_EXCEPTION = "Fatal py exception"
+
+
+def _python_exception(message: str) -> str:
+    """The exception a pythonfmu or pythonfmu3 FMU logged in ``message``
+    (its last non-empty line, the exception's ``repr``), said as such."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return lines[0] if lines else "no message from the FMU"
+    return f"{lines[-1]} (a Python exception in the FMU)"
+
+
 class Ended(Exception):
     """A component asked to end the simulation (FMI 2.0 ``fmi2Terminated``,
     FMI 3.0 ``terminateSimulation``): at ``time``, where its step ended
@@ -139,8 +154,14 @@ class FMUInstance:
         """The error of a call that failed, in one sentence from the FMU's
         last error message; the instance is then in FMI's error state."""
         self._terminable = False
-        cause = [m for m in (self.errors or self.messages) if m and not m.startswith("Fatal py exception")]
-        detail = cause[-1].splitlines()[0] if cause else (str(exc) if exc else "no message from the FMU")
+        logged = [m for m in (self.errors or self.messages) if m]
+        own = [m for m in logged if not m.startswith(_PYTHON_EXCEPTION)]
+        if own:
+            detail = own[-1].splitlines()[0]
+        elif logged:
+            detail = _python_exception(logged[-1])
+        else:
+            detail = str(exc) if exc else "no message from the FMU"
         return CraneCosimError(f"component {self.name} ({self.path.name}) failed to {what}: {detail}")
 
     def _call(self, what: str, fn, *args, **kwargs):

@@ -1,0 +1,38 @@
+"""An instance's calls as the run sees them: what a failing FMU says,
+and the values it gives that the master cannot carry exactly
+(``runtime/instance.py``)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crane_cosim.errors import SimulationError
+from crane_cosim.files.results import read_results
+from crane_cosim.runtime import System, run_cosim
+
+TYPED = Path(__file__).parent.parent / "typed_fmus"
+
+
+@pytest.fixture(scope="module")
+def raiser3(tmp_path_factory):
+    """``Raiser3.fmu`` (``tests/typed_fmus/raiser3.py``), built by
+    pythonfmu3's own command line."""
+    out = tmp_path_factory.mktemp("raiser")
+    subprocess.run([sys.executable, "-m", "pythonfmu3", "build", "-f", str(TYPED / "raiser3.py"), "-d", str(out),
+                    "--no-external-tool"], check=True, capture_output=True)
+    return out / "Raiser3.fmu"
+
+
+def test_a_python_exception_on_the_second_line_of_a_message_is_the_reason(raiser3, tmp_path):
+    """pythonfmu3 logs ``Fatal py exception encountered: [doStep] ...`` and
+    the exception on the line after it: the run's failure gives that
+    exception, and the rows before it stay on disk."""
+    s = System("Raising", stop_time=1.0, step=0.1, base_dir=raiser3.parent)
+    s.add_component("r", raiser3.name, fail_at=0.25)
+    with pytest.raises(SimulationError) as failure:
+        run_cosim(s, tmp_path / "out", progress=False)
+    assert str(failure.value).startswith(
+        "component r (Raiser3.fmu) failed to step from t = 0.3 s: ValueError('the level ran over at t = 0.3 s') "
+        "(a Python exception in the FMU); the results up to t = 0.3 s are in"), str(failure.value)
+    assert read_results(tmp_path / "out")["time"].iloc[-1] == pytest.approx(0.3)
