@@ -37,7 +37,7 @@ import sys
 import warnings
 
 from ..errors import CraneCosimError, SimulationError, Terminated
-from .parser import parser
+from .parser import parser, split_pair
 from .run import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
 from .tools import cmd_animate, cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_serve
@@ -65,7 +65,15 @@ def main(argv=None) -> int:
     import signal
     import threading
 
-    args = parser(__doc__.split("\n")[0]).parse_args(argv)
+    # the help is plain text: the docstring's first line without its markup
+    p = parser(__doc__.split("\n")[0].replace("``", ""))
+    args, extra = p.parse_known_args(argv)
+    if extra:
+        wrong = split_pair(sys.argv[1:] if argv is None else argv, extra)
+        if wrong is None:
+            p.error(f"unrecognized arguments: {' '.join(extra)}")
+        print(f"crane-cosim: error: {wrong}", file=sys.stderr)
+        return 2
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
                 "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
                 "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results,

@@ -15,7 +15,10 @@ from ..views import LIVE_ADDRESS as DEFAULT_VIEW
 DEFAULT_FMU_DIR = Path("fmus_build")
 DEMO_SCENARIO = "offshore_knuckle_boom"
 
-__all__ = ["parser", "DEFAULT_FMU_DIR", "DEMO_SCENARIO"]
+__all__ = ["parser", "DEFAULT_FMU_DIR", "DEMO_SCENARIO", "split_pair"]
+
+#: the options whose value is one word NAME=VALUE (the form of each, as its help shows it)
+PAIR_OPTIONS = ("--set", "--replace", "--component-step", "--vary", "--combine")
 
 
 def _experiment(p) -> None:
@@ -66,6 +69,38 @@ def _estimate(p) -> None:
                    help="the accuracy asked of the coupling, a fraction of each force's peak: the iterated "
                         "algorithms step again until their values settle to a hundredth of it (default: the "
                         "tolerance, else 1e-3, the 0.1%% the examples keep at their defaults)")
+
+
+def split_pair(argv, extra) -> str | None:
+    """The sentence refusing an option of :data:`PAIR_OPTIONS` whose
+    ``NAME=VALUE`` was typed as two words or more (``--set vessel.m 1200``,
+    ``--set vessel.m = 1200``), argparse having left ``extra`` (the words it
+    did not take) over; None when the first of them follows no such option."""
+    argv = list(argv)
+    if not extra or extra[0] not in argv:
+        return None
+    k = argv.index(extra[0])
+    if k < 2 or argv[k - 2] not in PAIR_OPTIONS:
+        return None
+    option, name = argv[k - 2], argv[k - 1]
+    rest = []
+    for word in argv[k:]:
+        if word.startswith("-") and not _number(word):
+            break
+        rest.append(word)
+    typed = " ".join([name, *rest])
+    joined = name.rstrip("=") + "=" + "".join(rest).lstrip("=")
+    return (f"{option} takes NAME=VALUE as one word, without spaces; {typed!r} was typed: write "
+            f"{option} {joined}")
+
+
+def _number(word: str) -> bool:
+    """Whether ``word`` reads as a number (a negative value, not an option)."""
+    try:
+        float(word)
+        return True
+    except ValueError:
+        return False
 
 
 def parser(description: str) -> argparse.ArgumentParser:
