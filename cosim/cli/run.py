@@ -5,15 +5,19 @@ import math
 import sys
 from pathlib import Path
 
+from ..blocks import BLOCKS
 from ..errors import CraneCosimError
+from ..files.folders import NoSpaceLeft, claimed, made_folders_undone, unwritable
 from ..files.results import RESULTS_FILE
+from ..fmus.build import needs_building
 from ..runtime.algorithms import ALGORITHMS
+from ..runtime.checks import settings_problems
 from ..runtime.coupling import COUPLINGS
 from ..runtime.plan import EXTRAPOLATIONS
 from ..scenarios import SCENARIOS
 from .options import run_config
 
-__all__ = ["cmd_run", "cmd_check", "cmd_export", "cmd_demo", "describe_estimate"]
+__all__ = ["cmd_run", "cmd_check", "cmd_export", "cmd_demo", "describe_estimate", "checked_settings", "fmus_to_build"]
 
 
 def cmd_check(args) -> int:
@@ -33,9 +37,39 @@ def cmd_check(args) -> int:
               f"{'s' if len(problems) > 1 else ''})", file=sys.stderr)
         return 2
     n, m = len(system.components), len(system.connections)
-    print(f"{system.name}: {n} component{'s' * (n != 1)}, {m} connection{'s' * (m != 1)}: "
-          f"files, connections, types, units, values and capabilities check out")
+    unbuilt = fmus_to_build(config.applied_to(system))
+    if not unbuilt:
+        print(f"{system.name}: {n} component{'s' * (n != 1)}, {m} connection{'s' * (m != 1)}: "
+              f"files, connections, types, units, values and capabilities check out")
+        return 0
+    several = len(unbuilt) > 1
+    names = ", ".join(unbuilt[:-1]) + " and " + unbuilt[-1] if several else unbuilt[0]
+    print(f"{system.name}: {n} component{'s' * (n != 1)}, {m} connection{'s' * (m != 1)}: files, connections, "
+          f"types, units, values and capabilities check out, those of {names} against the project's block"
+          f"{'s' * several} since {'their FMUs are' if several else 'its FMU is'} not built yet "
+          f"(crane-cosim run builds {'them' if several else 'it'})")
     return 0
+
+
+def fmus_to_build(system) -> list[str]:
+    """The components of ``system`` whose FMU is one of the project's and
+    is missing, or was built from other sources: a run builds them first
+    (``fmus.build.prepare_fmus``)."""
+    names = []
+    for comp in system.components:
+        path = system.source_path(comp)
+        if path.suffix == ".fmu" and path.stem in BLOCKS and needs_building(path, BLOCKS[path.stem]):
+            names.append(comp.name)
+    return names
+
+
+def checked_settings(system, config) -> None:
+    """Raise :class:`CraneCosimError` with the first problem of the
+    experiment's settings (stop time, step, algorithm ...) of ``system``
+    run with ``config``: before anything is built, not after."""
+    problems = settings_problems(config.applied_to(system), ALGORITHMS, COUPLINGS, EXTRAPOLATIONS)
+    if problems:
+        raise CraneCosimError(problems[0])
 
 
 def cmd_run(args) -> int:
@@ -44,21 +78,29 @@ def cmd_run(args) -> int:
 
     if args.out is not None:
         # refused before anything runs; replaced (with --force) when the run starts
-        check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out")
+        check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out", "--force")
     config = run_config(args, monolithic=args.monolithic)
     # an .ssp archive is extracted into a temporary folder that lives for the run
     with open_system(args.system) as opened:
+        checked_settings(opened.system, config)
         return _run(args, config, opened.system, opened.folder)
 
 
 def _run(args, config, system, folder: Path) -> int:
+    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    if args.out is None:  # the system's own results folder holds its latest run
+        config = config.replace(replace_run=True)
+    # the folder is this run's, its plots' and its animation's alone until they are written
+    with claimed(out, "--out" if args.out is not None else "the results folder"):
+        return _run_in(args, config, system, out)
+
+
+def _run_in(args, config, system, out: Path) -> int:
     from ..hosts.monolithic import run_monolithic
     from ..reports.plots import plot_run
     from ..runtime.run import run_cosim
 
-    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
-    if args.out is None:  # the system's own results folder holds its latest run
-        config = config.replace(replace_run=True)
+    full = False  # a full disk takes no plots
     try:
         if args.monolithic:
             result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
@@ -66,13 +108,16 @@ def _run(args, config, system, folder: Path) -> int:
                                     replace_run=config.replace_run)
         else:
             result = run_cosim(system, out, config)
+    except NoSpaceLeft:
+        full = True
+        raise
     finally:
-        if not args.no_plots and (Path(out) / RESULTS_FILE).exists():
+        if not full and not args.no_plots and (Path(out) / RESULTS_FILE).exists():
             try:
                 plot_run(out)
             except Exception as exc:  # plots must never hide the run's own outcome
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
-        if getattr(args, "animate", False) and (Path(out) / RESULTS_FILE).exists():
+        if not full and getattr(args, "animate", False) and (Path(out) / RESULTS_FILE).exists():
             _animate(out)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
@@ -126,8 +171,12 @@ def cmd_export(args) -> int:
     if out.exists() and not args.force:
         raise CraneCosimError(f"{out} already exists; pass --force to replace it")
     config = run_config(args)
-    with open_system(args.system) as opened:
-        write_ssp(config.applied_to(opened.system), out)
+    # a refused export leaves no folder it made
+    with open_system(args.system) as opened, made_folders_undone(out.parent):
+        try:
+            write_ssp(config.applied_to(opened.system), out)
+        except OSError as exc:  # a read-only folder, under the archive or beside the system's FMUs
+            raise unwritable(exc, f"the archive {out}") from None
     print(f"{opened.system.name}: wrote {out}")
     return 0
 
@@ -137,7 +186,6 @@ def cmd_demo(args) -> int:
     from ..fmus.build import build_all
     from ..fmus.warmup import models_of, warm_up
     from ..reports.plots import plot_run
-    from ..runtime.checks import settings_problems
     from ..runtime.run import run_cosim
     from ..runtime.runlog import check_folder
     from ..vessel_start import settle_vessel

@@ -1,0 +1,55 @@
+"""``crane-cosim run`` and ``check`` (``cosim/cli/run.py``): the options
+checked before anything is built, and ``check`` saying what it checked."""
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.files.ssp import write_ssd
+from crane_cosim.fmus import build
+from crane_cosim.scenarios import crane_on_vessel
+
+
+@pytest.fixture
+def unbuilt_system(tmp_path):
+    """The crane on the vessel whose FMUs are not built yet."""
+    s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(tmp_path / "fmus"))
+    return write_ssd(s, tmp_path / "system.ssd")
+
+
+@pytest.fixture
+def no_building(monkeypatch):
+    def started(*a, **k):
+        raise AssertionError("an FMU was being built")
+    monkeypatch.setattr(build, "build_fmu", started)
+
+
+@pytest.mark.parametrize("stop,fragment", [
+    ("-1", "the stop time -1 s is not after the start time 0 s"),
+    ("0", "the stop time 0 s is not after the start time 0 s"),
+    ("nan", "--stop-time nan is not a finite number of seconds"),
+    ("0.0001", "the step 0.002 s is longer than the run (0.0001 s, from 0 s to 0.0001 s)"),
+])
+def test_a_wrong_stop_time_is_refused_before_the_fmus_are_built(capsys, tmp_path, unbuilt_system, no_building,
+                                                                  stop, fragment):
+    code = main(["run", str(unbuilt_system), "--stop-time", stop, "--no-plots"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert fragment in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "fmus").exists()
+
+
+def test_check_says_the_fmus_are_not_built_yet(capsys, unbuilt_system, no_building):
+    """``check`` of a system whose FMUs are not built says which it checked
+    against the project's blocks and that ``run`` builds them, not that the
+    files "check out"."""
+    assert main(["check", str(unbuilt_system)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    assert out == ("CraneOnVessel: 3 components, 57 connections: files, connections, types, units, values and "
+                   "capabilities check out, those of vessel, crane and controller against the project's blocks "
+                   "since their FMUs are not built yet (crane-cosim run builds them)")
+
+
+def test_check_of_built_fmus_says_they_check_out(capsys, unbuilt_system, fmu_dir):
+    system = crane_on_vessel(base_dir=unbuilt_system.parent, fmu_dir=str(fmu_dir))
+    assert main(["check", str(write_ssd(system, unbuilt_system.parent / "built.ssd"))]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].endswith(
+        ": files, connections, types, units, values and capabilities check out")
