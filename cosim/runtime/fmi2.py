@@ -54,8 +54,8 @@ class FMI2Instance(FMUInstance):
         from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
                                fmi2CallbackFunctions, fmi2CallbackLoggerTYPE)
 
-        self._slave = FMU2Slave(guid=self.model.token, unzipDirectory=unzip_dir,
-                                modelIdentifier=self.model.model_identifier, instanceName=self.name)
+        self._slave = self._call("load", FMU2Slave, guid=self.model.token, unzipDirectory=unzip_dir,
+                                 modelIdentifier=self.model.model_identifier, instanceName=self.name)
 
         def logger(env, instance, status, category, message):
             self._log(status, message)

@@ -33,8 +33,8 @@ class FMI3Instance(FMUInstance):
     def _load(self, unzip_dir: str) -> None:
         from fmpy.fmi3 import FMU3Slave
 
-        self._slave = FMU3Slave(guid=self.model.token, unzipDirectory=unzip_dir,
-                                modelIdentifier=self.model.model_identifier, instanceName=self.name)
+        self._slave = self._call("load", FMU3Slave, guid=self.model.token, unzipDirectory=unzip_dir,
+                                 modelIdentifier=self.model.model_identifier, instanceName=self.name)
 
         def logger(env, status, category, message):
             self._log(status, message)

@@ -37,6 +37,8 @@ def open_instance(path, unzip_root: Path, name: str | None = None, inputs=(), ou
     path = Path(path)
     model = read_model(path)
     name = name or path.stem
+    if model.unsupported:
+        raise CraneCosimError(f"component {name} ({path.name}) cannot run here: {model.unsupported[0]}")
     typed, problems = value_problems(name, path.name, model, dict(values or {}), {})
     if problems:
         raise CraneCosimError(joined(problems))

@@ -30,10 +30,14 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import fmpy
+from fmpy import read_model_description
+
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, parse_xml, read_member
 from ..blocks import BLOCKS
 from ..fmus.build import ROLE_TOOL, needs_building
+from .description_checks import malformed
 from .types import FAMILY, INTEGER_RANGE
 
 __all__ = ["VariableInfo", "Capabilities", "ModelInfo", "read_model", "block_model", "describe", "ROLE_TOOL"]
@@ -123,7 +127,9 @@ def _fmpy_input(model_description: bytes):
     return buf
 
 
-def _checked_description(path: Path) -> bytes:
+def _checked_description(path: Path) -> tuple[bytes, list[str]]:
+    """The bytes of the modelDescription.xml of the FMU at ``path`` and the
+    names of the archive's entries, once the whole archive is checked."""
     if path.is_dir():
         raise CraneCosimError(f"FMU file {path} is a folder; give the .fmu file (a zip archive)")
     if not path.is_file():
@@ -131,9 +137,10 @@ def _checked_description(path: Path) -> bytes:
     if not zipfile.is_zipfile(path):
         raise CraneCosimError(f"file {path} is not an FMU (it is not a zip archive)")
     # the whole archive is checked here, before the FMU is described or run
-    if "modelDescription.xml" not in {i.filename for i in check_archive(path, "FMU")}:
+    names = [i.filename for i in check_archive(path, "FMU")]
+    if "modelDescription.xml" not in names:
         raise CraneCosimError(f"file {path} is not an FMU (it has no modelDescription.xml)")
-    return read_member(path, "modelDescription.xml", "FMU")
+    return read_member(path, "modelDescription.xml", "FMU"), names
 
 
 def _number(text, kind: str):
@@ -184,9 +191,29 @@ def _roles(root) -> dict[str, str]:
     return roles
 
 
-def _unsupported(md, variables: dict) -> tuple:
-    """What of an FMI 3.0 FMU this master does not run, one sentence each."""
-    found = []
+def _binary_problem(version: str, identifier: str, names: list[str]) -> str | None:
+    """Why an FMU whose archive holds the entries ``names`` has no binary
+    this machine loads, or None: fmpy loads
+    ``binaries/<platform>/<modelIdentifier><extension>``, the platform
+    ``linux64`` in FMI 2.0 (section 2.4), ``x86_64-linux`` in FMI 3.0
+    (section 2.5.1.1) on Linux x86-64."""
+    here = fmpy.platform if version == "2.0" else fmpy.platform_tuple
+    library = f"binaries/{here}/{identifier}{fmpy.sharedLibraryExtension}"
+    if library in names:
+        return None
+    platforms = sorted({n.split("/")[1] for n in names if n.startswith("binaries/") and n.count("/") >= 2
+                        and n.split("/")[1] and n.split("/")[2]})
+    if not platforms:
+        return f"it holds no binary for any platform, and crane-cosim runs an FMU's {here} binary ({library})"
+    return (f"it holds binaries for {' and '.join(platforms)} only, and crane-cosim runs an FMU's {here} binary "
+            f"({library})")
+
+
+def _unsupported(md, variables: dict, binary_problem: str | None) -> tuple:
+    """What of an FMU this master does not run, one sentence each."""
+    found = [binary_problem] if binary_problem else []
+    if md.fmiVersion == "2.0":
+        return tuple(found)
     clocks = [v.name for v in variables.values() if v.type == "Clock"]
     if clocks:
         found.append(f"it has clocks ({', '.join(clocks[:3])}{' ...' if len(clocks) > 3 else ''}), which "
@@ -199,18 +226,19 @@ def read_model(path) -> ModelInfo:
     archive checks.  Raises :class:`CraneCosimError` with one sentence for a
     file that is not an FMU, is unsafe to open, or is not an FMI 2.0 or
     3.0 co-simulation FMU."""
-    from fmpy import read_model_description
-
     path = Path(path)
-    data = _checked_description(path)
+    data, names = _checked_description(path)
     root = parse_xml(data, f"the modelDescription.xml of FMU {path}")
+    if (problem := malformed(root)) is not None:
+        raise CraneCosimError(f"FMU {path} {problem}")
     try:
         md = read_model_description(_fmpy_input(data), validate=False)
     except Exception as exc:
-        raise CraneCosimError(f"FMU {path} cannot be read: {str(exc).splitlines()[0]}") from None
-    if md.fmiVersion not in ("2.0",) and not str(md.fmiVersion).startswith("3."):
-        raise CraneCosimError(f"FMU {path} is an FMI {md.fmiVersion} FMU; crane-cosim runs FMI 2.0 and 3.0 "
-                              f"co-simulation FMUs")
+        # fmpy's own sentences are plain Exceptions; any other is Python's
+        # word for an attribute or element it did not find
+        said = str(exc).splitlines()[0] if type(exc) is Exception and str(exc).strip() else None
+        raise CraneCosimError(f"FMU {path} has a modelDescription.xml that does not follow the FMI "
+                              f"{root.get('fmiVersion')} schema" + (f" ({said})" if said else "")) from None
     version = "2.0" if md.fmiVersion == "2.0" else "3.0"
     cs = md.coSimulation
     if cs is None:
@@ -236,7 +264,7 @@ def read_model(path) -> ModelInfo:
                      variables, dependencies, capabilities, _number(step, "Float64"),
                      _number(cs.fixedInternalStepSize, "Float64") if version == "3.0" else None,
                      _our_model(md.modelName, md.generationTool), True,
-                     _unsupported(md, variables) if version == "3.0" else ())
+                     _unsupported(md, variables, _binary_problem(version, identifier, names)))
 
 
 def _our_model(name, tool) -> str | None:

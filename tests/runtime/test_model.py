@@ -5,8 +5,11 @@ import zipfile
 
 import pytest
 
+from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.ssp import write_ssd
 from crane_cosim.runtime import System, problems_of
+from crane_cosim.runtime.loading import open_instance
 from crane_cosim.runtime.model import read_model
 
 FMI3_CS = '''<?xml version="1.0" encoding="UTF-8"?>
@@ -21,9 +24,13 @@ FMI3_CS = '''<?xml version="1.0" encoding="UTF-8"?>
 '''
 
 
-def _fmu(path, text):
+def _fmu(path, text, binaries=("x86_64-linux",)):
+    """An FMU at ``path`` of the modelDescription ``text`` and an (empty)
+    library of its file's name for each platform of ``binaries``."""
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("modelDescription.xml", text)
+        for platform in binaries:
+            z.writestr(f"binaries/{platform}/{path.stem}{'.dll' if 'win' in platform else '.so'}", b"")
     return path
 
 
@@ -68,3 +75,83 @@ def test_this_projects_fmus_say_what_their_interface_ports_are_for(fmu_dir):
     assert roles["W_mount_fx"] == "interface.wrench.fx" and roles["p_A_nz"] == "interface.bias.nz"
     assert roles["I_A_46"] == "interface.inertia.46" and "W_king_fx" not in roles
     assert read_model(fmu_dir / "Vessel.fmu").with_roles()["p_A_fz"] == "interface.bias.fz"
+
+
+@pytest.mark.parametrize("version, binaries, sentence", [
+    ("3.0", ("x86_64-windows", "aarch64-darwin"), "it holds binaries for aarch64-darwin and x86_64-windows only, and "
+     "crane-cosim runs an FMU's x86_64-linux binary (binaries/x86_64-linux/W.so)"),
+    ("2.0", ("win64", "darwin64"), "it holds binaries for darwin64 and win64 only, and crane-cosim runs an FMU's "
+     "linux64 binary (binaries/linux64/W.so)"),
+    ("2.0", (), "it holds no binary for any platform, and crane-cosim runs an FMU's linux64 binary "
+     "(binaries/linux64/W.so)"),
+    ("2.0", ("x86_64-linux",), "it holds binaries for x86_64-linux only, and crane-cosim runs an FMU's linux64 "
+     "binary (binaries/linux64/W.so)"),   # FMI 3.0's folder in an FMI 2.0 FMU
+])
+def test_an_fmu_without_a_linux_binary_is_refused_by_name_with_its_platforms(tmp_path, capsys, version, binaries,
+                                                                             sentence):
+    """``check`` and ``run`` name the FMU and the platforms it has, exit 2,
+    where the run failed with "Cannot find shared library" (exit 3)."""
+    text = FMI3_CS.format(name="W", interface='<CoSimulation modelIdentifier="W"/>', variables="") \
+        if version == "3.0" else FMI2_CS
+    _fmu(tmp_path / "W.fmu", text, binaries)
+    s = System("S", stop_time=1.0, step=0.1, base_dir=tmp_path)
+    s.add_component("w", "W.fmu")
+    ssd = write_ssd(s, tmp_path / "s.ssd")
+    for command in (["check", str(ssd)], ["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots"]):
+        assert main(command) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.splitlines()[0] == f"crane-cosim: error: component w (W.fmu) cannot run here: {sentence}", err
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(CraneCosimError) as exc:   # an FMU opened on its own, outside a system
+        open_instance(tmp_path / "W.fmu", tmp_path / "unzipped")
+    assert str(exc.value) == f"component W (W.fmu) cannot run here: {sentence}"
+
+
+FMI2_CS = '''<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="2.0" modelName="W" guid="{0}">
+  <CoSimulation modelIdentifier="W"/>
+  <ModelVariables>
+    <ScalarVariable name="y" valueReference="0" causality="output"><Real/></ScalarVariable>
+  </ModelVariables>
+  <ModelStructure><Outputs><Unknown index="1"/></Outputs></ModelStructure>
+</fmiModelDescription>
+'''
+
+
+@pytest.mark.parametrize("text, sentence", [
+    ('<fmiModelDescription fmiVersion="1.0" modelName="M"><ModelVariables><ScalarVariable name="x"><Real/>'
+     '</ScalarVariable></ModelVariables></fmiModelDescription>',
+     'is an FMI 1.0 FMU (its modelDescription.xml says fmiVersion="1.0"); crane-cosim runs FMI 2.0 and 3.0 '
+     'co-simulation FMUs'),
+    ('<fmiModelDescription modelName="M"/>', "has a modelDescription.xml that declares no fmiVersion"),
+    ('<fmiModel fmiVersion="2.0"/>', "has a modelDescription.xml whose root element is <fmiModel>, not "
+                                      "<fmiModelDescription>"),
+    (FMI2_CS.replace(' valueReference="0"', ""), "has a modelDescription.xml whose variable 1 ('y') has no "
+                                                   "valueReference"),
+    (FMI2_CS.replace('valueReference="0"', 'valueReference="zero"'),
+     "has a modelDescription.xml whose variable 1 ('y') has the valueReference 'zero', not a whole number"),
+    (FMI2_CS.replace('name="y" ', ""), "has a modelDescription.xml whose variable 1 has no name"),
+    (FMI2_CS.replace("<Real/>", ""), "has a modelDescription.xml whose variable 1 ('y') has no type (one of Real, "
+                                     "Integer, Boolean, String, Enumeration)"),
+    (FMI2_CS.replace('index="1"', 'index="4"'), "has a modelDescription.xml whose ModelStructure names variable "
+                                                  "index '4', which is not one of its 1 variables"),
+    (FMI3_CS.format(name="M", interface='<CoSimulation modelIdentifier="M"/>',
+                    variables='<Float64 name="y" causality="output"/>'),
+     "has a modelDescription.xml whose variable 2 ('y') has no valueReference"),
+    (FMI3_CS.format(name="M", interface='<CoSimulation modelIdentifier="M"/>',
+                    variables='<Float64 name="y" valueReference="1" causality="output"/>').replace(
+        "<ModelStructure/>", '<ModelStructure><Output valueReference="7"/></ModelStructure>'),
+     "has a modelDescription.xml whose ModelStructure's <Output> names the valueReference '7', which no variable "
+     "has"),
+    (FMI3_CS.format(name="M", interface='<CoSimulation modelIdentifier="M"/>',
+                    variables='<Float64 name="y" valueReference="1" causality="output" declaredType="Nope"/>'),
+     'has a modelDescription.xml that does not follow the FMI 3.0 schema (Variable "y" (line 6) has '
+     'declaredType="Nope" which has not been defined.)'),
+])
+def test_a_malformed_model_description_is_one_sentence(tmp_path, text, sentence):
+    """A description fmpy cannot read (an FMI 1.0 one among them) is named
+    in one sentence, not in Python's words about a None."""
+    path = _fmu(tmp_path / "M.fmu", text)
+    with pytest.raises(CraneCosimError) as exc:
+        read_model(path)
+    assert str(exc.value) == f"FMU {path} {sentence}"
