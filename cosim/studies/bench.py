@@ -254,15 +254,8 @@ def main(args) -> int:
         return 0
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"{args.stop_time:g} s simulated per run")
-    nan = float("nan")
-    print(f"{'scenario':24} {'mode':11} {'algorithm':18} {'step [s]':>9} {'RTF':>6} {'µs/step':>8} "
-          f"{'in FMI calls':>13} {'master own':>11} {'bare fmpy':>10}")
     runs = [r for r in records if r["mode"] != "floor"]
-    for r in runs:
-        own = r["master_overhead_us"] if r["master_overhead_us"] is not None else nan
-        print(f"{r['scenario']:24} {r['mode']:11} {r.get('algorithm', ''):18} {r['step']:9.4g} {r['rtf']:6.2f} "
-              f"{r.get('master_us_per_step', nan):8.1f} {r.get('fmi_calls_us_per_step', nan):13.1f} "
-              f"{own:11.1f} {r.get('bare_fmpy_us_per_step', nan):10.1f}")
+    print("\n".join(table_lines(runs)))
     print("per FMU, µs a step inside its FMI calls (fmi2SetReal, fmi2DoStep, fmi2GetReal ...), and in brackets "
           "its block's own computation for one step, in process; then the FMU's steps a step (an iterated "
           "algorithm steps it in halves and again) and the µs a step of its:")
@@ -277,6 +270,27 @@ def main(args) -> int:
     print(f"floor, the same three calls into a Python FMU that does nothing: {floor['pythonfmu_us_per_step']:.1f} µs "
           f"(bare pythonfmu), {floor['adapter_us_per_step']:.1f} µs (through the project's adapter)")
     return 0
+
+
+#: the columns of the table of runs after the scenario, mode and algorithm: heading, record key, width
+_FIGURES = (("step [s]", "step", 9, ".4g"), ("RTF", "rtf", 6, ".2f"), ("µs/step", "master_us_per_step", 8, ".1f"),
+            ("in FMI calls", "fmi_calls_us_per_step", 13, ".1f"), ("master own", "master_overhead_us", 11, ".1f"),
+            ("bare fmpy", "bare_fmpy_us_per_step", 10, ".1f"))
+
+
+def table_lines(runs) -> list[str]:
+    """The bench's table of ``runs`` (the records of the monolithic and
+    co-simulation runs), a heading, a line per run and, where a figure
+    does not apply to a run (a monolithic run has no master, FMI calls nor
+    FMUs), a dash in its place and a line saying why."""
+    lines = [f"{'scenario':24} {'mode':11} {'algorithm':18} " + " ".join(f"{h:>{w}}" for h, _, w, _ in _FIGURES)]
+    for r in runs:
+        figures = [f"{'-' if r.get(key) is None else format(r[key], form):>{w}}" for _, key, w, form in _FIGURES]
+        lines.append(f"{r['scenario']:24} {r['mode']:11} {r.get('algorithm') or '':18} " + " ".join(figures))
+    if any(r.get(key) is None for r in runs for _, key, _, _ in _FIGURES):
+        lines.append("-: does not apply (a monolithic run is one ODE in this process: no master, no FMI calls, "
+                     "no FMU)")
+    return lines
 
 
 def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:

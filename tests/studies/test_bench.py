@@ -30,3 +30,20 @@ def test_the_estimate_grows_with_the_runs():
     assert bench.estimated_seconds(["crane_on_vessel"], 20.0, 3) > one
     assert bench.estimated_seconds(["crane_on_vessel"], 2.0, 5) > one
     assert bench.estimated_seconds(["crane_on_vessel", "not_measured"], 2.0, 3) > one
+
+
+def test_the_table_puts_a_dash_where_a_figure_does_not_apply():
+    """A monolithic run has no master, FMI calls nor FMUs: its row shows a
+    dash in those four columns, not nan, and a line under the table says
+    why; a co-simulation row shows its figures."""
+    runs = [{"scenario": "crane_on_vessel", "mode": "monolithic", "step": 0.002, "rtf": 12.5,
+             "master_overhead_us": None},
+            {"scenario": "crane_on_vessel", "mode": "cosim", "algorithm": "iterated-midpoint", "step": 0.002,
+             "rtf": 1.25, "master_us_per_step": 800.0, "fmi_calls_us_per_step": 700.0, "master_overhead_us": 100.0,
+             "bare_fmpy_us_per_step": 650.0}]
+    lines = bench.table_lines(runs)
+    assert "nan" not in "\n".join(lines)
+    assert lines[1].split() == ["crane_on_vessel", "monolithic", "0.002", "12.50", "-", "-", "-", "-"]
+    assert lines[2].split() == ["crane_on_vessel", "cosim", "iterated-midpoint", "0.002", "1.25", "800.0", "700.0",
+                                "100.0", "650.0"]
+    assert lines[-1].startswith("-: does not apply (a monolithic run is one ODE in this process")
