@@ -153,7 +153,8 @@ def test_the_iterated_midpoint_refuses_a_bridge_before_asking_anything(capsys, t
     assert code == 2
     one_sentence(capsys.readouterr().err, "component controller (ControllerBridge.fmu) cannot save and restore its "
                                           "state (canGetAndSetFMUstate is false), which the iterated-midpoint "
-                                          "algorithm needs")
+                                          "algorithm needs", "use gauss-seidel for this system (--algorithm "
+                                          "gauss-seidel)")
     assert not (tmp_path / "out").exists()
 
 

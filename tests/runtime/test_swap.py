@@ -120,7 +120,7 @@ def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_pat
     before = s.component("controller").source
     with pytest.raises(CraneCosimError, match=r"^component controller cannot be replaced by MyPD\.fmu: component "
                                               r"controller \(MyPD\.fmu\) cannot save and restore its state .*; "
-                                              r"use gauss-seidel for this system$"):
+                                              r"use gauss-seidel for this system \(--algorithm gauss-seidel\)$"):
         replace_component(s, "controller", own_controller)
     assert s.component("controller").source == before
     out = tmp_path / "out"
@@ -131,7 +131,7 @@ def test_a_controller_of_ones_own(capsys, vessel_system, own_controller, tmp_pat
     assert lines[0].startswith("crane-cosim: error: component controller cannot be replaced by MyPD.fmu: component "
                                "controller (MyPD.fmu) cannot save and restore its state (canGetAndSetFMUstate is "
                                "false), which the iterated-midpoint algorithm needs")
-    assert lines[0].endswith("; use gauss-seidel for this system")
+    assert lines[0].endswith("; use gauss-seidel for this system (--algorithm gauss-seidel)")
     assert not out.exists()
 
     s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.5, algorithm="gauss-seidel")

@@ -103,7 +103,8 @@ class IteratedMidpoint(Predictions, Algorithm):
             if not part.model.capabilities.can_get_and_set_state:
                 found.append((f"component {part.name} ({part.path.name}) cannot save and restore its state "
                               f"(canGetAndSetFMUstate is false), which the {cls.name} algorithm needs to step it "
-                              f"twice: {AGAIN}; use gauss-seidel for this system", (part.name,)))
+                              f"twice: {AGAIN}; use gauss-seidel for this system (--algorithm gauss-seidel)",
+                              (part.name,)))
         return found
 
     def __init__(self, plan, instances):
