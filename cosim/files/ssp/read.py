@@ -117,11 +117,49 @@ def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, 
     return params
 
 
+def _near_miss(written: str, expected: str) -> bool:
+    """Whether ``written`` differs from ``expected`` only in case, scheme,
+    a ``www.`` or surrounding slashes and blanks: a mistyped name, not
+    another one."""
+    def plain(name):
+        name = re.sub(r"^[a-z][a-z0-9+.-]*://", "", name.strip().lower())
+        return name.removeprefix("www.").strip("/")
+    return written != expected and plain(written) == plain(expected)
+
+
+def _osp_annotations(path: Path, where: str, el: ET.Element) -> list:
+    """The ``ssc:Annotation`` elements of type ``com.opensimulationplatform``
+    under ``el`` (a component or the ``ssd:DefaultExperiment``).
+
+    OSP libcosim and ecos take an annotation of exactly this type and its
+    elements by the prefix ``osp:`` they are written with, whatever
+    namespace it stands for; we read namespaces.  So that a file never runs
+    at one step here and at another there, a type that is a near miss of
+    OSP's, or an element of an OSP annotation in another namespace than
+    OSP's, is refused rather than passed over."""
+    found = []
+    for annotation in el.iterfind(f"{_q(SSD, 'Annotations')}/{_q(SSC, 'Annotation')}"):
+        kind = annotation.get("type") or ""
+        if _near_miss(kind, OSP_ANNOTATION):
+            raise CraneCosimError(f"system file {path}: {where} has an annotation of type {kind!r}, a near "
+                                  f"miss of OSP's {OSP_ANNOTATION!r}, which crane-cosim and OSP libcosim read")
+        if kind != OSP_ANNOTATION:
+            continue
+        for child in annotation:
+            namespace = child.tag[1:].partition("}")[0] if child.tag.startswith("{") else None
+            if namespace != OSP:
+                written = f"the namespace {namespace!r}" if namespace else "no namespace"
+                raise CraneCosimError(f"system file {path}: {where} has an OSP annotation whose "
+                                      f"{child.tag.rpartition('}')[2]} is in {written}, not in OSP's {OSP!r}")
+        found.append(annotation)
+    return found
+
+
 def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
     """A component's own step [s], from the annotation OSP libcosim reads
     (``osp:StepSizeHint``), or None."""
-    for annotation in el.iterfind(f"{_q(SSD, 'Annotations')}/{_q(SSC, 'Annotation')}"):
-        hint = annotation.find(_q(OSP, "StepSizeHint")) if annotation.get("type") == OSP_ANNOTATION else None
+    for annotation in _osp_annotations(path, f"component {comp}", el):
+        hint = annotation.find(_q(OSP, "StepSizeHint"))
         if hint is not None:
             try:
                 step = float(hint.get("value"))
@@ -132,6 +170,30 @@ def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
                                       f"which is not a time in seconds")
             return step or None  # 0: libcosim's "the base step"
     return None
+
+
+def _untransformed(path: Path, connection: ET.Element, ends: list) -> None:
+    """Refuse a connection that transforms its value: crane-cosim passes
+    values as they are.  The identity (a linear transformation of factor 1
+    and offset 0) changes nothing and passes.  SSP 1.0 has four (Linear,
+    BooleanMapping, IntegerMapping, EnumerationMapping: ssc:GTransformationChoice); any
+    element named as one is refused, in whatever namespace, since libcosim
+    and ecos match ``ssc:LinearTransformation`` by its prefix."""
+    for child in connection:
+        kind = child.tag.rpartition("}")[2]
+        if not kind.endswith("Transformation"):
+            continue
+        if kind == "LinearTransformation" and child.tag == _q(SSC, kind):
+            try:
+                identity = float(child.get("factor", 1)) == 1 and float(child.get("offset", 0)) == 0
+            except ValueError:
+                identity = False
+            if identity:
+                continue
+        attrs = ", ".join(f"{k}={v}" for k, v in child.attrib.items())
+        raise CraneCosimError(f"system file {path}: the connection {ends[0]}.{ends[1]} -> {ends[2]}.{ends[3]} holds "
+                              f"an ssc:{kind}{f' ({attrs})' if attrs else ''}, which crane-cosim does not apply; "
+                              f"remove it, or transform the value in a component")
 
 
 #: the type elements of an ``ssd:Connector`` (SSP 1.0 section 5.3.2.1)
@@ -185,9 +247,11 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
         if not all(ends):
             raise CraneCosimError(f"system file {path}: a connection lacks one of startElement, "
                                   f"startConnector, endElement, endConnector")
+        _untransformed(path, c, ends)
         system.connect(f"{ends[0]}.{ends[1]}", f"{ends[2]}.{ends[3]}")
     exp = root.find(_q(SSD, "DefaultExperiment"))
     if exp is not None:
+        _osp_annotations(path, "the DefaultExperiment", exp)
         try:
             system.start_time = float(exp.get("startTime", system.start_time))
             system.stop_time = float(exp.get("stopTime", system.stop_time))

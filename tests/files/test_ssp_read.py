@@ -1,0 +1,109 @@
+"""What the SSP reader refuses rather than passes over: transformations on
+connections, and OSP annotations under a mistyped type or namespace (which
+OSP libcosim may apply where we would not)."""
+import re
+from pathlib import Path
+
+import pytest
+
+from crane_cosim.cli import main
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.files.ssp import read_ssd
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel" / "CraneOnVessel.ssd"
+CONNECTION = '<ssd:Connection startElement="controller" startConnector="tau_boom" endElement="crane" ' \
+             'endConnector="tau_boom" />'
+OSP = "http://opensimulationplatform.com/SSP/OSPAnnotations"
+
+
+def _example(tmp_path, old: str, new: str) -> Path:
+    """The crane on the vessel's system file with ``old`` replaced by
+    ``new`` (once), in ``tmp_path``; the refusals come before any FMU is
+    looked for."""
+    text = EXAMPLE.read_text()
+    assert text.count(old) == 1, old
+    path = tmp_path / "CraneOnVessel.ssd"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def _transformed(tmp_path, transformation: str) -> Path:
+    return _example(tmp_path, CONNECTION, CONNECTION.replace(" />", f">{transformation}</ssd:Connection>"))
+
+
+def test_a_scaled_connection_is_refused_by_check_and_run(tmp_path, capsys):
+    ssd = _transformed(tmp_path, '<ssc:LinearTransformation factor="0.5" offset="0"/>')
+    sentence = (f"crane-cosim: error: system file {ssd}: the connection controller.tau_boom -> crane.tau_boom holds "
+                f"an ssc:LinearTransformation (factor=0.5, offset=0), which crane-cosim does not apply; remove it, "
+                f"or transform the value in a component")
+    assert main(["check", str(ssd)]) == 2
+    assert capsys.readouterr().err.strip() == sentence
+    assert main(["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots"]) == 2
+    assert capsys.readouterr().err.strip() == sentence
+    assert not (tmp_path / "out" / "results.arrows").exists()
+
+
+@pytest.mark.parametrize("transformation, named", [
+    ('<ssc:LinearTransformation offset="1"/>', "ssc:LinearTransformation (offset=1)"),
+    ('<ssc:BooleanMappingTransformation><ssc:MapEntry source="true" target="false"/>'
+     '</ssc:BooleanMappingTransformation>', "ssc:BooleanMappingTransformation,"),
+    ('<ssc:IntegerMappingTransformation><ssc:MapEntry source="1" target="2"/></ssc:IntegerMappingTransformation>',
+     "ssc:IntegerMappingTransformation,"),
+    ('<ssc:EnumerationMappingTransformation><ssc:MapEntry source="a" target="b"/>'
+     '</ssc:EnumerationMappingTransformation>', "ssc:EnumerationMappingTransformation,"),
+])
+def test_every_transformation_is_refused_by_name(tmp_path, transformation, named):
+    with pytest.raises(CraneCosimError, match=re.escape("controller.tau_boom -> crane.tau_boom holds an " + named)):
+        read_ssd(_transformed(tmp_path, transformation))
+
+
+def test_the_identity_transformation_passes(tmp_path):
+    ssd = _transformed(tmp_path, '<ssc:LinearTransformation factor="1" offset="0"/>')
+    assert "controller.tau_boom -> crane.tau_boom" in [str(c) for c in read_ssd(ssd).connections]
+
+
+def _with_step_hint(tmp_path, annotation: str) -> Path:
+    """The example with the vessel in a step of its own, annotated as given."""
+    return _example(tmp_path, '<ssd:Component name="vessel" type="application/x-fmu-sharedlibrary" '
+                              'source="fmus/Vessel.fmu">',
+                    '<ssd:Component name="vessel" type="application/x-fmu-sharedlibrary" source="fmus/Vessel.fmu">'
+                    f'<ssd:Annotations>{annotation}</ssd:Annotations>')
+
+
+@pytest.mark.parametrize("namespace", ["https://opensimulationplatform.com/SSP/OSPAnnotations",
+                                       "http://opensimulationplatform.com/SSP/OSPAnnotations/",
+                                       "http://www.opensimulationplatform.com/SSP/OSPAnnotations",
+                                       "http://OpenSimulationPlatform.com/SSP/OSPAnnotations"])
+def test_a_step_hint_in_a_mistyped_namespace_is_refused(tmp_path, capsys, namespace):
+    """libcosim takes the element by its prefix ``osp:`` whatever namespace
+    it names, and applies the step; a silent base step here would differ."""
+    ssd = _with_step_hint(tmp_path, f'<ssc:Annotation type="com.opensimulationplatform">'
+                                    f'<o:StepSizeHint xmlns:o="{namespace}" value="0.05"/></ssc:Annotation>')
+    assert main(["check", str(ssd)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"crane-cosim: error: system file {ssd}: component vessel has an OSP annotation whose StepSizeHint is in the "
+        f"namespace {namespace!r}, not in OSP's {OSP!r}")
+
+
+@pytest.mark.parametrize("kind", ["com.OpenSimulationPlatform", "https://com.opensimulationplatform",
+                                  "com.opensimulationplatform/"])
+def test_an_annotation_type_near_osps_is_refused(tmp_path, kind):
+    ssd = _with_step_hint(tmp_path, f'<ssc:Annotation type="{kind}"><osp:StepSizeHint value="0.05"/>'
+                                    f'</ssc:Annotation>')
+    with pytest.raises(CraneCosimError) as exc:
+        read_ssd(ssd)
+    assert str(exc.value) == (f"system file {ssd}: component vessel has an annotation of type {kind!r}, a near miss "
+                              f"of OSP's 'com.opensimulationplatform', which crane-cosim and OSP libcosim read")
+
+
+def test_the_base_step_of_a_mistyped_namespace_is_refused(tmp_path):
+    ssd = _example(tmp_path, f'xmlns:osp="{OSP}"', f'xmlns:osp="{OSP.replace("http:", "https:")}"')
+    with pytest.raises(CraneCosimError, match="the DefaultExperiment has an OSP annotation whose Algorithm is in the "
+                                              "namespace 'https://opensimulationplatform.com/"):
+        read_ssd(ssd)
+
+
+def test_a_step_hint_under_osps_own_names_is_read(tmp_path):
+    ssd = _with_step_hint(tmp_path, '<ssc:Annotation type="com.opensimulationplatform">'
+                                    '<osp:StepSizeHint value="0.05"/></ssc:Annotation>')
+    assert read_ssd(ssd).component("vessel").step == 0.05
