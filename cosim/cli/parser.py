@@ -157,7 +157,7 @@ def parser(description: str) -> argparse.ArgumentParser:
 
     e = sub.add_parser("export", help="write a system as an SSP archive (.ssp) for other tools")
     e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
-    e.add_argument("out", type=Path, help="the .ssp file to write")
+    e.add_argument("out", type=Path, help="the archive to write; its name must end in .ssp")
     e.add_argument("--force", action="store_true", help="replace OUT if it exists")
     e.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
                    help="set a start value in the archive (repeatable)")

@@ -222,7 +222,7 @@ def _make_parent(path: Path) -> None:
 
 def write_ssp(system: System, path) -> Path:
     """Write ``system`` as an SSP 1.0 archive at ``path`` (replaced if it
-    exists) and return the path.
+    exists; its name must end in ``.ssp``) and return the path.
 
     The project's own FMUs are built or refreshed first
     (:func:`~crane_cosim.fmus.build.prepare_fmus`); the system is checked as
@@ -235,6 +235,13 @@ def write_ssp(system: System, path) -> Path:
     and permissions: the same system and FMUs give the same bytes.
     """
     path = Path(path)
+    if path.suffix != ".ssp":
+        # OSP libcosim unpacks a file as an archive by this suffix alone, in
+        # lower case (any other it reads as a .ssd); and the name given is
+        # the name written, never one with a suffix added
+        stem = path.stem if path.suffix.lower() == ".ssp" else path.name
+        raise CraneCosimError(f"{path} does not end in .ssp, the suffix OSP libcosim opens an SSP archive by; "
+                              f"name it {path.with_name(stem + '.ssp')}")
     entries = _ssp_entries(system)
     _make_parent(path)
     if path.is_dir():
