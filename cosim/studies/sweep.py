@@ -38,6 +38,7 @@ holds another sweep is refused, unless ``force`` clears its cases
 """
 from __future__ import annotations
 
+import csv
 import itertools
 import os
 import re
@@ -58,12 +59,17 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 
 def cases_of_table(path) -> list[tuple[str, dict]]:
-    """``(name, {component.variable: text})`` of each row of the CSV ``path``."""
+    """``(name, {component.variable: text})`` of each row of the CSV ``path``,
+    its columns separated by commas, semicolons or tabs (the one its header
+    holds, :func:`separator_of`)."""
     path = Path(path)
     try:
-        table = pd.read_csv(path, dtype=str, keep_default_na=False)
+        sep = separator_of(path)
+        table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
     except (OSError, ValueError) as exc:
         raise CraneCosimError(f"the cases table {path} cannot be read: {exc}") from None
+    if sep != ",":
+        _no_decimal_commas(path, table, sep)
     targets = [c for c in table.columns if c != "case"]
     bad = [c for c in targets if "." not in c]
     if bad:
@@ -72,7 +78,7 @@ def cases_of_table(path) -> list[tuple[str, dict]]:
     if not targets:
         raise CraneCosimError(f"the cases table {path} has no column named component.variable: give one per "
                               f"value the cases set")
-    header = _header(path)
+    header = _header(path, sep)
     twice = sorted({c for c in header if header.count(c) > 1})
     if twice:
         raise CraneCosimError(f"the cases table {path} has the column {twice[0]!r} twice")
@@ -80,10 +86,43 @@ def cases_of_table(path) -> list[tuple[str, dict]]:
     return _checked(path, [(n, {t: row[t] for t in targets}) for n, (_, row) in zip(names, table.iterrows())])
 
 
-def _header(path: Path) -> list[str]:
-    import csv
+def _header(path: Path, sep: str = ",") -> list[str]:
     with open(path, newline="", encoding="utf-8-sig") as f:
-        return [c.strip() for c in next(csv.reader(f), [])]
+        return [c.strip() for c in next(csv.reader(f, delimiter=sep), [])]
+
+
+#: the separators a cases table may use, and how a sentence names each
+SEPARATORS = {",": "','", ";": "';'", "\t": "a tab"}
+#: a number written with a decimal comma (1,5 or -0,25e3), which a table separated by ';' may hold
+_DECIMAL_COMMA = re.compile(r"^\s*[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?\s*$")
+
+
+def separator_of(path) -> str:
+    """The separator of the columns of the table at ``path``: the one of
+    :data:`SEPARATORS` its header line holds (a comma where it holds none:
+    one column); a header holding two of them is refused, by name, rather
+    than read one way by guess (:class:`CraneCosimError`)."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        header = f.readline()
+    found = [sep for sep in SEPARATORS if sep in header]
+    if len(found) > 1:
+        raise CraneCosimError(f"the header of the cases table {path} holds both {SEPARATORS[found[0]]} and "
+                              f"{SEPARATORS[found[1]]}: separate its columns by one of them only")
+    return found[0] if found else ","
+
+
+def _no_decimal_commas(path: Path, table: pd.DataFrame, sep: str) -> None:
+    """Refuse, naming its case and column, a cell of ``table`` (read from
+    ``path``, separated by ``sep``) that reads as a number with a decimal
+    comma (``1,5``): whether it means 1.5 or a thousand-and-something, or
+    two values, is not ours to guess."""
+    for k, row in table.iterrows():
+        for column, text in row.items():
+            if _DECIMAL_COMMA.match(text):
+                case = row["case"] if "case" in table.columns else f"row {k + 2}"
+                raise CraneCosimError(f"the cases table {path}, separated by {SEPARATORS[sep]}, gives {column} of "
+                                      f"{case} as {text!r}: write numbers with a decimal point (e.g. "
+                                      f"{text.strip().replace(',', '.')})")
 
 
 def cases_of_ranges(varies) -> list[tuple[str, dict]]:

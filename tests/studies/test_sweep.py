@@ -392,3 +392,34 @@ def test_the_barge_study_is_the_spring_vessels_study():
     spring, barge = (cases_of_table(root / f / "cases.csv") for f in ("fatigue_study", "hydro_vessel"))
     assert barge == [(name, {k.replace("waves.", "vessel."): v for k, v in values.items()}) for name, values in spring]
     assert pd.read_csv(root / "hydro_vessel" / "scatter.csv").equals(pd.read_csv(root / "fatigue_study" / "scatter.csv"))
+
+
+@pytest.mark.parametrize("text", ["case;waves.Hs;waves.seed\na;1.5;3\nb;2;4\n",
+                                  "case\twaves.Hs\twaves.seed\na\t1.5\t3\nb\t2\t4\n",
+                                  "case,waves.Hs,waves.seed\na,1.5,3\nb,2,4\n"])
+def test_a_cases_table_separated_by_semicolons_or_tabs_is_read_as_such(tmp_path, text):
+    """A table separated by ';' (as a spreadsheet in a decimal-comma locale
+    writes it) or by tabs has its columns, not one column named
+    'case;waves.Hs;waves.seed'."""
+    (tmp_path / "cases.csv").write_text(text)
+    assert cases_of_table(tmp_path / "cases.csv") == [("a", {"waves.Hs": "1.5", "waves.seed": "3"}),
+                                                      ("b", {"waves.Hs": "2", "waves.seed": "4"})]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("case;waves.Hs\na;1,5\n", "the cases table {}, separated by ';', gives waves.Hs of a as '1,5': write numbers "
+                               "with a decimal point (e.g. 1.5)"),
+    ("waves.Hs;waves.Tp\n2;8,25\n", "the cases table {}, separated by ';', gives waves.Tp of row 2 as '8,25': "
+                                    "write numbers with a decimal point (e.g. 8.25)"),
+    ("case;waves.Hs,waves.Tp\na;1\n", "the header of the cases table {} holds both ',' and ';': separate its "
+                                      "columns by one of them only"),
+])
+def test_a_decimal_comma_or_two_separators_is_refused_by_name(tmp_path, text, message):
+    """A decimal comma in a table separated by ';' is refused, naming the
+    case and column, rather than read as text or guessed at."""
+    from crane_cosim.errors import CraneCosimError
+    path = tmp_path / "cases.csv"
+    path.write_text(text)
+    with pytest.raises(CraneCosimError) as refused:
+        cases_of_table(path)
+    assert str(refused.value) == message.format(path)
