@@ -2,8 +2,8 @@
 through fmpy: instantiated without event mode and without early return
 (``eventModeUsed`` and ``earlyReturnAllowed`` false, FMI 3.0 section
 4.2.1), values set in the Instantiated state (an input's ``initial`` being
-exact, section 2.3.2), the step and its request to end the simulation,
-Strings and state rollback.  FMI 3.0 has no input derivatives."""
+exact, section 2.3.2), the step, its request to end the simulation and
+its early return (refused), Strings and state rollback.  FMI 3.0 has no input derivatives."""
 from __future__ import annotations
 
 import ctypes
@@ -99,6 +99,15 @@ class FMI3Instance(FMUInstance):
             if self._terminate.value:
                 raise Ended(self.name, t)
             raise self.explain(f"step from t = {t:g} s")
+        if self._early.value:
+            if self._terminate.value:
+                raise Ended(self.name, t)
+            # its state is at lastSuccessfulTime, not at the step's end: taken as
+            # complete, every later value would be of another time
+            raise CraneCosimError(f"component {self.name} ({self.path.name}) returned early from its step from "
+                                  f"t = {t:g} s to {t + h:g} s, at lastSuccessfulTime = {self._last.value:g} s, "
+                                  f"which it may not (crane-cosim instantiates FMI 3.0 FMUs with earlyReturnAllowed "
+                                  f"false, FMI 3.0 section 4.2.1)")
         if self._terminate.value:
             # the step is complete (no early return is allowed): the run ends at its end, as fmpy ends it
             self.ends.append(Ended(self.name, t + h, completed=True))

@@ -1,0 +1,29 @@
+"""FMUs written to misbehave, built for the tests from the C sources and
+descriptions in ``tests/typed_fmus`` with the system's C compiler (FMI
+3.0 behaviour that pythonfmu3 cannot produce, such as an early return)."""
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import fmpy
+
+SOURCES = Path(__file__).parent / "typed_fmus"
+
+
+def c_fmu(name: str, out) -> Path:
+    """``<out>/<Name>.fmu`` built from ``typed_fmus/<name>.c`` and
+    ``typed_fmus/<name>.xml`` (an FMI 3.0 description): the library in
+    this machine's ``binaries/x86_64-linux``."""
+    out = Path(out)
+    identifier = name[0].upper() + name[1:]
+    library = out / f"{identifier}{fmpy.sharedLibraryExtension}"
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-o", str(library), str(SOURCES / f"{name}.c")], check=True,
+                   capture_output=True)
+    fmu = out / f"{identifier}.fmu"
+    with zipfile.ZipFile(fmu, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(SOURCES / f"{name}.xml", "modelDescription.xml")
+        z.write(library, f"binaries/{fmpy.platform_tuple}/{library.name}")
+    library.unlink()
+    return fmu
