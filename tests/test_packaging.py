@@ -48,3 +48,14 @@ def test_every_data_file_is_installed():
                        for package, patterns in data.items() for pattern in patterns):
                 missing.append(path.relative_to(ROOT).as_posix())
     assert not missing, f"not in [tool.setuptools.package-data]: {missing}"
+
+
+def test_the_test_extra_keeps_a_plain_installs_pandas():
+    """The test environment resolves the pandas a plain install gets: no
+    distribution of the test extra is the hydro extra's Capytaine, which
+    requires pandas < 3 (the hydro tests run it beside the environment,
+    tests/hydro/conftest.py)."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    hydro = {re.split(r"[<>=!~;\[ ]", r)[0].lower() for r in extras["hydro"]}
+    test = {re.split(r"[<>=!~;\[ ]", r)[0].lower() for r in extras["test"]}
+    assert hydro == {"capytaine"} and not hydro & test

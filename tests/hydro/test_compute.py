@@ -1,13 +1,17 @@
 """``crane-cosim hydro``: a small box computed by Capytaine from its hull
 file, its database against the hand formulas and the shipped barge's, and
-the hull file's refusals."""
+the hull file's refusals; without Capytaine, one sentence naming the extra.
+Capytaine runs in ``crane-cosim hydro`` processes (the ``hydro`` fixture,
+conftest.py), the test environment being a plain install's."""
+import sys
+
 import numpy as np
 import pytest
 
 from crane_cosim.blocks.hull_database import read_database
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.hydro.compute import read_hull
+from crane_cosim.hydro.compute import HYDRO_MISSING, read_hull
 
 HULL = """name = "small"
 description = "box 40 x 12 x 4 m, 2.5 m draft, coarse"
@@ -33,11 +37,12 @@ g = 9.81
 """
 
 
-def test_hydro_command_writes_a_database(tmp_path, capsys):
+def test_hydro_command_writes_a_database(tmp_path, hydro):
     hull = tmp_path / "small.toml"
     hull.write_text(HULL)
-    assert main(["hydro", str(hull)]) == 0
-    assert capsys.readouterr().out.strip() == str(tmp_path / "small.nc")
+    proc = hydro(hull)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(tmp_path / "small.nc")
     db = read_database(tmp_path / "small.nc")
     shipped = read_database("barge")
     assert db.omega.tolist() == [0.05, 0.55, 1.05] and db.heading.tolist() == [pytest.approx(np.pi / 2)]
@@ -100,7 +105,7 @@ kg = 3.0""", """mesh = "barge.gdf"
 cog = [0.0, 0.0, 0.5]""").replace("[panels]\nsize = 3.0\n", "")
 
 
-def test_a_mesh_hull_has_the_hand_formulas_hydrostatics(tmp_path):
+def test_a_mesh_hull_has_the_hand_formulas_hydrostatics(tmp_path, hydro):
     """The barge as a mesh file of 13 x 4 panels (3.1 m x 3 m) instead of a
     box: its volume, mass and heave stiffness exact, its roll and pitch
     stiffness rho g (I_wp + V z_B) - m g z_G to round-off (the waterplane's
@@ -110,7 +115,8 @@ def test_a_mesh_hull_has_the_hand_formulas_hydrostatics(tmp_path):
     0.48% apart)."""
     _box_below_water(tmp_path / "barge.gdf")
     (tmp_path / "meshed.toml").write_text(MESH_HULL)
-    assert main(["hydro", str(tmp_path / "meshed.toml")]) == 0
+    proc = hydro(tmp_path / "meshed.toml")
+    assert proc.returncode == 0, proc.stderr
     db, shipped = read_database(tmp_path / "meshed.nc"), read_database("barge")
     rho_g, V = 1025.0 * 9.81, 40 * 12 * 2.5
     assert db.displaced_volume == pytest.approx(V, rel=1e-12) and db.mass == pytest.approx(1025.0 * V, rel=1e-12)
@@ -129,10 +135,25 @@ def test_a_mesh_hull_has_the_hand_formulas_hydrostatics(tmp_path):
     assert length == pytest.approx(4 * (40 + 12) + 4 * 2.5, rel=1e-12)
 
 
-def test_a_mesh_facing_into_the_hull_is_refused(tmp_path):
+def test_a_mesh_facing_into_the_hull_is_refused(tmp_path, hydro):
     _box_below_water(tmp_path / "barge.gdf", inward=True)
     (tmp_path / "meshed.toml").write_text(MESH_HULL)
-    assert main(["hydro", str(tmp_path / "meshed.toml")]) == 2
+    proc = hydro(tmp_path / "meshed.toml")
+    assert proc.returncode == 2
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith("crane-cosim: error: hull file ") and "Traceback" not in proc.stderr, proc.stderr
+    assert "the mesh barge.gdf is not a hull whose panels face the water" in last
+
+
+def test_without_capytaine_the_extra_is_named(tmp_path, monkeypatch, capsys):
+    """A plain install has no Capytaine: one sentence naming the extra, exit 2."""
+    monkeypatch.setitem(sys.modules, "capytaine", None)  # import capytaine raises ImportError
+    hull = tmp_path / "small.toml"
+    hull.write_text(HULL)
+    assert main(["hydro", str(hull)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == f"crane-cosim: error: {HYDRO_MISSING}"
+    assert not (tmp_path / "small.nc").exists()
 
 
 def test_a_missing_mesh_file_is_named(tmp_path):
