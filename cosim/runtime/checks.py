@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from .types import FAMILY, UNSUPPORTED, bound_problem, connection_problem, settable_problem, value_of
+from .types import (FAMILY, UNSUPPORTED, bound_problem, connection_problem, inexact_problem, settable_problem,
+                    value_of)
 
-__all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems", "step_problems", "unit_notes",
-           "joined", "RELATIVE"]
+__all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems",
+           "inexact_start_problems", "step_problems", "unit_notes", "joined", "RELATIVE"]
 
 #: tolerance of "a whole number of steps", relative: a step written in
 #: decimal must fit a run or a component's step written in decimal
@@ -178,11 +179,23 @@ def value_problems(comp: str, source: str, model, raw_values: dict, driven: dict
         except ValueError as exc:
             problems.append(str(exc))
             continue
-        if (problem := bound_problem(var, value, where)) is not None:
+        if (problem := bound_problem(var, value, where) or inexact_problem(var, value, where)) is not None:
             problems.append(problem)
             continue
         values[name] = value
     return values, problems
+
+
+def inexact_start_problems(comp: str, source: str, model, values) -> list[str]:
+    """The outputs of component ``comp`` (FMU file name ``source``) whose
+    start value, declared by the FMU and not given in ``values`` (names),
+    the master would not carry exactly (an Int64 beyond 2**53)."""
+    problems = []
+    for v in model.outputs():
+        if v.name not in values and not v.shape and \
+                (problem := inexact_problem(v, v.start, f"{comp}.{v.name}", f"component {comp} ({source})")):
+            problems.append(problem)
+    return problems
 
 
 def our_block_problems(comp: str, block, values: dict) -> list[str]:

@@ -72,6 +72,17 @@ class Channel:
         self.index = np.asarray(index, dtype=int)
         self.names = names
         self.wide = np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind in "iu"
+        self.signed = np.dtype(dtype).kind == "i"
+
+    def inexact(self) -> int | None:
+        """The position in ``buf`` of the first value a 64-bit float does not
+        hold exactly (beyond 2**53 in magnitude), or None; compared as
+        integers (a float of 2**53 + 1 is 2**53, and would pass)."""
+        over = self.buf > EXACT_INTEGER
+        if self.signed:
+            over |= self.buf < -EXACT_INTEGER
+        found = np.flatnonzero(over)
+        return int(found[0]) if len(found) else None
 
     def call(self, component) -> int:
         if self.nvalues:
@@ -318,8 +329,7 @@ class FMUInstance:
         else:
             for ch in self._out:
                 status = max(status, ch.call(self._component))
-                if ch.wide and len(ch.buf) and np.abs(ch.buf.astype(float)).max() > EXACT_INTEGER:
-                    i = int(np.argmax(np.abs(ch.buf.astype(float))))
+                if ch.wide and (i := ch.inexact()) is not None:
                     raise CraneCosimError(f"component {self.name} returned {int(ch.buf[i])} for its output "
                                           f"{ch.names[i]}, beyond the 2**53 that crane-cosim carries exactly")
                 self.y[ch.index] = ch.buf

@@ -215,9 +215,10 @@ class _Planner:
         path = self.system.source_path(comp)
         if model is None:
             return Part(k, comp.name, path, None, {})
-        values, problems = checks.value_problems(comp.name, path.name, model, self._values_kept(comp, model, path),
-                                                 driven)
+        given = self._values_kept(comp, model, path)
+        values, problems = checks.value_problems(comp.name, path.name, model, given, driven)
         problems += checks.connector_problems(comp.name, path.name, model, comp.connectors)
+        problems += checks.inexact_start_problems(comp.name, path.name, model, given)
         for p in problems:
             self.problem(p, comp.name)
         if not problems and self.block_checks:

@@ -57,11 +57,13 @@ INTEGER_RANGE = {"Integer": (-2 ** 31, 2 ** 31 - 1),
                  "Enumeration": (-2 ** 63, 2 ** 63 - 1)}
 #: the largest integer magnitude a 64-bit float holds exactly
 EXACT_INTEGER = 2 ** 53
+#: the largest finite Float32 (IEEE 754 binary32: (2 - 2**-23) * 2**127)
+FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127
 #: significant digits of each real type
 REAL_DIGITS = {"Real": 53, "Float64": 53, "Float32": 24}
 
 __all__ = ["FAMILY", "NUMERIC", "UNSUPPORTED", "connection_problem", "value_of", "bound_problem",
-           "settable_problem", "text_of", "continuous_reals"]
+           "inexact_problem", "settable_problem", "text_of", "continuous_reals"]
 
 
 def continuous_reals(variables) -> list[bool]:
@@ -185,11 +187,30 @@ def bound_problem(var, value, where: str) -> str | None:
         lo, hi = INTEGER_RANGE[var.type]
         if not lo <= value <= hi:
             return f"{where} = {value} is outside the range of {_article(var.type)} {var.type} ({lo} to {hi})"
+    elif var.type == "Float32" and abs(value) > FLOAT32_MAX:
+        # it would be set as an infinity (and the run fail on it) where it is refused here
+        return f"{where} = {value!r} is outside the range of a Float32 (-{FLOAT32_MAX!r} to {FLOAT32_MAX!r})"
     if var.min is not None and value < var.min:
         return f"{where} = {value!r} is below its declared minimum {var.min!r}"
     if var.max is not None and value > var.max:
         return f"{where} = {value!r} is above its declared maximum {var.max!r}"
     return None
+
+
+def inexact_problem(var, value, where: str, declared_by: str | None = None) -> str | None:
+    """Why the integer ``value`` of the output ``var``, which the master
+    carries and records as a 64-bit float, would not be carried exactly
+    (beyond 2**53 in magnitude, compared as integers), or None; the start
+    value its FMU declares where ``declared_by`` names the FMU.  (A
+    parameter's or an input's value is set through its own type's call,
+    exactly.)"""
+    if var.causality != "output" or FAMILY.get(var.type) not in ("integer", "enumeration") \
+            or isinstance(value, bool) or not isinstance(value, int) or abs(value) <= EXACT_INTEGER:
+        return None
+    said = f"{where} = {value} is" if declared_by is None else \
+        f"{declared_by} declares the start value {value} of {where}, which is"
+    return (f"{said} beyond the 2**53 in magnitude that crane-cosim carries exactly (it exchanges and records "
+            f"{_article(var.type)} {var.type} output as a 64-bit float)")
 
 
 def settable_problem(var, where: str, driven_by=None, fmi_version: str = "2.0") -> str | None:

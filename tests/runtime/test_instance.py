@@ -10,6 +10,7 @@ import pytest
 from crane_cosim.errors import SimulationError
 from crane_cosim.files.results import read_results
 from crane_cosim.runtime import System, run_cosim
+from misbehaving_fmus import c_fmu
 
 TYPED = Path(__file__).parent.parent / "typed_fmus"
 
@@ -36,3 +37,31 @@ def test_a_python_exception_on_the_second_line_of_a_message_is_the_reason(raiser
         "component r (Raiser3.fmu) failed to step from t = 0.3 s: ValueError('the level ran over at t = 0.3 s') "
         "(a Python exception in the FMU); the results up to t = 0.3 s are in"), str(failure.value)
     assert read_results(tmp_path / "out")["time"].iloc[-1] == pytest.approx(0.3)
+
+
+@pytest.fixture(scope="module")
+def early3(tmp_path_factory):
+    """``Early3.fmu`` (``tests/typed_fmus/early3.c``): ``big_out``, an Int64
+    output, echoes ``big``, an Int64 parameter."""
+    return c_fmu("early3", tmp_path_factory.mktemp("early3"))
+
+
+@pytest.mark.parametrize("big", [2 ** 53 + 1, -(2 ** 53) - 1, 2 ** 63 - 1])
+def test_an_int64_output_beyond_2_53_ends_the_run_by_name(early3, tmp_path, big):
+    """2**53 + 1 is 2**53 as a float: compared as a float it passed, and was
+    recorded as 2**53.  The parameter itself is set exactly (Int64's call)."""
+    s = System("Big", stop_time=0.3, step=0.1, base_dir=early3.parent)
+    s.add_component("e", early3.name, big=big, early_at=-1.0)
+    with pytest.raises(SimulationError) as failure:
+        run_cosim(s, tmp_path / "out", progress=False)
+    assert str(failure.value).startswith(
+        f"component e returned {big} for its output big_out, beyond the 2**53 that crane-cosim carries exactly; "
+        f"no point was recorded"), str(failure.value)
+
+
+@pytest.mark.parametrize("big", [2 ** 53, -(2 ** 53), 2 ** 53 - 1])
+def test_an_int64_output_up_to_2_53_is_recorded_exactly(early3, tmp_path, big):
+    s = System("Big", stop_time=0.3, step=0.1, base_dir=early3.parent)
+    s.add_component("e", early3.name, big=big, early_at=-1.0)
+    run_cosim(s, tmp_path / "out", progress=False)
+    assert list(read_results(tmp_path / "out")["e.big_out"]) == [big] * 4

@@ -6,7 +6,7 @@ section 2.3.2)."""
 import pytest
 
 from crane_cosim.runtime.model import VariableInfo
-from crane_cosim.runtime.types import bound_problem, connection_problem, settable_problem, value_of
+from crane_cosim.runtime.types import bound_problem, connection_problem, inexact_problem, settable_problem, value_of
 
 MODES = (("off", 1), ("slow", 2), ("fast", 3))
 
@@ -108,3 +108,26 @@ def test_an_input_is_set_unless_a_connection_drives_it():
     assert settable_problem(u, "c.u") is None
     assert settable_problem(u, "c.u", "a.y -> c.u") == \
         "c.u is an input driven by the connection a.y -> c.u; its value comes from there"
+
+
+@pytest.mark.parametrize("type_, causality, value, refused", [
+    ("Int64", "output", 2 ** 53 + 1, True), ("Int64", "output", -(2 ** 53) - 1, True),
+    ("UInt64", "output", 2 ** 64 - 1, True), ("Int64", "output", 2 ** 53, False),
+    ("Int64", "parameter", 2 ** 62, False),   # set through its own type's call, never carried as a float
+    ("Int32", "output", 2 ** 31 - 1, False),
+])
+def test_an_integer_output_beyond_2_53_is_named_compared_as_an_integer(type_, causality, value, refused):
+    """float(2**53 + 1) == 2**53: a guard comparing floats let it through."""
+    problem = inexact_problem(var(type_, causality), value, "c.v")
+    assert (problem is not None) == refused, problem
+    if refused:
+        assert problem.startswith(f"c.v = {value} is beyond the 2**53 in magnitude that crane-cosim carries exactly")
+
+
+@pytest.mark.parametrize("value, refused", [(3.4028234663852886e38, False), (3.5e38, True), (1e39, True),
+                                            (-1e39, True), (-3.4e38, False)])
+def test_a_float32_value_beyond_its_range_is_named(value, refused):
+    """A value that would be set as an infinity (the largest Float32 is
+    (2 - 2**-23) 2**127 = 3.4028234663852886e38)."""
+    problem = bound_problem(var("Float32", "parameter"), value, "c.g")
+    assert (problem is not None) == refused, problem
