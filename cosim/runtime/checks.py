@@ -15,7 +15,8 @@ from .types import (FAMILY, UNSUPPORTED, bound_problem, connection_problem, inex
                     value_of)
 
 __all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems",
-           "inexact_start_problems", "step_problems", "unit_notes", "joined", "RELATIVE"]
+           "inexact_start_problems", "once_per_process_problems", "step_problems", "unit_notes", "joined",
+           "RELATIVE"]
 
 #: tolerance of "a whole number of steps", relative: a step written in
 #: decimal must fit a run or a component's step written in decimal
@@ -208,6 +209,39 @@ def our_block_problems(comp: str, block, values: dict) -> list[str]:
     except ParameterError as exc:
         return [f"component {comp}: {exc}"]
     return []
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def once_per_process_problems(parts, processes: bool) -> list[tuple[str, tuple]]:
+    """Components that would share this process with another instance of
+    their FMU where it declares ``canBeInstantiatedOnlyOncePerProcess``
+    (the FMU's capability flag, FMI 2.0 and 3.0: a process may hold one
+    instance of it), ``(sentence, their names)``.  Each
+    component's FMU is unzipped and loaded apart, but what the library
+    holds for the process (its dependencies, a runtime it starts) may be
+    shared all the same.  With ``processes`` (``--processes``) an FMI 2.0
+    FMU's instances run each in a process of its own."""
+    groups = {}
+    for part in parts:
+        model = part.model
+        if model is None or not model.capabilities.only_once_per_process or (processes and model.fmi_version == "2.0"):
+            continue
+        groups.setdefault((model.model_identifier, model.token), []).append(part)
+    found = []
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        names = [p.name for p in same]
+        fmus = sorted({Path(p.path).name for p in same})
+        remedy = ("run with --processes, which gives each component a process of its own"
+                  if same[0].model.fmi_version == "2.0" else
+                  "crane-cosim runs FMI 3.0 FMUs in its own process only, so keep one such component")
+        found.append((f"components {_listed(names)} are instances of {_listed(fmus)}, which declares "
+                      f"canBeInstantiatedOnlyOncePerProcess, and would share one process; {remedy}", tuple(names)))
+    return found
 
 
 def every_of(step: float, component_step: float) -> int | None:

@@ -183,6 +183,8 @@ class _Planner:
         parts = [self._part(k, comp, models.get(comp.name), driven, settings, n_steps)
                  for k, comp in enumerate(s.components)]
         self._loose_inputs(parts, driven)
+        for p, comps in checks.once_per_process_problems(parts, self.config is not None and self.config.processes):
+            self.problem(p, *comps)
         routes, string_routes = _routes(parts, connections)
         plan = Plan(s.name, settings, parts, connections, routes, string_routes, n_steps, self.notes, self.left_out)
         if wired and settings.algorithm in ALGORITHMS:
