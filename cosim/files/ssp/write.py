@@ -35,8 +35,11 @@ def _value_kind(value) -> str:
 
 
 #: the SSP 1.0 type of each FMI type that has one (SSP 1.0 section 4.5.1:
-#: Real is a double, Integer 32 bits; an Enumeration's connector would name
-#: an ssd:Enumeration, so it is written without a type, which is allowed)
+#: Real is a double, Integer 32 bits).  A connector of another type is
+#: written without one, which SSP 1.0 allows, and only where a connection
+#: needs it; an Enumeration's (``ssc:Enumeration`` naming an
+#: ``ssd:Enumerations`` entry) stops both OSP libcosim and ecos, which leave
+#: Enumeration variables out, so it is never set or connected in an archive)
 SSP_TYPES = {"Real": "Real", "Float64": "Real", "Integer": "Integer", "Int32": "Integer", "Int16": "Integer",
              "Int8": "Integer", "UInt16": "Integer", "UInt8": "Integer", "Boolean": "Boolean", "String": "String"}
 
@@ -102,15 +105,22 @@ def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | Non
     sysel = ET.SubElement(root, _q(SSD, "System"), name=system.name)
     elements = ET.SubElement(sysel, _q(SSD, "Elements"))
     units_used = set()
+    connected = {end for c in system.connections
+                 for end in ((c.start_element, c.start_connector), (c.end_element, c.end_connector))}
     for comp in system.components:
         el = ET.SubElement(elements, _q(SSD, "Component"), name=comp.name, type=FMU_TYPE, source=sources[comp.name])
         connectors = ET.SubElement(el, _q(SSD, "Connectors"))
         for v in variables[comp.name].values():
+            kind = SSP_TYPES.get(v.type) if not v.shape else None
             if v.causality not in ("input", "output", "parameter"):
                 continue
+            if kind is None and (comp.name, v.name) not in connected:
+                # a connector of no SSP 1.0 type is declared only where a
+                # connection needs it: OSP libcosim refuses the file over
+                # one ("A valid connector type was not found!")
+                continue
             c = ET.SubElement(connectors, _q(SSD, "Connector"), name=v.name, kind=v.causality)
-            kind = SSP_TYPES.get(v.type)
-            if kind is not None and not v.shape:
+            if kind is not None:
                 attrs = {"unit": v.unit} if v.unit and kind == "Real" else {}
                 ET.SubElement(c, _q(SSC, kind), attrs)
             if v.unit:
@@ -185,6 +195,32 @@ def _zip_info(name: str) -> zipfile.ZipInfo:
     return info
 
 
+#: what an archive for other hosts cannot hold of an Enumeration, and why
+_NO_ENUMERATIONS = ("neither OSP libcosim nor ecos reads Enumeration variables (both leave them out of an FMU's "
+                    "variables)")
+
+
+def _refuse_enumerations(system: System, variables: dict) -> None:
+    """Refuse a system whose archive would set or connect an Enumeration
+    variable: OSP libcosim and ecos leave such variables out of every FMU
+    they load, and their SSP readers stop at ``ssv:Enumeration`` and
+    ``ssc:Enumeration``, so no archive can carry its value or connection
+    to them.  An Enumeration neither set nor connected is left out of the
+    connectors (:func:`_ssd`) and does not matter."""
+    for comp in system.components:
+        for name in comp.parameters:
+            var = variables[comp.name].get(name)
+            if var is not None and var.type == "Enumeration":
+                raise CraneCosimError(f"{comp.name}.{name} is an Enumeration given a value, and {_NO_ENUMERATIONS}; "
+                                      f"export the system without a value for it")
+    for c in system.connections:
+        for comp, name in ((c.start_element, c.start_connector), (c.end_element, c.end_connector)):
+            var = variables.get(comp, {}).get(name)
+            if var is not None and var.type == "Enumeration":
+                raise CraneCosimError(f"the connection {c} joins the Enumeration {comp}.{name}, and "
+                                      f"{_NO_ENUMERATIONS}; export the system without this connection")
+
+
 def _ssp_entries(system: System) -> dict:
     """The files of the SSP layout, by name: bytes, or the FMU's path."""
     from ...fmus.build import prepare_fmus
@@ -194,6 +230,8 @@ def _ssp_entries(system: System) -> dict:
     # an archive others open must hold a system that fits together: every
     # FMU read through the archive checks, every value checked against its variable
     plan_of(system)
+    variables = _variables(system)
+    _refuse_enumerations(system, variables)
     entries, sources, ssv_sources, fmu_names, taken = {}, {}, {}, {}, set()
     for comp in system.components:
         src = system.source_path(comp)
@@ -202,7 +240,6 @@ def _ssp_entries(system: System) -> dict:
             fmu_names[key] = "resources/" + _file_name(Path(src.name).stem, ".fmu", taken)
             entries[fmu_names[key]] = src
         sources[comp.name] = fmu_names[key]
-    variables = _variables(system)
     for comp in system.components:
         if comp.parameters:
             name = "resources/" + _file_name(comp.name, ".ssv", taken)
