@@ -78,7 +78,7 @@ def test_a_step_hint_in_a_mistyped_namespace_is_refused(tmp_path, capsys, namesp
     """libcosim takes the element by its prefix ``osp:`` whatever namespace
     it names, and applies the step; a silent base step here would differ."""
     ssd = _with_step_hint(tmp_path, f'<ssc:Annotation type="com.opensimulationplatform">'
-                                    f'<o:StepSizeHint xmlns:o="{namespace}" value="0.05"/></ssc:Annotation>')
+                                    f'<osp:StepSizeHint xmlns:osp="{namespace}" value="0.05"/></ssc:Annotation>')
     assert main(["check", str(ssd)]) == 2
     assert capsys.readouterr().err.strip() == (
         f"crane-cosim: error: system file {ssd}: component vessel has an OSP annotation whose StepSizeHint is in the "
@@ -107,3 +107,16 @@ def test_a_step_hint_under_osps_own_names_is_read(tmp_path):
     ssd = _with_step_hint(tmp_path, '<ssc:Annotation type="com.opensimulationplatform">'
                                     '<osp:StepSizeHint value="0.05"/></ssc:Annotation>')
     assert read_ssd(ssd).component("vessel").step == 0.05
+
+
+@pytest.mark.parametrize("element, written", [(f'<o:StepSizeHint xmlns:o="{OSP}" value="0.05"/>', "o:StepSizeHint"),
+                                              (f'<StepSizeHint xmlns="{OSP}" value="0.05"/>', "StepSizeHint")])
+def test_a_step_hint_under_another_prefix_is_refused(tmp_path, element, written):
+    """Right namespace, other prefix: libcosim and ecos look for the
+    literal ``osp:StepSizeHint`` and would run the vessel at the base step."""
+    ssd = _with_step_hint(tmp_path, f'<ssc:Annotation type="com.opensimulationplatform">{element}</ssc:Annotation>')
+    with pytest.raises(CraneCosimError) as exc:
+        read_ssd(ssd)
+    assert str(exc.value) == (f"system file {ssd} writes OSP's StepSizeHint as {written}, and OSP libcosim and ecos "
+                              f"find OSP annotations by the prefix osp: alone (they would pass over it); write "
+                              f'osp:StepSizeHint with xmlns:osp="{OSP}"')

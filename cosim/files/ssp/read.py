@@ -7,6 +7,7 @@ import re
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
+from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,6 +156,31 @@ def _osp_annotations(path: Path, where: str, el: ET.Element) -> list:
     return found
 
 
+def _osp_prefixes_checked(path: Path) -> None:
+    """Refuse a file that writes an element of OSP's namespace under
+    another prefix than ``osp:`` (or none): OSP libcosim and ecos find OSP's
+    annotations by that prefix alone and would pass over a step we apply.
+    The file has passed :func:`read_xml` (no DTD, within the size limit);
+    ElementTree keeps no prefixes, so it is read again with them."""
+    wrong = []
+
+    def start(name, _attrs):
+        uri, _, rest = name.partition(" ")
+        local, _, prefix = rest.partition(" ")
+        if uri == OSP and prefix != "osp":
+            wrong.append((f"{prefix}:{local}" if prefix else local, local))
+
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.namespace_prefixes = True
+    parser.StartElementHandler = start
+    parser.Parse(path.read_bytes(), True)
+    if wrong:
+        written, local = wrong[0]
+        raise CraneCosimError(f"system file {path} writes OSP's {local} as {written}, and OSP libcosim and ecos "
+                              f"find OSP annotations by the prefix osp: alone (they would pass over it); write "
+                              f"osp:{local} with xmlns:osp=\"{OSP}\"")
+
+
 def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
     """A component's own step [s], from the annotation OSP libcosim reads
     (``osp:StepSizeHint``), or None."""
@@ -227,6 +253,8 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
     if root.tag != _q(SSD, "SystemStructureDescription"):
         raise CraneCosimError(f"system file {path} is not an SSP 1.0 System Structure Description "
                               f"(root element {root.tag!r})")
+    if any(a.get("type") == OSP_ANNOTATION and len(a) for a in root.iter(_q(SSC, "Annotation"))):
+        _osp_prefixes_checked(path)
     sysel = root.find(_q(SSD, "System"))
     if sysel is None:
         raise CraneCosimError(f"system file {path} has no ssd:System element")
