@@ -15,8 +15,8 @@ from .types import (FAMILY, UNSUPPORTED, bound_problem, connection_problem, inex
                     value_of)
 
 __all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems",
-           "inexact_start_problems", "once_per_process_problems", "step_problems", "unit_notes", "joined",
-           "RELATIVE"]
+           "inexact_start_problems", "once_per_process_problems", "step_problems", "cut_step_note", "unit_notes",
+           "joined", "RELATIVE"]
 
 #: tolerance of "a whole number of steps", relative: a step written in
 #: decimal must fit a run or a component's step written in decimal
@@ -271,6 +271,23 @@ def step_problems(name: str, source: str, model, settings, every: int, n_steps: 
                         f"which it cannot vary ({source} declares canHandleVariableCommunicationStepSize false), "
                         f"so its last step would be shorter; choose a stop time of {options}")
     return problems
+
+
+def cut_step_note(name: str, settings, every: int) -> str | None:
+    """A note where component ``name``, stepping every ``every`` base steps
+    (and able to vary its step), would end the run inside one of its steps:
+    that last step is cut at the stop time, where libcosim does not take it."""
+    if every <= 1:
+        return None
+    own = settings.step * every
+    length = settings.stop_time - settings.start_time
+    steps = length / own
+    if abs(steps - round(steps)) <= RELATIVE * max(1.0, steps):
+        return None
+    last = settings.start_time + math.floor(steps) * own
+    return (f"the run of {length:g} s is not a whole number of component {name}'s steps of {own:g} s: its last "
+            f"step, from {last:g} s, is cut to {settings.stop_time - last:g} s at the stop time, so that its outputs "
+            f"there are of that time (libcosim does not take that step, and holds its outputs of {last:g} s)")
 
 
 def internal_step_note(name: str, model, given: float) -> str | None:

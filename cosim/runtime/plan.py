@@ -238,8 +238,11 @@ class _Planner:
             elif (note := checks.libcosim_step_note(comp.name, settings.step, comp.step)) is not None:
                 self.notes.append(note)
         if self.settled:
-            for p in checks.step_problems(comp.name, path.name, model, settings, every, n_steps):
+            step_problems = checks.step_problems(comp.name, path.name, model, settings, every, n_steps)
+            for p in step_problems:
                 self.problem(p, comp.name)
+            if not step_problems and (note := checks.cut_step_note(comp.name, settings, every)) is not None:
+                self.notes.append(note)
             given = settings.step * every / (2 if settings.algorithm in ITERATED else 1)
             if (note := checks.internal_step_note(comp.name, model, given)) is not None:
                 self.notes.append(note)

@@ -61,3 +61,28 @@ def test_an_int64_output_declared_to_start_beyond_2_53_is_refused(early3, tmp_pa
     assert problems == ["component e (Early3.fmu) declares the start value 9007199254740993 of e.count, which is "
                         "beyond the 2**53 in magnitude that crane-cosim carries exactly (it exchanges and records an "
                         "Int64 output as a 64-bit float)"]
+
+
+def _oscillator(integrator_fmu, stop_time):
+    """Two integrators, ``b`` stepping every 5 base steps of 0.01 s."""
+    s = System("Oscillator", stop_time=stop_time, step=0.01, base_dir=integrator_fmu.parent)
+    s.add_component("a", integrator_fmu.name, x0=1.0, k=1.0)
+    s.add_component("b", integrator_fmu.name, x0=0.0, k=-1.0).step = 0.05
+    s.connect("b.y", "a.u")
+    s.connect("a.y", "b.u")
+    return s
+
+
+def test_check_says_where_a_components_last_step_is_cut_at_the_stop_time(integrator_fmu, tmp_path, capsys):
+    """A run of 0.23 s ends inside b's fifth step of 0.05 s: the master cuts
+    it to 0.03 s (libcosim does not take it), and ``check`` says so; a run
+    of a whole number of b's steps gets no such note."""
+    sentence = ("the run of 0.23 s is not a whole number of component b's steps of 0.05 s: its last step, from "
+                "0.2 s, is cut to 0.03 s at the stop time, so that its outputs there are of that time (libcosim "
+                "does not take that step, and holds its outputs of 0.2 s)")
+    problems, notes = problems_of(_oscillator(integrator_fmu, 0.23))
+    assert problems == [] and sentence in notes, notes
+    assert not any("is cut to" in n for n in problems_of(_oscillator(integrator_fmu, 0.25))[1])
+    ssd = write_ssd(_oscillator(integrator_fmu, 0.23), integrator_fmu.parent / f"{tmp_path.name}.ssd")
+    assert main(["check", str(ssd)]) == 0
+    assert f"note: {sentence}" in capsys.readouterr().out
