@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..blocks import BLOCKS
 from ..errors import CraneCosimError
+from ..files.folders import NoSpaceLeft, claimed, made_folders_undone, unwritable
 from ..files.results import RESULTS_FILE
 from ..fmus.build import needs_building
 from ..runtime.algorithms import ALGORITHMS
@@ -77,7 +78,7 @@ def cmd_run(args) -> int:
 
     if args.out is not None:
         # refused before anything runs; replaced (with --force) when the run starts
-        check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out")
+        check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out", "--force")
     config = run_config(args, monolithic=args.monolithic)
     # an .ssp archive is extracted into a temporary folder that lives for the run
     with open_system(args.system) as opened:
@@ -86,13 +87,20 @@ def cmd_run(args) -> int:
 
 
 def _run(args, config, system, folder: Path) -> int:
+    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
+    if args.out is None:  # the system's own results folder holds its latest run
+        config = config.replace(replace_run=True)
+    # the folder is this run's, its plots' and its animation's alone until they are written
+    with claimed(out, "--out" if args.out is not None else "the results folder"):
+        return _run_in(args, config, system, out)
+
+
+def _run_in(args, config, system, out: Path) -> int:
     from ..hosts.monolithic import run_monolithic
     from ..reports.plots import plot_run
     from ..runtime.run import run_cosim
 
-    out = args.out or folder / "results" / (system.name + ("_monolithic" if args.monolithic else ""))
-    if args.out is None:  # the system's own results folder holds its latest run
-        config = config.replace(replace_run=True)
+    full = False  # a full disk takes no plots
     try:
         if args.monolithic:
             result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
@@ -100,13 +108,16 @@ def _run(args, config, system, folder: Path) -> int:
                                     replace_run=config.replace_run)
         else:
             result = run_cosim(system, out, config)
+    except NoSpaceLeft:
+        full = True
+        raise
     finally:
-        if not args.no_plots and (Path(out) / RESULTS_FILE).exists():
+        if not full and not args.no_plots and (Path(out) / RESULTS_FILE).exists():
             try:
                 plot_run(out)
             except Exception as exc:  # plots must never hide the run's own outcome
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
-        if getattr(args, "animate", False) and (Path(out) / RESULTS_FILE).exists():
+        if not full and getattr(args, "animate", False) and (Path(out) / RESULTS_FILE).exists():
             _animate(out)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
@@ -160,8 +171,12 @@ def cmd_export(args) -> int:
     if out.exists() and not args.force:
         raise CraneCosimError(f"{out} already exists; pass --force to replace it")
     config = run_config(args)
-    with open_system(args.system) as opened:
-        write_ssp(config.applied_to(opened.system), out)
+    # a refused export leaves no folder it made
+    with open_system(args.system) as opened, made_folders_undone(out.parent):
+        try:
+            write_ssp(config.applied_to(opened.system), out)
+        except OSError as exc:  # a read-only folder, under the archive or beside the system's FMUs
+            raise unwritable(exc, f"the archive {out}") from None
     print(f"{opened.system.name}: wrote {out}")
     return 0
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import CraneCosimError
+from ..files.folders import made_folders_undone
+from ..files.results import cut_short
 from .options import run_config
 
 __all__ = ["cmd_sweep", "cmd_fatigue", "cmd_bench"]
@@ -58,8 +60,11 @@ def cmd_fatigue(args) -> int:
     if any(m <= 0 for m in slopes) or args.n_ref <= 0 or args.life <= 0 or args.skip < 0:
         raise CraneCosimError("the slopes, --n-ref and --life must be above 0, and --skip at least 0")
     out = args.out or (args.results / "fatigue" if args.results.is_dir() else args.results.parent / "fatigue")
-    cases, lifetime = study(args.results, out, tuple(args.signal) if args.signal else None, combinations, args.skip,
-                            args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
+    if (note := cut_short(args.results)) is not None:
+        print(f"crane-cosim: note: {note}", file=sys.stderr)
+    with made_folders_undone(out):  # a refused study leaves no folder it made
+        cases, lifetime = study(args.results, out, tuple(args.signal) if args.signal else None, combinations,
+                                args.skip, args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
     print(lifetime_text(lifetime, slopes))
     print(f"lifetime DELs ({args.life:g} years, {args.n_ref:g} cycles) of {cases['case'].nunique()} case(s): "
           f"{out / 'fatigue_lifetime.csv'} (in N and N.m)")

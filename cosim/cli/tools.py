@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from ..files.results import cut_short
 
 __all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "cmd_hydro"]
 
@@ -212,5 +213,7 @@ def cmd_hydro(args) -> int:
 def cmd_animate(args) -> int:
     """Write the run's animation."""
     from ..views import animate
+    if (note := cut_short(args.results)) is not None:
+        print(f"crane-cosim: note: {note}", file=sys.stderr)
     print(animate(args.results, args.out, args.speed, args.fps))
     return 0

@@ -9,6 +9,7 @@ a failure, Ctrl-C or SIGKILL keeps what was computed up to a second before.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import time
 from importlib import metadata
@@ -16,6 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from ..errors import CraneCosimError
+from .results_stream import HEADER_KEY, read_stream
 
 RESULTS_FILE = "results.arrows"
 #: the results as CSV: what ``crane-cosim export-results --csv`` writes, and what runs wrote before results.arrows
@@ -126,19 +130,74 @@ def versions() -> dict:
 
 
 def write_summary(out_dir, summary: dict) -> Path:
+    """``summary`` as ``summary.json`` in ``out_dir``, whole or not at all:
+    written under a temporary name and renamed (a full disk leaves no
+    summary cut short)."""
     path = Path(out_dir) / SUMMARY_FILE
-    path.write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    replaced(path, lambda part: part.write_text(json.dumps(summary, indent=2, default=str) + "\n"))
+    return path
+
+
+def replaced(path, write) -> Path:
+    """The file ``path`` written by ``write(part)`` to a temporary name
+    beside it, then renamed to ``path``: a write that fails (a full disk)
+    leaves neither a part nor a file cut short under its name."""
+    path = Path(path)
+    part = path.with_name(f".{path.name}.part")
+    try:
+        write(part)
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
     return path
 
 
 def read_summary(out_dir) -> dict:
-    """The run's ``summary.json`` in ``out_dir``, or an empty dict where it
-    has none or it is not a readable JSON object."""
+    """The run's ``summary.json`` in ``out_dir``, or, where it has none (a
+    run killed before it wrote it), :func:`summary_of_stream` of its
+    results.arrows; an empty dict where neither can be read."""
     try:
         summary = json.loads((Path(out_dir) / SUMMARY_FILE).read_text())
+    except FileNotFoundError:
+        return summary_of_stream(Path(out_dir) / RESULTS_FILE) if Path(out_dir).is_dir() else {}
     except (OSError, ValueError):
         return {}
     return summary if isinstance(summary, dict) else {}
+
+
+def summary_of_stream(path) -> dict:
+    """What the results.arrows ``path`` of a run holds of its summary: its
+    settings and components as the run started, the columns' units, types
+    and roles, ``status`` "cut short" and ``end_time`` its last recorded
+    time [s] (None: no row); an empty dict where the file has none or cannot
+    be read."""
+    try:
+        table, _ = read_stream(path)
+    except CraneCosimError:
+        return {}
+    meta = table.schema.metadata or {}
+    try:
+        summary = json.loads(meta[HEADER_KEY.encode()])
+    except (KeyError, ValueError):
+        return {}
+    if not isinstance(summary, dict):
+        return {}
+    columns = metadata_of(table.schema)
+    summary.update(units=columns["units"], types=columns["types"], roles=columns["roles"], status="cut short",
+                   end_time=table.column("time")[-1].as_py() if table.num_rows else None)
+    return summary
+
+
+def cut_short(results) -> str | None:
+    """The sentence saying that the run in the folder ``results`` was cut
+    short (it has results.arrows and no summary.json: killed), or None."""
+    folder = Path(results)
+    if not folder.is_dir() or (folder / SUMMARY_FILE).exists() or not (folder / RESULTS_FILE).is_file():
+        return None
+    end = read_summary(folder).get("end_time")
+    at = f"at t = {end:g} s, its last recorded row" if end is not None else "before it recorded a row"
+    return f"the run in {folder} was cut short {at} (it wrote no {SUMMARY_FILE}); what it recorded is used"
 
 
 def model_of(component: dict) -> str:

@@ -18,7 +18,10 @@ import pyarrow as pa
 
 from ..errors import CraneCosimError
 
-__all__ = ["csv_lines", "write_csv", "write_parquet", "export_results"]
+__all__ = ["SUFFIXES", "csv_lines", "write_csv", "write_parquet", "export_results"]
+
+#: the files export-results writes, by the suffix of their name
+SUFFIXES = {".csv": "CSV", ".parquet": "Parquet"}
 
 
 def _quoted(text: str) -> str:
@@ -69,19 +72,29 @@ def write_parquet(table: pa.Table, path) -> Path:
 
 def export_results(results, csv: bool = False, parquet: bool = False, out=None) -> list[Path]:
     """Write the results of ``results`` (a run's folder or its results file)
-    as CSV and/or Parquet: ``out`` (one format only), else ``results.csv``
-    and ``results.parquet`` beside the results.  With neither format asked
-    for, the suffix of ``out`` chooses (``.parquet``; else CSV).  Returns
-    the paths written.  Bad input is :class:`CraneCosimError` in one
-    sentence."""
-    from .results import CSV_FILE, PARQUET_FILE, read_table, results_path
+    as CSV and/or Parquet: ``out`` (one format only, the one its suffix
+    names: :data:`SUFFIXES`; another suffix is refused, for a file whose
+    name says another format than its bytes), else ``results.csv`` and
+    ``results.parquet`` beside the results (CSV where neither is asked
+    for).  Returns the paths written.  Bad input is
+    :class:`CraneCosimError` in one sentence."""
+    from .results import CSV_FILE, PARQUET_FILE, read_table, replaced, results_path
 
     source = results_path(results)
-    if not csv and not parquet:
-        parquet = out is not None and Path(out).suffix.lower() == ".parquet"
-        csv = not parquet
     if csv and parquet and out is not None:
         raise CraneCosimError("--out names one file: give --csv or --parquet with it, not both")
+    if out is not None and not Path(out).is_dir() and Path(out).resolve() != source.resolve():
+        suffix = Path(out).suffix.lower()
+        if suffix not in SUFFIXES:
+            raise CraneCosimError(f"--out {out}: export-results writes {' or '.join(SUFFIXES)} files, not "
+                                  f"{suffix or 'a file without a suffix'}: name the file {Path(out).stem}.csv or "
+                                  f"{Path(out).stem}.parquet")
+        if csv and suffix != ".csv" or parquet and suffix != ".parquet":
+            raise CraneCosimError(f"--out {out} names a {SUFFIXES[suffix]} file, and --{'csv' if csv else 'parquet'} "
+                                  f"asks for {'CSV' if csv else 'Parquet'}: give one of the two")
+        csv, parquet = suffix == ".csv", suffix == ".parquet"
+    if not csv and not parquet:
+        csv = True
     targets = []
     if csv:
         targets.append((write_csv, Path(out) if out is not None else source.parent / CSV_FILE))
@@ -99,7 +112,8 @@ def export_results(results, csv: bool = False, parquet: bool = False, out=None) 
     written = []
     for write, target in targets:
         try:
-            written.append(write(table, target))
+            # under a temporary name first: a full disk leaves no export cut short
+            written.append(replaced(target, lambda part: write(table, part)))
         except OSError as exc:
             raise CraneCosimError(f"the export {target} cannot be written: {exc.strerror or exc}") from None
     return written

@@ -28,6 +28,7 @@ wall clock waits (:meth:`ResultWriter.write_until`).
 """
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -38,6 +39,8 @@ from ..errors import CraneCosimError
 
 #: the version of the layout above, in the schema's metadata
 FORMAT = "crane-cosim results 1"
+#: the schema's metadata key of the run's summary as it starts (a run killed before its summary.json has it)
+HEADER_KEY = "crane_cosim.summary"
 #: the Arrow type of each FMI family's column
 ARROW_TYPE = {"real": pa.float64(), "integer": pa.int64(), "enumeration": pa.int64(), "boolean": pa.bool_(),
               "string": pa.string()}
@@ -53,10 +56,13 @@ def family_of(fmi_type: str | None) -> str:
     return family if family in ARROW_TYPE else "real"
 
 
-def results_schema(columns, units=None, types=None, roles=None, system: str = "") -> pa.Schema:
+def results_schema(columns, units=None, types=None, roles=None, system: str = "", header: dict | None = None
+                   ) -> pa.Schema:
     """The schema of a results file: ``time`` then ``columns``, each with its
     ``units``, FMI ``types`` and ``roles`` (lists parallel to ``columns``;
-    None: none given) in its field's metadata."""
+    None: none given) in its field's metadata; ``header``, the run's summary
+    as it starts (settings, components), as JSON under
+    :data:`HEADER_KEY`."""
     n = len(columns)
     units, types, roles = (list(x) if x is not None else [None] * n for x in (units, types, roles))
     fields = [pa.field("time", pa.float64(), nullable=False, metadata={"unit": "s", "fmi_type": "Real"})]
@@ -65,7 +71,10 @@ def results_schema(columns, units=None, types=None, roles=None, system: str = ""
         if role:
             meta["role"] = role
         fields.append(pa.field(name, ARROW_TYPE[family_of(fmi_type)], metadata=meta))
-    return pa.schema(fields, metadata={"crane_cosim.format": FORMAT, "crane_cosim.system": system or ""})
+    meta = {"crane_cosim.format": FORMAT, "crane_cosim.system": system or ""}
+    if header is not None:
+        meta[HEADER_KEY] = json.dumps(header, default=str)
+    return pa.schema(fields, metadata=meta)
 
 
 class ResultWriter:
@@ -76,11 +85,13 @@ class ResultWriter:
     they are written, measured at each :meth:`append`."""
 
     def __init__(self, out_dir, columns, units=None, types=None, roles=None, system: str = "",
-                 name: str = "results.arrows", flush_seconds: float = 1.0):
+                 name: str = "results.arrows", flush_seconds: float = 1.0, header: dict | None = None):
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.out_dir / name
-        self.schema = results_schema(list(columns), units, types, roles, system)
+        self.schema = results_schema(list(columns), units, types, roles, system, header)
+        #: the time of the last row written to the file [s] (None: none yet)
+        self.written_t = None
         self.columns = self.schema.names
         families = [family_of(t) for t in (types if types is not None else [None] * len(columns))]
         #: per column after time: ("n", index into the numeric buffer) or ("s", index of the text list)
@@ -172,6 +183,7 @@ class ResultWriter:
         """Write the oldest ``k`` rows held as one record batch and keep the rest."""
         start = time.perf_counter_ns()
         self._stream.write_batch(self._batch(k))
+        self.written_t = float(self._buf[0, k - 1])
         n = self._n
         if k < n:
             self._buf[:, :n - k] = self._buf[:, k:n]

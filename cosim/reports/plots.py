@@ -23,7 +23,7 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..files.results import PLOTS_FOLDER, component_models, model_of, read_results, read_summary  # noqa: E402
+from ..files.results import PLOTS_FOLDER, component_models, model_of, read_results, read_summary, replaced  # noqa: E402,E501
 from .names import readable  # noqa: E402
 from .units import PLAIN_NUMBERS, display_unit  # noqa: E402
 
@@ -103,10 +103,7 @@ def plot_run(out_dir) -> list[Path]:
             axes[-1, 0].set_xlabel("time [s]")
             fig.suptitle(title)
             fig.tight_layout()
-        path = plot_dir / f"{stem}.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(_saved(fig, plot_dir / f"{stem}.png"))
     path = _end_effector_path(df, plot_dir, out_dir)
     return written + ([path] if path else [])
 
@@ -192,10 +189,17 @@ def _end_effector_path(df, plot_dir: Path, out_dir: Path) -> Path | None:
     ax.legend(loc="best", fontsize=8)
     ax.set_title("End effector in the ground plane")
     fig.tight_layout()
-    path = plot_dir / "end_effector_path.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _saved(fig, plot_dir / "end_effector_path.png")
+
+
+def _saved(fig, path: Path) -> Path:
+    """``fig`` written to the PNG ``path`` and closed: under a temporary
+    name first, so that a write that fails (a full disk) leaves no empty or
+    partial plot under the figure's name."""
+    try:
+        return replaced(path, lambda part: fig.savefig(part, dpi=110, format="png"))
+    finally:
+        plt.close(fig)
 
 
 def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:

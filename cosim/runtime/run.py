@@ -18,11 +18,11 @@ import contextlib
 import math
 import os
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from ..files.folders import claimed, unwritable
 from ..fmus.build import prepare_fmus
 from .config import RunConfig
 from .execution import Execution
@@ -33,7 +33,8 @@ from .observers.progress import DeferredSignals, Interrupts, Progress
 from .observers.recorder import Recorder
 from .plan import plan_of
 from .recording import check_size, rows_of, select_columns
-from .runlog import RunLog, RunResult, clear_folder
+from .runlog import RunLog, RunResult, check_folder, clear_folder
+from .workdir import work_folder
 
 __all__ = ["run_cosim", "HALVINGS"]
 
@@ -57,7 +58,8 @@ def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> Ru
     keywords) and write the results to ``out_dir``; returns the
     :class:`~runtime.runlog.RunResult`.  A folder holding an earlier run is
     refused unless ``config.replace_run``, and then that run's files go
-    first (:func:`~runtime.runlog.clear_folder`).
+    first (:func:`~runtime.runlog.clear_folder`); a folder another run is
+    writing is refused (:func:`~files.folders.claimed`).
 
     With ``estimate``, a second co-simulation of the system at half the
     step runs beside it, and the difference gives the estimate of the
@@ -79,7 +81,17 @@ def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> Ru
     if options:
         config = config.replace(**options)
     config.check()
-    clear_folder(out_dir, config.replace_run)
+    check_folder(out_dir)
+    # the folder is this run's alone until it ends (another run into it is
+    # refused), claimed before an earlier run's files in it are removed
+    with claimed(out_dir):
+        clear_folder(out_dir, config.replace_run)
+        return _runs(system, out_dir, config)
+
+
+def _runs(system, out_dir, config: RunConfig) -> RunResult:
+    """The run of ``system``, or, with a tolerance, the runs until one meets it
+    (:func:`run_cosim`)."""
     if config.tolerance is None:
         return _run(system, out_dir, config)
     base = config.step if config.step is not None else system.step
@@ -149,7 +161,10 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     ``tried``: the steps tried before."""
     out_dir = Path(out_dir)
     clear_folder(out_dir, replace=True)  # a run at a smaller step replaces the one before it
-    prepare_fmus(config.applied_to(system))
+    try:
+        prepare_fmus(config.applied_to(system))
+    except OSError as exc:  # built beside the system: a read-only folder
+        raise unwritable(exc, f"the FMUs of {system.name}") from None
     plan = plan_of(system, config)
     for _, note in plan.left_out.values():
         warnings.warn(note)
@@ -160,7 +175,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
         from ..fmus.warmup import models_of_plan, warm_up
         warm_up(models_of_plan(plan), master=plan.settings.algorithm == "iterated-midpoint")
     s = plan.settings
-    with tempfile.TemporaryDirectory(prefix="crane_cosim_run_") as tmp, \
+    with work_folder() as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \
             DeferredSignals() as signals:
         observers = [Recorder(log, plan, chosen, every), Bridges(plan, log)]

@@ -4,6 +4,8 @@ and the translation of a failure into an error that says where the results
 so far are."""
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import os
 import shutil
@@ -12,8 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CraneCosimError, SimulationError, Terminated
+from ..files.folders import NoSpaceLeft, no_space, refuse_busy
 from ..files.results import RESULTS_FILE, run_files_in, versions, write_summary
 from ..files.results_stream import ResultWriter
+
+#: space kept in the results folder from the start of a run for its
+#: summary.json, given back to write it: a disk that fills during the run
+#: still takes the summary (a summary is a few kB, 20 kB with 100 columns)
+SUMMARY_RESERVE = ".crane_cosim_summary_reserve"
+#: bytes kept at least, or four times the summary as it starts, the larger
+SUMMARY_RESERVE_BYTES = 64 << 10
 
 
 @dataclass
@@ -38,12 +48,14 @@ class RunResult:
 def check_folder(path, label: str = "the results folder") -> None:
     """Raise :class:`CraneCosimError` when ``path`` cannot be a folder to
     write in: it is a file, one of its parents is a file, or its nearest
-    existing parent cannot be written.  Creates nothing, so that it can run
+    existing parent cannot be written, or another run is writing it
+    (:class:`~files.folders.FolderBusy`).  Creates nothing, so that it can run
     before anything else; ``label`` names it in the sentence (``--out``)."""
     path = Path(path)
     if path.exists():
         if not path.is_dir():
             raise CraneCosimError(f"{label} {path} is an existing file, not a folder")
+        refuse_busy(path, label)
         return
     for parent in path.parents:
         if parent.exists():
@@ -71,20 +83,22 @@ def make_folder(path, label: str = "the results folder") -> Path:
     return path
 
 
-def clear_folder(path, replace: bool, label: str = "the results folder") -> list[str]:
+def clear_folder(path, replace: bool, label: str = "the results folder",
+                 remedy: str = "replace_run=True") -> list[str]:
     """Make ``path`` ready for one run's files: :func:`check_folder`, then,
     where it holds an earlier run's files (``files/results.py``'s
     ``RUN_FILES``), remove them when ``replace`` and otherwise raise
     :class:`CraneCosimError`, so that a folder never holds the files of two
-    runs.  Other files in the folder are left alone.  Returns the names
-    removed."""
+    runs; its sentence names ``remedy``, what the caller passes to replace
+    that run (the keyword from Python, ``--force`` from the command line).
+    Other files in the folder are left alone.  Returns the names removed."""
     check_folder(path, label)
     earlier = run_files_in(path)
     if not earlier:
         return []
     if not replace:
         raise CraneCosimError(f"{label} {path} holds an earlier run ({', '.join(earlier)}); give another "
-                              f"folder, or --force to replace that run")
+                              f"folder, or {remedy} to replace that run")
     for name in earlier:
         target = Path(path) / name
         try:
@@ -157,10 +171,41 @@ class RunLog:
             self.summary["roles"] = {c: r for c, r in zip(self.columns, roles) if r}
         try:
             self.writer = ResultWriter(self.out_dir, self.columns, units, types, roles, self.summary["system"],
-                                       name=RESULTS_FILE)
+                                       name=RESULTS_FILE, header=self._header())
+            self._reserve()
         except OSError as exc:  # check_folder ran before; the disk may say otherwise since
+            if no_space(exc):
+                raise
             raise CraneCosimError(f"the results folder {self.out_dir} cannot be written: "
                                   f"{exc.strerror or exc}") from None
+
+    def _header(self) -> dict:
+        """What results.arrows carries of the summary, for a run killed
+        before it wrote one: the settings and components as they start."""
+        return {k: v for k, v in self.summary.items() if k not in ("versions", "units", "types", "roles")}
+
+    def _reserve(self) -> None:
+        """Keep the space of summary.json (:data:`SUMMARY_RESERVE`)."""
+        size = max(SUMMARY_RESERVE_BYTES, 4 * len(json.dumps(self.summary, default=str)))
+        with open(self.out_dir / SUMMARY_RESERVE, "wb") as f:
+            try:
+                os.posix_fallocate(f.fileno(), 0, size)
+            except OSError as exc:  # a file system without it: written out
+                if no_space(exc):
+                    raise
+                f.write(b"\0" * size)
+
+    def _write_summary(self) -> bool:
+        """Write summary.json in the space kept for it; whether it could be."""
+        with contextlib.suppress(OSError):
+            (self.out_dir / SUMMARY_RESERVE).unlink()
+        try:
+            write_summary(self.out_dir, self.summary)
+        except OSError as exc:
+            if not no_space(exc):
+                raise
+            return False
+        return True
 
     def ended(self, reason: str) -> None:
         """A component ended the run before its stop time (status ``ended``)."""
@@ -213,20 +258,34 @@ class RunLog:
                 status, error = "interrupted", f"interrupted by the user at t = {self.t:g} s"
             else:
                 status, error = "failed", str(exc)
+        full = exc is not None and no_space(exc)
         if self.bar is not None:
             self.bar.close()
         simulated = self.t - self.start_time
         rtf = simulated / wall if wall > 0 else math.inf
+        summary_written = False
         if self.writer is not None:
-            self.writer.close()
+            try:
+                self.writer.close()
+            except OSError as failure:
+                if not no_space(failure):
+                    raise
+                full = True
+            if full:
+                status, error = "failed", f"no space left on device in {self.out_dir} at t = {self.t:g} s"
             self.summary.update(status=status, error=error, end_time=self.t, steps=self.steps, rows=self.rows,
                                 wall_time_s=wall, real_time_factor=rtf)
-            write_summary(self.out_dir, self.summary)
+            summary_written = self._write_summary()
         self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
                                 self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
                                 self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"),
                                 error, self.summary.get("bridges"), self.summary.get("warnings"),
                                 self.summary.get("fmi_steps_by_component"))
+        if full:
+            kept = (f"the results up to t = {self.writer.written_t:g} s are kept in it" if self.writer is not None
+                    and self.writer.written_t is not None else "no point was recorded")
+            raise NoSpaceLeft(f"the results folder {self.out_dir} has no space left on device; {kept}"
+                              f"{'' if summary_written else ', without summary.json'}") from None
         if exc_type is not None and issubclass(exc_type, CraneCosimError) and self.writer is not None \
                 and not isinstance(exc, SimulationError):
             if self.recorded_t is None:

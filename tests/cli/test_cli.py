@@ -391,7 +391,7 @@ def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch
     (tmp_path / "out").write_text("")
     code, err = run_cli(capsys, system_file(stop_time=0.01), "--out", out)
     assert code == 2
-    assert_one_sentence(err, f"the results folder {out} cannot be written")
+    assert_one_sentence(err, f"--out {out} cannot be created: {out} is a file, not a folder")
 
 
 @pytest.mark.parametrize("args,fragment", [

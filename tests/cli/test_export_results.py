@@ -87,3 +87,30 @@ def test_a_run_that_fails_mid_run_keeps_every_row_before_the_failure(tmp_path, f
     np.testing.assert_allclose(df["time"], np.arange(len(df)) * 1e-3, rtol=0, atol=1e-9)
     assert main(["export-results", str(out), "--parquet", "--out", str(tmp_path / "failed.parquet")]) == 0
     assert read_results(tmp_path / "failed.parquet").equals(df)
+
+
+def test_animate_and_fatigue_read_a_run_cut_short_from_its_results_file(tmp_path, fmu_dir, capsys):
+    """A run killed mid-batch has results.arrows cut short and no
+    summary.json (made here from a whole run of two batches, the second
+    written at the end: summary.json removed, the file cut in its last
+    batch): animate and fatigue read its components, units and roles from
+    the file, and say in one line where it was cut."""
+    ssd = _system(tmp_path, fmu_dir, 6.0)
+    out = tmp_path / "out"
+    assert main(["run", str(ssd), "--out", str(out), "--no-plots"]) == 0
+    (out / "summary.json").unlink()
+    path = out / "results.arrows"
+    path.write_bytes(path.read_bytes()[:-200])   # into the last batch, past the end marker
+    end = read_results(out)["time"].iloc[-1]
+    assert 0 < end < 6.0
+    capsys.readouterr()
+    note = f"crane-cosim: note: the run in {out} was cut short at t = {end:g} s, its last recorded row"
+    assert main(["animate", str(out), "--out", str(tmp_path / "a.html")]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(note), err
+    assert (tmp_path / "a.html").stat().st_size > 0
+    assert main(["fatigue", str(out), "--no-plots"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(note), err
+    lifetime = pd.read_csv(out / "fatigue" / "fatigue_lifetime.csv")
+    assert set(lifetime["unit"]) == {"N", "N.m"}, lifetime

@@ -4,11 +4,16 @@ which removes that run's files first; the system's own default folder holds
 its latest run.  Bad folders and files of the other commands are one
 sentence and exit 2, never an internal error (exit 3)."""
 import json
+import subprocess
+import sys
 import zipfile
 
 import pytest
+from folder_holder import holding
 
 from crane_cosim.cli import main
+from crane_cosim.errors import CraneCosimError
+from crane_cosim.runtime import run_cosim
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
@@ -68,12 +73,12 @@ def test_the_default_folder_holds_the_latest_run(capsys, tmp_path, ssd):
 
 
 def test_the_api_refuses_a_folder_holding_a_run(tmp_path, fmu_dir):
-    from crane_cosim.errors import CraneCosimError
-    from crane_cosim.runtime import run_cosim
     system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.02)
     run_cosim(system, tmp_path / "r", progress=False)
-    with pytest.raises(CraneCosimError, match="holds an earlier run"):
+    # the sentence names what a Python caller passes, not the command line's flag
+    with pytest.raises(CraneCosimError, match="holds an earlier run") as refused:
         run_cosim(system, tmp_path / "r", progress=False)
+    assert "or replace_run=True to replace that run" in str(refused.value) and "--force" not in str(refused.value)
     assert run_cosim(system, tmp_path / "r", progress=False, replace_run=True).status == "completed"
 
 
@@ -138,3 +143,78 @@ def test_bad_folders_and_files_of_every_command(capsys, tmp_path, ssd):
     for argv, fragment in cases:
         assert main(argv + (["--no-plots"] if argv[0] == "run" else [])) == 2, argv
         one_sentence(capsys, fragment)
+
+
+def test_a_folder_another_run_is_writing_is_refused_untouched(capsys, tmp_path, ssd, fmu_dir):
+    """A second process holds the claim of the folder (as a run does while
+    it writes): a run into it, even with --force, is one sentence naming the
+    folder and the process, exit 2, and leaves the first's files as they
+    are; so is a run from Python with replace_run=True."""
+    out = tmp_path / "out"
+    first = holding(out)
+    try:
+        assert main(["run", str(ssd), "--out", str(out), "--force", "--no-plots"]) == 2
+        one_sentence(capsys, f"--out {out} is being written by another run (pid {first.pid})")
+        system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.02)
+        with pytest.raises(CraneCosimError, match=f"another run \\(pid {first.pid}\\)"):
+            run_cosim(system, out, progress=False, replace_run=True)
+        assert (out / "results.arrows").read_text() == "the first run's"
+        assert sorted(p.name for p in out.iterdir()) == [".crane_cosim.lock", "results.arrows"]
+    finally:
+        first.stdin.close()
+        first.wait()
+
+
+def _private_mounts() -> bool:
+    """Whether this process may mount a file system in a mount namespace of
+    its own (root, unshare)."""
+    try:
+        return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _private_mounts(), reason="mounting a small file system needs root and unshare -m")
+def test_a_disk_that_fills_during_a_run_is_one_sentence_and_keeps_what_was_written(tmp_path, ssd):
+    """The results folder on a 6 MB file system of its own (tmpfs, in a
+    mount namespace of the test's run only): its first batch (about 4 MB at
+    1 ms) fits, the second does not.  Exit 1, one sentence naming the
+    folder and the full disk; the rows of the first batch readable,
+    summary.json written (status failed), no plot begun."""
+    disk, kept = tmp_path / "disk", tmp_path / "kept"
+    disk.mkdir()
+    out = disk / "out"
+    script = (f'mount -t tmpfs -o size=6m tmpfs "{disk}" || exit 99; '
+              f'"{sys.executable}" -m crane_cosim.cli run "{ssd}" --out "{out}" --stop-time 30; code=$?; '
+              f'cp -a "{out}" "{kept}"; exit $code')
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert lines == [f"crane-cosim: error: the results folder {out} has no space left on device; the results up "
+                     f"to t = {lines[0].split('t = ')[-1].split(' s ')[0]} s are kept in it"], proc.stderr
+    summary = json.loads((kept / "summary.json").read_text())
+    assert summary["status"] == "failed" and "no space left on device" in summary["error"], summary
+    df = read_results(kept)
+    assert len(df) > 1000 and df["time"].iloc[-1] == pytest.approx(float(lines[0].split("t = ")[-1].split(" s ")[0]))
+    assert sorted(p.name for p in kept.iterdir()) == ["results.arrows", "summary.json"]
+
+
+def test_a_refused_command_creates_no_folder(capsys, tmp_path, ssd):
+    """Each command refused for bad input found after its folder would be
+    made (a --record or --vary naming nothing, a folder of no run) leaves
+    no folder behind."""
+    empty = tmp_path / "emptydir"
+    empty.mkdir()
+    cases = [
+        ["run", str(ssd), "--out", str(tmp_path / "new" / "run"), "--record", "crane.nothing", "--no-plots"],
+        ["fatigue", str(empty)],
+        ["fatigue", str(empty), "--out", str(tmp_path / "new" / "fatigue")],
+        ["animate", str(empty)],
+        ["export", str(ssd), str(tmp_path / "new" / "x.ssp"), "--set", "crane.nothing=1"],
+        ["export-results", str(empty), "--out", str(tmp_path / "new" / "x.csv")],
+        ["sweep", str(ssd), "--vary", "crane.nothing=1,2", "--out", str(tmp_path / "new" / "sweep")],
+    ]
+    for argv in cases:
+        assert main(argv) == 2, argv
+        capsys.readouterr()
+        assert list(empty.iterdir()) == [] and not (tmp_path / "new").exists(), argv

@@ -67,8 +67,17 @@ def test_the_format_follows_out_s_suffix_and_two_formats_need_two_files(tmp_path
     w.close()
     [p] = export_results(tmp_path / "run" / "results.arrows", out=tmp_path / "y.parquet")
     assert read_results(p)["c.y"].tolist() == [1.0]
-    [c] = export_results(tmp_path / "run", out=tmp_path / "y.txt")
+    [c] = export_results(tmp_path / "run", out=tmp_path / "y.csv")
     assert c.read_text() == "time,c.y\n0,1\n"
+    # a suffix of another format is refused, not given CSV bytes under its name
+    for name in ("r.xlsx", "y.txt", "noext"):
+        with pytest.raises(CraneCosimError) as refused:
+            export_results(tmp_path / "run", out=tmp_path / name)
+        assert str(refused.value).startswith(f"--out {tmp_path / name}: export-results writes .csv or .parquet "
+                                             f"files, not "), refused.value
+        assert not (tmp_path / name).exists()
+    with pytest.raises(CraneCosimError, match="names a Parquet file, and --csv asks for CSV: give one of the two"):
+        export_results(tmp_path / "run", csv=True, out=tmp_path / "z.parquet")
     with pytest.raises(CraneCosimError, match="--out names one file: give --csv or --parquet with it, not both"):
         export_results(tmp_path / "run", csv=True, parquet=True, out=tmp_path / "z.csv")
     with pytest.raises(CraneCosimError, match="would overwrite the results it is made from"):
