@@ -200,7 +200,9 @@ def hosts_main(args) -> int:
             print(f"{r['scenario']:24} {r['host']:12} {r['steps_per_s']:9.0f} {r['rtf']:6.2f} "
                   f"{r['ours_over_host']:10.2f} {r['wrench_rms_vs_ours']:15.1e}")
     print("wrench vs ours: the largest RMS difference of an interface-wrench component from our run, "
-          "over its peak")
+          "over its peak; libcosim's is round-off, ecos's is not: ecos reads the outputs after setting the next "
+          "inputs, so it samples the wrench, which depends on inputs directly, with the next step's inputs (the "
+          "states agree to round-off; docs/benchmarks.md)")
     return 0
 
 
