@@ -10,7 +10,11 @@ communication point and then passes every output on, inputs held over the
 step: the ``jacobi`` algorithm of our master with ``extrapolation =
 "none"``, as in libcosim.  Its initialization differs from libcosim's: after
 the exchanges in initialization mode it passes the outputs on once more
-after ``fmi2ExitInitializationMode``.
+after ``fmi2ExitInitializationMode``.  And its step sets the next inputs
+before its listeners read the outputs (``simulation::step``), so that an
+output that depends directly on an input (the interface wrench) is
+sampled with the next step's inputs, a step apart from ours and
+libcosim's, while the states agree to round-off (docs/benchmarks.md).
 
 What the runner takes care of (ecospy 0.7.2):
 
