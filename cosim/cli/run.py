@@ -114,6 +114,7 @@ def _run_in(args, config, system, out: Path) -> int:
     finally:
         if not full and not args.no_plots and (Path(out) / RESULTS_FILE).exists():
             try:
+                print(f"writing the plots in {Path(out) / 'plots'} ...", file=sys.stderr, flush=True)
                 plot_run(out)
             except Exception as exc:  # plots must never hide the run's own outcome
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
@@ -136,10 +137,12 @@ def _run_in(args, config, system, out: Path) -> int:
     return 0
 
 
-def _animate(out: Path) -> Path | None:
+def _animate(out: Path, stream=None) -> Path | None:
     """The run's animation beside its plots, or None: a failure to draw it is
-    said, never the run's own outcome hidden."""
+    said, never the run's own outcome hidden.  What it makes is said first,
+    on ``stream`` (default stderr): it takes seconds."""
     from ..views import animate
+    print(f"writing the 3-D animation page in {out} ...", file=stream or sys.stderr, flush=True)
     try:
         return animate(out)
     except (CraneCosimError, OSError, ValueError) as exc:
@@ -176,7 +179,7 @@ def cmd_export(args) -> int:
         try:
             write_ssp(config.applied_to(opened.system), out)
         except OSError as exc:  # a read-only folder, under the archive or beside the system's FMUs
-            raise unwritable(exc, f"the archive {out}") from None
+            raise unwritable(exc, f"cannot write the archive {out}") from None
     print(f"{opened.system.name}: wrote {out}")
     return 0
 
@@ -202,15 +205,17 @@ def cmd_demo(args) -> int:
     problems = settings_problems(system, ALGORITHMS, COUPLINGS, EXTRAPOLATIONS)
     if problems:
         raise CraneCosimError(problems[0])
-    # the example's vessel starts level, as the papers' runs do; the demo's
-    # starts at rest under the crane, so that what it shows is the lift's,
-    # not the springs' swing about their resting angles
-    start = settle_vessel(system)
     for folder in (out, out / "fmus", out / "results"):
         check_folder(folder, "--out" if folder == out else "the demo's folder")
     print(f"building FMUs in {out / 'fmus'} ...", flush=True)
     build_all(out / "fmus", only_stale=True)
+    # compiled here, each block with its word and bar, not silently in the
+    # vessel's settling below, which calls the crane's kernels
     warm_up(models_of(system), master=system.algorithm == "iterated-midpoint")
+    # the example's vessel starts level, as the papers' runs do; the demo's
+    # starts at rest under the crane, so that what it shows is the lift's,
+    # not the springs' swing about their resting angles
+    start = settle_vessel(system)
     ssd = write_ssd(system, out / f"{system.name}.ssd")
     if start:
         angles = ", ".join(f"{name[2:-2]} {math.degrees(v):.2f} deg" for name, v in start.items())
@@ -218,8 +223,9 @@ def cmd_demo(args) -> int:
     print(f"running {ssd} ({system.stop_time:g} s, step {system.step:g} s, {system.coupling} coupling) ...",
           flush=True)
     result = run_cosim(system, out / "results", replace_run=True)  # the demo's folder holds its latest run
+    print(f"writing the plots in {out / 'results' / 'plots'} ...", flush=True)
     plots = plot_run(out / "results")
-    page = _animate(out / "results")
+    page = _animate(out / "results", sys.stdout)
     print(f"simulated {system.stop_time:g} s in {result.wall_time:.2f} s (real-time factor "
           f"{result.real_time_factor:.2f})")
     print(f"system file: {ssd}")

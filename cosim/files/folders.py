@@ -52,17 +52,18 @@ def no_space(exc: BaseException) -> bool:
     return exc.errno in _FULL or "No space left on device" in str(exc) or "Disk quota exceeded" in str(exc)
 
 
-def unwritable(exc: OSError, label: str) -> CraneCosimError:
-    """The sentence of a write that failed with ``exc``: ``label`` (what was
-    written: ``--out x.ssp``, ``the FMUs of s``) and the folder that cannot
-    be written, the nearest existing one of the path the error names."""
+def unwritable(exc: OSError, doing: str) -> CraneCosimError:
+    """The sentence of a write that failed with ``exc``: what could not be
+    done (``doing``: ``cannot build the FMUs of S``) and the folder that
+    cannot be written, the nearest existing one of the path the error
+    names."""
     where = Path(exc.filename) if getattr(exc, "filename", None) else None
     while where is not None and not where.is_dir() and where != where.parent:
         where = where.parent
     reason = exc.strerror or str(exc)
     if where is None:
-        return CraneCosimError(f"{label} cannot be written: {reason}")
-    return CraneCosimError(f"{label} cannot be written: the folder {where} cannot be written ({reason})")
+        return CraneCosimError(f"{doing}: {reason}")
+    return CraneCosimError(f"{doing}: the folder {where} cannot be written ({reason})")
 
 
 def missing_folders(path) -> list[Path]:

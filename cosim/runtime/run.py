@@ -164,7 +164,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
     try:
         prepare_fmus(config.applied_to(system))
     except OSError as exc:  # built beside the system: a read-only folder
-        raise unwritable(exc, f"the FMUs of {system.name}") from None
+        raise unwritable(exc, f"cannot build the FMUs of {system.name}") from None
     plan = plan_of(system, config)
     for _, note in plan.left_out.values():
         warnings.warn(note)

@@ -218,3 +218,32 @@ def test_a_refused_command_creates_no_folder(capsys, tmp_path, ssd):
         assert main(argv) == 2, argv
         capsys.readouterr()
         assert list(empty.iterdir()) == [] and not (tmp_path / "new").exists(), argv
+
+
+@pytest.mark.skipif(not _private_mounts(), reason="mounting a read-only folder needs root and unshare -m")
+def test_a_read_only_folder_under_an_export_or_beside_fmus_to_build_is_one_sentence(tmp_path, ssd):
+    """Bound read-only in a mount namespace of the test's commands only: the
+    folder of a system whose FMUs are not built yet (a run and an export
+    build them beside it) and the folder an archive is exported to.  Each
+    command: exit 2, one sentence naming the folder, nothing left behind."""
+    system, ro, rw = tmp_path / "system", tmp_path / "ro", tmp_path / "rw"
+    write_ssd(crane_on_vessel(base_dir=system, fmu_dir="fmus", stop_time=0.05), system / "s.ssd")
+    ro.mkdir()
+    rw.mkdir()
+    commands = [["run", str(system / "s.ssd"), "--out", str(rw / "out"), "--no-plots"],
+                ["export", str(system / "s.ssd"), str(rw / "x.ssp")],
+                ["export", str(ssd), str(ro / "x.ssp")]]
+    script = "".join(f'mount --bind "{d}" "{d}" && mount -o remount,bind,ro "{d}" || exit 99; ' for d in (system, ro))
+    script += "".join(f'"{sys.executable}" -m crane_cosim.cli {" ".join(map(repr, argv))} 2> "{rw}/{k}.err"; '
+                      f'echo $? > "{rw}/{k}.code"; ' for k, argv in enumerate(commands))
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    expected = [f"cannot build the FMUs of CraneOnVessel: the folder {system} cannot be written",
+                f"cannot write the archive {rw / 'x.ssp'}: the folder {system} cannot be written",
+                f"cannot write the archive {ro / 'x.ssp'}: the folder {ro} cannot be written"]
+    for k, fragment in enumerate(expected):
+        err = (rw / f"{k}.err").read_text()
+        assert (rw / f"{k}.code").read_text().strip() == "2", err
+        assert err.splitlines() == [f"crane-cosim: error: {fragment} (Read-only file system)"], err
+    assert sorted(p.name for p in rw.iterdir() if p.suffix not in (".err", ".code")) == []
+    assert sorted(p.name for p in system.iterdir()) == ["s.ssd"] and list(ro.iterdir()) == []

@@ -78,5 +78,5 @@ def test_the_sentences_of_a_full_disk_and_a_folder_that_cannot_be_written(tmp_pa
     assert no_space(OSError("[Errno 28] Error writing bytes to file. Detail: [errno 28] No space left on device"))
     assert not no_space(OSError(errno.EACCES, "Permission denied"))
     exc = OSError(errno.EROFS, "Read-only file system", str(tmp_path / "fmus" / "Crane.fmu"))
-    assert str(unwritable(exc, "the FMUs of S")) == (f"the FMUs of S cannot be written: the folder {tmp_path} "
-                                                     f"cannot be written (Read-only file system)")
+    assert str(unwritable(exc, "cannot build the FMUs of S")) == (
+        f"cannot build the FMUs of S: the folder {tmp_path} cannot be written (Read-only file system)")

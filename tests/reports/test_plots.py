@@ -1,10 +1,12 @@
 """The plots of a run (``cosim/reports/plots.py``): variables named in
 words, each drawn once, the peaks of forces and moments marked with their
 values and units, clear of the legends."""
+import errno
 import json
 
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
 
 from crane_cosim.files.results_stream import ResultWriter
 from crane_cosim.reports import plots
@@ -99,3 +101,19 @@ def test_each_force_and_moment_has_its_peak_marked(figures):
 def test_only_forces_and_moments_have_peaks_marked(figures):
     figs, _ = figures
     assert not any(ax.texts for ax in figs["crane_coordinates"].axes)
+
+
+def test_a_plot_the_disk_has_no_room_for_leaves_no_file_under_its_name(monkeypatch, tmp_path):
+    """A full disk while a figure is written (a part of its bytes written,
+    then ENOSPC): the error goes up, and no PNG, empty or cut short, nor its
+    temporary part, is left in plots/."""
+    _run(tmp_path / "run")
+
+    def full(fig, path, **kwargs):
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(Figure, "savefig", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        plots.plot_run(tmp_path / "run")
+    assert list((tmp_path / "run" / "plots").iterdir()) == []
