@@ -258,8 +258,8 @@ def parser(description: str) -> argparse.ArgumentParser:
     x.add_argument("--csv", action="store_true", help="write CSV: time first, reals to 12 significant digits "
                                                       "(the default when no format is given)")
     x.add_argument("--parquet", action="store_true", help="write Parquet (zstd), the units in its metadata")
-    x.add_argument("--out", type=Path, help="the file to write, one format only (default: results.csv and "
-                                            "results.parquet beside the results)")
+    x.add_argument("--out", type=Path, help="the file to write, .csv or .parquet, the format its suffix names "
+                                            "(default: results.csv and results.parquet beside the results)")
 
     hy = sub.add_parser("hydro", help="compute a hull's hydrodynamic database with Capytaine (the optional extra "
                                       "hydro) for the HydroVessel")
