@@ -23,7 +23,8 @@ from a copy at a path that depends on its content only:
 ``%LOCALAPPDATA%\\crane-cosim`` on Windows).  Every FMU and every run with
 the same kernel source then shares one compiled copy; a changed source gets
 a new folder.  If the cache folder cannot be written, the copy goes to a
-temporary folder and is compiled afresh in every process.
+temporary folder and is compiled afresh in every process, and the process
+says so once, with the reason (:func:`cache_problem`).
 
 For telling the user what happens during those seconds:
 :func:`kernels_compiled` says whether the cache already holds machine code
@@ -31,6 +32,12 @@ of every function of a kernel module for this machine, Python and numba
 (so that loading takes about a second), :func:`kernel_functions` names the
 functions, and :func:`compile_events` reports each function as numba
 starts and finishes compiling it (callees first, as numba compiles them).
+Whoever triggers a compilation (a block's first call, the vessel's
+settling under the demo's crane, an FMU), it announces itself: one line on
+stderr before numba starts on a kernel module, naming its block, that it
+is once per machine and where it is kept (:func:`kept_where`), unless a
+caller reports it with :func:`compile_events` (``fmus/warmup.py``: a line
+of its own and a bar).
 """
 from __future__ import annotations
 
@@ -44,7 +51,10 @@ import tempfile
 import types
 from pathlib import Path
 
-__all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events", "dispatcher_cached"]
+from .cache_folder import cache_dir, cache_problem, kept_where, tell_cache_problem
+
+__all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events", "dispatcher_cached",
+           "cache_problem", "kept_where"]
 
 #: the module of small kernels that several kernel modules share
 HELPERS = "kernel_helpers"
@@ -136,15 +146,6 @@ def _read_sources() -> dict:
 _SOURCES = _read_sources()
 
 
-def cache_dir() -> Path:
-    """Folder of the kernels' stable copies and their compiled code."""
-    if os.environ.get("CRANE_COSIM_CACHE_DIR"):
-        return Path(os.environ["CRANE_COSIM_CACHE_DIR"])
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "crane-cosim"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crane-cosim"
-
-
 def _digest(name: str) -> str:
     return hashlib.sha256(_SOURCES[name]).hexdigest()[:16]
 
@@ -226,10 +227,76 @@ def load_kernels(name: str) -> types.ModuleType | None:
     module_name = _module_name(name)
     if module_name in sys.modules:
         return sys.modules[module_name]
+    tell_cache_problem()
     path = _stable_copy(name, _SOURCES[name], _digest(name))
     module = _exec_compiled(module_name, path, numba)
     sys.modules[module_name] = module
+    _listen(numba)
+    _LOADED[module_name] = name
     return module
+
+
+#: kernel modules loaded in this process: module name -> kernel module (``blocks/<name>.py``)
+_LOADED: dict[str, str] = {}
+#: kernel modules whose compilation was announced in this process, or is being reported by a
+#: caller (:func:`compile_events`)
+_ANNOUNCED: set[str] = set()
+_REPORTED: list[str] = []
+#: numba's compile events' listener, once registered
+_LISTENER: list = []
+
+
+def _kernel_of(module_name: str) -> str | None:
+    """The kernel module (``blocks/<name>.py``) that the module ``module_name``
+    is, or whose compiled whole step it is (``blocks/stepping.py``)."""
+    for loaded, name in _LOADED.items():
+        if module_name == loaded or module_name.startswith(f"{loaded}_step_"):
+            return name
+    return None
+
+
+def blocks_of(name: str) -> list[str]:
+    """The model names of the blocks whose kernels are the module
+    ``blocks/<name>.py`` (by their ``kernel_module``), among the blocks the
+    process has imported (this package's ``BLOCKS``, looked up without
+    importing it: it imports this module)."""
+    blocks = getattr(sys.modules.get(__package__ or ""), "BLOCKS", None) or {}
+    return [model for model, cls in blocks.items() if getattr(cls, "kernel_module", None) == name]
+
+
+def announcement(name: str) -> str:
+    """The line said before numba compiles the kernel module ``blocks/<name>.py``."""
+    models = blocks_of(name)
+    what = f"the kernels of {' and '.join(models)}" if models else "the kernels"
+    return f"compiling {what} (blocks/{name}.py) with numba ({kept_where()}) ..."
+
+
+def _announce(module_name: str) -> None:
+    """Say, once per kernel module and process, that numba starts compiling
+    it, unless a caller reports it (:func:`compile_events`)."""
+    name = _kernel_of(module_name)
+    if name is None or name in _ANNOUNCED or name in _REPORTED:
+        return
+    _ANNOUNCED.add(name)
+    print(announcement(name), file=sys.stderr, flush=True)
+
+
+def _listen(numba) -> None:
+    """Register, once per process, the listener of numba's compile events
+    that announces a kernel module's compilation (:func:`_announce`)."""
+    if _LISTENER:
+        return
+    from numba.core import event
+
+    class _Announcer(event.Listener):
+        def on_start(self, ev):
+            _announce(ev.data["dispatcher"].py_func.__module__)
+
+        def on_end(self, ev):
+            pass
+
+    _LISTENER.append(_Announcer())
+    event.register("numba:compile", _LISTENER[0])
 
 
 def kernel_functions(name: str) -> list[str]:
@@ -250,6 +317,7 @@ def kernels_compiled(name: str) -> bool:
     numba = _numba()
     if numba is None:
         return True
+    tell_cache_problem()
     path = _stable_path(name, _digest(name))
     if not path.is_file() or path.read_bytes() != _SOURCES[name]:
         return False
@@ -315,5 +383,10 @@ def compile_events(name: str, callback, modules=None):
         def on_end(self, ev):
             self._report("end", ev)
 
-    with event.install_listener("numba:compile", _Listener()):
-        yield
+    # the caller says what is compiled: no announcement of its own beside it
+    _REPORTED.append(name)
+    try:
+        with event.install_listener("numba:compile", _Listener()):
+            yield
+    finally:
+        _REPORTED.remove(name)

@@ -182,8 +182,7 @@ def _compile(what: str, duration: str, kernels, action, stream, functions=None, 
     ``functions``, default all; or, given ``modules``, those ``functions``
     of the modules of those names, kept in the folder ``kept``), with the
     word and the bar."""
-    print(f"compiling {what} with numba ({duration}, once per machine; kept in {kept or jit.cache_dir()}) ...",
-          file=stream, flush=True)
+    print(f"compiling {what} with numba ({duration}, {jit.kept_where(kept)}) ...", file=stream, flush=True)
     t0 = time.perf_counter()
     total = len(functions) if functions is not None else len(jit.kernel_functions(kernels))
     with _KernelProgress(total, stream) as progress, jit.compile_events(kernels, progress.event, modules):

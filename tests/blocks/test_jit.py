@@ -1,7 +1,11 @@
 """Loading compiled kernels (blocks/jit.py): a copy whose path depends only
 on the source, so that numba's cache outlives an FMU's temporary folder."""
+import warnings
+
+import numpy as np
 import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
+from numba.core import event
 
 from crane_cosim.blocks import jit
 
@@ -198,3 +202,84 @@ def test_a_spurious_ast_depth_error_is_parsed_again(monkeypatch):
     with pytest.raises(SystemError, match="recursion depth mismatch"):
         jit.parsed("x = 1")
     assert len(calls) == 5
+
+
+# -- every compilation said before it starts, whoever triggers it; a cache that cannot be written said once --
+
+def test_a_compilation_nobody_reports_announces_itself_once(tiny_kernels, tmp_path, capsys):
+    """A kernel compiled by its first call (no warm-up reporting it): one
+    line on stderr before numba starts, that it is once per machine and
+    where it is kept; nothing more for its other functions, nor in a
+    process that has announced it."""
+    jit._ANNOUNCED.discard(tiny_kernels)
+    said = []
+    module = jit.load_kernels(tiny_kernels)
+    with event.install_listener("numba:compile", _Starts(said, capsys)):
+        assert module.twice_sum(np.ones(3)) == 6.0
+    assert capsys.readouterr().err == ""  # all of it said before the first function started
+    assert said[0] == ("twice_sum", f"compiling the kernels (blocks/tiny_kernels.py) with numba (once per machine; "
+                                    f"kept in {tmp_path / 'cache'}) ...\n")
+    assert [s for _, s in said[1:]] == [""]  # _double: not said again
+    assert module._double(1.0) == 2.0 and capsys.readouterr().err == ""
+
+
+def test_a_reported_compilation_is_not_announced_twice(tiny_kernels, capsys):
+    jit._ANNOUNCED.discard(tiny_kernels)
+    module = jit.load_kernels(tiny_kernels)
+    with jit.compile_events(tiny_kernels, lambda kind, fn: None):
+        module.twice_sum(np.ones(3))
+    assert capsys.readouterr().err == ""
+
+
+def test_the_announcement_names_the_block():
+    assert jit.blocks_of("knuckle_boom_kernels") == ["KnuckleBoomCrane"]
+    assert jit.blocks_of("joint_friction_kernels") == ["JointFriction", "KnuckleBoomFriction"]
+    assert jit.announcement("knuckle_boom_kernels").startswith(
+        "compiling the kernels of KnuckleBoomCrane (blocks/knuckle_boom_kernels.py) with numba (once per machine; "
+        "kept in ")
+
+
+class _Starts(event.Listener):
+    """A numba compile listener noting, as each function starts compiling,
+    what stderr received since the last one."""
+
+    def __init__(self, said, capsys):
+        self.said, self.capsys = said, capsys
+
+    def on_start(self, ev):
+        self.said.append((ev.data["dispatcher"].py_func.__name__, self.capsys.readouterr().err))
+
+    def on_end(self, ev):
+        pass
+
+
+@pytest.mark.parametrize("where, reason", [
+    ("file/cache", "{tmp}/file is a file, not a folder"),
+    ("/proc/crane-cosim-cache", "No such file or directory"),
+])
+def test_a_cache_folder_that_cannot_be_written_is_said_once(tiny_kernels, monkeypatch, tmp_path, where, reason):
+    """CRANE_COSIM_CACHE_DIR under a file, or where no folder can be made:
+    one warning saying so, why and what to set; the compile messages say
+    the kernels are compiled in every run, not "once per machine"."""
+    (tmp_path / "file").write_text("not a folder")
+    folder = tmp_path / where if not where.startswith("/") else where
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(folder))
+    jit._ANNOUNCED.discard(tiny_kernels)
+    expected = reason.format(tmp=tmp_path)
+    assert jit.cache_problem() == expected
+    assert jit.kept_where() == (f"again in every run: the cache folder {folder} cannot be written ({expected}); set "
+                                f"CRANE_COSIM_CACHE_DIR to a folder that can")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        jit.load_kernels(tiny_kernels)
+        jit.kernels_compiled(tiny_kernels)
+    assert [str(w.message) for w in caught] == [
+        f"the cache folder {folder} cannot be written ({expected}): numba's kernels are compiled again in every run, "
+        f"for tens of seconds; set CRANE_COSIM_CACHE_DIR to a folder that can be written"]
+    assert jit.announcement(tiny_kernels) == f"compiling the kernels (blocks/tiny_kernels.py) with numba ({jit.kept_where()}) ..."
+
+
+def test_a_writable_cache_folder_is_kept_once_per_machine(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path / "new"))
+    assert jit.cache_problem() is None and (tmp_path / "new").is_dir() and not list((tmp_path / "new").iterdir())
+    assert jit.kept_where() == f"once per machine; kept in {tmp_path / 'new'}"
