@@ -64,7 +64,8 @@ def cmd_fatigue(args) -> int:
         print(f"crane-cosim: note: {note}", file=sys.stderr)
     with made_folders_undone(out):  # a refused study leaves no folder it made
         cases, lifetime = study(args.results, out, tuple(args.signal) if args.signal else None, combinations,
-                                args.skip, args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots)
+                                args.skip, args.n_ref, args.life * YEAR, slopes, plots=not args.no_plots,
+                                say=lambda text: print(f"fatigue: {text}", file=sys.stderr, flush=True))
     print(lifetime_text(lifetime, slopes))
     print(f"lifetime DELs ({args.life:g} years, {args.n_ref:g} cycles) of {cases['case'].nunique()} case(s): "
           f"{out / 'fatigue_lifetime.csv'} (in N and N.m)")

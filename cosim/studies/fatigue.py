@@ -313,7 +313,8 @@ def read_cases(results: Path) -> list[tuple[str, Path, float, dict]]:
 
 
 def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref: float = N_REF,
-          life: float = LIFE_YEARS * YEAR, slopes=SLOPES, plots: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+          life: float = LIFE_YEARS * YEAR, slopes=SLOPES, plots: bool = True,
+          say=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Rainflow counting and DELs of every case of ``results``
     (:func:`read_cases`) into ``out``: ``fatigue_cases.csv`` (per case and
     signal), ``fatigue_lifetime.csv`` (per signal, over the cases with
@@ -321,11 +322,17 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
     ``unit`` ("N", "N.m"; :func:`signal_units`), and, with ``plots``, the figures (per case the
     rainflow matrices and the records with their extremes marked, and the
     DELs of every case).  The tables are written before the figures.
-    Returns both tables."""
+    ``say(text)``, given, is told each stage as it starts (a case read and
+    counted, the tables, the figures): a study of many long runs takes a
+    minute.  Returns both tables."""
+    say = say or (lambda text: None)
     from ..runtime.runlog import make_folder
     out = make_folder(out, "the fatigue study's folder")
     per_case, records = [], {}
-    for name, folder, probability, labels in read_cases(results):
+    found = read_cases(results)
+    for k, (name, folder, probability, labels) in enumerate(found):
+        if len(found) > 1:  # one run is read and counted in a second or two
+            say(f"reading and counting case {k + 1} of {len(found)}, {name} ({folder}) ...")
         df = read_run(folder, skip)
         roles = roles_of(folder)
         signals = signals_of(df, patterns, combinations, roles)
@@ -339,6 +346,7 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
         per_case.append(table)
         records[name] = (df["time"].to_numpy(), signals, counted)
     cases = pd.concat(per_case, ignore_index=True)
+    say(f"writing the tables in {out} ...")
     cases.to_csv(out / "fatigue_cases.csv", index=False)
     lifetime = pd.DataFrame([{"signal": sig, "unit": g["unit"].iloc[0],
                               **{f"DEL_m{m:g}": combined(g[f"DEL_m{m:g}"], g["probability"], m) for m in slopes}}
@@ -346,6 +354,8 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
     lifetime.to_csv(out / "fatigue_lifetime.csv", index=False)
     if plots:
         from ..reports.fatigue_plots import plot_fatigue
+        say(f"drawing the figures of {len(found)} case(s) in {out} (the slowest part; --no-plots leaves them out) "
+            f"...")
         plot_fatigue(out, cases, records, slopes)
     return cases, lifetime
 

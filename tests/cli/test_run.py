@@ -53,3 +53,48 @@ def test_check_of_built_fmus_says_they_check_out(capsys, unbuilt_system, fmu_dir
     assert main(["check", str(write_ssd(system, unbuilt_system.parent / "built.ssd"))]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].endswith(
         ": files, connections, types, units, values and capabilities check out")
+
+
+def test_the_demo_says_each_thing_before_it_does_it(capsys, monkeypatch, tmp_path):
+    """The demo's stages in order, each said before its work: building,
+    compiling (warm_up, before the vessel's settling, which calls the
+    crane's kernels and compiled them without a word on a cold cache),
+    settling, running, then the plots and the animation page (18 s of
+    silence after the run's 100%).  The work itself is replaced by notes."""
+    from types import SimpleNamespace
+
+    from crane_cosim import vessel_start, views
+    from crane_cosim.fmus import warmup
+    from crane_cosim.reports import plots
+    from crane_cosim.runtime import run
+
+    done = []
+
+    def doing(what, result=None):
+        def work(*a, **k):
+            done.append((what, capsys.readouterr().out))  # what was said since the last stage
+            return result
+        return work
+    monkeypatch.setattr(build, "build_all", doing("build", []))
+    monkeypatch.setattr(warmup, "warm_up", doing("compile", []))
+    monkeypatch.setattr(vessel_start, "settle_vessel", doing("settle", {}))
+    monkeypatch.setattr(run, "run_cosim", doing("run", SimpleNamespace(wall_time=1.0, real_time_factor=1.0)))
+    monkeypatch.setattr(plots, "plot_run", doing("plots", []))
+    monkeypatch.setattr(views, "animate", doing("page", tmp_path / "animation.html"))
+    assert main(["demo", "--out", str(tmp_path / "demo"), "--stop-time", "0.1"]) == 0
+    assert [what for what, _ in done] == ["build", "compile", "settle", "run", "plots", "page"]
+    said = dict(done)
+    assert said["build"].startswith("building FMUs in ")
+    assert said["run"].startswith("running ")
+    assert said["plots"] == f"writing the plots in {tmp_path / 'demo' / 'results' / 'plots'} ...\n"
+    assert said["page"] == f"writing the 3-D animation page in {tmp_path / 'demo' / 'results'} ...\n"
+
+
+def test_a_run_says_it_writes_its_plots(capsys, tmp_path, fmu_dir, monkeypatch):
+    from crane_cosim.reports import plots
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), step=0.01)
+    ssd = write_ssd(system, tmp_path / "system.ssd")
+    said = []
+    monkeypatch.setattr(plots, "plot_run", lambda out: said.append(capsys.readouterr().err) or [])
+    assert main(["run", str(ssd), "--stop-time", "0.05", "--out", str(tmp_path / "out")]) == 0
+    assert said[0].splitlines()[-1] == f"writing the plots in {tmp_path / 'out' / 'plots'} ..."

@@ -230,3 +230,22 @@ def test_the_figures_of_a_run_folder_are_named_after_its_case(tmp_path):
     pd.DataFrame({"case": ["results"], "probability": [1.0]}).to_csv(tmp_path / "scatter.csv", index=False)
     cases, _ = study(tmp_path / "scatter.csv", tmp_path / "out", plots=False)
     assert set(cases["case"]) == {"results"}
+
+
+def test_the_command_says_each_stage_before_it(tmp_path, capsys, monkeypatch):
+    """Two cases of a scatter table: a line on stderr per case read and
+    counted, then the tables, then the figures, each before its work (60 s
+    without a word before)."""
+    from crane_cosim.reports import fatigue_plots
+    _run_folder(tmp_path / "calm", 1e3)
+    _run_folder(tmp_path / "rough", 2e3)
+    pd.DataFrame({"case": ["calm", "rough"], "probability": [0.3, 0.7]}).to_csv(tmp_path / "scatter.csv", index=False)
+    said = []
+    monkeypatch.setattr(fatigue_plots, "plot_fatigue", lambda *a: said.append(capsys.readouterr().err))
+    assert main(["fatigue", str(tmp_path / "scatter.csv")]) == 0
+    out = tmp_path / "fatigue"
+    assert said[0].splitlines() == [
+        f"fatigue: reading and counting case 1 of 2, calm ({tmp_path / 'calm'}) ...",
+        f"fatigue: reading and counting case 2 of 2, rough ({tmp_path / 'rough'}) ...",
+        f"fatigue: writing the tables in {out} ...",
+        f"fatigue: drawing the figures of 2 case(s) in {out} (the slowest part; --no-plots leaves them out) ..."]
