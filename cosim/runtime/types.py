@@ -36,6 +36,7 @@ the value; an Enumeration takes one of its items, by name or by value.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 #: FMI type -> family (how the master exchanges and checks its values)
 FAMILY = {"Real": "real", "Float64": "real", "Float32": "real",
@@ -143,7 +144,13 @@ def value_of(var, raw, where: str):
     if family in ("real", "integer"):
         number = _number(raw, text, f"{where} is {kind}")
         if family == "integer":
-            if not float(number).is_integer():
+            if text is not None and isinstance(number, float):
+                # read as written ("9007199254740993.0", "9.007199254740993e15"),
+                # not through a float, which holds no odd integer beyond 2**53
+                number = Decimal(text)
+                if number != number.to_integral_value():
+                    raise ValueError(f"{where} is {kind}; {raw!r} is not a whole number")
+            elif not float(number).is_integer():
                 raise ValueError(f"{where} is {kind}; {raw!r} is not a whole number")
             return int(number)
         return float(number)

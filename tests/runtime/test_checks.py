@@ -30,6 +30,7 @@ def _system(fmu):
     ({"e.count": str(2 ** 53 + 1)}, "e.count = 9007199254740993 is beyond the 2**53 in magnitude that crane-cosim "
                                     "carries exactly (it exchanges and records an Int64 output as a 64-bit float)"),
     ({"e.count": -(2 ** 53) - 1}, "e.count = -9007199254740993 is beyond the 2**53 in magnitude"),
+    ({"e.count": "9.007199254740993e15"}, "e.count = 9007199254740993 is beyond the 2**53 in magnitude"),
 ])
 def test_a_value_the_master_cannot_carry_is_refused_by_name(early3, values, sentence):
     problems, _ = problems_of(_system(early3), RunConfig(values=values))

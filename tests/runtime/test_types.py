@@ -131,3 +131,11 @@ def test_a_float32_value_beyond_its_range_is_named(value, refused):
     (2 - 2**-23) 2**127 = 3.4028234663852886e38)."""
     problem = bound_problem(var("Float32", "parameter"), value, "c.g")
     assert (problem is not None) == refused, problem
+
+
+@pytest.mark.parametrize("text, value", [("9007199254740993.0", 2 ** 53 + 1), ("9.007199254740993e15", 2 ** 53 + 1),
+                                         ("-9007199254740995.00", -(2 ** 53) - 3), ("1e3", 1000)])
+def test_an_integer_written_with_a_point_or_an_exponent_is_read_as_written(text, value):
+    """Through a float, 9007199254740993.0 was 2**53: a value the guard then
+    let through, rounded."""
+    assert value_of(var("Int64", "parameter"), text, "c.v") == value
