@@ -31,7 +31,10 @@ the same, an input having ``initial`` exact.  A variable whose value the
 FMU computes (``initial`` calculated), a constant and the independent
 variable are refused, and so is an input that a connection drives.  A
 declared ``min`` or ``max`` (the variable's or its declared type's) bounds
-the value; an Enumeration takes one of its items, by name or by value.
+the value, and so does its type's range (an integer type's, a Float32's:
+no value is set as an infinity); an integer output's value, which the
+master carries as a float, is at most 2**53 in magnitude; an Enumeration
+takes one of its items, by name or by value.
 """
 from __future__ import annotations
 
