@@ -38,11 +38,16 @@ holds another sweep is refused, unless ``force`` clears its cases
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
+import json
+import logging
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -189,12 +194,67 @@ def _connect(scheduler: str | None, workers: int | None):
         except (OSError, ValueError, TimeoutError) as exc:
             raise CraneCosimError(f"the Dask scheduler {scheduler} cannot be reached: {exc}") from None
     try:
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+        with _sigint_ignored():  # by the workers: a terminal's Ctrl-C is the sweep's to act on, not theirs
+            # the workers' warnings left out (a task cancelled as the cluster
+            # closes): what a case met is in its folder and the summary
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
     except (OSError, ValueError, TimeoutError) as exc:
         raise CraneCosimError(f"a local Dask cluster of {workers or os.cpu_count() or 1} worker(s) cannot be "
                               f"started: {exc}") from None
     return Client(cluster), cluster
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the local cluster's worker processes start, so
+    that they inherit it ignored (an ignored signal stays ignored across
+    exec, and Python then installs no KeyboardInterrupt of its own): a
+    terminal's Ctrl-C, sent to every process of the foreground group,
+    reaches the sweep alone, which stops the cluster itself, rather than
+    each worker printing its traceback.  A Ctrl-C in that second is acted
+    on once the workers have started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _dask_quiet(quiet: bool):
+    """With ``quiet``, Dask's own log lines (keys it could not gather, a
+    worker killed as the cluster closes) left out: the sweep was stopped,
+    and says so in one line."""
+    if not quiet:
+        yield
+        return
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _rows_on_disk(out: Path, names) -> dict:
+    """The summary rows of those cases of ``names`` whose folder in ``out``
+    holds the row of a case that ended (``case.json``, written before the
+    folder takes the case's name: a case stopped in the middle has none),
+    completed or failed."""
+    rows = {}
+    for name in names:
+        try:
+            row = json.loads((Path(out) / CASES / name / "case.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(row, dict) and row.get("status") in ("completed", "failed"):
+            rows[name] = row
+    return rows
 
 
 def _lost(name: str, values: dict, exc: BaseException) -> dict:
@@ -241,7 +301,7 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
         return pd.read_csv(out / SUMMARY)
     make_folder(out, label)  # before the cluster starts: a folder that cannot be is bad input
     client, cluster = _connect(scheduler, workers)
-    bar = None
+    bar, stopped = None, False
     try:
         if force:
             clear(out, label)
@@ -265,10 +325,19 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
             write_summary(out, cases, rows)
             if bar is not None:
                 bar.update()
+    except BaseException:  # Ctrl-C, SIGTERM, a lost scheduler
+        stopped = True
+        raise
     finally:
         if bar is not None:
             bar.close()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        with _dask_quiet(stopped):
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        if stopped:
+            # the cases that ended while the sweep was stopping (or whose
+            # ending it had not yet taken) as their folders say, not pending
+            rows.update(_rows_on_disk(out, [name for name, _ in todo if name not in rows]))
+            write_summary(out, cases, rows)
     return pd.read_csv(out / SUMMARY)

@@ -1,0 +1,61 @@
+"""``crane-cosim sweep``, ``fatigue`` and ``bench`` (``cosim/cli/studies.py``)
+as a user meets them: Ctrl-C in a sweep."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from crane_cosim.files.ssp import write_ssd
+from crane_cosim.scenarios import crane_on_vessel
+
+
+@pytest.fixture
+def system(fmu_dir, tmp_path):
+    return write_ssd(crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name), tmp_path / "CraneOnVessel.ssd")
+
+
+def _done_on_disk(out) -> set:
+    """The cases whose folder says they completed."""
+    done = set()
+    for row in (out / "cases").glob("*/case.json") if (out / "cases").is_dir() else ():
+        if json.loads(row.read_text()).get("status") == "completed":
+            done.add(row.parent.name)
+    return done
+
+
+def test_ctrl_c_in_a_sweep_is_one_line_and_the_summary_holds_what_completed(system, tmp_path):
+    """Ctrl-C (SIGINT to the sweep's process group, as a terminal sends it)
+    once a case has completed: exit 130, one line on stderr (it was some 60
+    lines and 4 tracebacks of Dask's), and summary.csv says completed for
+    every case whose folder completed (it said pending for some), the
+    others pending."""
+    out = tmp_path / "sweep"
+    command = [sys.executable, "-m", "crane_cosim.cli", "sweep", str(system), "--vary",
+               "vessel.m=1000,1100,1200,1300,1400,1500", "--out", str(out), "--workers", "1", "--stop-time", "1.0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.time() + 300
+        while not _done_on_disk(out) and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert _done_on_disk(out), "no case completed"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    err = err.decode()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "crane-cosim: interrupted; the results computed so far are on disk", err
+    lines = [line for line in err.split("\n") if line.strip()]
+    assert "Traceback" not in err and len(lines) == 2 and "case/s" in lines[0], err  # the bar, and the line
+    summary = pd.read_csv(out / "summary.csv")
+    done = _done_on_disk(out)
+    assert done and done != set(summary["case"])
+    assert {c: s for c, s in zip(summary["case"], summary["status"])} == {
+        c: "completed" if c in done else "pending" for c in summary["case"]}
