@@ -54,6 +54,10 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import CraneCosimError
+from ..runtime.algorithms import ALGORITHMS
+from ..runtime.checks import settings_problems
+from ..runtime.coupling import COUPLINGS
+from ..runtime.plan import EXTRAPOLATIONS
 from .case import PEAK_ROLE, run_case
 from .sweep_folder import CASES, RESULTS, SUMMARY, clear, earlier_rows, identity, make_folder, write_identity
 
@@ -291,6 +295,10 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
     check_folder(out, label)
     system_path = str(Path(system_path).resolve())
     with open_system(system_path) as opened:
+        # the stop time, step and algorithm before the minutes of building
+        problems = settings_problems(config.applied_to(opened.system), ALGORITHMS, COUPLINGS, EXTRAPOLATIONS)
+        if problems:
+            raise CraneCosimError(problems[0])
         prepare_fmus(config.applied_to(opened.system))  # once, here: two cases must not build the same FMU at once
         check_cases(opened.system, cases, config)
         ident = identity(opened, config)

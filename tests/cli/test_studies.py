@@ -10,7 +10,9 @@ import time
 import pandas as pd
 import pytest
 
+from crane_cosim.cli import main
 from crane_cosim.files.ssp import write_ssd
+from crane_cosim.fmus import build
 from crane_cosim.scenarios import crane_on_vessel
 
 
@@ -59,3 +61,15 @@ def test_ctrl_c_in_a_sweep_is_one_line_and_the_summary_holds_what_completed(syst
     assert done and done != set(summary["case"])
     assert {c: s for c, s in zip(summary["case"], summary["status"])} == {
         c: "completed" if c in done else "pending" for c in summary["case"]}
+
+
+def test_a_sweeps_wrong_stop_time_is_refused_before_the_fmus_are_built(tmp_path, monkeypatch, capsys):
+    def started(*a, **k):
+        raise AssertionError("an FMU was being built")
+    monkeypatch.setattr(build, "build_fmu", started)
+    system = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(tmp_path / "fmus")), tmp_path / "system.ssd")
+    assert main(["sweep", str(system), "--vary", "vessel.m=1000,1100", "--stop-time", "-1",
+                 "--out", str(tmp_path / "sweep")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["crane-cosim: error: the stop time -1 s is not after the start time 0 s"]
+    assert not (tmp_path / "fmus").exists()
