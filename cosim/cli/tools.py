@@ -205,7 +205,8 @@ def cmd_hydro(args) -> int:
           f"{len(spec['headings']['degrees'])} headings ...", file=sys.stderr, flush=True)
     db = compute_database(spec, progress=sys.stderr.isatty())
     write_database(db, out)
-    print(f"hydro: {db.computed_by}, in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    print(f"hydro: {db.computed_by}, in {time.perf_counter() - start:.0f} s; a HydroVessel takes it by its path: "
+          f"--set vessel.database={Path(out).resolve()}", file=sys.stderr)
     print(out)
     return 0
 

@@ -1,0 +1,35 @@
+"""``crane-cosim build-fmus``, ``hydro`` ... (``cosim/cli/tools.py``): where
+``hydro`` writes a hull's database, and what it says of it."""
+import shutil
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+
+from crane_cosim.blocks import hull_database
+from crane_cosim.cli import main
+from crane_cosim.hydro import compute
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_examples_database_computed_again_is_not_left_untracked():
+    """``crane-cosim hydro examples/hydro_vessel/barge.toml`` writes
+    ``barge.nc`` beside the hull file, as for any hull of a user's (the
+    docs say so); in the source tree git ignores it (it ships as
+    ``blocks/hulls/barge.nc``), so that the command leaves the clone clean."""
+    ignored = subprocess.run(["git", "check-ignore", "-q", "examples/hydro_vessel/barge.nc"], cwd=ROOT)
+    assert ignored.returncode == 0
+
+
+def test_hydro_says_how_a_vessel_takes_the_database(tmp_path, monkeypatch, capsys):
+    """The database's path and the --set that gives it to a HydroVessel
+    (Capytaine's computation replaced: its figures are tests/hydro's)."""
+    hull = tmp_path / "barge.toml"
+    shutil.copy(ROOT / "examples" / "hydro_vessel" / "barge.toml", hull)
+    monkeypatch.setattr(compute, "compute_database", lambda spec, progress: SimpleNamespace(computed_by="Capytaine"))
+    monkeypatch.setattr(hull_database, "write_database", lambda db, out: Path(out).write_bytes(b"CDF"))
+    assert main(["hydro", str(hull)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == str(tmp_path / "barge.nc")
+    assert captured.err.strip().splitlines()[-1] == (f"hydro: Capytaine, in 0 s; a HydroVessel takes it by its path: "
+                                                     f"--set vessel.database={tmp_path / 'barge.nc'}")
