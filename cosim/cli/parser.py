@@ -77,12 +77,19 @@ def split_pair(argv, extra) -> str | None:
     ``--set vessel.m = 1200``), argparse having left ``extra`` (the words it
     did not take) over; None when the first of them follows no such option."""
     argv = list(argv)
-    if not extra or extra[0] not in argv:
+    found = None
+    for k, word in enumerate(argv):  # where the first stray word follows such an option's value
+        if word == (extra[0] if extra else None) and k >= 1:
+            before = argv[k - 1].partition("=")
+            if before[0] in PAIR_OPTIONS and before[1]:  # --set=vessel.m 1200
+                found = (k, before[0], before[2])
+            elif k >= 2 and argv[k - 2] in PAIR_OPTIONS:  # --set vessel.m 1200
+                found = (k, argv[k - 2], argv[k - 1])
+            if found:
+                break
+    if found is None:
         return None
-    k = argv.index(extra[0])
-    if k < 2 or argv[k - 2] not in PAIR_OPTIONS:
-        return None
-    option, name = argv[k - 2], argv[k - 1]
+    k, option, name = found
     rest = []
     for word in argv[k:]:
         if word.startswith("-") and not _number(word):

@@ -47,6 +47,9 @@ def test_ecos_is_named_as_ntnu_alesunds():
     (["run", "sys.ssd", "--set", "vessel.x0=", "-1"], "'vessel.x0= -1'", "--set vessel.x0=-1"),
     (["run", "sys.ssd", "--replace", "crane", "Crane2.fmu"], "'crane Crane2.fmu'", "--replace crane=Crane2.fmu"),
     (["sweep", "sys.ssd", "--vary", "waves.Hs", "1,2"], "'waves.Hs 1,2'", "--vary waves.Hs=1,2"),
+    (["run", "sys.ssd", "--set=vessel.m", "1200"], "'vessel.m 1200'", "--set vessel.m=1200"),
+    (["run", "sys.ssd", "--set", "vessel.m=1200", "--set", "crane.m", "1200"], "'crane.m 1200'",
+     "--set crane.m=1200"),
 ])
 def test_a_pair_typed_as_two_words_is_one_sentence(capsys, words, typed, meant):
     """``--set vessel.m 1200``: one sentence saying the option takes
@@ -54,7 +57,7 @@ def test_a_pair_typed_as_two_words_is_one_sentence(capsys, words, typed, meant):
     "unrecognized arguments: 1200")."""
     assert main(words) == 2
     err = capsys.readouterr().err
-    assert err.strip().splitlines() == [f"crane-cosim: error: {words[2]} takes NAME=VALUE as one word, without "
+    assert err.strip().splitlines() == [f"crane-cosim: error: {meant.split()[0]} takes NAME=VALUE as one word, without "
                                         f"spaces; {typed} was typed: write {meant}"]
 
 
