@@ -54,6 +54,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import CraneCosimError
+from ..fmus.warmup import models_of, warm_up
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.checks import settings_problems
 from ..runtime.coupling import COUPLINGS
@@ -302,12 +303,19 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
         prepare_fmus(config.applied_to(opened.system))  # once, here: two cases must not build the same FMU at once
         check_cases(opened.system, cases, config)
         ident = identity(opened, config)
+        applied = config.applied_to(opened.system)
+        models, master = models_of(applied), applied.algorithm == "iterated-midpoint"
     rows = earlier_rows(out, ident, cases, config, force, label)
     todo = [(name, values) for name, values in cases if name not in rows]
     if not todo:
         write_summary(out, cases, rows)
         return pd.read_csv(out / SUMMARY)
     make_folder(out, label)  # before the cluster starts: a folder that cannot be is bad input
+    if progress and scheduler is None:
+        # compiled here, with a word and a bar, into the cache the local
+        # workers' cases then load from, rather than by the first cases in
+        # silence (their messages go to their case.log)
+        warm_up(models, master=master)
     client, cluster = _connect(scheduler, workers)
     bar, stopped = None, False
     try:

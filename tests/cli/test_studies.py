@@ -11,9 +11,11 @@ import pandas as pd
 import pytest
 
 from crane_cosim.cli import main
+from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.fmus import build
 from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.studies import sweep as module
 
 
 @pytest.fixture
@@ -73,3 +75,19 @@ def test_a_sweeps_wrong_stop_time_is_refused_before_the_fmus_are_built(tmp_path,
     err = capsys.readouterr().err
     assert err.strip().splitlines() == ["crane-cosim: error: the stop time -1 s is not after the start time 0 s"]
     assert not (tmp_path / "fmus").exists()
+
+
+def test_a_local_sweep_compiles_the_kernels_with_a_word_before_its_workers_start(system, tmp_path, monkeypatch):
+    """The kernels compiled (warm_up: a line and a bar a block) before the
+    local cluster starts, not by the first cases, whose messages go to
+    their case.log: a cold cache's minutes of a sweep were silent."""
+    done = []
+    monkeypatch.setattr(module, "warm_up", lambda models, master: done.append(("compile", sorted(models), master)))
+
+    def connect(*a):
+        done.append(("cluster",))
+        raise CraneCosimError("no cluster in this test")
+    monkeypatch.setattr(module, "_connect", connect)
+    with pytest.raises(CraneCosimError, match="no cluster in this test"):
+        module.sweep(system, module.cases_of_ranges(["vessel.m=1000,1100"]), tmp_path / "sweep")
+    assert done == [("compile", ["Controller", "Crane", "Vessel"], True), ("cluster",)]
