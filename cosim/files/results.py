@@ -191,11 +191,15 @@ def summary_of_stream(path) -> dict:
 
 def cut_short(results) -> str | None:
     """The sentence saying that the run in the folder ``results`` was cut
-    short (it has results.arrows and no summary.json: killed), or None."""
+    short (killed: it has results.arrows, holding what a run starts it
+    with, and no summary.json), or None."""
     folder = Path(results)
     if not folder.is_dir() or (folder / SUMMARY_FILE).exists() or not (folder / RESULTS_FILE).is_file():
         return None
-    end = read_summary(folder).get("end_time")
+    summary = summary_of_stream(folder / RESULTS_FILE)
+    if not summary:  # not a file a run wrote, or not even its schema: what reads it says so
+        return None
+    end = summary.get("end_time")
     at = f"at t = {end:g} s, its last recorded row" if end is not None else "before it recorded a row"
     return f"the run in {folder} was cut short {at} (it wrote no {SUMMARY_FILE}); what it recorded is used"
 

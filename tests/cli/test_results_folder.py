@@ -247,3 +247,27 @@ def test_a_read_only_folder_under_an_export_or_beside_fmus_to_build_is_one_sente
         assert err.splitlines() == [f"crane-cosim: error: {fragment} (Read-only file system)"], err
     assert sorted(p.name for p in rw.iterdir() if p.suffix not in (".err", ".code")) == []
     assert sorted(p.name for p in system.iterdir()) == ["s.ssd"] and list(ro.iterdir()) == []
+
+
+def test_two_runs_started_together_into_one_folder_one_runs_the_other_is_refused(tmp_path, ssd):
+    """Two processes run into one --out at once (stop times 3 s and 2.5 s,
+    to tell their runs apart): one completes (exit 0), the other is refused
+    in one sentence (exit 2; another run writing the folder, or, had the
+    first ended before it looked, the earlier run it holds), and the folder
+    holds the completed run whole."""
+    out = tmp_path / "out"
+    stops = (3.0, 2.5)
+    procs = [subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(ssd), "--out", str(out),
+                               "--no-plots", "--stop-time", str(stop)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for stop in stops]
+    ended = [(p.pid, p.returncode, err) for p in procs for _, err in [p.communicate(timeout=600)]]
+    codes = sorted(code for _, code, _ in ended)
+    assert codes == [0, 2], ended
+    winner = next(k for k, (_, code, _) in enumerate(ended) if code == 0)
+    _, _, err = ended[1 - winner]
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and (f"--out {out} is being written by another run (pid {ended[winner][0]})" in lines[0]
+                                or f"--out {out} holds an earlier run" in lines[0]), err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "completed" and summary["stop_time"] == stops[winner]
+    assert len(read_results(out)) == round(stops[winner] / 1e-3) + 1
