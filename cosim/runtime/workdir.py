@@ -2,7 +2,9 @@
 system's temporary folder: ``crane_cosim_run_<pid>_*``, claimed by its run
 (``files/folders.py``) and removed at its end.  A run killed before its end
 (SIGKILL, a power cut) cannot remove its folder; the next run's start
-removes every such folder whose claim is free, its run dead."""
+removes every such folder whose run is dead and whose claim is free.  The
+process id in the name keeps a run starting (its folder made, its claim
+not yet taken) from losing its folder to another run's start."""
 from __future__ import annotations
 
 import contextlib
@@ -32,13 +34,16 @@ def _dead(pid: int) -> bool:
 
 
 def _abandoned(folder: Path) -> bool:
-    """Whether the working folder ``folder`` is no live run's: its claim can
-    be taken, or it has none yet and the process its name gives is dead."""
+    """Whether the working folder ``folder`` is no live run's: the process
+    its name gives is dead (the run that made it), and no other process
+    holds its claim (a process the run started, still ending)."""
+    pid = folder.name[len(PREFIX):].partition("_")[0]
+    if not pid.isdigit() or not _dead(int(pid)):
+        return False
     try:
         fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
-    except FileNotFoundError:
-        pid = folder.name[len(PREFIX):].partition("_")[0]
-        return pid.isdigit() and _dead(int(pid))
+    except FileNotFoundError:  # the run died before it took its claim
+        return True
     except OSError:
         return False
     try:
