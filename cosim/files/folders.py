@@ -20,6 +20,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import time
 from pathlib import Path
 
 from ..errors import CraneCosimError, SimulationError
@@ -29,6 +30,8 @@ __all__ = ["LOCK_FILE", "FolderBusy", "NoSpaceLeft", "claimed", "refuse_busy", "
 
 #: the claim of a run on its folder (an exclusive flock; the file holds the claiming process's id)
 LOCK_FILE = ".crane_cosim.lock"
+#: times a claim is tried, 10 ms apart, before it is refused
+_TRIES = 5
 #: the errors that say the disk (or the user's quota) is full
 _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
@@ -137,6 +140,7 @@ def _lock(folder: Path, label: str) -> int:
     """The descriptor of ``folder``'s lock file, locked by this process and
     holding its id; :class:`FolderBusy` where another process holds it."""
     path = folder / LOCK_FILE
+    tries = 0
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
@@ -144,6 +148,10 @@ def _lock(folder: Path, label: str) -> int:
         except BlockingIOError:
             holder = _holder(fd)
             os.close(fd)
+            tries += 1
+            if tries < _TRIES:  # another process's refuse_busy holds it for an instant; a run, for its run
+                time.sleep(0.01)
+                continue
             raise _busy(folder, label, holder) from None
         # the last holder may have removed the file between its open here
         # and the lock: a lock on a removed file claims nothing, so again
