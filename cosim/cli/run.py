@@ -83,6 +83,10 @@ def cmd_run(args) -> int:
     # an .ssp archive is extracted into a temporary folder that lives for the run
     with open_system(args.system) as opened:
         checked_settings(opened.system, config)
+        unbuilt = [] if args.monolithic else fmus_to_build(config.applied_to(opened.system))
+        if unbuilt:  # seconds to a minute that would be silent
+            print(f"building the FMU{'s' * (len(unbuilt) > 1)} of {', '.join(unbuilt)} ...", file=sys.stderr,
+                  flush=True)
         return _run(args, config, opened.system, opened.folder)
 
 

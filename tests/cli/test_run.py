@@ -3,6 +3,7 @@ checked before anything is built, and ``check`` saying what it checked."""
 import pytest
 
 from crane_cosim.cli import main
+from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.fmus import build
 from crane_cosim.scenarios import crane_on_vessel
@@ -98,3 +99,14 @@ def test_a_run_says_it_writes_its_plots(capsys, tmp_path, fmu_dir, monkeypatch):
     monkeypatch.setattr(plots, "plot_run", lambda out: said.append(capsys.readouterr().err) or [])
     assert main(["run", str(ssd), "--stop-time", "0.05", "--out", str(tmp_path / "out")]) == 0
     assert said[0].splitlines()[-1] == f"writing the plots in {tmp_path / 'out' / 'plots'} ..."
+
+
+def test_a_run_says_it_builds_the_fmus_before_it_does(capsys, tmp_path, unbuilt_system, monkeypatch):
+    said = []
+
+    def building(model, folder):
+        said.append(capsys.readouterr().err)
+        raise CraneCosimError("stopped here")
+    monkeypatch.setattr(build, "build_fmu", building)
+    assert main(["run", str(unbuilt_system), "--no-plots", "--stop-time", "0.1"]) == 2
+    assert said[0] == "building the FMUs of vessel, crane, controller ...\n"
