@@ -37,17 +37,19 @@ def cmd_check(args) -> int:
               f"{'s' if len(problems) > 1 else ''})", file=sys.stderr)
         return 2
     n, m = len(system.components), len(system.connections)
-    unbuilt = fmus_to_build(config.applied_to(system))
+    applied = config.applied_to(system)
+    unbuilt = fmus_to_build(applied)
     if not unbuilt:
         print(f"{system.name}: {n} component{'s' * (n != 1)}, {m} connection{'s' * (m != 1)}: "
               f"files, connections, types, units, values and capabilities check out")
         return 0
     several = len(unbuilt) > 1
+    stale = any(applied.source_path(applied.component(c)).exists() for c in unbuilt)
     names = ", ".join(unbuilt[:-1]) + " and " + unbuilt[-1] if several else unbuilt[0]
     print(f"{system.name}: {n} component{'s' * (n != 1)}, {m} connection{'s' * (m != 1)}: files, connections, "
           f"types, units, values and capabilities check out, those of {names} against the project's block"
-          f"{'s' * several} since {'their FMUs are' if several else 'its FMU is'} not built yet "
-          f"(crane-cosim run builds {'them' if several else 'it'})")
+          f"{'s' * several} since {'their FMUs are' if several else 'its FMU is'} not built yet"
+          f"{' or built from other sources' if stale else ''} (crane-cosim run builds {'them' if several else 'it'})")
     return 0
 
 

@@ -110,3 +110,12 @@ def test_a_run_says_it_builds_the_fmus_before_it_does(capsys, tmp_path, unbuilt_
     monkeypatch.setattr(build, "build_fmu", building)
     assert main(["run", str(unbuilt_system), "--no-plots", "--stop-time", "0.1"]) == 2
     assert said[0] == "building the FMUs of vessel, crane, controller ...\n"
+
+
+def test_check_of_fmus_built_from_other_sources_says_so(capsys, tmp_path, fmu_dir, monkeypatch):
+    from crane_cosim.cli import run as module
+    monkeypatch.setattr(module, "needs_building", lambda path, block: True)  # as if built by another version
+    system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir))
+    assert main(["check", str(write_ssd(system, tmp_path / "built.ssd"))]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].endswith(
+        "since their FMUs are not built yet or built from other sources (crane-cosim run builds them)")
