@@ -217,8 +217,8 @@ def _sigint_ignored():
     exec, and Python then installs no KeyboardInterrupt of its own): a
     terminal's Ctrl-C, sent to every process of the foreground group,
     reaches the sweep alone, which stops the cluster itself, rather than
-    each worker printing its traceback.  A Ctrl-C in that second is acted
-    on once the workers have started."""
+    each worker printing its traceback.  A Ctrl-C while they start (a
+    second or two) goes unseen: pressed again, it stops the sweep."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
