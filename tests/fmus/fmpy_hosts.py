@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from crane_cosim.blocks import BLOCKS
+from limits import HUNG
 
 __all__ = ["DRIVEN", "fmpy_final_outputs"]
 
@@ -28,6 +29,6 @@ def fmpy_final_outputs(command: list[str], fmus: list[Path], env: dict, path_of=
     reads (a Windows path under Wine)."""
     jobs = [[path_of(fmu), DRIVEN.get(Path(fmu).stem, {})] for fmu in fmus]
     proc = subprocess.run([*command, path_of(script)], input=json.dumps(jobs), capture_output=True, text=True,
-                          timeout=1800, env=env)
+                          timeout=HUNG, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -33,6 +33,7 @@ from c_hosts import compile_host as _compile, host_env as _host_env, require_com
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.fmus import native
 from crane_cosim.fmus.build import FMU_SOURCE_FILE, build_fmu, fmu_is_current
+from limits import HUNG
 
 HERE = Path(__file__).resolve().parent
 
@@ -81,7 +82,7 @@ def _run_c(c_master, folder, sets, outputs, steps=200, h=1e-3, env=None, wrapper
     vr = _vrs(md)
     args = [*wrapper, str(c_master), str(folder), md.coSimulation.modelIdentifier, md.guid, str(steps), repr(h),
             ",".join(f"{vr[k]}={v!r}" for k, v in sets.items()), ",".join(str(vr[n]) for n in outputs)]
-    return subprocess.run(args, capture_output=True, text=True, timeout=600, env=env or _host_env())
+    return subprocess.run(args, capture_output=True, text=True, timeout=HUNG, env=env or _host_env())
 
 
 def _values(proc) -> np.ndarray:
@@ -245,7 +246,7 @@ def test_libcosim_c_library_runs_the_fmu(fmu_dir, unzipped, tmp_path_factory):
     proc = subprocess.run([str(exe), str(fmu), "200", str(1_000_000),
                            ",".join(f"{vr[k]}={v!r}" for k, v in sets.items()),
                            ",".join(str(vr[n]) for n in outputs)],
-                          capture_output=True, text=True, timeout=300, env=_host_env())
+                          capture_output=True, text=True, timeout=HUNG, env=_host_env())
     y_py = _run_fmpy(unzipped(fmu), sets, outputs)
     y_c = _values(proc)
     np.testing.assert_allclose(y_c, y_py, rtol=1e-9, atol=1e-9 * np.abs(y_py).max())
@@ -271,7 +272,7 @@ def test_no_abort_at_exit_in_c_and_python_hosts(fmu_dir, unzipped, c_master, run
 
     def python_host(_):
         return "Python host", subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                             timeout=600, env=_host_env())
+                                             timeout=HUNG, env=_host_env())
 
     jobs = [c_host, python_host] * runs
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:

@@ -17,11 +17,12 @@ import pytest
 from crane_cosim.fmus import native
 from crane_cosim.fmus.elf_versions import glibc_floor, glibc_versions, newest
 from crane_cosim.fmus.portable_runtime import runtime_glibc
+from limits import HUNG
 
 
 def _objdump_versions(path: Path) -> set[tuple[int, ...]]:
     """The GLIBC versions ``objdump -p`` lists among the file's version references."""
-    out = subprocess.run(["objdump", "-p", str(path)], capture_output=True, text=True, timeout=60).stdout
+    out = subprocess.run(["objdump", "-p", str(path)], capture_output=True, text=True, timeout=HUNG).stdout
     refs = out.split("Version References:", 1)[1] if "Version References:" in out else ""
     return {tuple(int(g) for g in m.groups() if g) for m in re.finditer(r"GLIBC_(\d+)\.(\d+)(?:\.(\d+))?\b", refs)}
 

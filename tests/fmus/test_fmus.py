@@ -20,6 +20,7 @@ from fmpy.validation import validate_fmu
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime.loading import open_instance
+from limits import HUNG
 
 MODELS = sorted(BLOCKS)
 
@@ -336,7 +337,7 @@ def _simulate_isolated(fmu, site, absent):
         print(json.dumps([len(r), all(bool(abs(float(v)) < 1e300) for v in r[-1])]))
     """)
     return subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=HUNG)
 
 
 def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):
@@ -367,5 +368,5 @@ run_cosim(s, Path({str(tmp_path)!r}) / "ramp", progress=False)
 run_cosim(crane_on_vessel(fmus.parent, fmus.name, stop_time=0.01), Path({str(tmp_path)!r}) / "crane",
           progress=False)
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HUNG)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -33,6 +33,7 @@ from crane_cosim.fmus.portable_runtime import tar_gz
 from crane_cosim.fmus.ls_ref import LS_FOLDER
 from crane_cosim.hosts.ecos import run_ecos
 from crane_cosim.hosts.libcosim import run_libcosim
+from limits import HUNG
 
 # skipped without a C compiler, failed without one in CI (conftest.py)
 pytestmark = pytest.mark.usefixtures("c_compiler")
@@ -82,7 +83,7 @@ def run_c_master(c_master, folder: Path, env: dict, wrapper=()) -> np.ndarray:
     sets = ",".join(f"{vr[k]}={v!r}" for k, v in DRIVEN.get(md.coSimulation.modelIdentifier, {}).items())
     args = [*wrapper, str(c_master), str(folder), md.coSimulation.modelIdentifier, md.guid, str(steps), repr(h), sets,
             ",".join(str(v.valueReference) for v in outputs)]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=900, env=env)
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=HUNG, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     values = np.array([float(x) for x in lines[lines.index("outputs") + 1:]])
@@ -109,7 +110,7 @@ def test_the_clean_room_has_no_python(clean_home):
     probe = "; ".join([*(f"test -z \"$(ls -A '{d}')\"" for d in folders), *(f"test ! -s '{f}'" for f in files),
                        "! command -v python3 >/dev/null 2>&1 || ! python3 -c pass 2>/dev/null"])
     proc = subprocess.run(clean_room_command(["sh", "-c", probe]), capture_output=True, text=True,
-                          env=clean_env(clean_home), timeout=60)
+                          env=clean_env(clean_home), timeout=HUNG)
     assert proc.returncode == 0, proc.stderr
     assert any("python" in f for f in folders)  # this interpreter's installation is among those hidden
 
@@ -160,9 +161,9 @@ def fmpy_pythons(tmp_path_factory):
         if interpreter is None:
             continue
         venv = tmp_path_factory.mktemp(f"fmpy{version}")
-        subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+        subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=HUNG)
         proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "fmpy"],
-                              capture_output=True, text=True, timeout=900)
+                              capture_output=True, text=True, timeout=HUNG)
         assert proc.returncode == 0, proc.stderr[-3000:]
         pythons[version] = venv / "bin" / "python"
     return pythons
@@ -213,7 +214,7 @@ def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir
     for name, folder in (("lean", example), ("portable", system)):
         out = tmp_path / name
         proc = subprocess.run([sys.executable, "-m", "crane_cosim.cli", "run", str(folder), "--stop-time", "2",
-                               "--out", str(out), "--no-plots"], capture_output=True, text=True, timeout=600)
+                               "--out", str(out), "--no-plots"], capture_output=True, text=True, timeout=HUNG)
         assert proc.returncode == 0, proc.stderr[-3000:]
         with ipc.open_stream(out / "results.arrows") as stream:
             results[name] = stream.read_pandas()

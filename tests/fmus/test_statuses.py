@@ -24,6 +24,7 @@ from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.compiled_block import CompiledBlock
 from c_hosts import compile_host, host_env
+from limits import HUNG
 
 HERE = Path(__file__).resolve().parent
 OK, WARNING, DISCARD, ERROR = 0, 1, 2, 3
@@ -206,7 +207,7 @@ def fmpy_results(tables):
     Python process of its own: model -> {False: results, True: results}."""
     jobs = [[str(folder), _scripts(rows), on] for folder, _, rows in tables.values() for on in (False, True)]
     proc = subprocess.run([sys.executable, str(HERE / "status_script.py")], input=json.dumps(jobs),
-                          capture_output=True, text=True, timeout=900, env=host_env())
+                          capture_output=True, text=True, timeout=HUNG, env=host_env())
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = iter(json.loads(proc.stdout))
     return {model: {False: next(results), True: next(results)} for model in tables}
@@ -216,7 +217,7 @@ def _run_c(c_statuses, folder, md, rows, logging_on, tmp_path):
     script = tmp_path / f"script_{int(logging_on)}.txt"
     script.write_text("\n".join(";".join(calls) for calls in _scripts(rows)) + "\n")
     proc = subprocess.run([str(c_statuses), str(folder), md.coSimulation.modelIdentifier, md.guid,
-                           str(int(logging_on)), str(script)], capture_output=True, text=True, timeout=600,
+                           str(int(logging_on)), str(script)], capture_output=True, text=True, timeout=HUNG,
                           env=host_env())
     assert proc.returncode == 0, proc.stderr[-3000:]
     results, scenario, messages = [], [], []
@@ -271,7 +272,7 @@ def portable_fmpy_results(tables, portable_folders):
     jobs = [[str(portable_folders[model]), _scripts(rows), on] for model, (_, _, rows) in tables.items()
             for on in (False, True)]
     proc = subprocess.run([sys.executable, str(HERE / "status_script.py")], input=json.dumps(jobs),
-                          capture_output=True, text=True, timeout=900, env=host_env())
+                          capture_output=True, text=True, timeout=HUNG, env=host_env())
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = iter(json.loads(proc.stdout))
     return {model: {False: next(results), True: next(results)} for model in tables}
@@ -312,7 +313,7 @@ def _windows_results(windows, folders: dict, tables, crash: bool) -> list:
                        if (name == CRASHES_ON_WINDOWS) == crash}), on]
             for model in WINDOWS_TABLE for on in (False, True)]
     proc = subprocess.run([*windows.command, windows.path_of(HERE / "status_script.py")], input=json.dumps(jobs),
-                          capture_output=True, text=True, timeout=1800, env=windows.env)
+                          capture_output=True, text=True, timeout=HUNG, env=windows.env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

@@ -11,6 +11,7 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 from crane_cosim.fmus import warmup
 from crane_cosim.blocks import jit, stepping
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
+from limits import HUNG
 
 
 MESSAGE = "compiling the knuckle boom crane with numba (30 s to 1.5 min, once per machine; kept in "
@@ -136,7 +137,7 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     env = {**os.environ, "CRANE_COSIM_CACHE_DIR": str(tmp_path / "cache")}
     exe = os.path.join(os.path.dirname(sys.executable), "crane-cosim")
     first = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
-                           env=env, timeout=600)
+                           env=env, timeout=HUNG)
     assert first.returncode == 0, first.stderr
     assert MESSAGE + f"{tmp_path / 'cache'}) ..." in first.stderr
     compiled = [l.split()[1] for l in first.stderr.splitlines() if l.startswith("  compiled ")]
@@ -149,7 +150,7 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     master = f"compiling {warmup.MASTER_STEP[0]} with numba ({warmup.MASTER_STEP[1]}, once per machine; kept in "
     assert master + f"{tmp_path / 'cache'}{os.sep}master-" in first.stderr
     again = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
-                           env=env, timeout=600)
+                           env=env, timeout=HUNG)
     assert again.returncode == 0 and "compil" not in again.stderr, again.stderr
 
 
@@ -174,7 +175,7 @@ def test_a_whole_step_not_yet_compiled_is_compiled_with_a_word(tmp_path):
     version of the step's template): the warm-up compiles the step, saying
     so, where an FMU would have compiled it silently at its initialization."""
     env = {**os.environ, "CRANE_COSIM_CACHE_DIR": str(tmp_path / "cache")}
-    run = subprocess.run([sys.executable, "-c", _STEP_ONLY], capture_output=True, text=True, env=env, timeout=600)
+    run = subprocess.run([sys.executable, "-c", _STEP_ONLY], capture_output=True, text=True, env=env, timeout=HUNG)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "True False ['Vessel']"

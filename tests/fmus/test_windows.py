@@ -32,6 +32,7 @@ from crane_cosim.fmus.portable import reference_request
 from made_once import made_once
 from fmpy_hosts import fmpy_final_outputs
 from windows_python import WindowsPython, find_wine
+from limits import HUNG
 
 HERE = Path(__file__).resolve().parent
 
@@ -92,7 +93,7 @@ def windows_c_host(tmp_path_factory, worker_id):
         assert proc.returncode == 0, proc.stderr
         # the prefix made now, before the workers share it
         proc = subprocess.run([wine, "cmd.exe", "/c", "exit"], capture_output=True, text=True,
-                              env=environment(folder), timeout=600)
+                              env=environment(folder), timeout=HUNG)
         assert proc.returncode == 0, proc.stderr[-2000:]
     folder = made_once(tmp_path_factory, worker_id, "windows_c_host", make)
     return [wine, str(folder / "c_windows_host.exe")], environment(folder)
@@ -112,7 +113,7 @@ def _reference_rows(host, folder: Path, model: str, fmu: Path) -> tuple[list[str
     command, env = host
     proc = subprocess.run([*command, WindowsPython.path_of(folder), model, md.get("guid"), str(steps),
                            repr(block.default_step), str(every), ",".join(f"{k}={v!r}" for k, v in values.items()),
-                           ",".join(vr for _, vr in outputs)], capture_output=True, text=True, env=env, timeout=1800)
+                           ",".join(vr for _, vr in outputs)], capture_output=True, text=True, env=env, timeout=HUNG)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return [name for name, _ in outputs], np.loadtxt(io.StringIO(proc.stdout), ndmin=2)
 
@@ -190,7 +191,7 @@ def lone_windows_c_host(windows_c_host, tmp_path):
     return command, {**env, "WINEPREFIX": str(tmp_path / "prefix")}
 
 
-def _none_left(prefix: str, seconds: float = 20) -> None:
+def _none_left(prefix: str, seconds: float = 60) -> None:
     end = time.monotonic() + seconds
     while _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM) and time.monotonic() < end:
         time.sleep(0.1)
@@ -208,7 +209,7 @@ def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(lone
     children = _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)
     assert len(children) == 1
     os.kill(children[0], signal.SIGKILL)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HUNG)
     assert proc.returncode == 2
     fatal = [line for line in err.splitlines() if "logStatusFatal" in line]
     assert len(fatal) == 1 and "fmi2DoStep: the FMU's process (pid " in fatal[0], err[-2000:]
@@ -224,5 +225,5 @@ def test_no_windows_fmu_process_outlives_a_killed_host(lone_windows_c_host, port
     proc = _started(lone_windows_c_host, folder, "Controller")
     assert len(_wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)) == 1
     proc.kill()
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=HUNG)
     _none_left(prefix)

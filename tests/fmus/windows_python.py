@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from limits import HUNG
 
 __all__ = ["WindowsPython", "find_wine", "install_windows_python", "windows_python_in"]
 
@@ -48,7 +49,7 @@ class WindowsPython:
 
 
 def _pip(*args) -> None:
-    proc = subprocess.run([sys.executable, "-m", "pip", *args], capture_output=True, text=True, timeout=1200)
+    proc = subprocess.run([sys.executable, "-m", "pip", *args], capture_output=True, text=True, timeout=HUNG)
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
@@ -80,6 +81,6 @@ def install_windows_python(folder: Path, wine: str) -> None:
     (home / "python311._pth").write_text(f"python311.zip\n.\n{WindowsPython.path_of(site)}\nimport site\n")
     python = windows_python_in(folder, wine)
     proc = subprocess.run([*python.command, "-c", "import fmpy, numpy, scipy, numba; print(fmpy.__version__)"],
-                          capture_output=True, text=True, timeout=600, env=python.env)
+                          capture_output=True, text=True, timeout=HUNG, env=python.env)
     if proc.returncode != 0:
         pytest.fail(f"the Windows Python does not run under Wine: {proc.stderr[-2000:]}")

@@ -21,6 +21,7 @@ from crane_cosim.fmus.build import build_bridge_fmu
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
+from limits import HUNG
 
 STOP = 0.5  # s: 500 steps of 1 ms
 # A bridge cannot save and restore its state (its block runs in another
@@ -92,7 +93,7 @@ def served(*options, block="Controller", stop_signal=signal.SIGTERM):
     finally:
         if proc.poll() is None:
             proc.send_signal(stop_signal)
-        _, server.err = proc.communicate(timeout=30)
+        _, server.err = proc.communicate(timeout=HUNG)
 
 
 class Relay:

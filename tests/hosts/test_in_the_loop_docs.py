@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from crane_cosim.files.results import read_results
+from limits import HUNG
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "in_the_loop.md"
@@ -64,7 +65,7 @@ def test_the_documented_bridged_run_runs(tmp_path, fmu_dir):
     shutil.copytree(fmu_dir, example / "fmus")
     env = _env()
     built = subprocess.run(["bash", "-euo", "pipefail", "-c", COMMANDS["build-bridge"]], cwd=tmp_path, env=env,
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=HUNG)
     assert built.returncode == 0, built.stderr[-3000:]
     assert (tmp_path / "fmus_build" / "ControllerBridge.fmu").is_file()
     # the port the system chooses (--port 0), not 5000, which another program may hold
@@ -78,10 +79,10 @@ def test_the_documented_bridged_run_runs(tmp_path, fmu_dir):
         run = COMMANDS["run"].replace("controller.port=5000", f"controller.port={m[1]}")
         ran = subprocess.run(["bash", "-euo", "pipefail", "-c",
                               f"{run} --stop-time {STOP} --no-plots --out out"],
-                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HUNG)
     finally:
         server.send_signal(signal.SIGTERM)
-        server.communicate(timeout=30)
+        server.communicate(timeout=HUNG)
     assert ran.returncode == 0, f"the documented run failed ({ran.returncode}):\n{run}\n{ran.stderr[-3000:]}"
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["status"] == "completed" and summary["bridges"]["controller"]["status"] == "answered", summary

@@ -17,6 +17,7 @@ import pyarrow.ipc as ipc
 import pytest
 
 from crane_cosim.blocks.jit import under_ci
+from limits import HUNG
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel"
 PROGRAM = "crane-cosim-fmu-process"
@@ -74,7 +75,7 @@ def _running(out: Path, *options, example: Path = EXAMPLE, components: int = 3, 
     recorded ``rows`` rows: (process, component processes)."""
     proc = subprocess.Popen(_command(out, "--stop-time", "20", "--processes", *options, example=example),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + HUNG
     while time.monotonic() < deadline and proc.poll() is None:
         children = _children(proc.pid)
         if len(children) == components and (out / "results.arrows").is_file():
@@ -92,14 +93,21 @@ def _component(children: dict, name: str) -> int:
     return next(pid for pid, line in children.items() if f"/{name}/binaries/" in line)
 
 
-def _ended(proc, timeout: float = 60) -> tuple[int, str, float]:
+def _ended(proc) -> tuple[int, str, float]:
+    """The run's exit code, its stderr and how long it took to end [s]."""
     t0 = time.monotonic()
-    _, err = proc.communicate(timeout=timeout)
+    _, err = proc.communicate(timeout=HUNG)
     return proc.returncode, err, time.monotonic() - t0
 
 
+def _cut_short(folder: Path) -> bool:
+    """Whether the run in ``folder`` ended before its stop time (20 s): it
+    ended on what happened to a component, not by stepping on to the end."""
+    return float(_results(folder)["time"].iloc[-1]) < 20
+
+
 def _none_left(children: dict) -> None:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a process whose channel closed ends in well under this, at any load
     while time.monotonic() < deadline and any(map(_alive, children)):
         time.sleep(0.05)
     assert not [pid for pid in children if _alive(pid)], "a component's process outlived the run"
@@ -110,7 +118,7 @@ def test_a_run_out_of_process_equals_the_run_in_process(tmp_path):
     own: every recorded value the same bits as the run in one process."""
     for folder, options in (("in", ()), ("out", ("--processes",))):
         proc = subprocess.run(_command(tmp_path / folder, "--stop-time", "2", *options), capture_output=True,
-                              text=True, timeout=600)
+                              text=True, timeout=HUNG)
         assert proc.returncode == 0, proc.stderr[-3000:]
     inside, outside = _results(tmp_path / "in"), _results(tmp_path / "out")
     assert list(inside.columns) == list(outside.columns) and len(inside) == 1001
@@ -160,8 +168,8 @@ def test_a_component_killed_while_stepping_together_ends_the_run(tmp_path):
     proc, children = _running(tmp_path, example=KNUCKLE_BOOM, components=6, rows=20)
     rows = len(_results(tmp_path))
     os.kill(_component(children, "jib_cylinder"), signal.SIGKILL)
-    code, err, took = _ended(proc)
-    assert code != 0 and took < 10
+    code, err, _ = _ended(proc)
+    assert code != 0 and _cut_short(tmp_path)
     message = err.strip().splitlines()[-1]
     assert message.startswith("crane-cosim: error: component jib_cylinder (HydraulicCylinder.fmu) "), message
     assert "the FMU's process (pid " in message and "was killed by signal 9" in message
@@ -177,12 +185,12 @@ def test_a_killed_component_ends_the_run_with_the_results_so_far(tmp_path):
     proc, children = _running(tmp_path)
     rows = len(_results(tmp_path))
     os.kill(_component(children, "crane"), signal.SIGKILL)
-    code, err, took = _ended(proc)
-    assert code != 0 and took < 10
+    code, err, _ = _ended(proc)
+    assert code != 0 and _cut_short(tmp_path)
     message = err.strip().splitlines()[-1]
     assert message.startswith("crane-cosim: error: component crane (Crane.fmu) ")
     assert "the FMU's process (pid " in message and "was killed by signal 9" in message
-    assert f"the results up to t = " in message
+    assert "the results up to t = " in message
     assert len(_results(tmp_path)) >= rows
     _none_left(children)
 
@@ -196,7 +204,7 @@ def test_a_component_that_hangs_ends_the_run_after_the_call_timeout(tmp_path):
     proc, children = _running(tmp_path, "--call-timeout", "1")
     os.kill(_component(children, "vessel"), signal.SIGSTOP)
     code, err, took = _ended(proc)
-    assert code != 0 and 0.9 < took < 10
+    assert code != 0 and took > 0.9 and _cut_short(tmp_path)
     message = err.strip().splitlines()[-1]
     assert "component vessel (Vessel.fmu)" in message and "did not answer within 1 s" in message
     assert "was killed by signal 9" in message
@@ -209,7 +217,7 @@ def test_no_component_process_outlives_a_killed_master(tmp_path):
     process sees its end of the channel close and ends."""
     proc, children = _running(tmp_path)
     proc.kill()
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=HUNG)
     _none_left(children)
 
 

@@ -14,6 +14,7 @@ from synthetic_runs import COMPONENTS, knuckle_boom_on_vessel
 
 from crane_cosim.views.page import STYLE, write_page
 from crane_cosim.views.scene import scene_of
+from limits import HUNG
 
 #: the screenshot's size [px]
 SIZE = (1000, 900)
@@ -36,7 +37,7 @@ def _chromium() -> str:
 def _browser(url, *flags) -> subprocess.CompletedProcess:
     return subprocess.run([_chromium(), "--headless", "--no-sandbox", "--use-angle=swiftshader",
                            "--enable-unsafe-swiftshader", "--hide-scrollbars", f"--window-size={SIZE[0]},{SIZE[1]}",
-                           "--virtual-time-budget=4000", *flags, url], capture_output=True, text=True, timeout=120)
+                           "--virtual-time-budget=4000", *flags, url], capture_output=True, text=True, timeout=HUNG)
 
 
 def _pixels(path, colour) -> np.ndarray:

@@ -15,6 +15,7 @@ from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.views.live import LIVE_RATE, parse_address
+from limits import HUNG
 
 
 def _free_port() -> int:
@@ -25,14 +26,14 @@ def _free_port() -> int:
 
 def _listen(url, got: dict):
     """Read the page, then the events until the end, noting when each came."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HUNG
     while time.monotonic() < deadline:
         try:
-            got["page"] = urllib.request.urlopen(url, timeout=60).read().decode()
+            got["page"] = urllib.request.urlopen(url, timeout=HUNG).read().decode()
             break
         except OSError:
             time.sleep(0.05)
-    with urllib.request.urlopen(url + "events", timeout=60) as stream:
+    with urllib.request.urlopen(url + "events", timeout=HUNG) as stream:
         event = None
         for raw in stream:
             line = raw.decode().rstrip("\n")
@@ -56,7 +57,7 @@ def test_a_paced_run_is_seen_while_it_goes(fmu_dir, tmp_path):
     # are not seen
     s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=4.0)
     result = run_cosim(s, tmp_path, real_time=1.0, view=("127.0.0.1", port), progress=False)
-    client.join(timeout=30)
+    client.join(timeout=HUNG)
     assert result.status == "completed"
     assert "EventSource" in got["page"] and "plotly" in got["page"].lower()
     updates = got["updates"]
