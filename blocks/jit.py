@@ -54,7 +54,7 @@ from pathlib import Path
 from .cache_folder import cache_dir, cache_problem, kept_where, tell_cache_problem
 
 __all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events", "dispatcher_cached",
-           "cache_problem", "kept_where"]
+           "cache_problem", "kept_where", "blocks_of", "announcement"]
 
 #: the module of small kernels that several kernel modules share
 HELPERS = "kernel_helpers"
@@ -238,9 +238,9 @@ def load_kernels(name: str) -> types.ModuleType | None:
 
 #: kernel modules loaded in this process: module name -> kernel module (``blocks/<name>.py``)
 _LOADED: dict[str, str] = {}
-#: kernel modules whose compilation was announced in this process, or is being reported by a
-#: caller (:func:`compile_events`)
+#: kernel modules whose compilation was announced in this process
 _ANNOUNCED: set[str] = set()
+#: kernel modules whose compilation a caller is reporting (:func:`compile_events`): not announced
 _REPORTED: list[str] = []
 #: numba's compile events' listener, once registered
 _LISTENER: list = []
