@@ -61,6 +61,8 @@ def _reason(folder: Path, exc: OSError) -> str:
     blocked = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
     if blocked is not None:
         return f"{blocked} is a file, not a folder"
+    if not folder.is_dir():
+        return f"it cannot be made: {exc.strerror or exc}"
     return exc.strerror or str(exc)
 
 

@@ -1,5 +1,6 @@
 """Loading compiled kernels (blocks/jit.py): a copy whose path depends only
 on the source, so that numba's cache outlives an FMU's temporary folder."""
+import os
 import warnings
 
 import numpy as np
@@ -283,3 +284,20 @@ def test_a_writable_cache_folder_is_kept_once_per_machine(tmp_path, monkeypatch)
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path / "new"))
     assert jit.cache_problem() is None and (tmp_path / "new").is_dir() and not list((tmp_path / "new").iterdir())
     assert jit.kept_where() == f"once per machine; kept in {tmp_path / 'new'}"
+
+
+def test_a_read_only_cache_folder_says_why(tmp_path, monkeypatch):
+    """A folder that exists and cannot be written (a read-only home), and
+    one that cannot be made in it: the system's reason."""
+    if os.geteuid() == 0:
+        pytest.skip("root writes in a folder without write permission")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(folder))
+        assert jit.cache_problem() == "Permission denied"
+        monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(folder / "crane-cosim"))
+        assert jit.cache_problem() == "it cannot be made: Permission denied"
+    finally:
+        folder.chmod(0o700)
