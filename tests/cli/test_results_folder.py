@@ -42,6 +42,7 @@ def test_a_folder_holding_a_run_is_refused_and_replaced_with_force(capsys, tmp_p
     assert (out / "plots").is_dir()
     before = (out / "results.arrows").read_bytes()
     (out / "notes.txt").write_text("mine")
+    capsys.readouterr()   # the first run's words
     # a second run into it is refused before anything runs: nothing changes
     assert main(["run", str(ssd), "--out", str(out), "--stop-time", "0.03", "--no-plots"]) == 2
     one_sentence(capsys, f"--out {out} holds an earlier run (results.arrows, summary.json, plots)", "--force")
