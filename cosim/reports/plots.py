@@ -23,7 +23,8 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..files.results import PLOTS_FOLDER, component_models, model_of, read_results, read_summary, replaced  # noqa: E402,E501
+from ..files.results import (PLOTS_FOLDER, component_models, model_of, read_results, read_summary,  # noqa: E402
+                             replaced)
 from .names import readable  # noqa: E402
 from .units import PLAIN_NUMBERS, display_unit  # noqa: E402
 
