@@ -208,6 +208,7 @@ def test_a_refused_command_creates_no_folder(capsys, tmp_path, ssd):
     empty.mkdir()
     cases = [
         ["run", str(ssd), "--out", str(tmp_path / "new" / "run"), "--record", "crane.nothing", "--no-plots"],
+        ["run", str(ssd), "--record", "crane.nothing", "--no-plots"],   # into the system's own results folder
         ["fatigue", str(empty)],
         ["fatigue", str(empty), "--out", str(tmp_path / "new" / "fatigue")],
         ["animate", str(empty)],
@@ -219,6 +220,7 @@ def test_a_refused_command_creates_no_folder(capsys, tmp_path, ssd):
         assert main(argv) == 2, argv
         capsys.readouterr()
         assert list(empty.iterdir()) == [] and not (tmp_path / "new").exists(), argv
+        assert not (tmp_path / "results").exists(), argv
 
 
 @pytest.mark.skipif(not _private_mounts(), reason="mounting a read-only folder needs root and unshare -m")
