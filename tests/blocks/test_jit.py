@@ -1,7 +1,10 @@
 """Loading compiled kernels (blocks/jit.py): a copy whose path depends only
 on the source, so that numba's cache outlives an FMU's temporary folder."""
 import os
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,6 +12,7 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 from numba.core import event
 
 from crane_cosim.blocks import jit
+from limits import HUNG
 
 
 def test_the_kernel_copy_lives_where_its_content_says(monkeypatch, tmp_path):
@@ -286,13 +290,29 @@ def test_a_writable_cache_folder_is_kept_once_per_machine(tmp_path, monkeypatch)
     assert jit.kept_where() == f"once per machine; kept in {tmp_path / 'new'}"
 
 
+def _problems_read_only(folder: Path) -> list[str]:
+    """What ``jit.cache_problem`` says of ``folder`` and of a folder to be
+    made in it, ``folder`` bound read-only in a mount namespace of its own
+    (root writes wherever permissions forbid it; a read-only file system
+    stops it too)."""
+    code = "from crane_cosim.blocks import jit; print(jit.cache_problem())"
+    script = ('mount --bind -o ro "$1" "$1" && CRANE_COSIM_CACHE_DIR="$1" "$2" -c "$3" && '
+              'CRANE_COSIM_CACHE_DIR="$1/crane-cosim" "$2" -c "$3"')
+    proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "ro", str(folder),
+                           sys.executable, code], capture_output=True, text=True, timeout=HUNG)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
 def test_a_read_only_cache_folder_says_why(tmp_path, monkeypatch):
     """A folder that exists and cannot be written (a read-only home), and
-    one that cannot be made in it: the system's reason."""
-    if os.geteuid() == 0:
-        pytest.skip("root writes in a folder without write permission")
+    one that cannot be made in it: the system's reason (for root, whom
+    permissions do not stop, a folder on a read-only file system)."""
     folder = tmp_path / "ro"
     folder.mkdir()
+    if os.geteuid() == 0:
+        assert _problems_read_only(folder) == ["Read-only file system", "it cannot be made: Read-only file system"]
+        return
     folder.chmod(0o500)
     try:
         monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(folder))
