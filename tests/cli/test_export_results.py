@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -40,11 +41,14 @@ def test_a_run_killed_with_sigkill_leaves_every_row_written_up_to_a_second_befor
     run's grid from 0 without a gap or a partial row, and it holds rows
     computed after that first batch (a batch a second: at most the last
     second is lost; tests/files/test_results_stream.py checks that bound at
-    every instant).  Then export-results writes its CSV."""
+    every instant).  Then export-results writes its CSV.  The working folder
+    it could not remove (its FMUs unpacked) goes at the next run's start."""
     ssd = _system(tmp_path, fmu_dir, 60.0)
     out = tmp_path / "out"
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}   # the runs' temporary folder, this test's alone
+    (tmp_path / "tmp").mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(ssd), "--out", str(out),
-                             "--no-plots"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--no-plots"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         deadline = time.monotonic() + 60
         while (seen := _last_time(out)) is None and time.monotonic() < deadline and proc.poll() is None:
@@ -67,6 +71,10 @@ def test_a_run_killed_with_sigkill_leaves_every_row_written_up_to_a_second_befor
     csv = pd.read_csv(out / "results.csv")
     assert list(csv.columns) == list(df.columns) and len(csv) == len(df)
     np.testing.assert_allclose(csv.to_numpy(), df.to_numpy(), rtol=1e-11, atol=1e-300)   # 12 digits
+    [left] = (tmp_path / "tmp").glob(f"crane_cosim_run_{proc.pid}_*")
+    subprocess.run([sys.executable, "-m", "crane_cosim.cli", "run", str(ssd), "--out", str(tmp_path / "next"),
+                    "--no-plots", "--stop-time", "0.01"], check=True, capture_output=True, env=env)
+    assert not left.exists() and list((tmp_path / "tmp").iterdir()) == []
 
 
 def test_a_run_that_fails_mid_run_keeps_every_row_before_the_failure(tmp_path, fmu_dir, capsys):
