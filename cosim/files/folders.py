@@ -162,8 +162,12 @@ def _lock(folder: Path, label: str) -> int:
         if same:
             break
         os.close(fd)
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:  # a full disk: no claim, said by the caller
+        os.close(fd)
+        raise
     return fd
 
 
