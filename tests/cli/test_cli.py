@@ -263,7 +263,7 @@ def test_run_writes_results_summary_and_plots(capsys, system_file, tmp_path):
     assert df.columns[0] == "time" and "crane.W_mount_fz" in df.columns and "vessel.q_roll" in df.columns
     assert len(df) == 501
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["status"] == "completed" and summary["real_time_factor"] > 0
+    assert summary["status"] == "completed" and summary["real_time_factor"] > 0, summary
     assert {"numpy", "fmpy", "pythonfmu", "python"} <= set(summary["versions"])
     assert sorted(p.name for p in (out / "plots").iterdir()) == [
         "actuation.png", "boom_joint.png", "crane_joints.png", "interface_king.png", "interface_mount.png",
@@ -530,7 +530,7 @@ def test_terminate_keeps_results(system_file, tmp_path, mode):
     assert "Traceback" not in err
     df = read_results(out)
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["status"] == "terminated"
+    assert summary["status"] == "terminated", summary
     assert summary["error"] == f"terminated by SIGTERM at t = {summary['end_time']:g} s"
     assert 0 < summary["end_time"] < 200 and df["time"].iloc[-1] == pytest.approx(summary["end_time"], abs=1e-12)
     assert len(df) == summary["rows"] > 10

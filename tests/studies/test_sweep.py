@@ -35,6 +35,14 @@ def _summary(out):
     return pd.read_csv(out / "summary.csv")
 
 
+def _cases(summary) -> str:
+    """Each case's status and reason, for an assertion's message: a case
+    that failed under load says why."""
+    reasons = summary["reason"] if "reason" in summary else [""] * len(summary)
+    cases = summary["case"] if "case" in summary else summary.index
+    return "; ".join(f"{c}: {s} {'' if pd.isna(r) else r}".strip() for c, s, r in zip(cases, summary["status"], reasons))
+
+
 def test_a_case_of_a_sweep_is_its_run_bit_for_bit(system, tmp_path, capsys):
     """Two worker processes, four cases from a table: each case's results
     (Parquet) hold the values of ``crane-cosim run`` with the same
@@ -47,7 +55,7 @@ def test_a_case_of_a_sweep_is_its_run_bit_for_bit(system, tmp_path, capsys):
                  "--stop-time", STOP]) == 0
     summary = _summary(out)
     assert list(summary["case"]) == ["light", "heavy", "soft", "stiff"]
-    assert set(summary["status"]) == {"completed"} and (summary["wall_s"] > 0).all()
+    assert set(summary["status"]) == {"completed"} and (summary["wall_s"] > 0).all(), _cases(summary)
     assert summary["peak_crane.W_mount_fz"].between(900, 1000).all()
     assert main(["run", str(system), "--out", str(tmp_path / "single"), "--no-plots", "--stop-time", STOP,
                  "--set", "vessel.m=1500", "--set", "vessel.k_roll=8e7"]) == 0
@@ -115,7 +123,7 @@ def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, cap
                      cluster.scheduler_address])
     assert code == 1
     summary = _summary(out).set_index("case")
-    assert list(summary["status"]) == ["completed", "failed", "failed", "failed"]
+    assert list(summary["status"]) == ["completed", "failed", "failed", "failed"], _cases(summary)
     reason = summary.loc["case0002", "reason"]
     # the first of the two FMUs that meets the diverged motion names it: in
     # an output read, or in its own state after a step
@@ -146,7 +154,7 @@ def test_a_sweep_run_again_skips_the_finished_cases(system, tmp_path):
     sweep(system, cases[:2], out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
     before = {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in ("case0001", "case0002")}
     summary = sweep(system, cases, out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
-    assert list(summary["status"]) == ["completed"] * 3
+    assert list(summary["status"]) == ["completed"] * 3, _cases(summary)
     assert before == {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in before}
 
 
@@ -185,7 +193,7 @@ def test_a_sweep_run_again_is_the_same_sweep_or_refused(system, tmp_path, capsys
     assert "2 of 2 cases completed" in capsys.readouterr().out
     assert _sweep_cli(system, out, "--vary", "vessel.m=1200,3600", "--stop-time", "0.3", "--force") == 0
     summary = _summary(out)
-    assert list(summary["vessel.m"]) == [1200, 3600] and set(summary["status"]) == {"completed"}
+    assert list(summary["vessel.m"]) == [1200, 3600] and set(summary["status"]) == {"completed"}, _cases(summary)
     case = pd.read_parquet(out / "cases" / "case0002" / "results.parquet")
     assert case["time"].iloc[-1] == pytest.approx(0.3)
     assert json.loads((out / "cases" / "case0002" / "config.json").read_text())["values"] == {"vessel.m": "3600"}
@@ -319,7 +327,7 @@ def test_a_killed_worker_loses_no_case(system, tmp_path):
         client.close()
         cluster.close()
     summary = result["summary"]
-    assert list(summary["status"]) == ["completed"] * 4
+    assert list(summary["status"]) == ["completed"] * 4, _cases(summary)
     assert all((out / "cases" / n / "results.parquet").exists() for n, _ in cases)
     assert not list((out / "cases").glob("*.part"))
 
@@ -341,11 +349,11 @@ def test_an_interrupted_sweep_resumes_to_a_complete_table(system, tmp_path):
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=120)
     first = _summary(out)
-    assert "completed" in set(first["status"]) and "completed" != set(first["status"])
+    assert "completed" in set(first["status"]) and "completed" != set(first["status"]), _cases(first)
     done = set(first[first["status"] == "completed"]["case"])
     assert subprocess.run(command, capture_output=True, timeout=300).returncode == 0
     summary = _summary(out)
-    assert list(summary["status"]) == ["completed"] * 4
+    assert list(summary["status"]) == ["completed"] * 4, _cases(summary)
     for name in summary["case"]:
         row = json.loads((out / "cases" / name / "case.json").read_text())
         assert row["status"] == "completed" and (out / "cases" / name / "results.parquet").exists()
