@@ -1,6 +1,7 @@
 """The README says what is so: the Pythons it names are those
-``pyproject.toml`` accepts, and its example of ``--tolerance`` meets the
-tolerance at the step it names, its command run as written."""
+``pyproject.toml`` accepts, its example of ``--tolerance`` meets the
+tolerance at the step it names, its command run as written, and its
+Python example runs, again and again."""
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from limits import HUNG
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the README's text, its line breaks and runs of spaces as one space
@@ -43,8 +45,21 @@ def test_the_tolerance_example_meets_it_at_the_step_named(tmp_path, fmu_dir):
     env = os.environ.copy()
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")  # crane-cosim
     ran = subprocess.run(["bash", "-euo", "pipefail", "-c", f"{command} --no-plots --out out"], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=1800)
+                         capture_output=True, text=True, timeout=HUNG)
     assert ran.returncode == 0, f"{command} failed ({ran.returncode}):\n{ran.stderr[-3000:]}"
     found = json.loads((tmp_path / "out" / "summary.json").read_text())["coupling_error"]
     assert found["met"] and found["tolerance"] == tolerance and found["largest"] <= tolerance, found
     assert found["step"] == pytest.approx(step_ms / 1000, rel=1e-12), (found["step"], step_ms)
+
+
+@pytest.mark.slow
+def test_the_python_example_runs_twice(tmp_path):
+    """The README's Python example, as written, run twice in one folder: both
+    runs complete (the second replaces the first's results)."""
+    block = re.search(r"From Python:\n\n```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert block, "the README's Python example is not where this test looks for it"
+    for attempt in (1, 2):
+        ran = subprocess.run([sys.executable, "-c", block[1]], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=HUNG)
+        assert ran.returncode == 0, f"run {attempt} failed:\n{ran.stderr[-3000:]}"
+        assert json.loads((tmp_path / "work" / "results" / "summary.json").read_text())["status"] == "completed"

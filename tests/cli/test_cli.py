@@ -17,6 +17,7 @@ from crane_cosim.cli import main
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.files.results import read_results, read_table
+from limits import HUNG
 
 
 @pytest.fixture
@@ -191,11 +192,11 @@ def test_interrupt_keeps_results(system_file, tmp_path):
     # long enough that the signal comes before the end (20 s run in about a second)
     proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file(stop_time=200.0)),
                              "--out", str(out), "--no-plots"], stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
+    deadline = time.time() + HUNG
     while time.time() < deadline and rows_on_disk(out) < 100:
         time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HUNG)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
     df = read_results(out)
@@ -520,11 +521,11 @@ def test_terminate_keeps_results(system_file, tmp_path, mode):
     # long enough that the signal comes before the end (20 s run in about a second)
     proc = subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(system_file(stop_time=200.0)),
                              "--out", str(out), "--record-every", "7", *mode], stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
+    deadline = time.time() + HUNG
     while time.time() < deadline and rows_on_disk(out) < 10:
         time.sleep(0.2)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HUNG)
     assert proc.returncode == 143, err
     assert err.strip().splitlines()[-1] == "crane-cosim: terminated (SIGTERM); the results computed so far are on disk"
     assert "Traceback" not in err

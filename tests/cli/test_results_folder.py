@@ -17,6 +17,7 @@ from crane_cosim.runtime import run_cosim
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
+from limits import HUNG
 
 
 @pytest.fixture
@@ -188,7 +189,7 @@ def test_a_disk_that_fills_during_a_run_is_one_sentence_and_keeps_what_was_writt
     script = (f'mount -t tmpfs -o size=6m tmpfs "{disk}" || exit 99; '
               f'"{sys.executable}" -m crane_cosim.cli run "{ssd}" --out "{out}" --stop-time 30; code=$?; '
               f'cp -a "{out}" "{kept}"; exit $code')
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=HUNG)
     assert proc.returncode == 1, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.startswith("crane-cosim: ")]   # not what goes on
     assert lines == [f"crane-cosim: error: the results folder {out} has no space left on device; the results up "
@@ -239,7 +240,7 @@ def test_a_read_only_folder_under_an_export_or_beside_fmus_to_build_is_one_sente
     script = "".join(f'mount --bind "{d}" "{d}" && mount -o remount,bind,ro "{d}" || exit 99; ' for d in (system, ro))
     script += "".join(f'"{sys.executable}" -m crane_cosim.cli {" ".join(map(repr, argv))} 2> "{rw}/{k}.err"; '
                       f'echo $? > "{rw}/{k}.code"; ' for k, argv in enumerate(commands))
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=HUNG)
     assert proc.returncode == 0, proc.stderr
     expected = [f"cannot build the FMUs of CraneOnVessel: the folder {system} cannot be written",
                 f"cannot write the archive {rw / 'x.ssp'}: the folder {system} cannot be written",
@@ -264,7 +265,7 @@ def test_two_runs_started_together_into_one_folder_one_runs_the_other_is_refused
     procs = [subprocess.Popen([sys.executable, "-m", "crane_cosim.cli", "run", str(ssd), "--out", str(out),
                                "--no-plots", "--stop-time", str(stop)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for stop in stops]
-    ended = [(p.pid, p.returncode, err) for p in procs for _, err in [p.communicate(timeout=600)]]
+    ended = [(p.pid, p.returncode, err) for p in procs for _, err in [p.communicate(timeout=HUNG)]]
     codes = sorted(code for _, code, _ in ended)
     assert codes == [0, 2], ended
     winner = next(k for k, (_, code, _) in enumerate(ended) if code == 0)

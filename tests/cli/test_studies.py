@@ -16,6 +16,7 @@ from crane_cosim.files.ssp import write_ssd
 from crane_cosim.fmus import build
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.studies import sweep as module
+from limits import HUNG
 
 
 @pytest.fixture
@@ -43,12 +44,12 @@ def test_ctrl_c_in_a_sweep_is_one_line_and_the_summary_holds_what_completed(syst
                "vessel.m=1000,1100,1200,1300,1400,1500", "--out", str(out), "--workers", "1", "--stop-time", "1.0"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.time() + 300
+        deadline = time.time() + HUNG
         while not _done_on_disk(out) and time.time() < deadline and proc.poll() is None:
             time.sleep(0.05)
         assert _done_on_disk(out), "no case completed"
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=HUNG)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

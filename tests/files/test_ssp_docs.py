@@ -14,6 +14,7 @@ import pytest
 
 from crane_cosim.files.archive import ENV, Limits, RATIO_FLOOR
 from crane_cosim.files.results import read_results
+from limits import HUNG
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "ssp.md"
@@ -28,7 +29,7 @@ def _blocks() -> dict:
 BLOCKS = _blocks()
 
 
-def _run(lang, code, cwd, timeout=600):
+def _run(lang, code, cwd, timeout=HUNG):
     env = os.environ.copy()
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")  # python, crane-cosim
     env["TMPDIR"] = str(cwd / "tmp")  # ecos unpacks (and keeps) archives under TMPDIR

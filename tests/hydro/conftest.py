@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from crane_cosim.blocks.jit import cache_dir
+from limits import HUNG
 
 
 def _hydro_requirements() -> list[str]:
@@ -67,5 +68,5 @@ def hydro(hydro_env):
     finished process (exit code, stdout, stderr as text)."""
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "crane_cosim.cli", "hydro", *map(str, args)],
-                              env=hydro_env, capture_output=True, text=True, timeout=3600)
+                              env=hydro_env, capture_output=True, text=True, timeout=HUNG)
     return run

@@ -22,6 +22,7 @@ from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.studies.sweep import cases_of_ranges, cases_of_table, sweep
 from crane_cosim.files.results import read_results
+from limits import HUNG
 
 STOP = "0.2"
 
@@ -287,13 +288,13 @@ def test_workers_of_another_python_build_the_fmus_once_for_it(system, fmu_dir, t
                                     "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            client.wait_for_workers(2, timeout=120)
+            client.wait_for_workers(2, timeout=HUNG)
             assert set(client.run(lambda: sys.executable).values()) == {str(python)}
             summary = sweep(system, cases_of_ranges(["vessel.m=1000,1100,1200,1300"]), out,
                             RunConfig(stop_time=float(STOP)), scheduler=cluster.scheduler_address, progress=False)
         finally:
             workers.terminate()
-            workers.wait(timeout=60)
+            workers.wait(timeout=HUNG)
     assert list(summary["status"]) == ["completed"] * 4, list(summary["reason"])
     assert {f.name: f.read_bytes() for f in fmu_dir.glob("*.fmu")} == before
     [own] = list((out / "fmus").glob("*/built.txt"))
@@ -317,12 +318,12 @@ def test_a_killed_worker_loses_no_case(system, tmp_path):
         system, cases, out, RunConfig(stop_time=1.0), scheduler=cluster.scheduler_address, progress=False)))
     runner.start()
     try:
-        deadline = time.time() + 120
+        deadline = time.time() + HUNG
         while not list((out / "cases").glob("*.part")) and time.time() < deadline:
             time.sleep(0.05)
         pids = client.run(os.getpid)
         os.kill(next(iter(pids.values())), signal.SIGKILL)
-        runner.join(timeout=300)
+        runner.join(timeout=HUNG)
     finally:
         client.close()
         cluster.close()
@@ -341,17 +342,17 @@ def test_an_interrupted_sweep_resumes_to_a_complete_table(system, tmp_path):
     command = [sys.executable, "-m", "crane_cosim.cli", "sweep", str(system), "--vary", "vessel.m=1000,1100,1200,1300",
                "--out", str(out), "--workers", "1", "--stop-time", "1.0"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
+    deadline = time.time() + HUNG
     while time.time() < deadline:
         if (out / "summary.csv").exists() and "completed" in set(_summary(out)["status"]):
             break
         time.sleep(0.1)
     proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=120)
+    proc.communicate(timeout=HUNG)
     first = _summary(out)
     assert "completed" in set(first["status"]) and "completed" != set(first["status"]), _cases(first)
     done = set(first[first["status"] == "completed"]["case"])
-    assert subprocess.run(command, capture_output=True, timeout=300).returncode == 0
+    assert subprocess.run(command, capture_output=True, timeout=HUNG).returncode == 0
     summary = _summary(out)
     assert list(summary["status"]) == ["completed"] * 4, _cases(summary)
     for name in summary["case"]:
