@@ -17,6 +17,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import CraneCosimError
+from .results import CSV_FILE, PARQUET_FILE, read_table, replaced, results_path
 
 __all__ = ["SUFFIXES", "csv_lines", "write_csv", "write_parquet", "export_results"]
 
@@ -78,7 +79,6 @@ def export_results(results, csv: bool = False, parquet: bool = False, out=None) 
     ``results.parquet`` beside the results (CSV where neither is asked
     for).  Returns the paths written.  Bad input is
     :class:`CraneCosimError` in one sentence."""
-    from .results import CSV_FILE, PARQUET_FILE, read_table, replaced, results_path
 
     source = results_path(results)
     if csv and parquet and out is not None:
