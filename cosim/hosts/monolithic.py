@@ -18,6 +18,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from ..errors import CraneCosimError
+from ..files.folders import claimed
 from ..runtime.observers.progress import DeferredSignals
 from ..runtime.plan import plan_of
 from ..runtime.recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
@@ -46,10 +47,20 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     ``record``, ``record_every``, ``size_limit``, ``replace_run`` and ``progress`` as for
     :func:`~crane_cosim.runtime.run.run_cosim`.  SIGTERM stops the run with
     :class:`errors.Terminated`, Ctrl-C with ``KeyboardInterrupt``, the
-    results so far and the summary on disk."""
+    results so far and the summary on disk.  The folder is claimed for the
+    run, as by a co-simulation (:func:`~crane_cosim.files.folders.claimed`):
+    a folder another run is writing is refused."""
+    out_dir = Path(out_dir)
+    with claimed(out_dir):
+        return _integrated(system, out_dir, progress, rtol, atol, chunk, record, record_every, size_limit,
+                           replace_run)
+
+
+def _integrated(system: System, out_dir: Path, progress, rtol, atol, chunk, record, record_every, size_limit,
+                replace_run) -> RunResult:
+    """:func:`run_monolithic` in its claimed folder."""
     record_every = 1 if record_every is None else record_every
     check_every(record_every)
-    out_dir = Path(out_dir)
     clear_folder(out_dir, replace_run)
     # the connections of the inertia coupling: the coupled accelerations are exact in one ODE; no
     # co-simulation algorithm, so none of the needs of the system file's (a state to roll back)

@@ -1,13 +1,19 @@
 """The composed blocks against an independent model of the same physics:
 Cibicik & Egeland's (2018) system as one 6-joint chain (validation ladder steps 2 and 4)."""
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
+from limits import HUNG
 
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.blocks.kane import (Body, Chain, Joint, applied_forces, gravity_forces, kinematics,
                                      kinetic_energy, mass_matrix)
 from crane_cosim.blocks.screw import rot_x, rot_z
+from crane_cosim.files.folders import FolderBusy, refuse_busy
 from crane_cosim.hosts.monolithic import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import crane_on_vessel
@@ -159,3 +165,23 @@ def test_a_block_is_evaluated_again_only_when_its_inputs_change():
     model.outputs(0.0, model.initial_state())
     assert calls["drive"] == 1
     assert calls["crane"] > 1
+
+
+def test_a_monolithic_run_claims_its_folder_while_it_runs(tmp_path):
+    """A Python caller's monolithic run claims its folder as a co-simulation
+    does: while it runs, another run into the folder is refused, naming
+    its process."""
+    out = tmp_path / "out"
+    code = ("import sys; from crane_cosim.hosts.monolithic import run_monolithic; "
+            "from crane_cosim.scenarios import crane_on_vessel; "
+            "run_monolithic(crane_on_vessel(stop_time=60), sys.argv[1], progress=False)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(out)], stderr=subprocess.PIPE, text=True)
+    try:
+        while proc.poll() is None and not (out / "results.arrows").exists():
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read()
+        with pytest.raises(FolderBusy, match=f"is being written by another run \\(pid {proc.pid}\\)"):
+            refuse_busy(out)
+    finally:
+        proc.kill()
+        proc.communicate(timeout=HUNG)
