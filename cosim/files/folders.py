@@ -192,14 +192,18 @@ def claimed(folder, label: str = "the results folder"):
     made = missing_folders(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd = _lock(folder, label)
-    except FolderBusy:
-        raise
     except OSError as exc:
         _remove_empty(made)
         if isinstance(exc, FileExistsError) or folder.exists() and not folder.is_dir():
             raise CraneCosimError(f"{label} {folder} cannot be created: {exc.filename} is a file, "
                                   f"not a folder") from None
+        raise CraneCosimError(f"{label} {folder} cannot be created: {exc.strerror or exc}") from None
+    try:
+        fd = _lock(folder, label)
+    except FolderBusy:
+        raise
+    except OSError as exc:
+        _remove_empty(made)
         raise CraneCosimError(f"{label} {folder} cannot be written: {exc.strerror or exc}") from None
     _HELD[key] = [fd, 1]
     try:

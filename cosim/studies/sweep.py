@@ -54,6 +54,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import CraneCosimError
+from ..files.folders import claimed
 from ..fmus.warmup import models_of, warm_up
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.checks import settings_problems
@@ -284,7 +285,6 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
     sweep is refused unless ``force``, which clears its cases first
     (``studies/sweep_folder.py``).  ``label`` names ``out`` in sentences
     (``--out`` on the command line)."""
-    from dask.distributed import as_completed
     from ..fmus.build import prepare_fmus
     from ..files.ssp import open_system
     from ..runtime.config import RunConfig
@@ -305,6 +305,17 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
         ident = identity(opened, config)
         applied = config.applied_to(opened.system)
         models, master = models_of(applied), applied.algorithm == "iterated-midpoint"
+    with claimed(out, label):  # another sweep into the folder is refused while this one runs
+        return _swept(system_path, cases, out, config, ident, models, master, scheduler, workers, progress, force,
+                      label)
+
+
+def _swept(system_path: str, cases, out: Path, config, ident: dict, models, master: bool, scheduler, workers,
+           progress: bool, force: bool, label: str) -> pd.DataFrame:
+    """:func:`sweep`'s cases run, the system and cases checked, in its
+    claimed folder ``out``: the summary table."""
+    from dask.distributed import as_completed
+
     rows = earlier_rows(out, ident, cases, config, force, label)
     todo = [(name, values) for name, values in cases if name not in rows]
     if not todo:

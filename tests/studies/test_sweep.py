@@ -21,6 +21,7 @@ from crane_cosim.cli import main
 from crane_cosim.files.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.studies.sweep import cases_of_ranges, cases_of_table, sweep
+from crane_cosim.files.folders import FolderBusy, refuse_busy
 from crane_cosim.files.results import read_results
 from limits import HUNG
 
@@ -233,7 +234,7 @@ def test_a_folder_or_a_cluster_that_cannot_be_is_one_sentence(system, tmp_path, 
             assert main(["sweep", str(system), "--vary", "vessel.m=1200", "--out", str(tmp_path / "s"),
                          "--stop-time", STOP, "--scheduler", address]) == 2
             _one_sentence(capsys.readouterr().err, f"the Dask scheduler {address} cannot be reached: ")
-    assert not list((tmp_path / "s").iterdir())
+    assert not (tmp_path / "s").exists()  # a refused sweep leaves no folder behind
 
 
 def test_the_sweep_page_s_commands_name_what_their_systems_have(fmu_dir, tmp_path):
@@ -335,7 +336,8 @@ def test_a_killed_worker_loses_no_case(system, tmp_path):
 
 def test_an_interrupted_sweep_resumes_to_a_complete_table(system, tmp_path):
     """The sweep command stopped (SIGTERM) once its first case has ended:
-    the summary lists the finished cases and the others as pending; the
+    the summary lists the finished cases and the others as pending (while
+    it ran, its folder was claimed: another sweep is refused there); the
     same command again completes the rest, and the summary and every case
     folder are complete."""
     out = tmp_path / "sweep"
@@ -347,6 +349,9 @@ def test_an_interrupted_sweep_resumes_to_a_complete_table(system, tmp_path):
         if (out / "summary.csv").exists() and "completed" in set(_summary(out)["status"]):
             break
         time.sleep(0.1)
+    # the folder is the running sweep's: another sweep into it is refused
+    with pytest.raises(FolderBusy, match=f"is being written by another run \\(pid {proc.pid}\\)"):
+        refuse_busy(out, "--out")
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=HUNG)
     first = _summary(out)
