@@ -61,7 +61,7 @@ class LiveView(Observer):
                  figures: dict | None = None):
         from .live_server import serve
         names = [f"{part.name}.{v.name}" for part in plan.parts for v in part.outputs]
-        self.interval, self.due, self.copies = 1.0 / rate, 0.0, 0
+        self.interval, self.due, self.copies, self.t_copied = 1.0 / rate, 0.0, 0, None
         self.figures = figures if figures is not None else {}
         self.memory = shared_memory.SharedMemory(create=True, size=8 * (OUTPUTS + len(names)))
         self.shared = np.ndarray(OUTPUTS + len(names), dtype=float, buffer=self.memory.buf)
@@ -97,7 +97,9 @@ class LiveView(Observer):
             self._copy(float(rows[-1, 0]), rows[-1, 1:])
 
     def finished(self, execution, error) -> None:
-        if getattr(self, "ys", None) is not None:
+        # the end's state, unless the last copy was of that instant already
+        # (a page would get the same time twice)
+        if getattr(self, "ys", None) is not None and execution.t != self.t_copied:
             self._copy(execution.t, np.concatenate(self.ys))
         self.shared[ENDED] = 1.0
         self.figures.update(copies=self.copies, copies_per_s_at_most=1 / self.interval)
@@ -111,6 +113,7 @@ class LiveView(Observer):
         shared[TIME] = t
         shared[OUTPUTS:] = y
         shared[SEQ] += 1.0
+        self.t_copied = t
         self.due = time.perf_counter() + self.interval
         self.copies += 1
 

@@ -8,13 +8,15 @@ import socket
 import threading
 import time
 import urllib.request
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.views.live import LIVE_RATE, parse_address
+from crane_cosim.views.live import LIVE_RATE, OUTPUTS, SEQ, TIME, LiveView, parse_address
 from limits import HUNG
 
 
@@ -84,3 +86,22 @@ def test_the_address_and_a_busy_port_are_named(fmu_dir, tmp_path):
         s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
         with pytest.raises(CraneCosimError, match=f"--view 127.0.0.1:{port}: cannot serve there"):
             run_cosim(s, tmp_path, view=("127.0.0.1", port), progress=False)
+
+
+def test_the_end_is_copied_once_when_the_last_row_was_of_that_instant():
+    """The run's last row copied for the view (its time, 4 s), then the run
+    ends at 4 s: no second copy of that instant, which a page would show as
+    the same time twice; an end later than the last copy is copied."""
+    view = LiveView.__new__(LiveView)  # its view process and shared memory stood in for
+    view.interval, view.due, view.copies, view.t_copied, view.figures = 1.0 / LIVE_RATE, 0.0, 0, None, {}
+    view.shared = np.zeros(OUTPUTS + 2)
+    view.ys = [np.array([1.0, 2.0])]
+    view.process = SimpleNamespace(join=lambda timeout: None, is_alive=lambda: False)
+    view.memory = SimpleNamespace(close=lambda: None, unlink=lambda: None)
+    view.rows_complete(SimpleNamespace(t=4.0), np.array([[4.0, 1.0, 2.0]]))
+    view.finished(SimpleNamespace(t=4.0), None)
+    assert view.copies == 1 and view.figures["copies"] == 1
+    shared = view.shared = np.zeros(OUTPUTS + 2)  # (the view lets go of its memory as it ends)
+    view.t_copied, view.copies = 3.96, 0
+    view.finished(SimpleNamespace(t=4.0), None)
+    assert view.copies == 1 and shared[SEQ] == 2 and shared[TIME] == 4.0
