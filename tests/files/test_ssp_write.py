@@ -3,6 +3,7 @@ opens in OSP libcosim and in ecos: an archive under a name libcosim would
 not open as one, and the value or connection of an Enumeration, which
 neither host reads; an FMU that merely has Enumerations is exported, and
 both hosts run the archive."""
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -89,3 +90,19 @@ def test_a_connection_of_enumerations_is_refused_at_export(typed_fmus, tmp_path,
                                               r"pulse.mode, and neither OSP libcosim nor ecos reads Enumeration "
                                               r"variables .*; export the system without this connection$"):
         write_ssp(s, tmp_path / "Typed.ssp")
+
+
+def test_an_export_holding_an_fmi3_fmu_names_it_and_the_host_that_cannot_run_it(typed_fmus, tmp_path, recwarn):
+    """An FMI 3.0 FMU: the archive is written (ecos runs it) with one
+    warning naming the component and OSP libcosim, which loads FMI 1.0 and
+    2.0 FMUs only; an archive of FMI 2.0 FMUs alone warns of nothing."""
+    write_ssp(_typed(typed_fmus), tmp_path / "Typed.ssp")
+    assert not recwarn.list
+    s = _typed(typed_fmus)
+    s.add_component("c3", "Counter3.fmu", increment=5)
+    s.connect("pulse.rate", "c3.rate")
+    with pytest.warns(UserWarning) as caught:
+        archive = write_ssp(s, tmp_path / "Mixed.ssp")
+    assert [str(w.message) for w in caught] == [
+        "the component c3 is of FMI 3.0: ecos runs this archive, OSP libcosim (FMI 1.0 and 2.0 only) cannot"]
+    assert zipfile.ZipFile(archive).getinfo("resources/Counter3.fmu")

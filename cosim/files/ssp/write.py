@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import stat
+import warnings
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -221,6 +222,16 @@ def _refuse_enumerations(system: System, variables: dict) -> None:
                                       f"{_NO_ENUMERATIONS}; export the system without this connection")
 
 
+def _note_fmi3(plan) -> None:
+    """A warning naming the components of FMI 3.0 FMUs, which ecos runs and
+    OSP libcosim (it loads FMI 1.0 and 2.0 FMUs only) cannot: the archive is
+    still written, for ecos and the other hosts of FMI 3.0."""
+    fmi3 = [part.name for part in plan.parts if part.model is not None and part.model.fmi_version == "3.0"]
+    if fmi3:
+        warnings.warn(f"the component{'s' * (len(fmi3) > 1)} {', '.join(fmi3)} {'are' if len(fmi3) > 1 else 'is'} "
+                      f"of FMI 3.0: ecos runs this archive, OSP libcosim (FMI 1.0 and 2.0 only) cannot", stacklevel=3)
+
+
 def _ssp_entries(system: System) -> dict:
     """The files of the SSP layout, by name: bytes, or the FMU's path."""
     from ...fmus.build import prepare_fmus
@@ -229,7 +240,7 @@ def _ssp_entries(system: System) -> dict:
     prepare_fmus(system)
     # an archive others open must hold a system that fits together: every
     # FMU read through the archive checks, every value checked against its variable
-    plan_of(system)
+    _note_fmi3(plan_of(system))
     variables = _variables(system)
     _refuse_enumerations(system, variables)
     entries, sources, ssv_sources, fmu_names, taken = {}, {}, {}, {}, set()
