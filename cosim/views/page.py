@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..files.results import replaced
 from ..reports.units import display_unit
 from .scene import WRENCH, Scene, reach
 
@@ -91,11 +92,11 @@ def write_page(scene: Scene, path, speed: float = 1.0, camera: dict | None = Non
     """Write ``scene`` to ``path`` as an HTML page playing at ``speed`` times
     real time, seen by ``camera`` (plotly's ``scene.camera``; default: from
     above one side); returns the path."""
-    path = Path(path)
-    figure_of(scene, speed, camera).write_html(path, include_plotlyjs=True, full_html=True, auto_play=False,
-                                       config={"displaylogo": False, "responsive": True},
-                                       post_script=_AT_ADDRESS.replace("FRAME_MS", f"{_frame_ms(scene, speed):g}"))
-    return path
+    figure = figure_of(scene, speed, camera)
+    # written under a temporary name, then renamed: a full disk leaves no page cut short
+    return replaced(path, lambda part: figure.write_html(
+        part, include_plotlyjs=True, full_html=True, auto_play=False, config={"displaylogo": False, "responsive": True},
+        post_script=_AT_ADDRESS.replace("FRAME_MS", f"{_frame_ms(scene, speed):g}")))
 
 
 #: the page's address says where to start: ``#t=1.5`` shows the frame

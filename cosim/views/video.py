@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CraneCosimError
+from ..files.results import replaced
 from .page import STYLE, arrow_scales, moving_lines, moving_traces, scene_limits, strip_units
 from .scene import Scene
 
@@ -39,8 +40,10 @@ def write_video(scene: Scene, path) -> Path:
             raise CraneCosimError(VIDEO_MISSING) from None
     size = MP4_SIZE if mp4 else GIF_SIZE
     frames = _frames(scene, size)
+    # written under a temporary name, then renamed: a full disk or a failed
+    # encoder leaves no video cut short under the name
     if mp4:
-        _encode_mp4(frames, path, size, imageio_ffmpeg)
+        return replaced(path, lambda part: _encode_mp4(frames, part, size, imageio_ffmpeg, path))
     else:
         from PIL import Image
         # one palette, the first frame's (its lines, the axes, the strip: the
@@ -51,19 +54,21 @@ def write_video(scene: Scene, path) -> Path:
             if palette is None:
                 palette = image.quantize(colors=128, dither=Image.Dither.NONE)  # 64 greyed the links' blue
             images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
-        images[0].save(path, save_all=True, append_images=images[1:], duration=int(round(1000 / VIDEO_FPS)),
-                       loop=0, optimize=False)
-    return path
+        return replaced(path, lambda part: images[0].save(
+            part, format="GIF", save_all=True, append_images=images[1:], duration=int(round(1000 / VIDEO_FPS)),
+            loop=0, optimize=False))
 
 
-def _encode_mp4(frames, path: Path, size, imageio_ffmpeg) -> None:
-    """H.264 of the RGBA ``frames`` at ``path``.  ffmpeg reads its pipe only
+def _encode_mp4(frames, path: Path, size, imageio_ffmpeg, named: Path) -> None:
+    """H.264 of the RGBA ``frames`` at ``path`` (``named`` in messages: the
+    file it becomes).  ffmpeg reads its pipe only
     between frames it encodes, so a thread of ours feeds it: the drawing of
     the next frames goes on meanwhile (on two cores 4.0 s against 6.0 for
     the barge's 20 s run)."""
+    # the container named, as the path may be a temporary name without .mp4
     writer = imageio_ffmpeg.write_frames(str(path), size, fps=VIDEO_FPS, codec="libx264", pix_fmt_in="rgba",
                                          pix_fmt_out="yuv420p", quality=7, macro_block_size=16,
-                                         ffmpeg_log_level="error", output_params=["-preset", "veryfast"])
+                                         ffmpeg_log_level="error", output_params=["-preset", "veryfast", "-f", "mp4"])
     writer.send(None)
     pending, failed = queue.Queue(maxsize=8), []
 
@@ -96,7 +101,7 @@ def _encode_mp4(frames, path: Path, size, imageio_ffmpeg) -> None:
             raise failed[0]
         writer.close()
     except (OSError, RuntimeError):  # imageio-ffmpeg's when ffmpeg stops; ffmpeg's reason went to stderr
-        raise CraneCosimError(f"writing {path} failed: ffmpeg stopped (its reason is printed above)") from None
+        raise CraneCosimError(f"writing {named} failed: ffmpeg stopped (its reason is printed above)") from None
 
 
 def write_frame(scene: Scene, time: float, path, size=MP4_SIZE) -> Path:

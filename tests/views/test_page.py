@@ -2,9 +2,11 @@
 a frame per frame of the scene playing at real time or the speed asked,
 the crane's parts to the millimetre, the wrench's arrows in proportion,
 and the page of a 20 s run at 50 frames a second under 20 MB."""
+import errno
 import re
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from synthetic_runs import COMPONENTS, knuckle_boom_on_vessel
 
@@ -47,3 +49,16 @@ def test_the_page_stands_alone_and_a_long_run_stays_small(tmp_path):
     text = path.read_text()
     assert not re.search(r"<script[^>]+src=", text) and "plotly" in text.lower()
     assert path.stat().st_size < 20e6
+
+
+def test_a_page_the_disk_has_no_room_for_leaves_no_file_under_its_name(scene, tmp_path, monkeypatch):
+    """A full disk while the page is written: the error goes up, and
+    neither the page cut short nor its temporary part is left."""
+    def full(figure, path, **kwargs):
+        with open(path, "w") as f:
+            f.write("<html>")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(go.Figure, "write_html", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        write_page(scene, tmp_path / "animation.html")
+    assert list(tmp_path.iterdir()) == []

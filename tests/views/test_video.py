@@ -2,10 +2,12 @@
 second of real time (or --speed times it), a frame per frame of the scene,
 the crane's links in them; an animated GIF the same; and the sentences for
 what cannot be written."""
+import errno
 import sys
 
 import numpy as np
 import pytest
+from PIL import Image
 from synthetic_runs import COMPONENTS, knuckle_boom_on_vessel
 
 from crane_cosim.errors import CraneCosimError
@@ -41,7 +43,6 @@ def test_mp4_plays_the_run_at_real_time_or_the_speed_asked(tmp_path, speed):
 
 
 def test_a_gif_holds_every_frame_for_a_frame_of_real_time(tmp_path):
-    from PIL import Image
     scene = _scene()
     image = Image.open(write_video(scene, tmp_path / "run.gif"))
     assert image.size == GIF_SIZE and image.n_frames == len(scene.times) and image.info["duration"] == 40
@@ -57,13 +58,27 @@ def test_without_imageio_ffmpeg_mp4_is_refused_with_the_way_out(tmp_path, monkey
 
 
 def test_when_ffmpeg_stops_the_video_fails_in_one_sentence(tmp_path):
-    """ffmpeg refusing its output (here a folder of the video's name) stops
-    the frames' feed and is said, not left hanging or a broken pipe's
-    traceback."""
-    (tmp_path / "run.mp4").mkdir()
+    """ffmpeg refusing its output (here in a folder that does not exist)
+    stops the frames' feed and is said, naming the video, not left hanging
+    or a broken pipe's traceback."""
     with pytest.raises(CraneCosimError) as e:
-        write_video(_scene(), tmp_path / "run.mp4")
-    assert str(e.value) == f"writing {tmp_path / 'run.mp4'} failed: ffmpeg stopped (its reason is printed above)"
+        write_video(_scene(), tmp_path / "gone" / "run.mp4")
+    assert str(e.value) == (f"writing {tmp_path / 'gone' / 'run.mp4'} failed: ffmpeg stopped (its reason is "
+                            f"printed above)")
+
+
+def test_a_video_the_disk_has_no_room_for_leaves_no_file_under_its_name(tmp_path, monkeypatch):
+    """A full disk while the GIF is written (a part of its bytes written,
+    then ENOSPC): the error goes up, and neither the GIF cut short nor its
+    temporary part is left."""
+    def full(image, path, *args, **kwargs):
+        with open(path, "wb") as f:
+            f.write(b"GIF89a")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(Image.Image, "save", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        write_video(_scene(), tmp_path / "run.gif")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("box, zoomed", [((66.0, 27.0, 23.0), True), ((4.0, 4.0, 8.0), False)])
