@@ -137,7 +137,7 @@ def test_a_component_that_cannot_roll_back_is_named():
         "component vessel (vessel.fmu) cannot save and restore its state (canGetAndSetFMUstate is false), which the "
         "iterated-midpoint algorithm needs to step it twice: it reads the output of a component after it in the "
         "system's order, or of one stepped again (putting its sources before it may do without); use gauss-seidel "
-        "for this system"]
+        "for this system (--algorithm gauss-seidel)"]
 
 
 def test_no_extrapolation_with_it():
