@@ -202,9 +202,11 @@ def _connect(scheduler: str | None, workers: int | None):
     try:
         with _sigint_ignored():  # by the workers: a terminal's Ctrl-C is the sweep's to act on, not theirs
             # the workers' warnings left out (a task cancelled as the cluster
-            # closes): what a case met is in its folder and the summary
+            # closes): what a case met is in its folder and the summary; the
+            # scheduler's HTTP server on a free port (with None it still takes
+            # 8787, and warns when another cluster holds it)
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
     except (OSError, ValueError, TimeoutError) as exc:
         raise CraneCosimError(f"a local Dask cluster of {workers or os.cpu_count() or 1} worker(s) cannot be "
                               f"started: {exc}") from None

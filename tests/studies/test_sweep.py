@@ -6,6 +6,7 @@ sweep itself is killed."""
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -437,3 +438,17 @@ def test_a_decimal_comma_or_two_separators_is_refused_by_name(tmp_path, text, me
     with pytest.raises(CraneCosimError) as refused:
         cases_of_table(path)
     assert str(refused.value) == message.format(path)
+
+
+def test_a_sweep_beside_another_clusters_dashboard_says_nothing_of_it(system, tmp_path, capsys):
+    """Another Dask cluster holding port 8787 (Dask's dashboard's): the
+    local sweep's scheduler takes a free port, without a word of it."""
+    with socket.socket() as held:
+        try:
+            held.bind(("", 8787))
+            held.listen()
+        except OSError:
+            pass  # another cluster holds it already
+        assert main(["sweep", str(system), "--vary", "vessel.m=1200", "--out", str(tmp_path / "s"),
+                     "--workers", "1", "--stop-time", STOP]) == 0
+    assert "8787" not in capsys.readouterr().err
