@@ -240,13 +240,17 @@ def _dask_quiet(quiet: bool):
     if not quiet:
         yield
         return
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
+    # tornado's too: a callback of Dask's that fails as the cluster closes
+    # (distributed's sync cancel) is logged by tornado's event loop
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado.application")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def _rows_on_disk(out: Path, names) -> dict:
