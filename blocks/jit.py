@@ -42,10 +42,12 @@ of its own and a bar).
 from __future__ import annotations
 
 import ast
+import atexit
 import contextlib
 import hashlib
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
 import types
@@ -171,7 +173,10 @@ def _stable_copy(name: str, text: bytes, digest: str) -> Path:
             os.replace(tmp, target)
         return target
     except OSError:
-        target = Path(tempfile.mkdtemp(prefix="crane_cosim_kernels_")) / f"{name}.py"
+        folder = Path(tempfile.mkdtemp(prefix="crane_cosim_kernels_"))
+        # nothing in it outlives the process (numba cannot cache there either)
+        atexit.register(shutil.rmtree, folder, True)
+        target = folder / f"{name}.py"
         target.write_bytes(text)
         return target
 

@@ -37,6 +37,18 @@ def test_an_unwritable_cache_folder_falls_back_to_a_temporary_copy(monkeypatch, 
     assert blocked not in path.parents and path.read_bytes() == text
 
 
+def test_the_temporary_copy_goes_with_the_process(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    script = ("from crane_cosim.blocks import jit; "
+              "print(jit._stable_copy('knuckle_boom_kernels', jit._SOURCES['knuckle_boom_kernels'], 'abc'))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HUNG,
+                          env={**os.environ, "CRANE_COSIM_CACHE_DIR": str(blocked)})
+    assert proc.returncode == 0, proc.stderr
+    copy = Path(proc.stdout.strip())
+    assert copy.name == "knuckle_boom_kernels.py" and not copy.parent.exists()
+
+
 def test_one_compiled_module_per_source():
     assert jit.load_kernels("knuckle_boom_kernels") is jit.load_kernels("knuckle_boom_kernels")
 
