@@ -18,6 +18,7 @@ from crane_cosim.blocks.controller import Controller
 from crane_cosim.blocks.udp_bridge import COUNTERS, BridgeError, bridge_of
 from crane_cosim.hosts.serve import Server, random_drop
 from integrator_block import Integrator
+from limits import HUNG
 
 ControllerBridge = bridge_of(Controller)
 IntegratorBridge = bridge_of(Integrator)
@@ -119,7 +120,7 @@ def test_lock_step_equals_calling_the_block(rng):
             t = t_new
         y = b.output(t, x, u)
         b.close()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + HUNG
         while server.stats.ended == 0 and time.monotonic() < deadline:
             time.sleep(0.01)
     assert counters(y) == zero(sent=401, answers=401)

@@ -191,7 +191,7 @@ def lone_windows_c_host(windows_c_host, tmp_path):
     return command, {**env, "WINEPREFIX": str(tmp_path / "prefix")}
 
 
-def _none_left(prefix: str, seconds: float = 60) -> None:
+def _none_left(prefix: str, seconds: float = HUNG) -> None:
     end = time.monotonic() + seconds
     while _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM) and time.monotonic() < end:
         time.sleep(0.1)
