@@ -28,7 +28,6 @@ def test_the_pythons_named_are_those_pyproject_accepts():
     assert named == [(oldest[1], " or newer")], named
 
 
-@pytest.mark.slow
 def test_the_tolerance_example_meets_it_at_the_step_named(tmp_path, fmu_dir):
     """The README's ``crane-cosim run ... --tolerance 1e-3`` in a copy of the
     example with its FMUs built: the step it ran at is the one the README
@@ -52,7 +51,6 @@ def test_the_tolerance_example_meets_it_at_the_step_named(tmp_path, fmu_dir):
     assert found["step"] == pytest.approx(step_ms / 1000, rel=1e-12), (found["step"], step_ms)
 
 
-@pytest.mark.slow
 def test_the_python_example_runs_twice(tmp_path):
     """The README's Python example, as written, run twice in one folder: both
     runs complete (the second replaces the first's results)."""

@@ -4,7 +4,6 @@ Windows Python under Wine."""
 from __future__ import annotations
 
 import hashlib
-import shutil
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from windows_python import find_wine, install_windows_python, windows_python_in
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.jit import under_ci
 from crane_cosim.example_sets import example_parameter_sets
-from crane_cosim.fmus.portable import build_portable_all
+from crane_cosim.fmus.portable import build_portable_fmu
 
 
 @pytest.fixture(scope="session")
@@ -37,13 +36,18 @@ def plain_fmu_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def portable_dir(tmp_path_factory, worker_id):
-    """Every block's portable FMU (``fmus/portable.py``), with the examples'
-    parameter sets as ``crane-cosim build-fmus --portable`` writes them,
-    built once for the whole session (:func:`made_once`): 14 FMUs of 117 to
-    233 MB (their Windows binary too).  The tests only read them."""
-    return made_once(tmp_path_factory, worker_id, "portable_fmus",
-                     lambda out: build_portable_all(out, sets=example_parameter_sets()))
+def portable_fmu(tmp_path_factory, worker_id, fmu_dir):
+    """``portable_fmu(model)``: the block's portable FMU (``fmus/portable.py``),
+    with the examples' parameter sets as ``crane-cosim build-fmus
+    --portable`` writes them, built from its lean FMU once for the whole
+    session (:func:`made_once`), where a test first asks for it: 117 to
+    233 MB (its Windows binary too).  The tests only read it."""
+    def get(model: str) -> Path:
+        folder = made_once(tmp_path_factory, worker_id, f"portable-{model}",
+                           lambda out: build_portable_fmu(model, out, lean=fmu_dir / f"{model}.fmu",
+                                                          sets=example_parameter_sets().get(model, ())))
+        return folder / f"{model}.fmu"
+    return get
 
 
 @pytest.fixture(scope="session")

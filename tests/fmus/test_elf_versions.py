@@ -52,11 +52,11 @@ def test_the_versions_are_those_objdump_reads(objdump, tmp_path):
 
 
 @pytest.mark.usefixtures("c_compiler")
-def test_a_portable_fmu_states_the_floor_of_everything_it_carries(objdump, portable_dir, tmp_path):
+def test_a_portable_fmu_states_the_floor_of_everything_it_carries(objdump, portable_fmu, tmp_path):
     """The Vessel's portable FMU (its runtime carries numpy, scipy, numba
     and llvmlite): the floor its source record and its page state is the
     newest version any ELF file in it needs, as objdump reads them."""
-    with zipfile.ZipFile(portable_dir / "Vessel.fmu") as z:
+    with zipfile.ZipFile(portable_fmu("Vessel")) as z:
         z.extractall(tmp_path / "fmu")
     runtime = next((tmp_path / "fmu" / "resources" / "crane_cosim_runtime").glob("*.tar.gz"))
     with tarfile.open(runtime) as tar:

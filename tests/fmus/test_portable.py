@@ -34,6 +34,7 @@ from crane_cosim.fmus.ls_ref import LS_FOLDER
 from crane_cosim.hosts.ecos import run_ecos
 from crane_cosim.hosts.libcosim import run_libcosim
 from limits import HUNG
+from portable_tried import TRIED, block_sets, each_block
 
 # skipped without a C compiler, failed without one in CI (conftest.py)
 pytestmark = pytest.mark.usefixtures("c_compiler")
@@ -115,13 +116,13 @@ def test_the_clean_room_has_no_python(clean_home):
     assert any("python" in f for f in folders)  # this interpreter's installation is among those hidden
 
 
-@pytest.mark.parametrize("model", list(BLOCKS))
-def test_portable_fmu_runs_on_a_machine_without_python(model, portable_dir, fmu_dir, c_master, clean_home,
+@pytest.mark.parametrize("model", each_block())
+def test_portable_fmu_runs_on_a_machine_without_python(model, portable_fmu, fmu_dir, c_master, clean_home,
                                                         tmp_path):
     """The portable FMU, unzipped as hosts do, in a C host on a machine
     without Python: its DefaultExperiment gives the lean FMU's outputs
     (run here by the same host), bit for bit."""
-    portable = extracted(portable_dir / f"{model}.fmu", tmp_path / "portable")
+    portable = extracted(portable_fmu(model), tmp_path / "portable")
     lean = extracted(fmu_dir / f"{model}.fmu", tmp_path / "lean")
     assert not os.access(next(portable.glob("binaries/linux64/crane_cosim/crane-cosim-fmu-process")), os.X_OK)
     y_portable = run_c_master(c_master, portable, clean_env(clean_home), wrapper=clean_room_command([]))
@@ -170,9 +171,10 @@ def fmpy_pythons(tmp_path_factory):
 
 
 @pytest.mark.may_skip
+@pytest.mark.parametrize("models", block_sets())
 @pytest.mark.parametrize("version", OTHER_PYTHONS)
-def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, portable_dir, lean_fmpy_outputs,
-                                                        tmp_path):
+def test_portable_fmus_run_under_fmpy_in_another_python(version, models, fmpy_pythons, portable_fmu,
+                                                        lean_fmpy_outputs, tmp_path):
     """FMPy's ``simulate_fmu`` in a Python of another minor version than
     the building one (a fresh virtual environment with FMPy alone) runs
     every portable FMU to the end of its DefaultExperiment, to the outputs
@@ -181,9 +183,9 @@ def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, p
     interpreters are looked for)."""
     if version not in fmpy_pythons:
         pytest.skip(f"no Python {version} on this machine")
-    fmus = [portable_dir / f"{model}.fmu" for model in BLOCKS]
     env = host_env(CRANE_COSIM_CACHE_DIR=tmp_path / "cache")
-    for model, got in zip(BLOCKS, fmpy_final_outputs([str(fmpy_pythons[version])], fmus, env)):
+    fmus = [portable_fmu(m) for m in models]
+    for model, got in zip(models, fmpy_final_outputs([str(fmpy_pythons[version])], fmus, env)):
         expected = lean_fmpy_outputs[model]
         assert list(got) == list(expected), model
         assert_same(np.array(list(got.values())), np.array(list(expected.values())))
@@ -194,22 +196,23 @@ def test_portable_fmus_run_under_fmpy_in_another_python(version, fmpy_pythons, p
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel"
 
 
-def _portable_example(portable_dir, folder: Path) -> Path:
+def _portable_example(portable_fmu, folder: Path) -> Path:
     """The crane on the vessel's system file beside its three FMUs built portable."""
     (folder / "fmus").mkdir(parents=True)
     shutil.copy(EXAMPLE / "CraneOnVessel.ssd", folder)
-    for model in ("Vessel", "Crane", "Controller"):
-        shutil.copy(portable_dir / f"{model}.fmu", folder / "fmus")
+    assert set(TRIED) == {"Vessel", "Crane", "Controller"}
+    for model in TRIED:
+        shutil.copy(portable_fmu(model), folder / "fmus")
     return folder
 
 
-def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir, tmp_path):
+def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_fmu, tmp_path):
     """The crane on the vessel over 2 s with its three FMUs portable (each
     in a process of its own, with the Python it carries): every recorded
     value the same bits as the run of the lean FMUs in the master's
     process."""
     example = EXAMPLE
-    system = _portable_example(portable_dir, tmp_path / "portable_system")
+    system = _portable_example(portable_fmu, tmp_path / "portable_system")
     results = {}
     for name, folder in (("lean", example), ("portable", system)):
         out = tmp_path / name
@@ -226,15 +229,15 @@ def test_the_crane_on_the_vessel_runs_with_every_component_portable(portable_dir
 
 
 @pytest.mark.parametrize("host", ["libcosim", "ecos"])
-def test_the_crane_on_the_vessel_runs_portable_in_libcosim_and_ecos(host, portable_dir, tmp_path):
+def test_the_crane_on_the_vessel_runs_portable_in_libcosim_and_ecos(host, portable_fmu, tmp_path):
     """OSP libcosim and ecos (NTNU Ålesund) (C++ hosts, each loading the system file
     with its own SSP reader) run the crane on the vessel with its three FMUs
     portable over its 20 s to the same bits as with the lean FMUs."""
     run = {"libcosim": run_libcosim, "ecos": run_ecos}[host]
-    portable = run(_portable_example(portable_dir, tmp_path / "portable_system"))
+    got = run(_portable_example(portable_fmu, tmp_path / "portable_system"))
     lean = run(EXAMPLE)
-    assert list(portable.columns) == list(lean.columns) and len(lean) == 10001
-    np.testing.assert_array_equal(portable.to_numpy(), lean.to_numpy())
+    assert list(got.columns) == list(lean.columns) and len(lean) == 10001
+    np.testing.assert_array_equal(got.to_numpy(), lean.to_numpy())
 
 
 def test_without_the_cross_compiler_the_windows_binary_is_left_out_with_one_warning(monkeypatch):

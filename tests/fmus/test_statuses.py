@@ -25,6 +25,7 @@ from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.compiled_block import CompiledBlock
 from c_hosts import compile_host, host_env
 from limits import HUNG
+from portable_tried import block_sets, each_block
 
 HERE = Path(__file__).resolve().parent
 OK, WARNING, DISCARD, ERROR = 0, 1, 2, 3
@@ -192,25 +193,32 @@ def tables(fmu_dir, unzipped):
 
 
 @pytest.fixture(scope="session")
-def portable_folders(portable_dir, unzipped):
-    """model -> the portable FMU unzipped."""
-    return {model: unzipped(portable_dir / f"{model}.fmu") for model in BLOCKS}
+def portable_folder(portable_fmu, unzipped):
+    """``portable_folder(model)``: the block's portable FMU unzipped."""
+    return lambda model: unzipped(portable_fmu(model))
 
 
 def _scripts(rows):
     return [[call for call, _ in calls] for calls in rows.values()]
 
 
-@pytest.fixture(scope="session")
-def fmpy_results(tables):
-    """The table run by fmpy, every FMU with logging off and on, in one
-    Python process of its own: model -> {False: results, True: results}."""
-    jobs = [[str(folder), _scripts(rows), on] for folder, _, rows in tables.values() for on in (False, True)]
+def _fmpy_statuses(folders: dict, tables) -> dict:
+    """The table run by fmpy on the FMUs in ``folders`` (model -> unzipped
+    FMU), each with logging off and on, in one Python process of its own:
+    model -> {False: results, True: results}."""
+    jobs = [[str(folder), _scripts(tables[model][2]), on] for model, folder in folders.items()
+            for on in (False, True)]
     proc = subprocess.run([sys.executable, str(HERE / "status_script.py")], input=json.dumps(jobs),
                           capture_output=True, text=True, timeout=HUNG, env=host_env())
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = iter(json.loads(proc.stdout))
-    return {model: {False: next(results), True: next(results)} for model in tables}
+    return {model: {False: next(results), True: next(results)} for model in folders}
+
+
+@pytest.fixture(scope="session")
+def fmpy_results(tables):
+    """The table run by fmpy through every lean FMU (:func:`_fmpy_statuses`)."""
+    return _fmpy_statuses({model: folder for model, (folder, _, _) in tables.items()}, tables)
 
 
 def _run_c(c_statuses, folder, md, rows, logging_on, tmp_path):
@@ -266,31 +274,20 @@ def test_every_call_returns_the_tables_status_in_both_hosts_whatever_the_logging
         _compare(model, rows, fmpy_results[model][logging_on], "fmpy", logging_on)
 
 
-@pytest.fixture(scope="session")
-def portable_fmpy_results(tables, portable_folders):
-    """The table run by fmpy through the portable FMUs, as :func:`fmpy_results`."""
-    jobs = [[str(portable_folders[model]), _scripts(rows), on] for model, (_, _, rows) in tables.items()
-            for on in (False, True)]
-    proc = subprocess.run([sys.executable, str(HERE / "status_script.py")], input=json.dumps(jobs),
-                          capture_output=True, text=True, timeout=HUNG, env=host_env())
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    results = iter(json.loads(proc.stdout))
-    return {model: {False: next(results), True: next(results)} for model in tables}
-
-
-@pytest.mark.parametrize("model", list(BLOCKS))
-def test_a_portable_fmu_returns_what_the_fmu_in_process_returns(model, tables, portable_folders, fmpy_results,
-                                                                portable_fmpy_results, c_statuses, tmp_path):
+@pytest.mark.parametrize("model", each_block())
+def test_a_portable_fmu_returns_what_the_fmu_in_process_returns(model, tables, portable_folder, fmpy_results,
+                                                                c_statuses, tmp_path):
     """Every call of the table, through the portable FMU (each instance in
     a process of its own, with the Python it carries), returns the status
     and logs the messages, in order, that the FMU in the host's process
     returns and logs, in both hosts, logging off and on."""
     folder, md, rows = tables[model]
+    portable = portable_folder(model)
+    portable_fmpy = _fmpy_statuses({model: portable}, tables)[model]
     for logging_on in (False, True):
-        assert _run_c(c_statuses, portable_folders[model], md, rows, logging_on, tmp_path) == \
+        assert _run_c(c_statuses, portable, md, rows, logging_on, tmp_path) == \
             _run_c(c_statuses, folder, md, rows, logging_on, tmp_path), (model, "C host", logging_on)
-        assert portable_fmpy_results[model][logging_on] == fmpy_results[model][logging_on], \
-            (model, "fmpy", logging_on)
+        assert portable_fmpy[logging_on] == fmpy_results[model][logging_on], (model, "fmpy", logging_on)
 
 
 #: the blocks whose table runs through the Windows binaries: those without
@@ -307,18 +304,20 @@ CRASHES_ON_WINDOWS = "an instance for model exchange"
 
 def _windows_results(windows, folders: dict, tables, crash: bool) -> list:
     """The table's rows but the crash (``crash`` False) or the crash alone,
-    run by FMPy in the Windows Python on the FMUs in ``folders``."""
-    jobs = [[windows.path_of(folders[model]),
+    run by FMPy in the Windows Python on the FMUs in ``folders`` (model ->
+    unzipped FMU), each with logging off and on."""
+    jobs = [[windows.path_of(folder),
              _scripts({name: calls for name, calls in tables[model][2].items()
                        if (name == CRASHES_ON_WINDOWS) == crash}), on]
-            for model in WINDOWS_TABLE for on in (False, True)]
+            for model, folder in folders.items() for on in (False, True)]
     proc = subprocess.run([*windows.command, windows.path_of(HERE / "status_script.py")], input=json.dumps(jobs),
                           capture_output=True, text=True, timeout=HUNG, env=windows.env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def test_a_portable_fmus_windows_binary_returns_what_the_lean_one_returns(windows, tables, portable_folders):
+@pytest.mark.parametrize("models", block_sets(WINDOWS_TABLE))
+def test_a_portable_fmus_windows_binary_returns_what_the_lean_one_returns(models, windows, tables, portable_folder):
     """Every call of the table, by FMPy in a Windows Python under Wine,
     through the portable FMU's Windows binary (each instance in a process
     of its own, with the Windows Python it carries) returns the status and
@@ -327,14 +326,15 @@ def test_a_portable_fmus_windows_binary_returns_what_the_lean_one_returns(window
     on; but where that binary crashes (a model exchange instance asked
     for), the portable FMU's process ends and the host gets no instance and
     a message saying how the process ended."""
-    lean = _windows_results(windows, {model: folder for model, (folder, _, _) in tables.items()}, tables, False)
-    portable = _windows_results(windows, portable_folders, tables, False)
+    lean = _windows_results(windows, {model: tables[model][0] for model in models}, tables, False)
+    folders = {model: portable_folder(model) for model in models}
+    portable = _windows_results(windows, folders, tables, False)
     for k, (got, expected) in enumerate(zip(portable, lean, strict=True)):
-        assert got == expected, (WINDOWS_TABLE[k // 2], "logging", bool(k % 2))
-    crashed = _windows_results(windows, portable_folders, tables, True)
+        assert got == expected, (models[k // 2], "logging", bool(k % 2))
+    crashed = _windows_results(windows, folders, tables, True)
     for k, [calls] in enumerate(crashed):
         status, messages = calls[-1]
-        assert status == ERROR, (WINDOWS_TABLE[k // 2], calls)
+        assert status == ERROR, (models[k // 2], calls)
         assert any("fmi2Instantiate: the FMU's process (pid " in m for _, m in messages), messages
 
 

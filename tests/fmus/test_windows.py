@@ -30,6 +30,7 @@ from crane_cosim.fmus import native
 from crane_cosim.fmus.ls_ref import LS_FOLDER
 from crane_cosim.fmus.portable import reference_request
 from made_once import made_once
+from portable_tried import block_sets, each_block
 from fmpy_hosts import fmpy_final_outputs
 from windows_python import WindowsPython, find_wine
 from limits import HUNG
@@ -58,14 +59,14 @@ def test_the_lean_fmus_windows_binary_runs_in_a_windows_python(windows, fmu_dir,
 
 
 
-def test_the_portable_fmus_windows_binary_runs_in_a_windows_python(windows, portable_dir, lean_fmpy_outputs):
+@pytest.mark.parametrize("models", block_sets([*PLAIN, "Vessel"]))
+def test_the_portable_fmus_windows_binary_runs_in_a_windows_python(models, windows, portable_fmu,
+                                                                    lean_fmpy_outputs):
     """The plain blocks' portable FMUs and the vessel's (whose kernels the
     FMU's own Python compiles there, in its process), by FMPy in the Windows
     Python: the Linux run's outputs at the end of the DefaultExperiment, as
     the lean FMUs' (above), whatever Python the host runs."""
-    models = [*PLAIN, "Vessel"]
-    got = fmpy_final_outputs(windows.command, [portable_dir / f"{m}.fmu" for m in models], windows.env,
-                             windows.path_of)
+    got = fmpy_final_outputs(windows.command, [portable_fmu(m) for m in models], windows.env, windows.path_of)
     for model, outputs in zip(models, got):
         expected = lean_fmpy_outputs[model]
         assert list(outputs) == list(expected), model
@@ -127,15 +128,15 @@ def _reference_rows(host, folder: Path, model: str, fmu: Path) -> tuple[list[str
 WINDOWS_TOLERANCE = {"Waves": 6.6e-16, "KnuckleBoomCrane": 2e-14, "FlexibleCrane": 1.2e-11, "Crane": 3e-9}
 
 
-@pytest.mark.parametrize("model", BLOCKS)
-def test_the_portable_fmus_windows_binary_runs_its_reference_without_python(model, windows_c_host, portable_dir,
+@pytest.mark.parametrize("model", each_block())
+def test_the_portable_fmus_windows_binary_runs_its_reference_without_python(model, windows_c_host, portable_fmu,
                                                                             unzipped):
     """Each portable FMU's Windows binary, loaded by a C host on a Windows
     with no Python (Wine), runs its reference experiment (FMI-LS-REF) to the
     outputs the FMU carries, computed on Linux: the same rows and values,
     to the bit or within :data:`WINDOWS_TOLERANCE` of the largest magnitude
     among the outputs of its unit."""
-    fmu = portable_dir / f"{model}.fmu"
+    fmu = portable_fmu(model)
     folder = unzipped(fmu)
     names, got = _reference_rows(windows_c_host, folder, model, fmu)
     with zipfile.ZipFile(fmu) as z:
@@ -198,12 +199,12 @@ def _none_left(prefix: str, seconds: float = HUNG) -> None:
     assert not _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)
 
 
-def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(lone_windows_c_host, portable_dir,
+def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(lone_windows_c_host, portable_fmu,
                                                                             unzipped):
     """The FMU's process killed while the host steps (Windows, under Wine):
     the call is fmi2Fatal with one message naming the call and how the
     process ended; the host goes on to its own end; no process is left."""
-    folder = unzipped(portable_dir / "Controller.fmu")
+    folder = unzipped(portable_fmu("Controller"))
     prefix = lone_windows_c_host[1]["WINEPREFIX"]
     proc = _started(lone_windows_c_host, folder, "Controller")
     children = _wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)
@@ -217,10 +218,10 @@ def test_a_windows_fmu_process_killed_mid_step_is_a_fatal_call_with_its_end(lone
     _none_left(prefix)
 
 
-def test_no_windows_fmu_process_outlives_a_killed_host(lone_windows_c_host, portable_dir, unzipped):
+def test_no_windows_fmu_process_outlives_a_killed_host(lone_windows_c_host, portable_fmu, unzipped):
     """The host killed while it steps (no handler runs): the FMU's process
     sees the host's process end and ends."""
-    folder = unzipped(portable_dir / "Controller.fmu")
+    folder = unzipped(portable_fmu("Controller"))
     prefix = lone_windows_c_host[1]["WINEPREFIX"]
     proc = _started(lone_windows_c_host, folder, "Controller")
     assert len(_wine_processes(prefix, native.WINDOWS_PROCESS_PROGRAM)) == 1

@@ -14,7 +14,7 @@ the 4 s run here, about 2% for the slew components over the full 20 s).
 
 The quick runs cover 4 s at 1 ms with the slew moved to 0.5 s (a parameter
 set through libcosim), so that all six wrench components are loaded; the
-full 20 s sequence is marked slow (run by default).  ``libcosimpy`` is a
+full 20 s sequence is marked slow (`pytest -m slow`).  ``libcosimpy`` is a
 declared test dependency: without it this module fails, it is not skipped.
 """
 import shutil

@@ -10,7 +10,7 @@ order in the step there, its support forces 1.6% off at 1 ms over the first
 1.5 s; with each input held at its mid-step value and the loop's
 components stepped twice they are 0.11% off, 0.038% at 0.5 ms.  The
 default run covers the first 1.5 s (the drive's torque, the start off the
-path and its correction); the example's full 5 s run is marked slow (run by default)."""
+path and its correction); the example's full 5 s run is marked slow (`pytest -m slow`)."""
 import sys
 from pathlib import Path
 

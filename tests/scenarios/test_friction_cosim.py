@@ -7,7 +7,7 @@ bounds (RMS over the run, over each quantity's peak; components that
 vanish by the mechanism, below 3e-7 of their group's largest, are left
 out).  The default run covers the first 3 s (the booms' raise, friction in
 the boom and jib joints and in the seals); the full 20 s, slew included,
-is marked slow (run by default)."""
+is marked slow (`pytest -m slow`)."""
 import numpy as np
 import pytest
 

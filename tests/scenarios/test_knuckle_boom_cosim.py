@@ -11,7 +11,7 @@ torsion on the barrel supports) are checked to be zero instead.
   the default run covers 4 s (the raise), the monolithic reference being a
   stiff (Radau) integration.
 
-The full 20 s sequences are marked slow (run by default)."""
+The full 20 s sequences are marked slow (`pytest -m slow`)."""
 import numpy as np
 import pytest
 

@@ -1,0 +1,30 @@
+"""Which blocks' portable FMUs a test run builds and tries.
+
+The default run tries the crane on the vessel's three (a vessel of numba
+kernels and scipy, a compiled multibody crane, a controller of numpy
+alone): every mechanism of a portable FMU is in one of them, and each
+takes about a minute to build on a cold cache.  ``pytest -m slow`` tries
+every block's, the same tests over the other eleven."""
+from __future__ import annotations
+
+import pytest
+
+from crane_cosim.blocks import BLOCKS
+
+__all__ = ["TRIED", "each_block", "block_sets"]
+
+#: the blocks whose portable FMUs the default run tries
+TRIED = ("Vessel", "Crane", "Controller")
+
+
+def each_block(models=tuple(BLOCKS)) -> list:
+    """``models`` as pytest parameters, one each: those outside
+    :data:`TRIED` marked slow."""
+    return [pytest.param(m, id=m, marks=() if m in TRIED else pytest.mark.slow) for m in models]
+
+
+def block_sets(models=tuple(BLOCKS)) -> list:
+    """Two parameters, each a tuple of the blocks ``models``: those in
+    :data:`TRIED`, and all of them (marked slow)."""
+    return [pytest.param(tuple(m for m in models if m in TRIED), id="tried"),
+            pytest.param(tuple(models), id="every", marks=pytest.mark.slow)]
