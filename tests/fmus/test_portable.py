@@ -34,6 +34,7 @@ from crane_cosim.fmus.ls_ref import LS_FOLDER
 from crane_cosim.hosts.ecos import run_ecos
 from crane_cosim.hosts.libcosim import run_libcosim
 from limits import HUNG
+from made_once import made_once
 from portable_tried import TRIED, block_sets, each_block
 
 # skipped without a C compiler, failed without one in CI (conftest.py)
@@ -151,22 +152,26 @@ def _interpreter(version: str) -> str | None:
     return found[-1] if found else shutil.which(f"python{version}")
 
 
+def _fmpy_venv(interpreter: str, venv: Path) -> None:
+    """A virtual environment of ``interpreter`` in ``venv`` with FMPy from the package index."""
+    subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=HUNG)
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "fmpy"],
+                          capture_output=True, text=True, timeout=HUNG)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
 @pytest.fixture(scope="session")
-def fmpy_pythons(tmp_path_factory):
+def fmpy_pythons(tmp_path_factory, worker_id):
     """version -> the python of a fresh virtual environment of that
     version with FMPy installed from the package index, and nothing of
-    this project."""
+    this project, made once for every worker (:func:`made_once`)."""
     pythons = {}
     for version in OTHER_PYTHONS:
         interpreter = _interpreter(version)
-        if interpreter is None:
-            continue
-        venv = tmp_path_factory.mktemp(f"fmpy{version}")
-        subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=HUNG)
-        proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "fmpy"],
-                              capture_output=True, text=True, timeout=HUNG)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        pythons[version] = venv / "bin" / "python"
+        if interpreter is not None:
+            venv = made_once(tmp_path_factory, worker_id, f"fmpy{version}",
+                             lambda out, interpreter=interpreter: _fmpy_venv(interpreter, out))
+            pythons[version] = venv / "bin" / "python"
     return pythons
 
 
