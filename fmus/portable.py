@@ -54,7 +54,7 @@ from .elf_versions import glibc_floor, newest
 from .portable_runtime import kernels_archive, runtime_archive, runtime_glibc
 from .portable_windows import windows_runtime_archive
 
-__all__ = ["build_portable_fmu", "build_portable_all", "run_out_of_process", "host_python_lines", "portable_record",
+__all__ = ["build_portable_fmu", "run_out_of_process", "host_python_lines", "portable_record",
            "RUNTIME_FOLDER", "KERNELS_FOLDER", "WINDOWS_RUNTIME_FOLDER", "windows_wanted"]
 
 #: folders of ``resources/`` holding the runtime's and the kernels' archive
@@ -262,13 +262,3 @@ def build_portable_fmu(model: str, out_dir: Path, stream=None, lean: Path | None
         write_reproducible_zip(part, files)
         part.replace(dest)
     return dest
-
-
-def build_portable_all(out_dir: Path, models=None, stream=None, sets: dict | None = None,
-                       windows: bool | None = None) -> list[Path]:
-    """Build the portable FMUs of ``models`` (default: all blocks) into
-    ``out_dir``, each with its parameter sets in ``sets`` (block name: a
-    tuple of :class:`ParameterSet`), with a Windows binary as
-    :func:`windows_wanted` says."""
-    return [build_portable_fmu(model, out_dir, stream, sets=(sets or {}).get(model, ()), windows=windows)
-            for model in (models or BLOCKS)]

@@ -2,9 +2,8 @@
 
 The default run tries the crane on the vessel's three (a vessel of numba
 kernels and scipy, a compiled multibody crane, a controller of numpy
-alone): every mechanism of a portable FMU is in one of them, and each
-takes about a minute to build on a cold cache.  ``pytest -m slow`` tries
-every block's, the same tests over the other eleven."""
+alone): every mechanism of a portable FMU is in one of them.  ``pytest
+-m slow`` tries every block's, the same tests over the other eleven."""
 from __future__ import annotations
 
 import pytest
