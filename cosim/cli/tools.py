@@ -1,6 +1,7 @@
 """``crane-cosim build-fmus``, ``build-bridge``, ``serve``, ``export-results`` and ``hydro``."""
 from __future__ import annotations
 
+import logging
 import re
 import sys
 from pathlib import Path
@@ -200,6 +201,10 @@ def cmd_hydro(args) -> int:
 
     spec = read_hull(args.hull)
     out = args.out or args.hull.with_suffix(".nc")
+    # the standard output holds the database's path alone, for a script to
+    # take; Capytaine (3.0 on) sends its warnings to a handler on the
+    # standard output unless the program has configured logging itself
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="hydro: %(message)s")
     start = time.perf_counter()
     print(f"hydro: {spec['description']}: {spec['frequencies']['count']} frequencies, "
           f"{len(spec['headings']['degrees'])} headings ...", file=sys.stderr, flush=True)

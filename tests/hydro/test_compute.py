@@ -3,6 +3,8 @@ file, its database against the hand formulas and the shipped barge's, and
 the hull file's refusals; without Capytaine, one sentence naming the extra.
 Capytaine runs in ``crane-cosim hydro`` processes (the ``hydro`` fixture,
 conftest.py), the test environment being a plain install's."""
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -12,6 +14,7 @@ from crane_cosim.blocks.hull_database import read_database
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.hydro.compute import HYDRO_MISSING, read_hull
+from limits import HUNG
 
 HULL = """name = "small"
 description = "box 40 x 12 x 4 m, 2.5 m draft, coarse"
@@ -160,3 +163,29 @@ def test_a_missing_mesh_file_is_named(tmp_path):
     (tmp_path / "meshed.toml").write_text(MESH_HULL)
     with pytest.raises(CraneCosimError, match="its mesh file .*barge.gdf does not exist"):
         read_hull(tmp_path / "meshed.toml")
+
+
+#: what Capytaine 3.0 does as it is imported (capytaine/ui/rich.py,
+#: set_logging with force=False): a handler on the standard output unless
+#: the program has configured logging; then, here, a warning as its first
+#: tabulation logs one, and no Capytaine after all
+CAPYTAINE_LOGGING = """import logging, sys
+if not logging.root.handlers:
+    logging.basicConfig(level="WARNING", stream=sys.stdout, format="%(message)s")
+logging.getLogger("capytaine.green_functions.delhommeau").warning("Precomputing tabulation")
+raise ImportError("a stand-in")
+"""
+
+
+def test_capytaine_s_warnings_go_to_the_standard_error(tmp_path):
+    """The standard output of ``crane-cosim hydro`` holds nothing but the
+    database's path (here, none): what Capytaine logs goes to the standard
+    error, under the command's name."""
+    (tmp_path / "capytaine").mkdir()
+    (tmp_path / "capytaine" / "__init__.py").write_text(CAPYTAINE_LOGGING)
+    (tmp_path / "small.toml").write_text(HULL)
+    proc = subprocess.run([sys.executable, "-m", "crane_cosim.cli", "hydro", str(tmp_path / "small.toml")],
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True,
+                          timeout=HUNG)
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert "hydro: Precomputing tabulation" in proc.stderr.splitlines()
