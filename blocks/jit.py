@@ -54,98 +54,13 @@ import types
 from pathlib import Path
 
 from .cache_folder import cache_dir, cache_problem, kept_where, tell_cache_problem
+from .kernel_texts import KernelSources, parsed
 
 __all__ = ["load_kernels", "cache_dir", "kernels_compiled", "kernel_functions", "compile_events", "dispatcher_cached",
            "cache_problem", "kept_where", "blocks_of", "announcement"]
 
-#: the module of small kernels that several kernel modules share
-HELPERS = "kernel_helpers"
-
-
-def _definitions(text: str) -> dict:
-    """The top-level functions and simple assignments (``NONE, DAHL = 0, 1``)
-    of a module's text: name -> its node."""
-    defs = {}
-    for node in parsed(text).body:
-        if isinstance(node, ast.FunctionDef):
-            defs[node.name] = node
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name in ast.walk(target):
-                    if isinstance(name, ast.Name):
-                        defs[name.id] = node
-    return defs
-
-
-def parsed(text: str) -> ast.Module:
-    """``ast.parse(text)``, made again where CPython 3.11 raises its
-    spurious ``SystemError`` "AST constructor recursion depth mismatch":
-    the depth it counts while it converts a tree is kept per interpreter,
-    and another thread converting a tree at the same time upsets it (seen
-    in a Dask worker importing this package).  The source is the same; a
-    second parse gives the tree."""
-    for attempt in range(5):
-        try:
-            return ast.parse(text)
-        except SystemError as exc:
-            if "recursion depth mismatch" not in str(exc) or attempt == 4:
-                raise
-    raise AssertionError("unreachable")
-
-
-def _joined(text: str, helpers: str, kernels: dict | None = None) -> str:
-    """A kernel module's text with its imports of shared helpers
-    (``from .kernel_helpers import a, b``) or of another kernel module's
-    functions (``from .supported_base_kernels import _base``, ``kernels``:
-    their texts by module name) replaced by a comment each, and the
-    definitions of those names, and of the functions and constants they
-    use, appended (so that the lines of the module keep their numbers): a
-    module numba compiles alone, from one file.  A name joined from two
-    places must be the same definition."""
-    sources = {HELPERS: helpers, **(kernels or {})}
-    tree = parsed(text)
-    found = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module in sources and n.level == 1]
-    if not found:
-        return text
-    own = _definitions(text)
-    lines = text.splitlines(keepends=True)
-    joined: dict[str, str] = {}  # the name's definition, as appended
-    for node in found:
-        source = sources[node.module]
-        if node.module != HELPERS:  # a kernel module, with the helpers it joins itself
-            source = _joined(source, helpers)
-        defs = _definitions(source)
-        chosen, todo = set(), [a.name for a in node.names]
-        while todo:
-            name = todo.pop()
-            if name in chosen:
-                continue
-            if name not in defs:
-                raise ImportError(f"{node.module} has no kernel {name}")
-            chosen.add(name)
-            todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name) and n.id in defs]
-        for name in sorted(chosen, key=lambda n: defs[n].lineno):
-            segment = ast.get_source_segment(source, defs[name])
-            if name in own or joined.get(name, segment) != segment:
-                raise ImportError(f"{name} joined from {node.module} is defined otherwise already")
-            joined[name] = segment
-        span = node.end_lineno - node.lineno + 1
-        lines[node.lineno - 1:node.end_lineno] = [f"# {node.module}: joined at the end\n"] + ["\n"] * (span - 1)
-    appended = "".join(f"\n\n{segment}\n" for segment in dict.fromkeys(joined.values()))
-    return "".join(lines).rstrip("\n") + "\n" + appended
-
-
-def _read_sources() -> dict:
-    folder = Path(__file__).parent
-    helpers = (folder / f"{HELPERS}.py").read_text(encoding="utf-8")
-    texts = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*_kernels.py")}
-    return {name: _joined(text, helpers, texts).encode() for name, text in texts.items()}
-
-
-# Read at import: the package may be imported from an FMU's temporary folder
-# that is gone by the time a later instance asks for the kernels (all FMUs of
-# one build share one imported copy of the package).
-_SOURCES = _read_sources()
+# Read at import (KernelSources says why), joined at first use.
+_SOURCES = KernelSources(Path(__file__).parent)
 
 
 def _digest(name: str) -> str:

@@ -41,6 +41,8 @@ import sys
 
 import numpy as np
 
+from .kernel_texts import parsed
+
 __all__ = ["METHODS", "compiled_step", "load_stepping", "step_compiled", "step_functions", "warm_up"]
 
 #: ``Block.method`` -> the step's method code (another name: ``"rk4"``, as
@@ -179,7 +181,7 @@ def step_functions(name: str) -> tuple[str, ...]:
     source = _step_source(name, set(jit.kernel_functions(name)))
     if source is None:
         return ()
-    return tuple(node.name for node in jit.parsed(source[1]).body if isinstance(node, ast.FunctionDef))
+    return tuple(node.name for node in parsed(source[1]).body if isinstance(node, ast.FunctionDef))
 
 
 def step_compiled(name: str) -> bool:
