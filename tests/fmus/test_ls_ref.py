@@ -19,7 +19,7 @@ from crane_cosim.blocks import BLOCKS
 from crane_cosim.cli import main
 from crane_cosim.example_sets import example_parameter_sets
 from crane_cosim.fmus.ls_ref import LS_FOLDER, ParameterSet, ls_ref_files, reference_values
-from portable_tried import block_sets
+from portable_tried import SYSTEM
 
 _LS = "{http://fmi-standard.org/fmi-ls-manifest}"
 _SSV = "{http://ssp-standard.org/SSP1/SystemStructureParameterValues}"
@@ -100,7 +100,8 @@ def test_the_examples_sets_name_their_examples():
 
 
 @pytest.mark.usefixtures("c_compiler")
-@pytest.mark.parametrize("models", block_sets())
+@pytest.mark.parametrize("models", [pytest.param(SYSTEM, id="crane on the vessel"),
+                                    pytest.param(tuple(BLOCKS), id="every", marks=pytest.mark.slow)])
 def test_every_parameter_set_applies_to_its_portable_fmu(models, portable_fmu, tmp_path, capsys):
     """A system binding each parameter set a portable FMU carries to a
     component of that FMU passes ``crane-cosim check``: every name is a
