@@ -59,8 +59,8 @@ def _lines(text: str) -> tuple[str, ...]:
 
 def _segment(text: str, node: ast.AST) -> str:
     """``ast.get_source_segment(text, node)``, with the text split into
-    lines once (that function splits it again at every call, which made
-    joining the kernel modules take most of a second at every import)."""
+    lines once per text (that function splits the whole text again at
+    every call, the larger part of the time joining takes)."""
     lines = _lines(text)
     first = lines[node.lineno - 1].encode()
     if node.lineno == node.end_lineno:
@@ -119,8 +119,8 @@ class KernelSources(MutableMapping):
     The texts of the folder are read when this is made (the package may be
     imported from an FMU's temporary folder that is gone by the time a later
     instance asks for the kernels); each is joined at its first use, since
-    a process uses one or two kernel modules and joining them all took a
-    good part of a second at every import.  A text may be set in their
+    a process uses one or two kernel modules, and joining them all would
+    slow every process's start.  A text may be set in their
     place (a test's kernel module)."""
 
     def __init__(self, folder: Path):
