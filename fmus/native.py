@@ -74,11 +74,23 @@ _COMPILE_TIMEOUT = 120  # seconds; a compile takes well under one
 @dataclass(frozen=True)
 class BuildPython:
     """What the shim records of the interpreter that builds the FMU."""
-    executable: str        #: ``sys.executable``, not resolved: a venv's ``bin/python`` finds the venv
+    executable: str        #: ``sys.executable`` (its versioned name), not resolved: a venv's ``bin/python`` finds the venv
     libpython: str         #: path of its shared library, or "" if it has none
     soname: str            #: the library's soname, searched by the dynamic loader if the path is gone
     include: str           #: folder holding ``Python.h``
     version: str           #: "3.11"
+
+
+def _executable() -> str:
+    """``sys.executable``, absolute, under its versioned name (``python3.11``)
+    when that name beside it is the same program: ``python -m crane_cosim``
+    and the ``crane-cosim`` script (whose first line names ``python3.11``)
+    then build the same shim and take each other's FMUs as current."""
+    exe = os.path.abspath(sys.executable)
+    versioned = os.path.join(os.path.dirname(exe), f"python{sys.version_info[0]}.{sys.version_info[1]}")
+    if versioned != exe and os.path.isfile(versioned) and os.path.realpath(versioned) == os.path.realpath(exe):
+        return versioned
+    return exe
 
 
 def build_python() -> BuildPython:
@@ -90,7 +102,7 @@ def build_python() -> BuildPython:
             if folder and (Path(folder) / soname).is_file():
                 libpython = str(Path(folder) / soname)
                 break
-    return BuildPython(executable=os.path.abspath(sys.executable), libpython=libpython, soname=soname,
+    return BuildPython(executable=_executable(), libpython=libpython, soname=soname,
                        include=sysconfig.get_paths()["include"], version=f"{sys.version_info[0]}.{sys.version_info[1]}")
 
 

@@ -396,8 +396,32 @@ def test_fmu_records_the_binary_it_carries(fmu_dir):
     with zipfile.ZipFile(fmu_dir / "Controller.fmu") as z:
         record = z.read(f"resources/{FMU_SOURCE_FILE}").decode().splitlines()
     build = native.build_python()
-    assert record[1] == (f"linux64 binary: crane-cosim shim for Python {build.version} at {sys.executable} "
+    assert record[1] == (f"linux64 binary: crane-cosim shim for Python {build.version} at {build.executable} "
                          f"({build.libpython})")
+
+
+def test_python_and_its_versioned_name_record_one_interpreter(tmp_path, monkeypatch):
+    """``python -m crane_cosim.cli`` and the ``crane-cosim`` script (whose
+    first line names ``python3.11``) record the same interpreter, so that
+    neither rebuilds the FMUs the other built; a ``python`` that is not the
+    versioned one beside it keeps its own name."""
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(os.path.realpath(sys.executable))
+    (venv / version).symlink_to("python")
+    (venv / "python3").symlink_to("python")
+    named = set()
+    for name in ("python", "python3", version):
+        monkeypatch.setattr(sys, "executable", str(venv / name))
+        named.add(native.build_python().executable)
+    assert named == {str(venv / version)}
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "python").symlink_to(os.path.realpath(sys.executable))
+    (other / version).write_text("#!/bin/sh\n")  # another program of that name
+    monkeypatch.setattr(sys, "executable", str(other / "python"))
+    assert native.build_python().executable == str(other / "python")
 
 
 def test_without_a_compiler_the_fmus_keep_pythonfmus_binary_and_say_so_once(tmp_path, monkeypatch, capsys,
