@@ -38,6 +38,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..blocks.cache_folder import cache_dir
 from ..errors import CraneCosimError
 from .adapter import DERIVATIVE_VR
 
@@ -178,14 +179,13 @@ _warned = False
 
 
 def fmu_binary() -> bytes | None:
-    """The shim compiled for this interpreter (once per process), or None
+    """The shim compiled for this interpreter (once per machine), or None
     when it cannot be built here; then one warning goes to stderr, once."""
     global _warned
     reason = shim_unavailable_reason()
     if reason is None:
         cc, py = tuple(find_compiler()), build_python()
-        key = hashlib.sha256(_native_sources() + repr((cc, py)).encode()).hexdigest()
-        return _shim_bytes(key, py, cc)
+        return _kept("shim", cc, repr(py), lambda key: (_shim_bytes(key, py, cc),))[0]
     if not _warned:
         _warned = True
         soname = build_python().soname or f"libpython{sys.version_info[0]}.{sys.version_info[1]}.so"
@@ -197,6 +197,57 @@ def fmu_binary() -> bytes | None:
 
 def _native_sources() -> bytes:
     return b"".join(f.read_bytes() for f in sorted(SHIM_SOURCE.parent.glob("*.[ch]")))
+
+
+@functools.lru_cache(maxsize=None)
+def _compiler_identity(cc: tuple[str, ...]) -> str:
+    """What tells a compiler from another of the same command: where its
+    driver is and the version it states."""
+    try:
+        version = subprocess.run([*cc, "--version"], capture_output=True, text=True,
+                                 timeout=_COMPILE_TIMEOUT).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        version = ""
+    return f"{shutil.which(cc[0])}\n{version}"
+
+
+#: the binaries this process compiled or read back, by key
+_KEPT: dict[str, tuple[bytes, ...]] = {}
+
+
+def _kept(kind: str, cc: tuple[str, ...], extra: str, make) -> tuple[bytes, ...]:
+    """The binaries ``make(key)`` compiles from the native sources with
+    ``cc``, compiled once per machine: kept in ``<cache>/native/<key>/``,
+    ``key`` a hash of the sources, the compiler command, its version and
+    ``extra`` (the interpreter a shim is built for), and read back by every
+    later process instead of compiling again (seconds each time: every
+    process that built an FMU or ran one out of process compiled them).
+    Where the cache folder cannot be written they are compiled once per
+    process."""
+    digest = hashlib.sha256(b"\0".join([_native_sources(), repr(cc).encode(),
+                                        _compiler_identity(cc).encode(), extra.encode()]))
+    key = f"{kind}-{digest.hexdigest()[:20]}"
+    if key in _KEPT:
+        return _KEPT[key]
+    folder = cache_dir() / "native" / key
+    try:
+        _KEPT[key] = tuple(f.read_bytes() for f in sorted(folder.glob("*.bin")))
+    except OSError:
+        _KEPT[key] = ()
+    if not _KEPT[key]:
+        _KEPT[key] = made = tuple(make(key))
+        try:  # whole or not at all: the folder is renamed into place once written
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            part = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=folder.parent))
+            for i, data in enumerate(made):
+                (part / f"{i}.bin").write_bytes(data)
+            try:
+                part.rename(folder)
+            except OSError:  # another process kept them first
+                shutil.rmtree(part, ignore_errors=True)
+        except OSError:
+            pass  # a cache folder that cannot be written: compiled again by the next process
+    return _KEPT[key]
 
 
 def _zlib_archive(cc: list[str]) -> str | None:
@@ -260,7 +311,7 @@ def _out_of_process() -> tuple[bytes, bytes]:
     if cc is None:
         raise CraneCosimError("FMUs that run out of process need a C compiler (cc, gcc or clang, or $CC): none "
                               "was found")
-    return _out_of_process_bytes(hashlib.sha256(_native_sources()).hexdigest() + repr(cc), tuple(cc))
+    return _kept("linux", tuple(cc), "", lambda key: _out_of_process_bytes(key, tuple(cc)))
 
 
 def _windows_compiler() -> list[str]:
@@ -293,19 +344,19 @@ def _windows_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
 def windows_out_of_process() -> tuple[bytes, bytes]:
     """The Windows proxy (a DLL) and the program of the FMU's process (an
     executable, zlib linked in statically), cross-compiled here once per
-    process from the same sources as the Linux ones.  Raises
+    machine from the same sources as the Linux ones.  Raises
     :class:`CraneCosimError` saying what is missing when they cannot be
     built."""
     reason = windows_unavailable_reason()
     if reason is not None:
         raise CraneCosimError(f"the Windows binary of a portable FMU cannot be built here: {reason}")
     cc = _windows_compiler()
-    return _windows_bytes(hashlib.sha256(_native_sources()).hexdigest() + repr(cc), tuple(cc))
+    return _kept("windows", tuple(cc), "", lambda key: _windows_bytes(key, tuple(cc)))
 
 
 def proxy_binary() -> bytes:
     """The out-of-process proxy (``native/fmi2_proxy.c``) compiled here,
-    once per process.  Raises :class:`CraneCosimError` saying what is
+    once per machine.  Raises :class:`CraneCosimError` saying what is
     missing when it cannot be built."""
     return _out_of_process()[0]
 
@@ -313,7 +364,7 @@ def proxy_binary() -> bytes:
 def process_program() -> bytes:
     """The program that runs an FMU instance for the proxy
     (``native/fmi2_child.c``, zlib linked in statically), compiled here,
-    once per process."""
+    once per machine."""
     return _out_of_process()[1]
 
 

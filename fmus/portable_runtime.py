@@ -79,19 +79,43 @@ def _stdlib() -> Path:
     return Path(sysconfig.get_paths()["stdlib"]).resolve()
 
 
+#: the libraries each binary needs, as :func:`_ldd` found them, by (path, size, mtime)
+_NEEDED: dict[tuple, dict[str, Path]] = {}
+
+
+def _stamp(path: Path) -> tuple:
+    st = path.stat()
+    return str(path), st.st_size, st.st_mtime_ns
+
+
+def _ldd(binaries: list[Path]) -> None:
+    """Ask ``ldd`` which shared libraries ``binaries`` load, all in one call
+    (a call each took seconds over the runtime's two hundred), into
+    :data:`_NEEDED`, the system's own left out."""
+    try:
+        out = subprocess.run(["ldd", *map(str, binaries)], capture_output=True, text=True, timeout=600).stdout
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CraneCosimError(f"cannot list the libraries {binaries[0]} needs (ldd): {exc}") from None
+    found = {str(b): {} for b in binaries}
+    # with several files ldd heads each one's list with its name and a colon
+    current = str(binaries[0]) if len(binaries) == 1 else None
+    for line in out.splitlines():
+        if len(binaries) > 1 and line.endswith(":") and line[:-1] in found:
+            current = line[:-1]
+            continue
+        m = re.match(r"\s*(\S+) => (/\S+)", line)
+        if current is not None and m and not SYSTEM_LIBRARIES.match(m.group(1)):
+            found[current][m.group(1)] = Path(m.group(2))
+    for binary in binaries:
+        _NEEDED[_stamp(binary)] = found[str(binary)]
+
+
 def _needed_libraries(binary: Path) -> dict[str, Path]:
     """The shared libraries ``binary`` loads, by soname, as the dynamic
     loader finds them here (``ldd``), the system's own left out."""
-    try:
-        out = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CraneCosimError(f"cannot list the libraries {binary} needs (ldd): {exc}") from None
-    found = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*(\S+) => (/\S+)", line)
-        if m and not SYSTEM_LIBRARIES.match(m.group(1)):
-            found[m.group(1)] = Path(m.group(2))
-    return found
+    if _stamp(binary) not in _NEEDED:
+        _ldd([binary])
+    return _NEEDED[_stamp(binary)]
 
 
 def _package_roots(imported: list[str]) -> set[Path]:
@@ -169,6 +193,10 @@ def _preload_order(files: dict[str, Path]) -> dict[str, Path]:
     their own (those the wheels bundle are found through their RUNPATH),
     each after the libraries it needs."""
     carried = {Path(name).name for name in files}
+    binaries = [path for name, path in files.items() if name.endswith(".so") or ".so." in name]
+    unasked = [path for path in binaries if _stamp(path) not in _NEEDED]
+    for at in range(0, len(unasked), 500):  # a command line of bounded length
+        _ldd(unasked[at:at + 500])
     needed: dict[str, Path] = {}
     for name, path in files.items():
         if name.endswith(".so") or ".so." in name:

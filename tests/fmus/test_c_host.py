@@ -373,6 +373,32 @@ def test_shim_build_is_reproducible(tmp_path):
     assert (tmp_path / "a" / "shim.so").read_bytes() == (tmp_path / "b/c" / "shim.so").read_bytes()
 
 
+def test_the_binaries_are_compiled_once_per_machine(tmp_path, monkeypatch):
+    """The shim, compiled by one process, is read back from the cache folder
+    by the next (no compiler run), the same bytes; another compiler (its
+    version text) compiles its own; with a cache folder that cannot be
+    written, the process compiles them and goes on."""
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(native, "_KEPT", {})
+    compiled = native.fmu_binary()
+    assert len(list((tmp_path / "cache" / "native").glob("shim-*/0.bin"))) == 1
+
+    def no_compiler(*args):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(native, "_KEPT", {})  # a process of its own
+    monkeypatch.setattr(native, "_run_compiler", no_compiler)
+    monkeypatch.setattr(native, "_shim_bytes", no_compiler)
+    assert native.fmu_binary() == compiled
+    monkeypatch.setattr(native, "_compiler_identity", lambda cc: "another gcc")
+    with pytest.raises(AssertionError, match="compiled again"):
+        native.fmu_binary()
+    monkeypatch.undo()
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path / "a-file"))
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setattr(native, "_KEPT", {})
+    assert native.fmu_binary() == compiled
+
+
 def test_without_a_compiler_the_c_host_tests_skip_but_fail_in_ci():
     """The C-host tests need a compiler: without one they are skipped on a
     developer's machine and fail in CI (``.ci/run`` sets CI), saying why."""
