@@ -33,9 +33,10 @@ def _cosim(tmp_path, fmu_dir, vessel_mass=None, **settings):
 
 
 @pytest.fixture(scope="module")
-def monolithic(tmp_path_factory, fmu_dir):
+def monolithic(tmp_path_factory, worker_id, fmu_dir):
     """The reference of each vessel mass, computed once."""
-    return monolithic_runs(tmp_path_factory, lambda vessel_mass: _system(fmu_dir, vessel_mass))
+    return monolithic_runs(tmp_path_factory, worker_id, "vessel-masses",
+                           lambda vessel_mass: _system(fmu_dir, vessel_mass))
 
 
 @pytest.fixture(scope="module")

@@ -66,9 +66,9 @@ def _system(fmu_dir, example):
 
 
 @pytest.fixture(scope="session")
-def reference(tmp_path_factory, fmu_dir):
+def reference(tmp_path_factory, worker_id, fmu_dir):
     """The monolithic run of each example, computed once a session."""
-    return monolithic_runs(tmp_path_factory, lambda example: _system(fmu_dir, example))
+    return monolithic_runs(tmp_path_factory, worker_id, "examples", lambda example: _system(fmu_dir, example))
 
 
 @pytest.mark.parametrize("example", CASES)

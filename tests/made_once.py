@@ -1,5 +1,6 @@
 """Folders made once for a whole test session, shared by its pytest-xdist
-workers: the portable FMUs, FMUs unzipped, a Windows Python under Wine."""
+workers: the portable FMUs, FMUs unzipped, a Windows Python under Wine,
+the monolithic runs the co-simulations are checked against."""
 from __future__ import annotations
 
 import fcntl
