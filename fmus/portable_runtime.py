@@ -79,13 +79,58 @@ def _stdlib() -> Path:
     return Path(sysconfig.get_paths()["stdlib"]).resolve()
 
 
-#: the libraries each binary needs, as :func:`_ldd` found them, by (path, size, mtime)
-_NEEDED: dict[tuple, dict[str, Path]] = {}
+#: the libraries each binary needs, as :func:`_ldd` found them, by "path, size, mtime"
+_NEEDED: dict[str, dict[str, Path]] = {}
+#: whether this process has read what earlier ones found (:func:`_read_kept_libraries`)
+_KEPT_READ = False
+#: the file in the cache folder that keeps :data:`_NEEDED` for later processes
+LIBRARIES_FILE = "libraries.json"
 
 
-def _stamp(path: Path) -> tuple:
+def _stamp(path: Path) -> str:
     st = path.stat()
-    return str(path), st.st_size, st.st_mtime_ns
+    return f"{path}\0{st.st_size}\0{st.st_mtime_ns}"
+
+
+def _loader_state() -> str:
+    """What else decides where the dynamic loader finds a library: its
+    cache and ``LD_LIBRARY_PATH``."""
+    try:
+        cache = os.stat("/etc/ld.so.cache").st_mtime_ns
+    except OSError:
+        cache = 0
+    return f"{os.environ.get('LD_LIBRARY_PATH', '')}\0{cache}"
+
+
+def _read_kept_libraries() -> None:
+    """Add to :data:`_NEEDED` what earlier processes found, kept in the
+    cache folder (:data:`LIBRARIES_FILE`), unless the loader's state has
+    changed since; once per process."""
+    global _KEPT_READ
+    if _KEPT_READ:
+        return
+    _KEPT_READ = True
+    try:
+        kept = json.loads((jit.cache_dir() / "portable" / LIBRARIES_FILE).read_text())
+        if kept.get("loader") == _loader_state():
+            for stamp, found in kept["needed"].items():
+                _NEEDED.setdefault(stamp, {soname: Path(path) for soname, path in found.items()})
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        pass  # none kept yet, or unreadable: asked of ldd again
+
+
+def _keep_libraries() -> None:
+    """Write :data:`_NEEDED` to the cache folder for later processes (a few
+    seconds of ``ldd`` each: it runs the loader once per binary)."""
+    folder = jit.cache_dir() / "portable"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        part = folder / f"{LIBRARIES_FILE}.part-{os.getpid()}"
+        part.write_text(json.dumps({"loader": _loader_state(), "needed": {
+            stamp: {soname: str(path) for soname, path in found.items()} for stamp, found in _NEEDED.items()}}))
+        os.replace(part, folder / LIBRARIES_FILE)
+    except OSError:
+        pass  # a cache folder that cannot be written: asked again by the next process
 
 
 def _ldd(binaries: list[Path]) -> None:
@@ -194,6 +239,8 @@ def _preload_order(files: dict[str, Path]) -> dict[str, Path]:
     each after the libraries it needs."""
     carried = {Path(name).name for name in files}
     binaries = [path for name, path in files.items() if name.endswith(".so") or ".so." in name]
+    _read_kept_libraries()
+    asked_before = len(_NEEDED)
     unasked = [path for path in binaries if _stamp(path) not in _NEEDED]
     for at in range(0, len(unasked), 500):  # a command line of bounded length
         _ldd(unasked[at:at + 500])
@@ -215,6 +262,8 @@ def _preload_order(files: dict[str, Path]) -> dict[str, Path]:
 
     for soname in sorted(needed):
         visit(soname, needed[soname], frozenset())
+    if len(_NEEDED) > asked_before:
+        _keep_libraries()
     return order
 
 
