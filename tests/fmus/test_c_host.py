@@ -175,7 +175,7 @@ def test_c_host_python_is_the_building_environment(fmu_dir, unzipped, c_master, 
     _values(proc)
     got = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
     assert got["prefix"] == sys.prefix
-    assert got["executable"] == sys.executable
+    assert got["executable"] == native.build_python().executable  # sys.executable under its versioned name
     assert got["numpy"] == numpy.__file__
     assert got["extra"] == "1"
     assert got["locale"] == "C"  # the C host never called setlocale, nor did Python
