@@ -168,9 +168,7 @@ def compile_shim(out: Path, python: BuildPython | None = None, cc: list[str] | N
     return Path(out)
 
 
-@functools.lru_cache(maxsize=None)
-def _shim_bytes(key: str, python: BuildPython, cc: tuple[str, ...]) -> bytes:
-    del key  # the cache key: source text, compiler and interpreter
+def _shim_bytes(python: BuildPython, cc: tuple[str, ...]) -> bytes:
     with tempfile.TemporaryDirectory(prefix="crane_cosim_shim_") as tmp:
         return compile_shim(Path(tmp) / "shim.so", python, list(cc)).read_bytes()
 
@@ -185,7 +183,7 @@ def fmu_binary() -> bytes | None:
     reason = shim_unavailable_reason()
     if reason is None:
         cc, py = tuple(find_compiler()), build_python()
-        return _kept("shim", cc, repr(py), lambda key: (_shim_bytes(key, py, cc),))[0]
+        return _kept("shim", cc, repr(py), lambda: (_shim_bytes(py, cc),))[0]
     if not _warned:
         _warned = True
         soname = build_python().soname or f"libpython{sys.version_info[0]}.{sys.version_info[1]}.so"
@@ -216,8 +214,9 @@ _KEPT: dict[str, tuple[bytes, ...]] = {}
 
 
 def _kept(kind: str, cc: tuple[str, ...], extra: str, make) -> tuple[bytes, ...]:
-    """The binaries ``make(key)`` compiles from the native sources with
-    ``cc``, compiled once per machine: kept in ``<cache>/native/<key>/``,
+    """The binaries ``make()`` compiles from the native sources with
+    ``cc``, compiled once per machine (and once per process, the only copy
+    this process holds): kept in ``<cache>/native/<key>/``,
     ``key`` a hash of the sources, the compiler command, its version and
     ``extra`` (the interpreter a shim is built for), and read back by every
     later process instead of compiling again (seconds each time: every
@@ -235,7 +234,7 @@ def _kept(kind: str, cc: tuple[str, ...], extra: str, make) -> tuple[bytes, ...]
     except OSError:
         _KEPT[key] = ()
     if not _KEPT[key]:
-        _KEPT[key] = made = tuple(make(key))
+        _KEPT[key] = made = tuple(make())
         try:  # whole or not at all: the folder is renamed into place once written
             folder.parent.mkdir(parents=True, exist_ok=True)
             part = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=folder.parent))
@@ -296,9 +295,7 @@ def _proxy_and_program(cc: list[str], flags: list[str], proxy_name: str, proxy_f
         return proxy.read_bytes(), program.read_bytes()
 
 
-@functools.lru_cache(maxsize=None)
-def _out_of_process_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
-    del key  # the cache key: the sources and the compiler
+def _out_of_process_bytes(cc: tuple[str, ...]) -> tuple[bytes, bytes]:
     return _proxy_and_program(list(cc), _COMMON_FLAGS, "proxy.so",
                               ["-fPIC", "-shared", "-fvisibility=hidden", "-Wl,-z,defs"], PROCESS_PROGRAM,
                               ["-pthread"], ["-ldl"], "Debian: apt-get install zlib1g-dev")
@@ -311,7 +308,7 @@ def _out_of_process() -> tuple[bytes, bytes]:
     if cc is None:
         raise CraneCosimError("FMUs that run out of process need a C compiler (cc, gcc or clang, or $CC): none "
                               "was found")
-    return _kept("linux", tuple(cc), "", lambda key: _out_of_process_bytes(key, tuple(cc)))
+    return _kept("linux", tuple(cc), "", lambda: _out_of_process_bytes(tuple(cc)))
 
 
 def _windows_compiler() -> list[str]:
@@ -330,9 +327,7 @@ def windows_unavailable_reason() -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
-def _windows_bytes(key: str, cc: tuple[str, ...]) -> tuple[bytes, bytes]:
-    del key  # the cache key: the sources and the compiler
+def _windows_bytes(cc: tuple[str, ...]) -> tuple[bytes, bytes]:
     # ELF's flags left out; reproducible: no time stamp in the PE header, and
     # a fixed image base (the linker's automatic one hashes the output's path)
     flags = [*(f for f in _COMMON_FLAGS if not f.startswith("-Wl,-z") and f != "-Wl,--build-id=none"),
@@ -351,7 +346,7 @@ def windows_out_of_process() -> tuple[bytes, bytes]:
     if reason is not None:
         raise CraneCosimError(f"the Windows binary of a portable FMU cannot be built here: {reason}")
     cc = _windows_compiler()
-    return _kept("windows", tuple(cc), "", lambda key: _windows_bytes(key, tuple(cc)))
+    return _kept("windows", tuple(cc), "", lambda: _windows_bytes(tuple(cc)))
 
 
 def proxy_binary() -> bytes:

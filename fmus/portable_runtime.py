@@ -245,11 +245,10 @@ def _preload_order(files: dict[str, Path]) -> dict[str, Path]:
     for at in range(0, len(unasked), 500):  # a command line of bounded length
         _ldd(unasked[at:at + 500])
     needed: dict[str, Path] = {}
-    for name, path in files.items():
-        if name.endswith(".so") or ".so." in name:
-            for soname, found in _needed_libraries(path).items():
-                if soname not in carried and "site-packages" not in found.parts:
-                    needed[soname] = found
+    for path in binaries:
+        for soname, found in _needed_libraries(path).items():
+            if soname not in carried and "site-packages" not in found.parts:
+                needed[soname] = found
     order: dict[str, Path] = {}
 
     def visit(soname: str, path: Path, seen: frozenset) -> None:
