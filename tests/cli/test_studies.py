@@ -42,7 +42,15 @@ def test_ctrl_c_in_a_sweep_is_one_line_and_the_summary_holds_what_completed(syst
     out = tmp_path / "sweep"
     command = [sys.executable, "-m", "crane_cosim.cli", "sweep", str(system), "--vary",
                "vessel.m=1000,1100,1200,1300,1400,1500", "--out", str(out), "--workers", "1", "--stop-time", "1.0"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # started as a terminal starts its foreground job, SIGINT at its default:
+    # a process started with it ignored (a background job of a shell
+    # without job control, as a CI runner may start the suite) keeps it
+    # ignored, and no Ctrl-C reaches its Python
+    interrupt = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
     try:
         deadline = time.time() + HUNG
         while not _done_on_disk(out) and time.time() < deadline and proc.poll() is None:
