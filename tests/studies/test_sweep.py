@@ -292,18 +292,19 @@ def test_workers_of_another_python_build_the_fmus_once_for_it(system, fmu_dir, t
         try:
             client.wait_for_workers(2, timeout=HUNG)
             assert set(client.run(lambda: sys.executable).values()) == {str(python)}
-            summary = sweep(system, cases_of_ranges(["vessel.m=1000,1100,1200,1300"]), out,
+            summary = sweep(system, cases_of_ranges(["vessel.m=1000,1100"]), out,
                             RunConfig(stop_time=float(STOP)), scheduler=cluster.scheduler_address, progress=False)
         finally:
             workers.terminate()
             workers.wait(timeout=HUNG)
-    assert list(summary["status"]) == ["completed"] * 4, list(summary["reason"])
+    assert list(summary["status"]) == ["completed"] * 2, list(summary["reason"])
     assert {f.name: f.read_bytes() for f in fmu_dir.glob("*.fmu")} == before
     [own] = list((out / "fmus").glob("*/built.txt"))
     built = [line.split()[1] for line in own.read_text().splitlines()]
     assert sorted(built) == ["Controller.fmu", "Crane.fmu", "Vessel.fmu"]
-    sources = json.loads((out / "cases" / "case0004" / "summary.json").read_text())["components"]
-    assert {Path(c["source"]).parent for c in sources.values()} == {own.parent}
+    for case in ("case0001", "case0002"):  # both run at once, by either worker: one build between them
+        sources = json.loads((out / "cases" / case / "summary.json").read_text())["components"]
+        assert {Path(c["source"]).parent for c in sources.values()} == {own.parent}
 
 
 def test_a_killed_worker_loses_no_case(system, tmp_path):
@@ -314,7 +315,7 @@ def test_a_killed_worker_loses_no_case(system, tmp_path):
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     client = Client(cluster)
     out = tmp_path / "sweep"
-    cases = cases_of_ranges(["vessel.m=1000,1100,1200,1300"])
+    cases = cases_of_ranges(["vessel.m=1000,1100,1200"])
     result = {}
     runner = threading.Thread(target=lambda: result.update(summary=sweep(
         system, cases, out, RunConfig(stop_time=1.0), scheduler=cluster.scheduler_address, progress=False)))
@@ -330,7 +331,7 @@ def test_a_killed_worker_loses_no_case(system, tmp_path):
         client.close()
         cluster.close()
     summary = result["summary"]
-    assert list(summary["status"]) == ["completed"] * 4, _cases(summary)
+    assert list(summary["status"]) == ["completed"] * 3, _cases(summary)
     assert all((out / "cases" / n / "results.parquet").exists() for n, _ in cases)
     assert not list((out / "cases").glob("*.part"))
 
@@ -342,7 +343,7 @@ def test_an_interrupted_sweep_resumes_to_a_complete_table(system, tmp_path):
     same command again completes the rest, and the summary and every case
     folder are complete."""
     out = tmp_path / "sweep"
-    command = [sys.executable, "-m", "crane_cosim.cli", "sweep", str(system), "--vary", "vessel.m=1000,1100,1200,1300",
+    command = [sys.executable, "-m", "crane_cosim.cli", "sweep", str(system), "--vary", "vessel.m=1000,1100,1200",
                "--out", str(out), "--workers", "1", "--stop-time", "1.0"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + HUNG
@@ -356,11 +357,11 @@ def test_an_interrupted_sweep_resumes_to_a_complete_table(system, tmp_path):
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=HUNG)
     first = _summary(out)
-    assert "completed" in set(first["status"]) and "completed" != set(first["status"]), _cases(first)
+    assert "completed" in set(first["status"]) and {"completed"} != set(first["status"]), _cases(first)
     done = set(first[first["status"] == "completed"]["case"])
     assert subprocess.run(command, capture_output=True, timeout=HUNG).returncode == 0
     summary = _summary(out)
-    assert list(summary["status"]) == ["completed"] * 4, _cases(summary)
+    assert list(summary["status"]) == ["completed"] * 3, _cases(summary)
     for name in summary["case"]:
         row = json.loads((out / "cases" / name / "case.json").read_text())
         assert row["status"] == "completed" and (out / "cases" / name / "results.parquet").exists()
