@@ -152,10 +152,16 @@ def _interpreter(version: str) -> str | None:
     return found[-1] if found else shutil.which(f"python{version}")
 
 
+#: FMPy and the packages it imports to simulate an FMU; ``pip install fmpy`` brings CMake (86 MB),
+#: Jinja2 and nbformat too, for building FMUs and writing notebooks, which a simulation never imports
+FMPY_SIMULATES = ("fmpy", "attrs", "lark", "lxml", "msgpack", "numpy")
+
+
 def _fmpy_venv(interpreter: str, venv: Path) -> None:
-    """A virtual environment of ``interpreter`` in ``venv`` with FMPy from the package index."""
+    """A virtual environment of ``interpreter`` in ``venv`` with FMPy from the package index
+    (:data:`FMPY_SIMULATES`)."""
     subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=HUNG)
-    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "fmpy"],
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", *FMPY_SIMULATES],
                           capture_output=True, text=True, timeout=HUNG)
     assert proc.returncode == 0, proc.stderr[-3000:]
 
