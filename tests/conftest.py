@@ -2,8 +2,20 @@
 folder (build outputs are never committed)."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: a worker per core and one more.  Some tests wait on
+    what no worker's CPU time shows (Wine's server, a compiler, a peer over
+    a socket, another worker making a shared fixture), and with a worker
+    per core the cores then stand idle: about a tenth of the suite's time
+    on two cores (docs/benchmarks.md)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
 
 
 @pytest.hookimpl(hookwrapper=True)
