@@ -40,8 +40,8 @@ def portable_fmu(tmp_path_factory, worker_id, fmu_dir):
     """``portable_fmu(model)``: the block's portable FMU (``fmus/portable.py``),
     with the examples' parameter sets as ``crane-cosim build-fmus
     --portable`` writes them, built from its lean FMU once for the whole
-    session (:func:`made_once`), where a test first asks for it: 117 to
-    233 MB (its Windows binary too).  The tests only read it."""
+    session (:func:`made_once`), where a test first asks for it: 119 to
+    236 MB (its Windows binary too).  The tests only read it."""
     def get(model: str) -> Path:
         folder = made_once(tmp_path_factory, worker_id, f"portable-{model}",
                            lambda out: build_portable_fmu(model, out, lean=fmu_dir / f"{model}.fmu",
