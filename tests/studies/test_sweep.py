@@ -222,6 +222,11 @@ def test_a_folder_or_a_cluster_that_cannot_be_is_one_sentence(system, tmp_path, 
     """--out a file, --out where nothing can be created (/proc), a scheduler
     nobody answers at: one sentence each, exit 2, nothing run."""
     import dask
+    # distributed's defaults registered before the setting below: a first
+    # import inside it would put them under a key that the setting, ending,
+    # deletes whole (a later cluster in this process then fails on
+    # KeyError: 'distributed')
+    import distributed  # noqa: F401
     afile = tmp_path / "afile"
     afile.write_text("last week's notes")
     for out, fragment in [(afile, f"--out {afile} is an existing file, not a folder"),
