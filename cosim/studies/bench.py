@@ -185,7 +185,8 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
         work = Path(work or tmp)
         for name in scenarios or SCENARIOS:
-            system = SCENARIOS[name](base_dir=work / name, stop_time=stop_time)
+            # one folder of FMUs for every scenario: a block several scenarios use is built once
+            system = SCENARIOS[name](base_dir=work, fmu_dir="fmus", stop_time=stop_time)
             prepare_fmus(system)
             mono = run_monolithic(system, work / name / "monolithic", progress=False, replace_run=True)
             add({"scenario": name, "mode": "monolithic", "step": system.step,

@@ -15,27 +15,25 @@ step and the cylinder's stiff one, else its numpy code).  A networked block
 """
 from __future__ import annotations
 
-from time import perf_counter
+from timeit import Timer
 
 from ..blocks import BLOCKS
 
 __all__ = ["kernel_us_per_step", "kernel_us_by_component"]
 
 
-def _best_us(call, calls: int, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = perf_counter()
-        for _ in range(calls):
-            call()
-        best = min(best, perf_counter() - t0)
-    return best / calls * 1e6
+#: the wall time [s] each of the repeated means takes, at most: enough calls
+#: for a steady mean of a 20 µs kernel (1000 of them), fewer of a slow one
+BUDGET = 0.02
+#: the most calls of a mean
+MOST_CALLS = 1000
 
 
-def kernel_us_per_step(block, step: float, calls: int = 1000, repeat: int = 3) -> float:
+def kernel_us_per_step(block, step: float, repeat: int = 3, budget: float = BUDGET) -> float:
     """µs a step [µs] of ``block`` (a block, parameters set) for a
-    communication step of ``step`` [s]: the fastest of ``repeat`` means of
-    ``calls`` steps and output evaluations (see the module docstring)."""
+    communication step of ``step`` [s]: the fastest of ``repeat`` means
+    (``timeit``) of as many steps and output evaluations as take about
+    ``budget`` [s], at most :data:`MOST_CALLS` (see the module docstring)."""
     from ..blocks import stepping
 
     block.prepare()
@@ -51,8 +49,10 @@ def kernel_us_per_step(block, step: float, calls: int = 1000, repeat: int = 3) -
         def one():
             block.advance(0.0, x, u, step)
             block.output(0.0, x, u)
-    one()
-    return _best_us(one, calls, repeat)
+    timer = Timer(one)
+    timer.timeit(1)  # the first call loads what the later ones use
+    calls = max(1, min(MOST_CALLS, round(budget / max(timer.timeit(1), 1e-9))))
+    return min(timer.repeat(repeat, calls)) / calls * 1e6
 
 
 def kernel_us_by_component(system) -> dict:
