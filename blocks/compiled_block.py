@@ -9,8 +9,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import stepping
+from . import jit, stepping
 from .block import Block
+from .compile_lock import compiling_alone, dispatchers_of
 
 __all__ = ["CompiledBlock", "floats", "compiled"]
 
@@ -71,12 +72,15 @@ class CompiledBlock(Block):
         ``numba=False`` chooses it."""
         if self._prepared:
             return
-        from .jit import load_kernels
         self._prepared = True
-        self.kernels = load_kernels(self.kernel_module) if numba else None
+        self.kernels = jit.load_kernels(self.kernel_module) if numba else None
         if getattr(self.kernels, "finite", None) is not None:
             self._finite = self.kernels.finite
-        if not compiled(self, lambda: (self._warm_up(), self._warm_up_shared(), stepping.warm_up(self))):
+        kernels = self.kernels
+        step = stepping.load_stepping(self.kernel_module, kernels) if kernels is not None else None
+        with compiling_alone(dispatchers_of(kernels, step)):
+            done = compiled(self, lambda: (self._warm_up(), self._warm_up_shared(), stepping.warm_up(self)))
+        if not done:
             self.kernels = self._step = None
             self._finite = CompiledBlock._finite
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..blocks import BLOCKS
 from ..blocks import jit, stepping
+from ..blocks.compile_lock import compiling_alone
 
 #: blocks whose hot path numba compiles (their kernel module is the block's
 #: ``kernel_module``): model name -> (what to call it, how long it takes).
@@ -125,8 +126,9 @@ def master_to_compile() -> bool:
 
 
 def _compile_master() -> None:
-    from ..runtime.compiled import qn, step
-    step.midpoint_steps.compile(step.SIGNATURE)
+    from ..runtime.compiled import cache, qn, step
+    with compiling_alone([step.midpoint_steps], cache.folder()):
+        step.midpoint_steps.compile(step.SIGNATURE)
     # the fit whole, which the Python algorithm's quasi-Newton model calls (the compiled step its parts)
     qn.least_squares.compile(qn.LEAST_SQUARES_SIGNATURE)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..blocks.compile_lock import compiling_alone, dispatchers_of
 from ..blocks.jit import load_kernels
 
 #: the crane's wrench outputs the friction's normal forces may come from, in
@@ -113,6 +114,11 @@ def crane_loop(composite) -> CraneLoop | None:
         return None
 
 
+def _compiling_alone(kernels):
+    """The loop's kernels compiled by one process at a time (``blocks/compile_lock.py``)."""
+    return compiling_alone(dispatchers_of(kernels))
+
+
 def _not_compiled(exc) -> None:
     """A loop numba cannot compile: an error under continuous integration,
     elsewhere a warning (the composite sweeps the blocks, as before)."""
@@ -143,8 +149,9 @@ def compile_loop() -> None:
     n_src = np.array([WRENCHES.index(w) for w in ("W_king_fx", "W_king_fy", "W_boom_fx", "W_boom_fy", "W_jib_fx",
                                                   "W_jib_fy")], dtype=np.int64)
     try:
-        kernels.settle(0.0, x[:nb], x[nb:nb + nc], x[nb + nc:], np.zeros(3), n_src, *base._kernel_args,
-                       *crane._kernel_args[:8], crane._kernel_args[9], *friction._kernel_args, 38)
+        with _compiling_alone(kernels):
+            kernels.settle(0.0, x[:nb], x[nb:nb + nc], x[nb + nc:], np.zeros(3), n_src, *base._kernel_args,
+                           *crane._kernel_args[:8], crane._kernel_args[9], *friction._kernel_args, 38)
     except Exception as exc:  # numba's own errors have no common base
         _not_compiled(exc)
 
@@ -179,7 +186,8 @@ class CraneLoop:
                             np.array([_slot(composite, f, f"tau_f_{j}") for j in JOINTS]))
         # numba compiles (or loads from its cache) at the first call: here,
         # not in the first step of the timed run
-        self.derivatives(0.0, composite.initial_state())
+        with _compiling_alone(kernels):
+            self.derivatives(0.0, composite.initial_state())
 
     def _solve(self, t, x):
         """The compiled call at ``(t, x)``, the other blocks' outputs first."""

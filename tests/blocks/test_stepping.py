@@ -14,8 +14,7 @@ import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim.blocks import jit, stepping
-from crane_cosim.blocks.block import Block, Variable
-from crane_cosim.blocks.compiled_block import CompiledBlock
+from crane_cosim.blocks.block import Block
 from crane_cosim.blocks.crane import Crane
 from crane_cosim.blocks.flexible_crane import FlexibleCrane
 from crane_cosim.blocks.hydraulics import HydraulicCylinder
@@ -23,6 +22,7 @@ from crane_cosim.blocks.joint_friction import JointFriction
 from crane_cosim.blocks.knuckle_boom import KnuckleBoomCrane
 from crane_cosim.blocks.supported_base import SupportedBase
 from crane_cosim.blocks.vessel import Vessel
+from tiny_block import BROKEN, TINY, tiny_block
 
 BLOCKS = [Crane, FlexibleCrane, KnuckleBoomCrane, SupportedBase, Vessel]
 
@@ -100,74 +100,10 @@ def test_without_numba_there_is_no_compiled_step(monkeypatch):
 
 # -- a tiny kernel module: numba's cache and the CI rule, fast ------------------------------------------
 
-_TINY = b'''import numpy as np
-
-
-def derivatives(t, x, inp, k):
-    out = np.empty(2)
-    out[0] = x[1]
-    out[1] = -k * x[0] + inp[0]
-    return out
-
-
-def outputs(t, x, inp, k):
-    return x.copy()
-
-
-def finite(a):
-    for v in a:
-        if not np.isfinite(v):
-            return False
-    return True
-'''
-
-_BROKEN = b'''import numpy as np
-
-
-def derivatives(t, x, inp, k):
-    return 1.0
-
-
-def outputs(t, x, inp, k):
-    return x.copy()
-
-
-def finite(a):
-    for v in a:
-        if not np.isfinite(v):
-            return False
-    return True
-'''
-
-
-def _tiny_block(name):
-    class Tiny(CompiledBlock):
-        model_name = "Tiny"
-        description = "an oscillator"
-        kernel_module = name
-        inputs = (Variable("f", "N", 0.0, "force"),)
-        outputs = (Variable("x", "m", 0.0, "position"), Variable("v", "m/s", 0.0, "speed"))
-        states = (Variable("x", "m", 1.0, "position"), Variable("v", "m/s", 0.0, "speed"))
-
-        def setup(self):
-            self._kernel_args = (4.0,)
-
-        def initial_state(self):
-            return np.array([1.0, 0.0])
-
-        def derivatives(self, t, x, u):
-            dx = self._compiled("derivatives", t, x, u)
-            return dx if dx is not None else np.array([x[1], -4.0 * x[0] + u[0]])
-
-        def output(self, t, x, u):
-            return x.copy()
-    return Tiny
-
-
 @pytest.fixture
 def tiny(monkeypatch, tmp_path):
-    monkeypatch.setitem(jit._SOURCES, "tiny_kernels", _TINY)
-    monkeypatch.setitem(jit._SOURCES, "broken_kernels", _BROKEN)
+    monkeypatch.setitem(jit._SOURCES, "tiny_kernels", TINY)
+    monkeypatch.setitem(jit._SOURCES, "broken_kernels", BROKEN)
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path / "cache"))
     yield tmp_path / "cache"
     for name in [n for n in sys.modules if n.startswith(("crane_cosim_tiny_kernels_", "crane_cosim_broken_kernels_"))]:
@@ -180,7 +116,7 @@ def tiny(monkeypatch, tmp_path):
 def test_the_step_is_kept_in_numbas_cache_beside_its_kernels(tiny):
     """Written next to the kernel module's copy, compiled once: a new
     process loads its machine code from the cache, compiling nothing."""
-    b = _tiny_block("tiny_kernels")()
+    b = tiny_block("tiny_kernels")()
     b.prepare()
     assert np.array_equal(b.advance(0.0, b.initial_state(), np.ones(1), 0.01),
                           Block._integrate(b, 0.0, b.initial_state(), np.ones(1), None, 0.01))
@@ -190,7 +126,7 @@ def test_the_step_is_kept_in_numbas_cache_beside_its_kernels(tiny):
     script = textwrap.dedent(f"""
         import numpy as np
         from crane_cosim.blocks import jit, stepping
-        jit._SOURCES["tiny_kernels"] = {_TINY!r}
+        jit._SOURCES["tiny_kernels"] = {TINY!r}
         kernels = jit.load_kernels("tiny_kernels")
         step = stepping.load_stepping("tiny_kernels", kernels).step
         x, ok = step(0.0, np.array([1.0, 0.0]), np.ones(1), np.zeros((2, 1)), False, 0.01, 10, 0, (4.0,))
@@ -203,7 +139,7 @@ def test_the_step_is_kept_in_numbas_cache_beside_its_kernels(tiny):
 
 def test_a_step_numba_cannot_compile_leaves_the_numpy_code_outside_ci(tiny, monkeypatch):
     monkeypatch.delenv("CI", raising=False)
-    b = _tiny_block("broken_kernels")()
+    b = tiny_block("broken_kernels")()
     with pytest.warns(UserWarning, match="Tiny: numba could not compile its kernels"):
         b.prepare()
     assert b.kernels is None and b._step is None
@@ -214,4 +150,4 @@ def test_a_step_numba_cannot_compile_leaves_the_numpy_code_outside_ci(tiny, monk
 def test_under_ci_a_step_numba_cannot_compile_is_an_error(tiny, monkeypatch):
     monkeypatch.setenv("CI", "1")
     with pytest.raises(Exception, match="(?i)typing|derivatives|float64"):
-        _tiny_block("broken_kernels")().prepare()
+        tiny_block("broken_kernels")().prepare()

@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-__all__ = ["MODULES", "sources_digest", "install"]
+from ...blocks.jit import cache_dir
+
+__all__ = ["MODULES", "sources_digest", "folder", "install"]
 
 _HERE = Path(__file__).parent
 #: the modules the compiled step is made of
@@ -28,6 +30,11 @@ def sources_digest() -> str:
     return h.hexdigest()[:16]
 
 
+def folder() -> Path:
+    """The folder numba keeps the master step's machine code in (:func:`install`)."""
+    return cache_dir() / f"master-{sources_digest()}"
+
+
 def install() -> None:
     """Have numba cache the functions of this package in
     ``<cache_dir>/master-<digest>`` (before they are defined: numba picks a
@@ -39,10 +46,8 @@ def install() -> None:
         base, mixin, impl = caching._CacheLocator, caching._SourceFileBackedLocatorMixin, caching.CacheImpl
     except AttributeError:
         return
-    from ...blocks.jit import cache_dir
-
     digest = sources_digest()
-    folder = str(cache_dir() / f"master-{digest}")
+    kept = str(folder())
 
     class _Locator(mixin, base):
         def __init__(self, py_func, py_file):
@@ -50,7 +55,7 @@ def install() -> None:
             self._lineno = py_func.__code__.co_firstlineno
 
         def get_cache_path(self):
-            return folder
+            return kept
 
         def get_source_stamp(self):
             return digest

@@ -28,10 +28,11 @@ import time
 
 import numpy as np
 
+from ...blocks.compile_lock import compiling_alone
 from ...errors import CraneCosimError
 from ..algorithms.acceleration import GROWTH, REUSE
 from ..algorithms.base import FLOOR, check_finite
-from . import layout, qn, step as kernel
+from . import cache, layout, qn, step as kernel
 
 __all__ = ["CompiledMidpoint", "why_not_compiled", "TOGETHER_SWITCH"]
 
@@ -243,7 +244,8 @@ class CompiledMidpoint:
         self.spans, self.rows = np.zeros((1, 2)), np.zeros((1, 1 + len(alg.mid_flat)))
         # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
         try:
-            kernel.midpoint_steps.compile(kernel.SIGNATURE)
+            with compiling_alone([kernel.midpoint_steps], cache.folder()):
+                kernel.midpoint_steps.compile(kernel.SIGNATURE)
         except Exception as exc:  # numba's errors have no common base class
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise CraneCosimError(f"numba could not compile the master's step ({first}); "
