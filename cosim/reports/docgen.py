@@ -44,7 +44,11 @@ the lean FMUs, which are the portable ones' inside.
   build-fmus` does it beforehand) and keeps
   the machine code in `~/.cache/crane-cosim` (`%LOCALAPPDATA%\\crane-cosim`
   on Windows; `CRANE_COSIM_CACHE_DIR` overrides it); later runs load it in
-  a fraction of a second.  `CRANE_COSIM_NUMBA=0` runs the numpy code instead
+  a fraction of a second.  Processes that start together on a new machine
+  (FMUs run in processes of their own, the cases of a sweep) compile each
+  block once between them: the first compiles, the others wait for it and
+  load its machine code (a lock in the cache folder; not on Windows, where
+  each compiles).  `CRANE_COSIM_NUMBA=0` runs the numpy code instead
   (same results to round-off).
 * Every Python FMU of a process shares one interpreter.  These FMUs import
   their code under a name unique to its source
