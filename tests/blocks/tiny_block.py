@@ -10,6 +10,20 @@ from crane_cosim.blocks.compiled_block import CompiledBlock
 
 __all__ = ["TINY", "BROKEN", "tiny_block"]
 
+#: the outputs and the check of finite results, which both modules share
+_SHARED = b'''
+
+def outputs(t, x, inp, k):
+    return x.copy()
+
+
+def finite(a):
+    for v in a:
+        if not np.isfinite(v):
+            return False
+    return True
+'''
+
 TINY = b'''import numpy as np
 
 
@@ -18,36 +32,15 @@ def derivatives(t, x, inp, k):
     out[0] = x[1]
     out[1] = -k * x[0] + inp[0]
     return out
+''' + _SHARED
 
-
-def outputs(t, x, inp, k):
-    return x.copy()
-
-
-def finite(a):
-    for v in a:
-        if not np.isfinite(v):
-            return False
-    return True
-'''
-
+#: a derivative numba cannot type (a float where an array is asked for)
 BROKEN = b'''import numpy as np
 
 
 def derivatives(t, x, inp, k):
     return 1.0
-
-
-def outputs(t, x, inp, k):
-    return x.copy()
-
-
-def finite(a):
-    for v in a:
-        if not np.isfinite(v):
-            return False
-    return True
-'''
+''' + _SHARED
 
 
 def tiny_block(name):
