@@ -189,7 +189,13 @@ def lone_windows_c_host(windows_c_host, tmp_path):
     other test's FMU processes run: the processes found there are this
     test's."""
     command, env = windows_c_host
-    return command, {**env, "WINEPREFIX": str(tmp_path / "prefix")}
+    env = {**env, "WINEPREFIX": str(tmp_path / "prefix")}
+    # the prefix made first, as the shared one is: made by the host's own start, under a loaded
+    # machine's Wine it once lacked kernel32.dll when the host started
+    proc = subprocess.run([command[0], "cmd.exe", "/c", "exit"], capture_output=True, text=True, env=env,
+                          timeout=HUNG)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return command, env
 
 
 def _none_left(prefix: str, seconds: float = HUNG) -> None:
