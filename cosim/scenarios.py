@@ -391,7 +391,7 @@ def write_examples(root) -> list[Path]:
     """Write the ``.ssd`` of every example under ``root`` (the repository's
     ``examples/``; FMUs in ``fmus/`` next to each, built by ``crane-cosim
     run`` when missing)."""
-    from .files.ssp import write_ssd
+    from .ssp import write_ssd
     root = Path(root)
     written = []
     for folder, build in {**SCENARIOS, **STUDIES}.items():

@@ -21,7 +21,7 @@ __all__ = ["cmd_run", "cmd_check", "cmd_export", "cmd_demo", "describe_estimate"
 
 
 def cmd_check(args) -> int:
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     from ..runtime.plan import problems_of
 
     config = run_config(args)
@@ -75,7 +75,7 @@ def checked_settings(system, config) -> None:
 
 
 def cmd_run(args) -> int:
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     from ..runtime.runlog import check_folder, clear_folder
 
     if args.out is not None:
@@ -172,7 +172,7 @@ def describe_estimate(found: dict) -> str:
 
 
 def cmd_export(args) -> int:
-    from ..files.ssp import open_system, write_ssp
+    from ..ssp import open_system, write_ssp
 
     out = Path(args.out)
     if out.is_dir():
@@ -191,7 +191,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from ..files.ssp import write_ssd
+    from ..ssp import write_ssd
     from ..fmus.build import build_all
     from ..fmus.warmup import models_of, warm_up
     from ..reports.plots import plot_run

@@ -36,6 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CraneCosimError
+from ..fmi_families import FAMILY
 
 #: the version of the layout above, in the schema's metadata
 FORMAT = "crane-cosim results 1"
@@ -49,9 +50,8 @@ BUFFER_BYTES = 4 << 20
 
 
 def family_of(fmi_type: str | None) -> str:
-    """The family (``runtime/types.py``) of a column of FMI type
+    """The family (``fmi_families.py``) of a column of FMI type
     ``fmi_type``; a column without one (a monolithic run's) is real."""
-    from ..runtime.types import FAMILY  # here: the runtime package imports this module
     family = FAMILY.get(fmi_type or "Real", "real")
     return family if family in ARROW_TYPE else "real"
 

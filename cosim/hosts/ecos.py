@@ -22,9 +22,9 @@ What the runner takes care of (ecospy 0.7.2):
   that ``pip install tbb`` puts in ``<sys.prefix>/lib`` is loaded first;
 * ecos unpacks every FMU by running the ``unzip`` program, and crashes the
   process when there is none: that is refused beforehand;
-* ecos is given a folder in the layout of :func:`~crane_cosim.files.ssp.write_ssp`
+* ecos is given a folder in the layout of :func:`~crane_cosim.ssp.write_ssp`
   written from the system (so it applies every component's parameters,
-  passed as the set :data:`~crane_cosim.files.ssp.PARAMETER_SET`), with the
+  passed as the set :data:`~crane_cosim.ssp.PARAMETER_SET`), with the
   connections of the system's plan (``runtime/plan.py``: the coupling applied);
 * it steps with ``step(n)``: ``step_until`` sums the step in floating point
   and can stop one step short;
@@ -83,7 +83,7 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn", 
 
     ``system`` is a :class:`~crane_cosim.runtime.system.System`, or the path of a
     ``.ssd`` file, a folder holding one or an ``.ssp`` archive, read with
-    :func:`~crane_cosim.files.ssp.open_system` (an archive is checked and
+    :func:`~crane_cosim.ssp.open_system` (an archive is checked and
     extracted safely).  The run makes ``ceil((stop - start) / step)`` full
     steps of the system's step size, as libcosim's.  ``log_level`` sets
     ecos's console log level (it prints to standard output).  ``timing``,
@@ -97,7 +97,7 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn", 
     """
     if isinstance(system, System):
         return _run_ecos(system, outputs, log_level, timing)
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     with open_system(system) as opened:
         return _run_ecos(opened.system, outputs, log_level, timing)
 
@@ -105,7 +105,7 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn", 
 def _run_ecos(system: System, outputs, log_level: str, timing: dict | None = None):
     import numpy as np
     import pandas as pd
-    from ..files.ssp import PARAMETER_SET, write_ssp_folder
+    from ..ssp import PARAMETER_SET, write_ssp_folder
     from ..fmus.build import prepare_fmus
     from ..runtime.plan import plan_of
 

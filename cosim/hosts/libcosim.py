@@ -58,7 +58,7 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     an ``.ssp`` archive, which libcosim then loads with its own SSP loader
     (our reader is used for the checks, the step size, the stop time and
     the names).  An archive is checked and extracted by
-    :func:`~crane_cosim.files.ssp.open_system` and libcosim reads the
+    :func:`~crane_cosim.ssp.open_system` and libcosim reads the
     extracted files, so what it loads is what was checked, every FMU read
     through the archive checks before libcosim opens it.  Either way the
     run makes ``ceil((stop - start) / step)`` full steps of the system's
@@ -78,7 +78,7 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     """
     if isinstance(system, System):
         return _run_libcosim(system, None, outputs, log_level, timing)
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     with open_system(system) as opened:  # an archive's files live until the run ends
         return _run_libcosim(opened.system, opened.ssd, outputs, log_level, timing)
 

@@ -8,7 +8,7 @@ connections, the experiment, and a small builder API.
 
 Paths of component sources are relative to ``base_dir`` (the folder of the
 ``.ssd`` file) unless absolute.  Read and write SSP 1.0 with
-:mod:`crane_cosim.files.ssp`.
+:mod:`crane_cosim.ssp`.
 """
 from __future__ import annotations
 

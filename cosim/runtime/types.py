@@ -41,16 +41,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-#: FMI type -> family (how the master exchanges and checks its values)
-FAMILY = {"Real": "real", "Float64": "real", "Float32": "real",
-          "Integer": "integer", "Int8": "integer", "UInt8": "integer", "Int16": "integer", "UInt16": "integer",
-          "Int32": "integer", "UInt32": "integer", "Int64": "integer", "UInt64": "integer",
-          "Boolean": "boolean", "Enumeration": "enumeration", "String": "string",
-          "Binary": "binary", "Clock": "clock"}
-#: the families exchanged as floats (all but String)
-NUMERIC = ("real", "integer", "boolean", "enumeration")
-#: the families the master cannot exchange, set or record
-UNSUPPORTED = ("binary", "clock")
+from ..fmi_families import FAMILY, NUMERIC, UNSUPPORTED
 
 #: the values each integer type holds (FMI 2.0 Integer: 32 bits)
 INTEGER_RANGE = {"Integer": (-2 ** 31, 2 ** 31 - 1),

@@ -300,7 +300,7 @@ def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
     varied), on a local cluster of one worker process and of two; and the
     overhead per case: a case's wall time (its process started, the FMUs
     loaded, the results converted to Parquet) less the run's own."""
-    from ..files.ssp import write_ssd
+    from ..ssp import write_ssd
     from .sweep import CASES, cases_of_ranges, sweep
 
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_sweep_") as tmp:

@@ -112,7 +112,7 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
     """The records of ``scenario`` under each of ``hosts`` (module
     docstring), ``on_record(record)`` called as each is complete and
     ``on_run(host, figures)`` after each run."""
-    from ..files.results import relative_rms
+    from .comparison import relative_rms
     from ..fmus.build import prepare_fmus
     from .bench import STEP, check_bench_settings
     import pandas as pd

@@ -178,7 +178,7 @@ def main(argv=None) -> int:
     folder = Path(folder)
 
     from ..errors import CraneCosimError, SimulationError, Terminated
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     from ..runtime.config import RunConfig
     from ..runtime.run import run_cosim
     try:

@@ -76,7 +76,7 @@ def fmus_for_this_python(system_path, config, out) -> dict[str, str]:
     ``<out>/fmus/<key>/``, built when missing or stale.  Empty when every
     FMU suits this Python (the sweep's own, as a local cluster has it), and
     for an ``.ssp`` archive (each case's process extracts its own copy)."""
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     from ..fmus.build import BLOCKS, fmu_is_current, needs_building
     from .sweep_folder import FMUS
 

@@ -30,7 +30,8 @@ from ..errors import SimulationError
 from ..fmus.build import prepare_fmus
 from ..runtime.run import run_cosim
 from ..hosts.monolithic import run_monolithic
-from ..files.results import error_norms, force_columns, read_results, relative_rms
+from ..files.results import read_results
+from .comparison import error_norms, force_columns, relative_rms
 from ..scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom,
                         offshore_knuckle_boom)
 
@@ -117,7 +118,7 @@ def run_examples(out: Path, stop_time: float = 5.0, steps=STEPS, algorithms=EXAM
     """Every example over its first ``stop_time`` seconds at each step, with
     each of ``algorithms`` (Gauss-Seidel, and the iterated midpoint and the
     iterated quadratic with passes until the values settle): the error, the worst over the example's forces and moments
-    (:func:`results.force_columns`) of the RMS difference over the peak on
+    (:func:`comparison.force_columns`) of the RMS difference over the peak on
     the shared grid, and at ``ESTIMATE_STEP`` the master's estimate of it
     (``runtime/observers/estimate.py``) on the same points.  Written to
     ``coupling_error_examples.json`` in ``out``, whose rows of other

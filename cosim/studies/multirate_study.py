@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 
 
-from ..files.results import error_norms, force_columns, read_results
+from ..files.results import read_results
+from .comparison import error_norms, force_columns
 from ..runtime.config import RunConfig
 from ..runtime.run import run_cosim
 from ..errors import SimulationError

@@ -292,7 +292,7 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
     (``studies/sweep_folder.py``).  ``label`` names ``out`` in sentences
     (``--out`` on the command line)."""
     from ..fmus.build import prepare_fmus
-    from ..files.ssp import open_system
+    from ..ssp import open_system
     from ..runtime.config import RunConfig
     from ..runtime.runlog import check_folder
 

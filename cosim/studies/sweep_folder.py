@@ -53,7 +53,7 @@ def _sha256(path: Path) -> str:
 
 
 def identity(opened, config) -> dict:
-    """What the sweep of ``opened`` (``files.ssp.open_system``'s) with
+    """What the sweep of ``opened`` (``ssp.open_system``'s) with
     ``config`` (its options, without the cases' values) runs, as
     ``sweep.json`` records it; the project's FMUs must be built
     (``prepare_fmus``) first."""

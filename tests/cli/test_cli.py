@@ -15,7 +15,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.files.results import read_results, read_table
 from limits import HUNG
 
@@ -692,7 +692,7 @@ def test_export_accepts_an_archive_and_refuses_to_overwrite(capsys, system_file,
     assert main(["export", str(ssp), str(again)]) == 2
     assert_one_sentence(capsys.readouterr().err, f"{again} already exists; pass --force to replace it")
     assert main(["export", str(ssp), str(again), "--force", "--set", "crane.m_jib=60"]) == 0
-    from crane_cosim.files.ssp import open_system
+    from crane_cosim.ssp import open_system
     with open_system(again) as opened:
         assert opened.system.component("crane").parameters == {"m_jib": 60.0}
     assert main(["export", str(ssp), str(again), "--force", "--set", "crane.nothing=1"]) == 2

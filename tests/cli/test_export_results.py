@@ -14,7 +14,7 @@ import pandas as pd
 
 from crane_cosim.cli import main
 from crane_cosim.files.results import read_results, read_table
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from limits import HUNG
 

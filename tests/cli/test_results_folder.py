@@ -14,7 +14,7 @@ from folder_holder import holding
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
 from limits import HUNG

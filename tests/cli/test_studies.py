@@ -12,7 +12,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.fmus import build
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.studies import sweep as module

@@ -30,7 +30,7 @@ from crane_cosim.fmus.build import build_bridge_fmu, fmu_is_current, guid, sourc
 from crane_cosim.fmus.native import find_compiler
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.files.results import read_results
 
 

@@ -16,7 +16,7 @@ from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, Relay, bridge_fmu
 from crane_cosim.blocks.bridge_packet import ANSWER, END, REQUEST, pack, unpack
 from crane_cosim.blocks.joint_friction import JointFriction
 from crane_cosim.cli import main
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.fmus.build import build_bridge_fmu
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel, crane_on_vessel_friction

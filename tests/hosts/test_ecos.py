@@ -19,9 +19,10 @@ import pytest
 from crane_cosim.hosts.ecos import _ecospy, run_ecos
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
-from crane_cosim.files.results import read_results, relative_rms
+from crane_cosim.files.results import read_results
+from crane_cosim.studies.comparison import relative_rms
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.files.ssp import PARAMETER_SET, write_ssp
+from crane_cosim.ssp import PARAMETER_SET, write_ssp
 
 ecospy = _ecospy()  # a missing test dependency is an error, not a skip
 

@@ -31,8 +31,9 @@ from crane_cosim.errors import CraneCosimError
 from crane_cosim.hosts.libcosim import run_libcosim
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import SCENARIOS, STUDIES, crane_on_vessel
-from crane_cosim.files.ssp import SSC, SSD, write_ssd
-from crane_cosim.files.results import read_results, relative_rms
+from crane_cosim.ssp import SSC, SSD, write_ssd
+from crane_cosim.files.results import read_results
+from crane_cosim.studies.comparison import relative_rms
 
 WRENCH = [f"crane.W_{f}_{c}" for f in ("mount", "king") for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 4.0
@@ -232,7 +233,7 @@ def _changed_system(fmu_dir, stop_time=SSP_STOP, skip=(), **settings):
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory, fmu_dir):
-    from crane_cosim.files.ssp import write_ssp
+    from crane_cosim.ssp import write_ssp
     return write_ssp(_changed_system(fmu_dir), tmp_path_factory.mktemp("export") / "CraneOnVessel.ssp")
 
 
@@ -308,7 +309,7 @@ def test_libcosim_applies_only_the_first_binding(tmp_path, fmu_dir):
     """Why we write one binding per component: libcosim applies a
     component's first ParameterBinding and ignores the others (our reader
     applies them in order, the later value winning)."""
-    from crane_cosim.files.ssp import read_ssd
+    from crane_cosim.ssp import read_ssd
     s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STEP, step=STEP)
     s.component("vessel").parameters = {"q_roll_0": 0.01}
     ssd = write_ssd(s, tmp_path / "two.ssd")

@@ -5,7 +5,7 @@ infinity or carry inexactly is refused by name, exit 2."""
 import pytest
 
 from crane_cosim.cli import main
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of
 from hostile_files import replace_member
 from misbehaving_fmus import SOURCES, c_fmu

@@ -10,7 +10,8 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.runtime.observers.estimate import FLOOR, CouplingEstimate
 from crane_cosim.runtime import run_cosim
-from crane_cosim.files.results import error_norms, read_results
+from crane_cosim.files.results import read_results
+from crane_cosim.studies.comparison import error_norms
 from crane_cosim.scenarios import crane_on_vessel
 
 COLUMNS = ["crane.W_fx", "crane.W_nz", "crane.q1", "crane.W_fy", "vessel.F"]
@@ -29,7 +30,7 @@ def series(order, h, times):
 def test_the_estimate_is_the_error_of_a_series_whose_error_is_c_h_to_the_order(order):
     """Where the error is C h^p exactly, (y_h - y_{h/2}) 2^p / (2^p - 1) is
     it, to round-off; the largest and the RMS over the run are the max and
-    RMS norms over the peak of :func:`results.error_norms`."""
+    RMS norms over the peak of :func:`comparison.error_norms`."""
     times = np.linspace(0.01, 5, 500)
     exact, y, y_half = series(order, 0.01, times)
     rating = CouplingEstimate(COLUMNS, UNITS, order)
@@ -117,7 +118,7 @@ def test_the_estimate_is_on_disk_and_in_the_summary(tmp_path, fmu_dir):
 
 
 def test_the_command_prints_the_estimate(capsys, tmp_path, fmu_dir):
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
 
     ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2), tmp_path / "s.ssd")
     assert main(["run", str(ssd), "--estimate", "--no-plots", "--out", str(tmp_path / "out")]) == 0
@@ -134,7 +135,7 @@ def test_the_command_prints_the_estimate(capsys, tmp_path, fmu_dir):
     (["--estimate", "--monolithic"], "--estimate, --tolerance and --accuracy concern the coupling of a co-simulation"),
 ])
 def test_the_command_refuses_an_estimate_it_cannot_make(capsys, tmp_path, fmu_dir, options, fragment):
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
 
     ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2), tmp_path / "s.ssd")
     assert main(["run", str(ssd), "--no-plots", "--out", str(tmp_path / "out"), *options]) == 2
@@ -146,7 +147,7 @@ def test_the_command_refuses_an_estimate_it_cannot_make(capsys, tmp_path, fmu_di
 def test_a_tolerance_not_met_at_the_smallest_step_keeps_the_results_and_says_so(capsys, tmp_path, fmu_dir,
                                                                                  monkeypatch):
     from crane_cosim.runtime import run
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
 
     monkeypatch.setattr(run, "HALVINGS", 1)
     ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.2, step=1e-3,

@@ -8,7 +8,7 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.errors import SimulationError
 from crane_cosim.files.results import read_results
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.runtime import System, run_cosim
 from misbehaving_fmus import c_fmu
 

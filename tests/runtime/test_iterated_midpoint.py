@@ -194,7 +194,7 @@ def test_a_feedthrough_chain_needs_a_pass_per_link(integrator_fmu, tmp_path):
 
 def test_iterations_on_the_command_line_need_the_iterated_midpoint(tmp_path, integrator_fmu, capsys):
     from crane_cosim.cli import main
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
     s = _chain(integrator_fmu, 0.1, None)
     path = write_ssd(s, tmp_path / "chain.ssd")
     assert main(["run", str(path), "--algorithm", "gauss-seidel", "--iterations", "2", "--no-plots"]) == 2
@@ -203,7 +203,7 @@ def test_iterations_on_the_command_line_need_the_iterated_midpoint(tmp_path, int
 
 
 def test_iterations_are_kept_in_the_system_file(tmp_path, integrator_fmu):
-    from crane_cosim.files.ssp import read_ssd, write_ssd
+    from crane_cosim.ssp import read_ssd, write_ssd
     s = _chain(integrator_fmu, 0.1, 3)
     assert read_ssd(write_ssd(s, tmp_path / "chain.ssd")).iterations == 3
     s.iterations = None  # the default, chosen from the FMUs, is not written
@@ -274,7 +274,7 @@ def test_a_component_that_cannot_roll_back_is_bad_input_before_anything_runs(int
     nothing."""
     import zipfile
     from crane_cosim.cli import main
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
     stateless = tmp_path / "Stateless.fmu"
     with zipfile.ZipFile(integrator_fmu) as zin, zipfile.ZipFile(stateless, "w") as zout:
         for item in zin.infolist():

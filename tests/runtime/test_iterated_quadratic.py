@@ -71,7 +71,7 @@ def test_a_source_outside_the_loop_is_held_at_mid_step():
 
 
 def test_the_algorithm_is_kept_in_the_system_file(tmp_path, integrator_fmu):
-    from crane_cosim.files.ssp import read_ssd, write_ssd
+    from crane_cosim.ssp import read_ssd, write_ssd
     s = _oscillator(integrator_fmu, "iterated-quadratic", 0.1)
     s.iterations = 2
     back = read_ssd(write_ssd(s, tmp_path / "oscillator.ssd"))

@@ -7,7 +7,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.runtime import System, problems_of
 from crane_cosim.runtime.loading import open_instance
 from crane_cosim.runtime.model import read_model

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from crane_cosim.cli import main
-from crane_cosim.files.ssp import read_ssd, write_ssd
+from crane_cosim.ssp import read_ssd, write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
 from crane_cosim.files.results import read_results
 

@@ -170,7 +170,7 @@ def test_a_run_too_slow_for_its_schedule_skips_nothing(tmp_path, fmu_dir):
 
 
 def test_the_terminal_shows_the_figures(capsys, tmp_path, fmu_dir):
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
     ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.05, **GS_1MS),
                     tmp_path / "system.ssd")
     assert main(["run", str(ssd), "--no-plots", "--real-time", "2", "--out", str(tmp_path / "out")]) == 0
@@ -189,7 +189,7 @@ def test_the_terminal_shows_the_figures(capsys, tmp_path, fmu_dir):
     (["--real-time", "--monolithic"], "a monolithic run has none"),
 ])
 def test_bad_pacing_options(capsys, tmp_path, fmu_dir, args, fragment):
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
     ssd = write_ssd(crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.01),
                     tmp_path / "system.ssd")
     assert main(["run", str(ssd), "--no-plots", *args]) == 2

@@ -8,7 +8,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.files.results import read_results
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
 from hostile_files import replace_member
 from misbehaving_fmus import SOURCES, c_fmu

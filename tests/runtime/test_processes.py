@@ -132,7 +132,7 @@ def test_components_that_step_together_give_the_bits_of_the_run_in_process(tmp_p
     another, each reading the one before it); every recorded value the same
     bits as the run in one process, and as the run with every component
     stepped one after another (``CRANE_COSIM_STEP_TOGETHER=0``)."""
-    from crane_cosim.files.ssp import open_system
+    from crane_cosim.ssp import open_system
     from crane_cosim.runtime import run_cosim
     from crane_cosim.runtime.compiled import engine
     from crane_cosim.runtime.config import RunConfig

@@ -10,7 +10,7 @@ from crane_cosim.runtime import problems_of, replace_component
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.files.results import read_results
 
 KP, KD = 3e4, 8e3

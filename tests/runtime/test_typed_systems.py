@@ -12,7 +12,7 @@ from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results import read_results
 from crane_cosim.files.results_export import export_results
-from crane_cosim.files.ssp import read_ssd, write_ssd
+from crane_cosim.ssp import read_ssd, write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
 
 H, STEPS = 0.1, 9

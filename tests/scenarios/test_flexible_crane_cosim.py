@@ -169,7 +169,7 @@ def test_full_example_against_monolithic(tmp_path, fmu_dir):
                                           "at most 0.000106 s"]),
 ])
 def test_bad_parameters_are_refused_before_the_run(capsys, tmp_path, fmu_dir, setting, fragments):
-    from crane_cosim.files.ssp import write_ssd
+    from crane_cosim.ssp import write_ssd
     sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))  # when this file runs alone
     from test_cli import assert_one_sentence, run_cli
     ssd = write_ssd(flexible_crane(base_dir=tmp_path, fmu_dir=str(fmu_dir)), tmp_path / "system.ssd")

@@ -3,7 +3,8 @@ the crane's interface wrench against the crane alone on the barge's
 recorded motion in six degrees of freedom."""
 import pytest
 
-from crane_cosim.files.results import error_norms, read_results
+from crane_cosim.files.results import read_results
+from crane_cosim.studies.comparison import error_norms
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import hydro_vessel
 

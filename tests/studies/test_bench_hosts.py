@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "hosts"))  # the hosts' test 
 from test_libcosim import _master, _table  # noqa: E402
 
 from crane_cosim.cli import main  # noqa: E402
-from crane_cosim.files.results import relative_rms  # noqa: E402
+from crane_cosim.studies.comparison import relative_rms  # noqa: E402
 from crane_cosim.scenarios import crane_on_vessel  # noqa: E402
 from crane_cosim.studies import bench_hosts  # noqa: E402
 from crane_cosim.studies.bench import STEP as BENCH_STEP  # noqa: E402

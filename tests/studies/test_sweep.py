@@ -19,7 +19,7 @@ import pytest
 
 from crane_cosim.runtime import RunConfig
 from crane_cosim.cli import main
-from crane_cosim.files.ssp import write_ssd
+from crane_cosim.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.studies.sweep import cases_of_ranges, cases_of_table, sweep
 from crane_cosim.files.folders import FolderBusy, refuse_busy
@@ -253,7 +253,7 @@ def test_the_sweep_page_s_commands_name_what_their_systems_have(fmu_dir, tmp_pat
     import shutil
     from crane_cosim.cli.options import run_config
     from crane_cosim.cli.parser import parser
-    from crane_cosim.files.ssp import find_ssd, read_ssd
+    from crane_cosim.ssp import find_ssd, read_ssd
     from crane_cosim.studies.sweep import check_cases
     root = Path(__file__).resolve().parents[2]
     commands = re.findall(r"^ {4}(crane-cosim sweep .*)$", (root / "docs" / "sweeps.md").read_text(), re.M)

@@ -8,7 +8,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
-from crane_cosim.files.ssp import read_ssd
+from crane_cosim.ssp import read_ssd
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crane_on_vessel" / "CraneOnVessel.ssd"
 CONNECTION = '<ssd:Connection startElement="controller" startConnector="tau_boom" endElement="crane" ' \

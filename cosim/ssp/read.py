@@ -11,9 +11,9 @@ from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import CraneCosimError
-from ...runtime.system import Connector, System
-from ..archive import Limits, read_xml, safe_extract
+from ..errors import CraneCosimError
+from ..runtime.system import Connector, System
+from ..files.archive import Limits, read_xml, safe_extract
 from .names import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
 
 __all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
@@ -36,7 +36,7 @@ def find_ssd(path) -> Path:
         raise CraneCosimError(f"system file {path} does not exist")
     if zipfile.is_zipfile(path):
         raise CraneCosimError(f"{path} is an SSP archive, not a .ssd file; open it with "
-                              f"crane_cosim.files.ssp.open_system")
+                              f"crane_cosim.ssp.open_system")
     return path
 
 

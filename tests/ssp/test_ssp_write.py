@@ -12,7 +12,7 @@ import pytest
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results import read_results
-from crane_cosim.files.ssp import PARAMETER_SET, write_ssp
+from crane_cosim.ssp import PARAMETER_SET, write_ssp
 from crane_cosim.hosts.ecos import _ecospy
 from crane_cosim.hosts.libcosim import run_libcosim
 from crane_cosim.runtime import System, run_cosim

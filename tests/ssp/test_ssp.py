@@ -6,7 +6,7 @@ import pytest
 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.scenarios import crane_on_vessel, write_examples
-from crane_cosim.files.ssp import SSC, SSD, read_ssd, write_ssd
+from crane_cosim.ssp import SSC, SSD, read_ssd, write_ssd
 from crane_cosim.runtime.system import System
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_every_inline_parameter_set_has_the_shared_name(tmp_path):
     """ecos applies only the sets whose name it is given: every set we write
     carries the one name, so one name applies them all."""
     from crane_cosim.scenarios import offshore_knuckle_boom
-    from crane_cosim.files.ssp import PARAMETER_SET, SSV
+    from crane_cosim.ssp import PARAMETER_SET, SSV
     path = write_ssd(offshore_knuckle_boom(base_dir=tmp_path), tmp_path / "s.ssd")
     root = ET.parse(path).getroot()
     sets = root.findall(f".//{{{SSV}}}ParameterSet")
@@ -218,7 +218,7 @@ def _changed_system(fmu_dir, **kwargs):
 
 def test_write_ssp_layout(tmp_path, fmu_dir):
     import zipfile
-    from crane_cosim.files.ssp import PARAMETER_SET, SSV, write_ssp
+    from crane_cosim.ssp import PARAMETER_SET, SSV, write_ssp
     path = write_ssp(_changed_system(fmu_dir), tmp_path / "out" / "CraneOnVessel.ssp")
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
@@ -248,7 +248,7 @@ def test_write_ssp_layout(tmp_path, fmu_dir):
 def test_write_ssp_is_byte_reproducible(tmp_path, fmu_dir):
     import os
     import zipfile
-    from crane_cosim.files.ssp import write_ssp
+    from crane_cosim.ssp import write_ssp
     a = write_ssp(_changed_system(fmu_dir), tmp_path / "a.ssp")
     for f in fmu_dir.glob("*.fmu"):  # time stamps of the inputs do not count
         os.utime(f, (1e9, 1e9))
@@ -260,12 +260,12 @@ def test_write_ssp_is_byte_reproducible(tmp_path, fmu_dir):
 
 
 def test_write_ssp_then_read_round_trip(tmp_path, fmu_dir):
-    from crane_cosim.files.ssp import open_system, write_ssp
+    from crane_cosim.ssp import open_system, write_ssp
     s = _changed_system(fmu_dir, stop_time=7.5, step=2e-3)
     s.algorithm, s.coupling, s.extrapolation = "gauss-seidel", "explicit", "midpoint"
     path = write_ssp(s, tmp_path / "s.ssp")
     with pytest.raises(CraneCosimError, match="s.ssp is an SSP archive, not a .ssd file; open it with "
-                                              "crane_cosim.files.ssp.open_system"):
+                                              "crane_cosim.ssp.open_system"):
         read_ssd(path)
     with open_system(path) as opened:
         r = opened.system
@@ -289,7 +289,7 @@ def test_write_ssp_then_read_round_trip(tmp_path, fmu_dir):
 def test_hostile_ssp_archives(tmp_path, fmu_dir):
     import zipfile
     from hostile_files import make_zip, replace_member, tree
-    from crane_cosim.files.ssp import open_system, write_ssp
+    from crane_cosim.ssp import open_system, write_ssp
     good = write_ssp(_changed_system(fmu_dir), tmp_path / "good.ssp")
     cases = {
         "slip.ssp": (lambda p: replace_member(good, p, "../../evil.txt", "owned"),
@@ -311,7 +311,7 @@ def test_hostile_ssp_archives(tmp_path, fmu_dir):
 
 
 def test_write_ssp_refuses_a_missing_fmu_and_an_uncreatable_folder(tmp_path, fmu_dir):
-    from crane_cosim.files.ssp import write_ssp
+    from crane_cosim.ssp import write_ssp
     s = _changed_system(fmu_dir)
     (tmp_path / "file").write_text("x")
     with pytest.raises(CraneCosimError, match=f"the folder {tmp_path / 'file' / 'sub'} for s.ssp cannot be created"):
@@ -325,7 +325,7 @@ def test_write_ssp_refuses_a_missing_fmu_and_an_uncreatable_folder(tmp_path, fmu
 def test_a_shared_fmu_is_written_once(tmp_path, fmu_dir):
     import zipfile
     from crane_cosim.scenarios import offshore_knuckle_boom
-    from crane_cosim.files.ssp import open_system, write_ssp
+    from crane_cosim.ssp import open_system, write_ssp
     s = offshore_knuckle_boom(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name)
     path = write_ssp(s, tmp_path / "okb.ssp")
     fmus = [n for n in zipfile.ZipFile(path).namelist() if n.endswith(".fmu")]
@@ -338,7 +338,7 @@ def test_a_shared_fmu_is_written_once(tmp_path, fmu_dir):
 
 def test_open_system_takes_limits(tmp_path, fmu_dir):
     from crane_cosim.files.archive import Limits
-    from crane_cosim.files.ssp import open_system, write_ssp
+    from crane_cosim.ssp import open_system, write_ssp
     path = write_ssp(_changed_system(fmu_dir), tmp_path / "s.ssp")
     with pytest.raises(CraneCosimError, match=f"SSP archive {path} unpacks to [0-9.]+ [KM]iB, more than the limit of 512 KiB"):
         with open_system(path, limits=Limits(max_unpacked=1 << 19)):
