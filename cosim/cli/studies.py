@@ -88,6 +88,9 @@ def cmd_bench(args) -> int:
         return 0
     if args.animation:
         return _bench_animation(args)
+    if args.hosts:
+        from ..studies.bench_hosts import hosts_main
+        return hosts_main(args)
     return bench_main(args)
 
 

@@ -219,9 +219,6 @@ def main(args) -> int:
 
     from ..runtime.runlog import check_folder
 
-    if getattr(args, "hosts", False):
-        from .bench_hosts import hosts_main
-        return hosts_main(args)
     if getattr(args, "portable", False):
         check_bench_settings(args.stop_time, args.repeat)
         return portable_main(args)

@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from .bench import STEP, check_bench_settings
 
 __all__ = ["HOSTS", "compare_hosts", "hosts_main"]
 
@@ -59,7 +60,6 @@ def wrench_columns() -> list[str]:
 
 def _system(scenario: str, stop_time: float, folder: Path):
     from ..scenarios import SCENARIOS
-    from .bench import STEP
     system = SCENARIOS[scenario](base_dir=folder, stop_time=stop_time, step=STEP)
     system.algorithm, system.extrapolation = ALGORITHM, "none"
     return system
@@ -114,7 +114,6 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
     ``on_run(host, figures)`` after each run."""
     from .comparison import relative_rms
     from ..fmus.build import prepare_fmus
-    from .bench import STEP, check_bench_settings
     import pandas as pd
 
     check_bench_settings(stop_time, repeat, STEP)
@@ -163,7 +162,6 @@ def hosts_main(args) -> int:
     """``crane-cosim bench --hosts``: a table (or ``--json``) on stdout,
     a line per host on stderr as it completes."""
     from ..runtime.runlog import check_folder
-    from .bench import STEP, check_bench_settings
 
     check_bench_settings(args.stop_time, args.repeat, STEP)
     if args.out is not None:

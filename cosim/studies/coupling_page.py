@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .coupling_study import EXAMPLE_ALGORITHMS, EXAMPLES, ESTIMATE_STEP, VARIANTS, VESSELS
+from .coupling_cases import EXAMPLE_ALGORITHMS, EXAMPLES, ESTIMATE_STEP, VARIANTS, VESSELS
 
 __all__ = ["write_outputs", "write_markdown", "variant_name"]
 

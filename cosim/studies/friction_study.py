@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimulationError
-from .coupling_study import COMPARE_EVERY, on_shared_grid, reference_run
+from .coupling_cases import COMPARE_EVERY, on_shared_grid, reference_run
 from ..runtime.run import run_cosim
 from ..files.results import read_results
 from .comparison import relative_rms

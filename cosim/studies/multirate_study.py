@@ -25,7 +25,7 @@ from ..runtime.config import RunConfig
 from ..runtime.run import run_cosim
 from ..errors import SimulationError
 from ..scenarios import crane_on_vessel, crane_on_vessel_friction, offshore_knuckle_boom
-from .coupling_study import COMPARE_EVERY, on_shared_grid, reference_run
+from .coupling_cases import COMPARE_EVERY, on_shared_grid, reference_run
 
 __all__ = ["VESSEL_EXAMPLES", "VESSEL_STEPS", "run_multirate"]
 

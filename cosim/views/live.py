@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import CraneCosimError
 from ..runtime.observers import Observer
 from . import LIVE_ADDRESS
+from .live_server import ENDED, OUTPUTS, SEQ, TIME, serve
 
 __all__ = ["LiveView", "LIVE_RATE", "parse_address"]
 
@@ -30,8 +31,6 @@ __all__ = ["LiveView", "LIVE_RATE", "parse_address"]
 LIVE_RATE = 25.0
 #: how long the view's process may take to start serving [s]
 START_TIMEOUT = 60.0
-#: the shared memory's layout: [sequence, ended, time, outputs...]
-SEQ, ENDED, TIME, OUTPUTS = 0, 1, 2, 3
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -59,7 +58,6 @@ class LiveView(Observer):
 
     def __init__(self, plan, components: dict, title: str, address=LIVE_ADDRESS, rate: float = LIVE_RATE,
                  figures: dict | None = None):
-        from .live_server import serve
         names = [f"{part.name}.{v.name}" for part in plan.parts for v in part.outputs]
         self.interval, self.due, self.copies, self.t_copied = 1.0 / rate, 0.0, 0, None
         self.figures = figures if figures is not None else {}

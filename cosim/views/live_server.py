@@ -16,11 +16,13 @@ from multiprocessing import shared_memory
 import numpy as np
 import pandas as pd
 
-from .live import ENDED, OUTPUTS, SEQ, TIME
 from .page import arrow_scales, figure_of, moving_lines, moving_traces, strip_units, xyz_of
 from .scene import Drawing
 
-__all__ = ["serve"]
+__all__ = ["serve", "SEQ", "ENDED", "TIME", "OUTPUTS"]
+
+#: the layout of the memory the run shares with this process: [sequence, ended, time, outputs...]
+SEQ, ENDED, TIME, OUTPUTS = 0, 1, 2, 3
 
 #: the points of each component of the strip a page keeps
 STRIP_POINTS = 5000
