@@ -35,7 +35,7 @@ def _component_steps(items) -> dict:
     return steps
 
 
-def _view(text):
+def view_address(text):
     """``--view [HOST:]PORT`` as ``(host, port)``, or None."""
     if text is None:
         return None
@@ -74,7 +74,8 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        size_limit=None if get("force") else recording.SIZE_LIMIT, real_time=real_time,
                        spin=SPIN if get("spin") is None else get("spin"), rt_priority=get("rt_priority"),
                        estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
-                       replace_run=bool(get("force")), view=_view(get("view")), processes=bool(get("processes")),
+                       replace_run=bool(get("force")), processes=bool(get("processes")),
                        call_timeout=get("call_timeout"))
     config.check()
+    view_address(get("view"))  # one sentence for a bad address before anything runs
     return config

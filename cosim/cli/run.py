@@ -15,7 +15,8 @@ from ..runtime.checks import settings_problems
 from ..runtime.coupling import COUPLINGS
 from ..runtime.plan import EXTRAPOLATIONS
 from ..scenarios import SCENARIOS
-from .options import run_config
+from ..views.live import live_view
+from .options import run_config, view_address
 
 __all__ = ["cmd_run", "cmd_check", "cmd_export", "cmd_demo", "describe_estimate", "checked_settings", "fmus_to_build"]
 
@@ -113,7 +114,8 @@ def _run_in(args, config, system, out: Path) -> int:
                                     record=config.record, record_every=config.record_every,
                                     replace_run=config.replace_run)
         else:
-            result = run_cosim(system, out, config)
+            view = view_address(getattr(args, "view", None))
+            result = run_cosim(system, out, config, observers=[live_view(view)] if view is not None else [])
     except NoSpaceLeft:
         full = True
         raise

@@ -56,14 +56,12 @@ class RunConfig:
     else 0.1%); ``progress``: a bar and words on stderr;
     ``replace_run``: an earlier run's files in the results folder are
     removed before this run starts (otherwise such a folder is refused, so
-    that a folder never holds the files of two runs); ``view``: ``(host,
-    port)`` where a live view of the run is served while it goes;
+    that a folder never holds the files of two runs);
     ``processes``: each FMI 2.0 component runs in a process of its own
     (``fmus/portable.py``), so that one that crashes ends the run with a
     message, not the master; ``call_timeout`` [s]: then the longest one
     FMI call may take, once the components are initialized, before its
-    process is killed and the run ends
-    (``cosim/views/live.py``)."""
+    process is killed and the run ends."""
     stop_time: float | None = None
     step: float | None = None
     algorithm: str | None = None
@@ -84,7 +82,6 @@ class RunConfig:
     accuracy: float | None = None
     progress: bool = True
     replace_run: bool = False
-    view: tuple | None = None
     processes: bool = False
     call_timeout: float | None = None
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import sys
 import warnings
 from pathlib import Path
 
@@ -52,11 +51,16 @@ class _OverTolerance(Exception):
         self.value, self.output, self.order = value, output, order
 
 
-def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> RunResult:
+def run_cosim(system, out_dir, config: RunConfig | None = None, observers=(), **options) -> RunResult:
     """Co-simulate ``system`` (a :class:`~runtime.system.System`) with
     ``config`` (a :class:`~runtime.config.RunConfig`, or its fields as
     keywords) and write the results to ``out_dir``; returns the
-    :class:`~runtime.runlog.RunResult`.  A folder holding an earlier run is
+    :class:`~runtime.runlog.RunResult`.  ``observers``: the caller's own,
+    each given as a function of the run's plan and
+    :class:`~runtime.runlog.RunLog` that returns an
+    :class:`~runtime.observers.Observer` (as libcosim's ``add_observer``;
+    e.g. :func:`~views.live.live_view`), made for each run and told of it
+    after the recorder.  A folder holding an earlier run is
     refused unless ``config.replace_run``, and then that run's files go
     first (:func:`~runtime.runlog.clear_folder`); a folder another run is
     writing is refused (:func:`~files.folders.claimed`).
@@ -86,14 +90,14 @@ def run_cosim(system, out_dir, config: RunConfig | None = None, **options) -> Ru
     # refused), claimed before an earlier run's files in it are removed
     with claimed(out_dir):
         clear_folder(out_dir, config.replace_run)
-        return _runs(system, out_dir, config)
+        return _runs(system, out_dir, config, tuple(observers))
 
 
-def _runs(system, out_dir, config: RunConfig) -> RunResult:
+def _runs(system, out_dir, config: RunConfig, makers=()) -> RunResult:
     """The run of ``system``, or, with a tolerance, the runs until one meets it
     (:func:`run_cosim`)."""
     if config.tolerance is None:
-        return _run(system, out_dir, config)
+        return _run(system, out_dir, config, makers)
     base = config.step if config.step is not None else system.step
     every = config.record_every or 1
     # every step halves, a component's own too (the estimate's error falls as their power)
@@ -103,7 +107,7 @@ def _runs(system, out_dir, config: RunConfig) -> RunResult:
         attempt = config.replace(step=base / 2 ** level, record_every=every * 2 ** level,
                                  component_steps={name: h / 2 ** level for name, h in own.items()})
         try:
-            return _run(system, out_dir, attempt, final=level == HALVINGS, tried=tried)
+            return _run(system, out_dir, attempt, makers, final=level == HALVINGS, tried=tried)
         except _OverTolerance as over:
             tried.append({"step": attempt.step, "largest": over.value, "output": over.output})
             # the error falls as the step to the coupling's order: halve as
@@ -121,19 +125,6 @@ def _settings(plan, config: RunConfig, every: int) -> dict:
     if config.estimates:
         settings.update(estimate=True, tolerance=config.tolerance)
     return settings
-
-
-def _live_view(plan, log, config: RunConfig):
-    """The live view ``config.view`` asks for, serving already, or None;
-    where it is is said on stderr."""
-    if config.view is None:
-        return None
-    from ..views.live import LiveView
-    log.summary["live_view"] = figures = {}
-    view = LiveView(plan, log.summary["components"], plan.name, config.view, figures=figures)
-    print(f"live view: {view.url} (open it in a browser; it follows the run while it goes)", file=sys.stderr,
-          flush=True)
-    return view
 
 
 @contextlib.contextmanager
@@ -155,8 +146,9 @@ def _call_timeout(seconds: float | None):
             os.environ["CRANE_COSIM_FMU_TIMEOUT"] = before
 
 
-def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> RunResult:
-    """One co-simulation at one step; with a ``tolerance``, unless ``final``,
+def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, tried=()) -> RunResult:
+    """One co-simulation at one step, with the observers ``makers`` make
+    besides the run's own; with a ``tolerance``, unless ``final``,
     :class:`_OverTolerance` at the end when the estimate went over it;
     ``tried``: the steps tried before."""
     out_dir = Path(out_dir)
@@ -191,9 +183,7 @@ def _run(system, out_dir, config: RunConfig, final: bool = True, tried=()) -> Ru
         else:
             observers.append(Progress(log, s.step))
         observers.append(Interrupts(signals))
-        view = _live_view(plan, log, config)
-        if view is not None:
-            observers.insert(1, view)
+        observers[1:1] = [make(plan, log) for make in makers]
         try:
             with _call_timeout(config.call_timeout):
                 Execution(plan, tmp, config.processes).run(observers)

@@ -14,6 +14,7 @@ costs the steps (``docs/animation.md``).
 from __future__ import annotations
 
 import ipaddress
+import sys
 import multiprocessing
 import time
 from multiprocessing import shared_memory
@@ -25,7 +26,7 @@ from ..runtime.observers import Observer
 from . import LIVE_ADDRESS
 from .live_server import ENDED, OUTPUTS, SEQ, TIME, serve
 
-__all__ = ["LiveView", "LIVE_RATE", "parse_address"]
+__all__ = ["LiveView", "LIVE_RATE", "live_view", "parse_address"]
 
 #: copies a second of the wall clock, at most: a screen's rate
 LIVE_RATE = 25.0
@@ -122,3 +123,17 @@ class LiveView(Observer):
         self.shared = None
         self.memory.close()
         self.memory.unlink()
+
+
+def live_view(address=LIVE_ADDRESS):
+    """An observer of :func:`~runtime.run.run_cosim` (its ``observers``):
+    the live view of the run served at ``address`` (``(host, port)``),
+    where it is said on stderr; ``summary.json`` gets its figures under
+    ``"live_view"``."""
+    def make(plan, log) -> LiveView:
+        log.summary["live_view"] = figures = {}
+        view = LiveView(plan, log.summary["components"], plan.name, address, figures=figures)
+        print(f"live view: {view.url} (open it in a browser; it follows the run while it goes)", file=sys.stderr,
+              flush=True)
+        return view
+    return make

@@ -16,7 +16,7 @@ import pytest
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
-from crane_cosim.views.live import LIVE_RATE, OUTPUTS, SEQ, TIME, LiveView, parse_address
+from crane_cosim.views.live import LIVE_RATE, OUTPUTS, SEQ, TIME, LiveView, live_view, parse_address
 from limits import HUNG
 
 
@@ -58,7 +58,7 @@ def test_a_paced_run_is_seen_while_it_goes(fmu_dir, tmp_path):
     # 0.25 s of the run here, 1.3 s on a loaded machine; updates before it
     # are not seen
     s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=4.0)
-    result = run_cosim(s, tmp_path, real_time=1.0, view=("127.0.0.1", port), progress=False)
+    result = run_cosim(s, tmp_path, real_time=1.0, observers=[live_view(("127.0.0.1", port))], progress=False)
     client.join(timeout=HUNG)
     assert result.status == "completed"
     assert "EventSource" in got["page"] and "plotly" in got["page"].lower()
@@ -85,7 +85,7 @@ def test_the_address_and_a_busy_port_are_named(fmu_dir, tmp_path):
         port = taken.getsockname()[1]
         s = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.1)
         with pytest.raises(CraneCosimError, match=f"--view 127.0.0.1:{port}: cannot serve there"):
-            run_cosim(s, tmp_path, view=("127.0.0.1", port), progress=False)
+            run_cosim(s, tmp_path, observers=[live_view(("127.0.0.1", port))], progress=False)
 
 
 def test_the_end_is_copied_once_when_the_last_row_was_of_that_instant():
