@@ -51,6 +51,12 @@ class CompiledBlock(Block):
     themselves where it returns ``None``."""
 
     kernel_module: ClassVar[str]
+    #: what the word before its compile calls the block, and how long the
+    #: compile takes from a cold cache, a range from an idle machine to a busy
+    #: one (the figures: docs/benchmarks.md); blocks that share a kernel
+    #: module compile it once
+    compile_name: ClassVar[str] = "the block"
+    compile_time: ClassVar[str] = "a few seconds"
     #: how much slower the numpy code is, for the warning when numba fails
     numpy_slowdown: ClassVar[str] = "slower"
     kernels = None
@@ -65,7 +71,7 @@ class CompiledBlock(Block):
 
     def prepare(self, numba: bool = True) -> None:
         """Load the compiled kernels and compile them (on a new machine, the
-        seconds ``cosim.warmup.COMPILED_BLOCKS`` gives, then a fraction of a
+        seconds its ``compile_time`` says, then a fraction of a
         second from numba's cache): the FMU does it at initialization rather
         than in the first step of a run; otherwise the first evaluation does.
         A numba that cannot compile leaves the numpy code, with a warning;

@@ -116,6 +116,7 @@ class HydraulicCylinder(CompiledBlock):
     #: the compiled twin of the outputs, rates and stiff step, the same bits
     #: as the numpy code below, its reference
     kernel_module = "hydraulics_kernels"
+    compile_name = "the hydraulic cylinder"
     numpy_slowdown = "its steps about twenty times slower"
 
     def setup(self):

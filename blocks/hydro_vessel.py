@@ -84,6 +84,8 @@ def _per_dof(prefix, unit_of, description):
 class HydroVessel(CompiledBlock):
     model_name = "HydroVessel"
     kernel_module = "hydro_vessel_kernels"
+    compile_name = "the hydrodynamic vessel"
+    compile_time = "10 to 30 s"
     numpy_slowdown = "about 20 times slower"
     description = ("Six-degree-of-freedom vessel by Cummins' equation from a hull's hydrodynamic database "
                    "(added mass, radiation memory, hydrostatics, wave excitation), in a JONSWAP sea state; "

@@ -36,7 +36,7 @@ Whoever triggers a compilation (a block's first call, the vessel's
 settling under the demo's crane, an FMU), it announces itself: one line on
 stderr before numba starts on a kernel module, naming its block, that it
 is once per machine and where it is kept (:func:`kept_where`), unless a
-caller reports it with :func:`compile_events` (``fmus/warmup.py``: a line
+caller reports it with :func:`compile_events` (``compile_word.py``: a line
 of its own and a bar).
 """
 from __future__ import annotations

@@ -209,6 +209,7 @@ class JointFriction(CompiledBlock):
     #: the compiled twin of the outputs, rates and exact step, the same bits
     #: as the numpy code below, its reference
     kernel_module = "joint_friction_kernels"
+    compile_name = "the joints' friction"
     numpy_slowdown = "its outputs and steps about eight times slower"
 
     def setup(self):

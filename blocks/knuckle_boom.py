@@ -79,6 +79,8 @@ def _support_ports(cyl):
 class KnuckleBoomCrane(CompiledBlock):
     model_name = "KnuckleBoomCrane"
     kernel_module = "knuckle_boom_kernels"
+    compile_name = "the knuckle boom crane"
+    compile_time = "30 s to 1.5 min"
     numpy_slowdown = "several times slower"
     method = "rk4"
     #: The FMU's DefaultExperiment, the run of the FMU alone: with its

@@ -137,6 +137,8 @@ def _support_parameters():
 class SupportedBase(CompiledBlock):
     model_name = "SupportedBase"
     kernel_module = "supported_base_kernels"
+    compile_name = "the spring-supported base"
+    compile_time = "10 to 30 s"
     numpy_slowdown = "about 15 times slower"
     method = "rk4"
     description = ("Rigid crane base on eight linear spring supports, six coordinates, gravity on "

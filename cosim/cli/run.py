@@ -195,7 +195,9 @@ def cmd_export(args) -> int:
 def cmd_demo(args) -> int:
     from ..ssp import write_ssd
     from ..fmus.build import build_all
-    from ..fmus.warmup import models_of, warm_up
+    from ..blocks.warm_up import warm_up
+    from ..runtime.compiled.warm_up import warm_up_master
+    from ..runtime.model import models_of
     from ..reports.plots import plot_run
     from ..runtime.run import run_cosim
     from ..runtime.runlog import check_folder
@@ -219,7 +221,8 @@ def cmd_demo(args) -> int:
     build_all(out / "fmus", only_stale=True)
     # compiled here, each block with its word and bar, not silently in the
     # vessel's settling below, which calls the crane's kernels
-    warm_up(models_of(system), master=system.algorithm == "iterated-midpoint")
+    warm_up(models_of(system))
+    warm_up_master(for_algorithm=system.algorithm)
     # the example's vessel starts level, as the papers' runs do; the demo's
     # starts at rest under the crane, so that what it shows is the lift's,
     # not the springs' swing about their resting angles

@@ -18,7 +18,8 @@ def cmd_build(args) -> int:
     from ..example_sets import example_parameter_sets
     from ..fmus.portable import build_portable_fmu
     from ..runtime.runlog import make_folder
-    from ..fmus.warmup import warm_up
+    from ..blocks.warm_up import warm_up
+    from ..runtime.compiled.warm_up import warm_up_master
 
     unknown = [m for m in args.model if m not in BLOCKS]
     if unknown:
@@ -36,7 +37,8 @@ def cmd_build(args) -> int:
     for path in paths:
         print(path)
     if not args.no_compile:  # else the first run of the crane compiles
-        warm_up({Path(p).stem for p in paths}, master=True)
+        warm_up({Path(p).stem for p in paths})
+        warm_up_master()
     return 0
 
 
@@ -127,7 +129,7 @@ def cmd_serve(args) -> int:
     from ..blocks.block import ParameterError
     from ..runtime.runlog import check_folder
     from ..hosts.serve import Server, random_drop
-    from ..fmus.warmup import warm_up
+    from ..blocks.warm_up import warm_up
 
     if args.block not in BLOCKS:
         raise CraneCosimError(f"no block named {args.block!r} to serve; known: {', '.join(BLOCKS)}")

@@ -23,8 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..blocks import jit
 from ..blocks.compile_lock import compiling_alone, dispatchers_of
+from ..blocks.compile_word import compile_with_word
+from ..blocks.flexible_crane import FlexibleCrane
 from ..blocks.jit import load_kernels
+from ..blocks.joint_friction import JointFriction
+from ..blocks.supported_base import SupportedBase
 
 #: the crane's wrench outputs the friction's normal forces may come from, in
 #: the order of the compiled call's 24 values
@@ -134,10 +139,6 @@ def _not_compiled(exc) -> None:
 def compile_loop() -> None:
     """Compile the loop's kernels (or load them from the cache): one call
     with the default blocks, with the types of a run's."""
-    from ..blocks.flexible_crane import FlexibleCrane
-    from ..blocks.joint_friction import JointFriction
-    from ..blocks.supported_base import SupportedBase
-
     base, crane, friction = SupportedBase(), FlexibleCrane(), JointFriction()
     base.prepare()
     crane.prepare()
@@ -226,3 +227,27 @@ class CraneLoop:
             y = self.composite.y
             y[self._seed_slots[0]] = np.concatenate([I_A, p_A])
             y[self._seed_slots[1]] = tau
+
+
+#: the loop's kernel module: what the word before its compile calls it,
+#: how long it takes from a cold cache beyond its blocks' own kernels (idle
+#: to busy), and the models all of which a system needs for the loop
+LOOP_KERNELS = ("flexible_crane_loop_kernels", "the flexible crane's loop with its base and friction",
+                "25 s to 1 min", {"FlexibleCrane", "SupportedBase", "JointFriction"})
+
+
+def loop_to_compile(models) -> list[str]:
+    """The loop's kernel module, where the monolithic run of ``models``
+    (block model names) needs it and the cache does not hold it yet."""
+    name, _, _, all_of = LOOP_KERNELS
+    return [name] if all_of <= set(models) and not jit.kernels_compiled(name) else []
+
+
+def warm_up_loop(models, stream=None) -> list[str]:
+    """Compile the loop's kernels where the monolithic run of ``models``
+    needs them and the cache does not hold them, telling ``stream``
+    (default: stderr); the kernel modules compiled."""
+    todo = loop_to_compile(models)
+    for name in todo:
+        compile_with_word(LOOP_KERNELS[1], LOOP_KERNELS[2], name, compile_loop, stream)
+    return todo

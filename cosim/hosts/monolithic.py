@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed
 from ..runtime.observers.progress import DeferredSignals
@@ -24,6 +25,7 @@ from ..runtime.plan import plan_of
 from ..runtime.recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
 from ..runtime.runlog import RunLog, RunResult, clear_folder
 from ..runtime.system import System
+from .crane_loop import warm_up_loop
 from .composite import Composite, _Unsettled, block_models  # noqa: F401 (the monolithic run's model)
 
 RTOL = 1e-9
@@ -72,8 +74,8 @@ def _integrated(system: System, out_dir: Path, progress, rtol, atol, chunk, reco
     n_steps = plan.n_steps
     check_size(rows_of(n_steps, record_every), len(chosen) + 1, size_limit)
     if progress:
-        from ..fmus.warmup import warm_up
-        warm_up(set(models), monolithic=True)
+        warm_up(models)
+        warm_up_loop(models)
     model = Composite(plan)
     pick = None if len(chosen) == len(columns) else np.asarray(chosen)
     stiff = any(b.stiff for b in model.blocks) and not any(b.oscillatory for b in model.blocks)

@@ -307,3 +307,22 @@ def our_model_name(path) -> str | None:
     if not path.exists():
         return path.stem if path.stem in BLOCKS else None
     return read_model(path).ours
+
+
+def models_of(system) -> set[str]:
+    """Model names of the project's blocks behind ``system``'s components (an
+    FMU not yet built counts by its file name; foreign FMUs are left out)."""
+    models = set()
+    for comp in system.components:
+        try:
+            model = our_model_name(system.source_path(comp))
+        except Exception:  # an unreadable FMU is reported by the run itself
+            model = None
+        if model:
+            models.add(model)
+    return models
+
+
+def models_of_plan(plan) -> set[str]:
+    """Model names of the project's blocks behind a plan's components."""
+    return {p.model.ours for p in plan.parts if p.model is not None and p.model.ours}

@@ -20,11 +20,14 @@ import os
 import warnings
 from pathlib import Path
 
+from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed, unwritable
 from ..fmus.build import prepare_fmus
+from .compiled.warm_up import warm_up_master
 from .config import RunConfig
 from .execution import Execution
+from .model import models_of_plan
 from .observers.bridges import Bridges
 from .observers.estimate import Estimate
 from .observers.pacing import Pacer, Pacing
@@ -164,8 +167,8 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
     every = config.record_every or 1
     check_size(rows_of(plan.n_steps, every), len(chosen) + 1, config.size_limit)
     if config.progress:
-        from ..fmus.warmup import models_of_plan, warm_up
-        warm_up(models_of_plan(plan), master=plan.settings.algorithm == "iterated-midpoint")
+        warm_up(models_of_plan(plan))
+        warm_up_master(for_algorithm=plan.settings.algorithm)
     s = plan.settings
     with work_folder() as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \

@@ -215,8 +215,10 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
 def main(args) -> int:
     """The ``bench`` command: records as a table or JSON on stdout, progress
     (a line per scenario and mode as it completes) on stderr."""
-    from ..fmus.warmup import models_of, warm_up
-
+    from ..blocks.warm_up import warm_up
+    from ..hosts.crane_loop import warm_up_loop
+    from ..runtime.compiled.warm_up import warm_up_master
+    from ..runtime.model import models_of
     from ..runtime.runlog import check_folder
 
     if getattr(args, "portable", False):
@@ -235,7 +237,10 @@ def main(args) -> int:
     # the blocks' kernels compiled now, with a word, rather than silently
     # in the set-up of the first run (in an empty folder: models by name)
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
-        warm_up(set().union(*(models_of(SCENARIOS[n](base_dir=Path(tmp))) for n in names)), monolithic=True, master=True)
+        models = set().union(*(models_of(SCENARIOS[n](base_dir=Path(tmp))) for n in names))
+    warm_up(models)
+    warm_up_loop(models)
+    warm_up_master()
     t0 = time.perf_counter()
     done = []
 

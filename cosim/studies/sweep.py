@@ -53,12 +53,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed
-from ..fmus.warmup import models_of, warm_up
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.checks import settings_problems
+from ..runtime.compiled.warm_up import warm_up_master
 from ..runtime.coupling import COUPLINGS
+from ..runtime.model import models_of
 from ..runtime.plan import EXTRAPOLATIONS
 from .case import PEAK_ROLE, run_case
 from .sweep_folder import CASES, RESULTS, SUMMARY, clear, earlier_rows, identity, make_folder, write_identity
@@ -310,13 +312,13 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
         check_cases(opened.system, cases, config)
         ident = identity(opened, config)
         applied = config.applied_to(opened.system)
-        models, master = models_of(applied), applied.algorithm == "iterated-midpoint"
+        models, algorithm = models_of(applied), applied.algorithm
     with claimed(out, label):  # another sweep into the folder is refused while this one runs
-        return _swept(system_path, cases, out, config, ident, models, master, scheduler, workers, progress, force,
+        return _swept(system_path, cases, out, config, ident, models, algorithm, scheduler, workers, progress, force,
                       label)
 
 
-def _swept(system_path: str, cases, out: Path, config, ident: dict, models, master: bool, scheduler, workers,
+def _swept(system_path: str, cases, out: Path, config, ident: dict, models, algorithm: str | None, scheduler, workers,
            progress: bool, force: bool, label: str) -> pd.DataFrame:
     """:func:`sweep`'s cases run, the system and cases checked, in its
     claimed folder ``out``: the summary table."""
@@ -332,7 +334,8 @@ def _swept(system_path: str, cases, out: Path, config, ident: dict, models, mast
         # compiled here, with a word and a bar, into the cache the local
         # workers' cases then load from, rather than by the first cases in
         # silence (their messages go to their case.log)
-        warm_up(models, master=master)
+        warm_up(models)
+        warm_up_master(for_algorithm=algorithm)
     client, cluster = _connect(scheduler, workers)
     bar, stopped = None, False
     try:

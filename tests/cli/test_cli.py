@@ -578,7 +578,7 @@ def test_no_windows_without_portable_is_refused(capsys, tmp_path):
 
 def test_a_warm_cache_says_nothing(capsys, tmp_path):
     import io
-    from crane_cosim.fmus.warmup import COMPILED_BLOCKS, warm_up
+    from crane_cosim.blocks.warm_up import COMPILED_BLOCKS, warm_up
     warm_up(set(COMPILED_BLOCKS), stream=io.StringIO())  # every kernel is in the cache now, whatever it was
     code, err = _build(capsys, "--out", tmp_path)
     assert code == 0 and "compil" not in err

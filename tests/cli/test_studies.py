@@ -91,7 +91,8 @@ def test_a_local_sweep_compiles_the_kernels_with_a_word_before_its_workers_start
     local cluster starts, not by the first cases, whose messages go to
     their case.log: a cold cache's minutes of a sweep were silent."""
     done = []
-    monkeypatch.setattr(module, "warm_up", lambda models, master: done.append(("compile", sorted(models), master)))
+    monkeypatch.setattr(module, "warm_up", lambda models: done.append(("compile", sorted(models))))
+    monkeypatch.setattr(module, "warm_up_master", lambda for_algorithm: done.append(("master", for_algorithm)))
 
     def connect(*a):
         done.append(("cluster",))
@@ -99,4 +100,4 @@ def test_a_local_sweep_compiles_the_kernels_with_a_word_before_its_workers_start
     monkeypatch.setattr(module, "_connect", connect)
     with pytest.raises(CraneCosimError, match="no cluster in this test"):
         module.sweep(system, module.cases_of_ranges(["vessel.m=1000,1100"]), tmp_path / "sweep")
-    assert done == [("compile", ["Controller", "Crane", "Vessel"], True), ("cluster",)]
+    assert done == [("compile", ["Controller", "Crane", "Vessel"]), ("master", "iterated-midpoint"), ("cluster",)]

@@ -2,9 +2,13 @@
 base and friction in one compiled call (cosim/hosts/crane_loop.py): where it
 applies, and that it gives the values of the sweeps through the blocks' own
 code, compiled or not."""
+import io
+
 import numpy as np
 import pytest
 
+from crane_cosim.blocks import jit
+from crane_cosim.hosts import crane_loop
 from crane_cosim.hosts.monolithic import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import SCENARIOS, flexible_crane
@@ -108,3 +112,26 @@ def test_a_loop_numba_cannot_compile_is_an_error_under_ci_and_a_warning_elsewher
     with pytest.warns(UserWarning, match="numba could not compile it"):
         model = Composite(plan_of(flexible_crane()))
     assert model._loop is None and np.isfinite(model.derivatives(0.0, model.initial_state())).all()
+
+
+def test_the_monolithic_run_compiles_its_own_kernels_with_a_word(monkeypatch, tmp_path):
+    """The monolithic run compiles the flexible crane's loop where the
+    crane, its base and its friction are all there; a warm cache says
+    nothing."""
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
+    loop = {"FlexibleCrane", "SupportedBase", "JointFriction", "Signal"}
+    assert crane_loop.loop_to_compile(loop) == ["flexible_crane_loop_kernels"]
+    assert crane_loop.loop_to_compile({"KnuckleBoomCrane", "KnuckleBoomFriction"}) == []
+    assert crane_loop.loop_to_compile({"FlexibleCrane", "JointFriction", "Vessel"}) == []
+    compiled = []
+    monkeypatch.setattr(crane_loop, "compile_loop", lambda: compiled.append("loop"))
+    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+    err = io.StringIO()
+    assert crane_loop.warm_up_loop(loop, err) == ["flexible_crane_loop_kernels"]
+    assert compiled == ["loop"]
+    lines = err.getvalue().splitlines()
+    assert lines[0] == (f"compiling the flexible crane's loop with its base and friction with numba (25 s to 1 min, "
+                        f"once per machine; kept in {tmp_path}) ...")
+    assert lines[-1].startswith("compiled the flexible crane's loop with its base and friction in ")
+    monkeypatch.setattr(jit, "kernels_compiled", lambda name: True)
+    assert crane_loop.warm_up_loop(loop, err) == []

@@ -10,7 +10,8 @@ from crane_cosim.errors import CraneCosimError
 from crane_cosim.ssp import write_ssd
 from crane_cosim.runtime import System, problems_of
 from crane_cosim.runtime.loading import open_instance
-from crane_cosim.runtime.model import read_model
+from crane_cosim.runtime.model import models_of, read_model
+from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
 
 FMI3_CS = '''<?xml version="1.0" encoding="UTF-8"?>
 <fmiModelDescription fmiVersion="3.0" modelName="{name}" instantiationToken="{{0}}">
@@ -155,3 +156,8 @@ def test_a_malformed_model_description_is_one_sentence(tmp_path, text, sentence)
     with pytest.raises(CraneCosimError) as exc:
         read_model(path)
     assert str(exc.value) == f"FMU {path} {sentence}"
+
+
+def test_models_of_a_system(tmp_path):
+    assert models_of(crane_on_vessel(base_dir=tmp_path)) == {"Vessel", "Crane", "Controller"}
+    assert "KnuckleBoomCrane" in models_of(offshore_knuckle_boom(base_dir=tmp_path))

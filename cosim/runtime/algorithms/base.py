@@ -97,6 +97,9 @@ class Algorithm:
 
     name: ClassVar[str]
     order: ClassVar[int] = 1
+    #: whether a twin of its step compiled by numba exists
+    #: (``runtime/compiled``), which numba compiles once per machine
+    compiled_twin: ClassVar[bool] = False
     #: where the algorithm can make several base steps in one call (its
     #: step compiled): ``steps(times)``, the steps from ``times[0]`` to each
     #: of ``times[1:]`` [s] in turn, returning the rows of those made (the

@@ -79,6 +79,7 @@ CONVERGED = 1e-6
 class IteratedMidpoint(Predictions, Algorithm):
     name = "iterated-midpoint"
     order = 2
+    compiled_twin = True
     #: the points in the step at which an input follows its source (mid-step)
     predicted_points = 1
     #: whether a loop of direct feedthrough at t + h starts from its values

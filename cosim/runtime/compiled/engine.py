@@ -242,7 +242,7 @@ class CompiledMidpoint:
                      *reports, *self._quadratic_arguments(quadratic))
         #: the steps' spans (from, over) and rows (``step.midpoint_steps``)
         self.spans, self.rows = np.zeros((1, 2)), np.zeros((1, 1 + len(alg.mid_flat)))
-        # numba's machine code loaded (or compiled: ``fmus/warmup.py`` says so first) now, not in the first step
+        # numba's machine code loaded (or compiled: ``warm_up.py`` says so first) now, not in the first step
         try:
             with compiling_alone([kernel.midpoint_steps], cache.folder()):
                 kernel.midpoint_steps.compile(kernel.SIGNATURE)

@@ -342,7 +342,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
 
 _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int64[:, ::1]
 #: the types of :func:`midpoint_steps`'s arguments, as ``engine.py`` makes
-#: them (a test checks), for compiling it before a run (``fmus/warmup.py``)
+#: them (a test checks), for compiling it before a run (``compiled/warm_up.py``)
 SIGNATURE = (_F2, _F2, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
              _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.bool_[::1], nt.uint64[::1],

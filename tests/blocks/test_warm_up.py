@@ -1,5 +1,6 @@
 """Compiling the blocks' numba kernels up front, with a word to the user
-(fmus/warmup.py): the first run on a machine must not sit silent."""
+(blocks/warm_up.py, blocks/compile_word.py): the first run on a machine
+must not sit silent."""
 import io
 import os
 import subprocess
@@ -8,18 +9,13 @@ import sys
 import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
-from crane_cosim.fmus import warmup
 from crane_cosim.blocks import jit, stepping
-from crane_cosim.scenarios import crane_on_vessel, offshore_knuckle_boom
+from crane_cosim.blocks import warm_up as warmup
+from crane_cosim.runtime.compiled import warm_up as master_warm_up
 from limits import HUNG
 
 
 MESSAGE = "compiling the knuckle boom crane with numba (30 s to 1.5 min, once per machine; kept in "
-
-
-def test_models_of_a_system(tmp_path):
-    assert warmup.models_of(crane_on_vessel(base_dir=tmp_path)) == {"Vessel", "Crane", "Controller"}
-    assert "KnuckleBoomCrane" in warmup.models_of(offshore_knuckle_boom(base_dir=tmp_path))
 
 
 def test_a_cold_cache_is_announced(monkeypatch, tmp_path):
@@ -47,31 +43,6 @@ def test_blocks_sharing_their_kernels_compile_them_once(monkeypatch):
     assert warmup.to_compile({"KnuckleBoomFriction", "JointFriction", "Vessel"}) == ["JointFriction", "Vessel"]
 
 
-def test_the_monolithic_run_compiles_its_own_kernels_with_a_word(monkeypatch, tmp_path):
-    """The monolithic run compiles the flexible crane's loop where the
-    crane, its base and its friction are all there; a warm cache says
-    nothing."""
-    monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
-    loop = {"FlexibleCrane", "SupportedBase", "JointFriction", "Signal"}
-    assert warmup.monolithic_to_compile(loop) == ["flexible_crane_loop_kernels"]
-    assert warmup.monolithic_to_compile({"KnuckleBoomCrane", "KnuckleBoomFriction"}) == []
-    assert warmup.monolithic_to_compile({"FlexibleCrane", "JointFriction", "Vessel"}) == []
-    compiled = []
-    monkeypatch.setattr(warmup, "_compile_monolithic", compiled.append)
-    monkeypatch.setattr(warmup, "to_compile", lambda models: [])  # the blocks' own: their tests
-    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
-    err = io.StringIO()
-    assert warmup.warm_up(loop, err) == []  # a co-simulation: nothing of the monolithic run
-    assert warmup.warm_up(loop, err, monolithic=True) == ["flexible_crane_loop_kernels"]
-    assert compiled == ["flexible_crane_loop_kernels"]
-    lines = err.getvalue().splitlines()
-    assert lines[0] == (f"compiling the flexible crane's loop with its base and friction with numba (25 s to 1 min, "
-                        f"once per machine; kept in {tmp_path}) ...")
-    assert lines[-1].startswith("compiled the flexible crane's loop with its base and friction in ")
-    monkeypatch.setattr(jit, "kernels_compiled", lambda name: True)
-    assert warmup.warm_up(loop, err, monolithic=True) == []
-
-
 _TINY = b"""def _double(x):
     return 2.0 * x
 
@@ -79,25 +50,6 @@ _TINY = b"""def _double(x):
 def quad(x):
     return _double(_double(x))
 """
-
-
-def test_the_masters_step_compiles_with_a_word_where_the_run_needs_it(monkeypatch):
-    """A run of an iterated algorithm asks for the master's compiled step:
-    compiled with a word where the cache does not hold it, silently
-    where it does, not at all where not asked."""
-    compiled = []
-    monkeypatch.setattr(warmup, "_compile_master", lambda: compiled.append("master"))
-    monkeypatch.setattr(warmup, "master_to_compile", lambda: True)
-    err = io.StringIO()
-    assert warmup.warm_up(set(), err, master=True) == ["master"] and compiled == ["master"]
-    lines = err.getvalue().splitlines()
-    assert lines[0].startswith(f"compiling {warmup.MASTER_STEP[0]} with numba ({warmup.MASTER_STEP[1]}, once per "
-                               f"machine; kept in ")
-    assert lines[-1].startswith(f"compiled {warmup.MASTER_STEP[0]} in ")
-    assert warmup.warm_up(set(), io.StringIO(), master=False) == [] and compiled == ["master"]
-    monkeypatch.setattr(warmup, "master_to_compile", lambda: False)
-    err = io.StringIO()
-    assert warmup.warm_up(set(), err, master=True) == [] and err.getvalue() == ""
 
 
 def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path):
@@ -144,10 +96,10 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     modules = {BLOCKS[model].kernel_module for model in warmup.COMPILED_BLOCKS}
     assert sorted(compiled) == sorted([f for module in modules
                                        for f in (*jit.kernel_functions(module), *stepping.step_functions(module))] +
-                                      warmup._master_functions()[0])
-    for what, _ in [*warmup.COMPILED_BLOCKS.values(), warmup.MASTER_STEP]:
+                                      master_warm_up.master_functions()[0])
+    for what, _ in [*warmup.COMPILED_BLOCKS.values(), master_warm_up.MASTER_STEP]:
         assert f"compiled {what} in " in first.stderr
-    master = f"compiling {warmup.MASTER_STEP[0]} with numba ({warmup.MASTER_STEP[1]}, once per machine; kept in "
+    master = f"compiling {master_warm_up.MASTER_STEP[0]} with numba ({master_warm_up.MASTER_STEP[1]}, once per machine; kept in "
     assert master + f"{tmp_path / 'cache'}{os.sep}master-" in first.stderr
     again = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,
                            env=env, timeout=HUNG)
@@ -158,7 +110,7 @@ _STEP_ONLY = """
 import io
 from crane_cosim.blocks import jit, stepping
 from crane_cosim.blocks.vessel import Vessel
-from crane_cosim.fmus import warmup
+from crane_cosim.blocks import warm_up as warmup
 block = Vessel()
 block.kernels, block._prepared = jit.load_kernels("vessel_kernels"), True
 block._warm_up(); block._warm_up_shared()  # the kernels compiled, the whole step not
