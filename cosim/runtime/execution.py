@@ -20,6 +20,7 @@ import numpy as np
 
 from .algorithms import ALGORITHMS
 from .algorithms.base import exchange_initial
+from .compiled.engine import stand_in
 from .instance import Ended
 from .loading import instantiate
 from .observers import Observer
@@ -37,7 +38,8 @@ class Execution:
     """The run of ``plan`` (:class:`runtime.plan.Plan`), FMUs unzipped under
     ``folder``, with ``out_of_process`` each in a process of its own.  ``k``: base steps made; ``t`` [s]: the time reached;
     ``instances``: the FMUs in the plan's order; ``algorithm``: the
-    algorithm, once started; ``ended``: the :class:`~runtime.instance.Ended`
+    algorithm, once started (its compiled twin where one stands in for it,
+    ``runtime/compiled/engine.py``); ``ended``: the :class:`~runtime.instance.Ended`
     of a component that asked to end the simulation, else None."""
 
     def __init__(self, plan, folder, out_of_process: bool = False):
@@ -64,7 +66,9 @@ class Execution:
     def start(self) -> None:
         """Exchange the outputs at the start time and set up the algorithm."""
         exchange_initial(self.instances, self.plan, self.plan.settings.start_time)
-        self.algorithm = ALGORITHMS[self.plan.settings.algorithm](self.plan, self.instances)
+        algorithm = ALGORITHMS[self.plan.settings.algorithm](self.plan, self.instances)
+        # its compiled twin in its place, where it has one that can stand in
+        self.algorithm = stand_in(algorithm) if algorithm.compiled_twin else algorithm
 
     def step(self) -> None:
         """One base step."""

@@ -4,13 +4,14 @@ derivatives, Strings and state rollback."""
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 from time import perf_counter
 
 import numpy as np
 
 from .instance import Ended, FMUInstance
 
-__all__ = ["FMI2Instance"]
+__all__ = ["FMI2Instance", "NativeAccess"]
 
 _STATUS_DISCARD = 2
 
@@ -38,6 +39,48 @@ def _proxy_version(dll) -> bytes | None:
         return ctypes.string_at(ctypes.addressof(ctypes.c_char.in_dll(dll, "crane_cosim_fmi2_proxy")))
     except ValueError:
         return None
+
+
+def _address(function) -> int:
+    return ctypes.cast(function, ctypes.c_void_p).value or 0
+
+
+@dataclass(frozen=True)
+class NativeAccess:
+    """What a compiled master needs to call an FMI 2.0 instance itself
+    (``runtime/compiled``): its ``fmi2Component`` handle, the addresses of
+    the FMI functions of a step, of the value references of its Real
+    inputs and outputs and of its input derivatives (with their orders),
+    the ``noSetFMUStatePriorToCurrentPoint`` it is stepped with, and the
+    arrays it exchanges through: inputs ``u`` (as the master holds them),
+    ``u_raw`` (as the FMU takes them), outputs ``y`` and input derivatives
+    ``du``.  ``post_steps`` and ``collect_steps`` (0: none): the project's
+    proxy's calls of a step in one crossing.  ``only_reals``: every value
+    it exchanges is a Real (nothing to convert); ``keeps_one_state``: a
+    state given back to fmi2GetFMUstate is written over
+    (:meth:`FMI2Instance.keep_state_in`)."""
+    component: int
+    get_real: int
+    set_real: int
+    do_step: int
+    get_state: int
+    set_state: int
+    set_derivatives: int
+    get_boolean_status: int
+    get_real_status: int
+    post_steps: int
+    collect_steps: int
+    in_vr: int
+    out_vr: int
+    du_vr: int
+    du_order: int
+    no_prior: int
+    u: np.ndarray
+    y: np.ndarray
+    u_raw: np.ndarray
+    du: np.ndarray
+    only_reals: bool
+    keeps_one_state: bool
 
 
 class FMI2Instance(FMUInstance):
@@ -170,6 +213,29 @@ class FMI2Instance(FMUInstance):
             except Exception:
                 pass
         super().free()
+
+    def native_access(self) -> NativeAccess:
+        """What a compiled master needs to call this instance itself."""
+        post, collect = (_address(f) for f in self._steps_calls) if self._steps_calls else (0, 0)
+        return NativeAccess(
+            self._component, _address(self._get_real), _address(self._set_real), _address(self._do_step),
+            _address(self._get_state), _address(self._set_state), _address(self._set_derivatives),
+            _address(self._dll["fmi2GetBooleanStatus"]), _address(self._dll["fmi2GetRealStatus"]), post, collect,
+            ctypes.addressof(self._in_vr_c), ctypes.addressof(self._out_vr_c), ctypes.addressof(self._du_vr),
+            ctypes.addressof(self._du_order), self._no_prior, self.u, self.y, self.u_raw, self.du,
+            self._in is None and self._out is None and self._s_in is None and self._s_out is None,
+            self._state_slot is not None)
+
+    def keep_state_in(self, states: np.ndarray, k: int) -> None:
+        """Keep the one state this instance saves in ``states[k]`` (a
+        pointer-sized slot of the compiled master's), freed with the
+        instance; only where :attr:`NativeAccess.keeps_one_state`."""
+        self._state_slot = ctypes.c_void_p.from_buffer(states, 8 * k)
+
+    def ended_at(self, t: float, h: float) -> bool:
+        """:meth:`_ended`, for a compiled master whose step from ``t`` over
+        ``h`` [s] this instance discarded."""
+        return self._ended(t, h)
 
     def _ended(self, t: float, h: float) -> bool:
         """After a discarded step: whether the FMU asked to end the simulation

@@ -9,6 +9,7 @@ import pytest
 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results import read_results
+from crane_cosim.runtime.compiled.engine import CompiledMidpoint
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import System
 
@@ -64,7 +65,8 @@ def test_the_arguments_are_of_the_types_compiled_before_a_run(fmu_dir, tmp_path,
     try:
         execution.instantiate()
         execution.start()
-        compiled = execution.algorithm.compiled
+        compiled = execution.algorithm
+        assert isinstance(compiled, CompiledMidpoint)
         args = (compiled.spans[:1], compiled.rows, *compiled.args)
         assert tuple(numba.typeof(a) for a in args) == step.SIGNATURE
     finally:
@@ -154,14 +156,14 @@ def test_the_runs_the_compiled_step_leaves_to_python(integrator_fmu, tmp_path, m
 def test_the_machine_code_is_kept_per_content_of_every_module_it_is_made_of():
     """numba stamps a cached function by its own file; the step's machine
     code holds the functions of every module of the package but the engine
-    (Python) and the cache's own: their content names the cache folder of
+    and the warm-up (Python) and the cache's own: their content names the cache folder of
     each compiled function, so that a change to any of them compiles anew."""
     from pathlib import Path
 
     from crane_cosim.runtime.compiled import cache, qn, quadratic, step
 
     folder = Path(step.__file__).parent
-    assert set(cache.MODULES) == {p.stem for p in folder.glob("*.py")} - {"__init__", "cache", "engine"}
+    assert set(cache.MODULES) == {p.stem for p in folder.glob("*.py")} - {"__init__", "cache", "engine", "warm_up"}
     for function in (step.midpoint_steps, quadratic.quadratic_passes, qn.qn_next_input):
         assert Path(function._cache._cache_path).name == f"master-{cache.sources_digest()}"
 

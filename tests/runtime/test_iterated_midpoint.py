@@ -9,6 +9,7 @@ import fake_plans as fake
 import numpy as np
 import pytest
 
+from crane_cosim.runtime.compiled.engine import CompiledMidpoint
 from crane_cosim.runtime import run_cosim
 from crane_cosim.runtime.algorithms import IteratedMidpoint
 from crane_cosim.runtime.algorithms.graph import links_against_order
@@ -302,7 +303,7 @@ def _flags_of_a_step(system, folder) -> dict:
     execution.instantiate()
     execution.start()
     flags = {}
-    compiled = execution.algorithm.compiled
+    compiled = execution.algorithm if isinstance(execution.algorithm, CompiledMidpoint) else None
     assert (compiled is None) == (os.environ.get("CRANE_COSIM_MASTER") == "python")
     if compiled is not None:
         table = compiled.args[0]

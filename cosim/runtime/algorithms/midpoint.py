@@ -162,9 +162,9 @@ class IteratedMidpoint(Predictions, Algorithm):
         self.mid_flat = np.concatenate([inst.y for inst in instances]) if n else np.zeros(0)
         self.mid = self._parts(self.mid_flat)
         self.gather_from, self.gather_to = self._flat_routes(plan.routes)
-        self._watched_at = np.concatenate([start[j] + self.read_at[j] for j in self.watched]).astype(int) \
+        self.watched_at = np.concatenate([start[j] + self.read_at[j] for j in self.watched]).astype(int) \
             if self.watched else np.zeros(0, int)
-        self._predicted_at = np.concatenate([start[j] + self.predict_at[j] for j in self.early]).astype(int) \
+        self.predicted_at = np.concatenate([start[j] + self.predict_at[j] for j in self.early]).astype(int) \
             if self.early else np.zeros(0, int)
         #: per component, the largest magnitude of each output so far, and
         #: the least scale of a change (``base.Peaks``)
@@ -181,19 +181,9 @@ class IteratedMidpoint(Predictions, Algorithm):
         self.pass_counts = {}
         #: the fewest re-step passes of a step that did not settle (None: all settled)
         self.fewest_unsettled = None
-        #: the step compiled (``runtime/compiled``), where it can stand in; else
-        #: None (a subclass makes it at the end of its own set-up)
-        self.compiled = self._compiled() if type(self) is IteratedMidpoint else None
-
-    def _compiled(self):
-        """The compiled step of this algorithm, or None where it cannot
-        stand in (``compiled/engine.py``), which ``summary.json`` says."""
-        from ..compiled.engine import CompiledMidpoint, why_not_compiled
-        self.why_python = why_not_compiled(self)
-        if self.why_python is not None:
-            return None
-        self.steps = self._compiled_steps
-        return CompiledMidpoint(self)
+        #: why this algorithm runs rather than its compiled twin
+        #: (``runtime/compiled``), as the execution found (``summary.json``)
+        self.why_python = None
 
     def _parts(self, flat: np.ndarray) -> list[np.ndarray]:
         """Each component's part of ``flat`` (laid out as ``mid_flat``), a view."""
@@ -210,8 +200,6 @@ class IteratedMidpoint(Predictions, Algorithm):
 
     # -- the step -------------------------------------------------------------------
     def step(self, k, t, h) -> None:
-        if self.compiled is not None:
-            return self._compiled_step(t, h)
         instances = self.instances
         for inst, m in zip(instances, self.mid):
             m[:] = inst.y  # a source not yet stepped: its value at t
@@ -242,26 +230,6 @@ class IteratedMidpoint(Predictions, Algorithm):
                 check_finite(inst, t + h)
         self.peaks.update(ends)
         self._scale_now = None
-
-    def _compiled_step(self, t, h) -> None:
-        """The step compiled, and what it made counted as :meth:`step` counts it."""
-        self.compiled.step(t, h)
-        self._counted()
-
-    def _compiled_steps(self, times):
-        """:attr:`Algorithm.steps`, compiled, and what they made counted as
-        :meth:`step` counts it."""
-        rows, error = self.compiled.steps(times)
-        self._counted()
-        return rows, error
-
-    def _counted(self) -> None:
-        """The last compiled step's passes, and the fewest of a step that did
-        not settle, from the compiled step's ``result``."""
-        passes, settled, self.change, fewest = self.compiled.result.tolist()
-        self.passes, self.settled = int(passes), bool(settled)
-        if fewest >= 0:
-            self.fewest_unsettled = int(fewest)
 
     def _note_unsettled(self) -> None:
         """Where the step's passes did not settle, keep the fewest passes of
@@ -322,7 +290,7 @@ class IteratedMidpoint(Predictions, Algorithm):
     def _read_now(self) -> np.ndarray:
         """The mid-step values now of the outputs read of the watched
         components, in one array."""
-        return self.mid_flat[self._watched_at]
+        return self.mid_flat[self.watched_at]
 
     def _watched_scale(self) -> np.ndarray:
         """The scales of the values :meth:`_read_now` gives, as they stand
@@ -386,16 +354,16 @@ class IteratedMidpoint(Predictions, Algorithm):
             return self.order
         return min(self.order, 1 + self.fewest_unsettled // max(1, self.links))
 
-    def summary(self) -> dict:
-        compiled = self.compiled
-        # the compiled step counts in its own tables
-        passes = self.pass_counts if compiled is None else {p: c for p, c in enumerate(compiled.counts.tolist()) if c}
+    def summary(self, passes=None, rounds=None, master_step=None) -> dict:
+        """What the run learnt: the steps that took each number of re-step
+        passes, which step ran (``master_step``), and the rounds of each
+        loop read at the points; a compiled twin gives its own ``passes``,
+        ``rounds`` and ``master_step``."""
+        passes = self.pass_counts if passes is None else passes
         out = {"re_step_passes": {str(p): c for p, c in sorted(passes.items())},
-               "master_step": "compiled" if compiled is not None else f"python ({self.why_python})"}
+               "master_step": master_step or f"python ({self.why_python})"}
         if self.point is not None and self.point.loops:
-            rounds = self.point.rounds if compiled is None else {
-                g: {r: c for r, c in enumerate(compiled.loop_rounds[L].tolist()) if c}
-                for L, g in enumerate(compiled.loops)}
+            rounds = self.point.rounds if rounds is None else rounds
             # per loop of direct feedthrough at the points, named by its components
             out["point_loop_rounds"] = {
                 " ".join(self.plan.parts[k].name for k in self.point.groups[g][0]):

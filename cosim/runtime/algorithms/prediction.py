@@ -27,7 +27,7 @@ class Predictions:
     """What an iterated algorithm predicts and accelerates, as a base of
     :class:`~.midpoint.IteratedMidpoint`, whose set-up makes what it reads:
     ``tolerance``, ``early``, ``predict_at``, ``history``, ``mid``,
-    ``mid_flat``, ``_predicted_at``, ``scale``, ``accelerated`` and
+    ``mid_flat``, ``predicted_at``, ``scale``, ``accelerated`` and
     ``_read_now()``."""
 
     @property
@@ -57,11 +57,11 @@ class Predictions:
         """The values a pass reads before they are produced that the
         quasi-Newton model moves: the continuous real outputs read of the
         components read early, at mid-step, in one array."""
-        return self.mid_flat[self._predicted_at]
+        return self.mid_flat[self.predicted_at]
 
     def _place_values(self, x: np.ndarray) -> None:
         """Set the values :meth:`_predicted_values` gives to ``x``."""
-        self.mid_flat[self._predicted_at] = x
+        self.mid_flat[self.predicted_at] = x
 
     def _predicted_scales(self) -> np.ndarray:
         """The scales of the values :meth:`_predicted_values` gives."""

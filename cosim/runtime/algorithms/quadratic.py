@@ -89,11 +89,8 @@ class IteratedQuadratic(IteratedMidpoint):
         #: the first pass as the iterated midpoint plans it, for the others:
         #: whether each is read at mid-step
         self.first = {k: halves for p, k, halves, last in self.plan_of_passes if p == 0 and k not in again}
-        self.compiled = self._compiled()
 
     def step(self, k, t, h) -> None:
-        if self.compiled is not None:
-            return self._compiled_step(t, h)
         for inst, y0, y1 in zip(self.instances, self.start, self.end):
             y0[:] = inst.y
             y1[:] = inst.y  # a source not yet stepped: its value at t
@@ -132,12 +129,12 @@ class IteratedQuadratic(IteratedMidpoint):
     def _predicted_values(self) -> np.ndarray:
         """The continuous real outputs read of the components read early, at
         mid-step and at ``t + h``, in one array."""
-        return np.concatenate([self.mid_flat[self._predicted_at], self.end_flat[self._predicted_at]])
+        return np.concatenate([self.mid_flat[self.predicted_at], self.end_flat[self.predicted_at]])
 
     def _place_values(self, x: np.ndarray) -> None:
         half = len(x) // 2
-        self.mid_flat[self._predicted_at] = x[:half]
-        self.end_flat[self._predicted_at] = x[half:]
+        self.mid_flat[self.predicted_at] = x[:half]
+        self.end_flat[self.predicted_at] = x[half:]
 
     def _predicted_scales(self) -> np.ndarray:
         return np.tile(super()._predicted_scales(), 2)
@@ -145,7 +142,7 @@ class IteratedQuadratic(IteratedMidpoint):
     def _read_both(self) -> np.ndarray:
         """The values now of the outputs read of the watched components: at
         mid-step, then at ``t + h``, in one array."""
-        return np.concatenate([self.mid_flat[self._watched_at], self.end_flat[self._watched_at]])
+        return np.concatenate([self.mid_flat[self.watched_at], self.end_flat[self.watched_at]])
 
     def _quadratic_step(self, inst, k, t, h) -> None:
         """A component stepped again, from ``t`` over ``h`` in two halves, its

@@ -1,13 +1,16 @@
 """The iterated midpoint's and the iterated quadratic's step compiled
 (``step.py``), set up from the Python algorithm (``algorithms/midpoint.py``,
 ``algorithms/quadratic.py``) it stands in for, and what it reports turned
-into the algorithm's errors and counts.
+into the algorithm's errors and counts.  The execution asks
+:func:`stand_in` for the twin of an algorithm that has one
+(``Algorithm.compiled_twin``) and steps it in the algorithm's place; the
+FMU instances give it what it calls (``FMI2Instance.native_access``).
 
 The compiled step runs where every component is an FMI 2.0 FMU whose
 exchange is all Real (no String, no Integer or Boolean to convert), the
 passes settle (no fixed number of ``iterations``), and the components
 stepped again keep one saved state each (the project's FMUs, whose binary
-says so: ``FMI2Instance._state_slot``); elsewhere, or with numba switched
+says so: ``NativeAccess.keeps_one_state``); elsewhere, or with numba switched
 off (``CRANE_COSIM_NUMBA=0``) or ``CRANE_COSIM_MASTER=python`` set, the
 Python algorithm runs, which gives the same bits (``summary.json``:
 ``master_step``).  A step that numba cannot compile is an error (the run
@@ -17,7 +20,7 @@ A component that discards a step (``fmi2Discard``) is asked at once
 whether it asks to end the simulation having reached the step's end
 (``component._ended_at_end``): then the step goes on, as the Python
 algorithm's does; else the step stops and :meth:`CompiledMidpoint.step`
-asks it as ``FMI2Instance._ended`` does, ending or failing the run alike.
+asks it (``FMI2Instance.ended_at``), ending or failing the run alike.
 """
 from __future__ import annotations
 
@@ -29,12 +32,16 @@ import time
 import numpy as np
 
 from ...blocks.compile_lock import compiling_alone
+from ...blocks.jit import _numba
 from ...errors import CraneCosimError
 from ..algorithms.acceleration import GROWTH, REUSE
 from ..algorithms.base import FLOOR, check_finite
+from ..algorithms.midpoint import MAX_PASSES, IteratedMidpoint
+from ..algorithms.quadratic import IteratedQuadratic
+from ..fmi2 import FMI2Instance
 from . import cache, layout, qn, step as kernel
 
-__all__ = ["CompiledMidpoint", "why_not_compiled", "TOGETHER_SWITCH"]
+__all__ = ["CompiledMidpoint", "stand_in", "why_not_compiled", "TOGETHER_SWITCH"]
 
 #: the environment variable that, set to ``python``, runs the Python algorithm
 SWITCH = "CRANE_COSIM_MASTER"
@@ -47,17 +54,12 @@ def why_not_compiled(algorithm) -> str | None:
     """Why the compiled step cannot stand in for ``algorithm`` (an
     ``IteratedMidpoint`` or ``IteratedQuadratic``), in a few words; None
     where it can."""
-    from ...blocks.jit import _numba
-    from ..algorithms.midpoint import IteratedMidpoint
-    from ..fmi2 import FMI2Instance
-
     if os.environ.get(SWITCH, "").strip().lower() == "python":
         return f"{SWITCH}=python"
     if _numba() is None:
         return "numba switched off"
     if _clock_gettime() is None:
         return "no clock_gettime in the C library"
-    from ..algorithms.quadratic import IteratedQuadratic
     if type(algorithm) not in (IteratedMidpoint, IteratedQuadratic):
         return f"the {algorithm.name} step is not compiled"
     if algorithm.tolerance is None:
@@ -67,13 +69,25 @@ def why_not_compiled(algorithm) -> str | None:
     for k, inst in enumerate(algorithm.instances):
         if not isinstance(inst, FMI2Instance):
             return f"component {inst.name} is not an FMI 2.0 FMU"
-        if inst._in is not None or inst._out is not None or inst._s_in is not None or inst._s_out is not None:
+        access = inst.native_access()
+        if not access.only_reals:
             return f"component {inst.name} exchanges values other than Real"
         if inst.weights is not None:
             return f"component {inst.name} has its inputs extrapolated"
-        if k in algorithm.again and inst._state_slot is None:
+        if k in algorithm.again and not access.keeps_one_state:
             return f"component {inst.name} does not keep one saved state"
     return None
+
+
+def stand_in(algorithm):
+    """What the execution steps for ``algorithm``: its compiled twin where
+    one can stand in for it, else the algorithm itself, told why
+    (``why_python``, which ``summary.json`` says)."""
+    why = why_not_compiled(algorithm)
+    if why is None:
+        return CompiledMidpoint(algorithm)
+    algorithm.why_python = why
+    return algorithm
 
 
 def _clock_gettime():
@@ -103,16 +117,14 @@ def _component_tables(alg, states: np.ndarray) -> tuple:
     ci = np.zeros((len(insts), 5), np.int64)
     ca = np.zeros((len(insts), 20), np.uint64)
     for k, inst in enumerate(insts):
-        ci[k] = (len(inst.u), len(inst.y), alg.offsets[k], inst._no_prior, k in alg.fixed_step)
+        a = inst.native_access()
+        ci[k] = (len(a.u), len(a.y), alg.offsets[k], a.no_prior, k in alg.fixed_step)
         if k in alg.again:
-            inst._state_slot = ctypes.c_void_p.from_buffer(states, 8 * k)
-        ca[k] = (inst._component, _address(inst._get_real), _address(inst._set_real), _address(inst._do_step),
-                 _address(inst._get_state), _address(inst._set_state), ctypes.addressof(inst._in_vr_c),
-                 ctypes.addressof(inst._out_vr_c), inst.u.ctypes.data, inst.y.ctypes.data, inst.u_raw.ctypes.data,
-                 states.ctypes.data + 8 * k, _address(inst._set_derivatives), ctypes.addressof(inst._du_vr),
-                 ctypes.addressof(inst._du_order), inst.du.ctypes.data,
-                 _address(inst._dll["fmi2GetBooleanStatus"]), _address(inst._dll["fmi2GetRealStatus"]),
-                 *((_address(f) for f in inst._steps_calls) if inst._steps_calls else (0, 0)))
+            inst.keep_state_in(states, k)
+        ca[k] = (a.component, a.get_real, a.set_real, a.do_step, a.get_state, a.set_state, a.in_vr, a.out_vr,
+                 a.u.ctypes.data, a.y.ctypes.data, a.u_raw.ctypes.data, states.ctypes.data + 8 * k,
+                 a.set_derivatives, a.du_vr, a.du_order, a.du.ctypes.data, a.get_boolean_status,
+                 a.get_real_status, a.post_steps, a.collect_steps)
     return ci, ca, states
 
 
@@ -127,7 +139,7 @@ def _together(alg) -> list[bool]:
     if os.environ.get(TOGETHER_SWITCH, "").strip() == "0":
         return [False] * len(alg.plan_of_passes)
     sources = [{r.src for r in routes} for routes in alg.plan.routes]
-    batched = [inst._steps_calls is not None for inst in alg.instances]
+    batched = [inst.native_access().post_steps != 0 for inst in alg.instances]
     together, group = [], []
     for row, (p, k, _, _) in enumerate(alg.plan_of_passes):
         joins = (bool(group) and alg.plan_of_passes[row - 1][0] == p and batched[k] and batched[group[0]]
@@ -142,9 +154,9 @@ def _pass_tables(alg) -> tuple:
     the indices of the values watched and predicted."""
     plan_rows = np.array([[p, k, halves, last, together] for (p, k, halves, last), together
                           in zip(alg.plan_of_passes, _together(alg))], np.int64).reshape(-1, 5)
-    predicted_at = np.asarray(alg._predicted_at, np.int64)
+    predicted_at = np.asarray(alg.predicted_at, np.int64)
     return (plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat, np.zeros((2, len(predicted_at))),
-            np.asarray(alg._watched_at, np.int64), predicted_at)
+            np.asarray(alg.watched_at, np.int64), predicted_at)
 
 
 def _peak_tables(peaks) -> tuple:
@@ -201,14 +213,14 @@ class CompiledMidpoint:
     """The compiled step of ``algorithm`` (an ``IteratedMidpoint``, or its
     ``IteratedQuadratic``, for which :func:`why_not_compiled` is None),
     from its state as built: its histories empty, its peaks those of the
-    start.  ``args``: the step's arguments after ``t`` and ``h``, in the
-    order of ``step.SIGNATURE``."""
+    start; it stands in for the algorithm (``Algorithm``'s members: the
+    steps, the coupling's order, the summary), whose counts it keeps.
+    ``args``: the step's arguments after ``t`` and ``h``, in the order of
+    ``step.SIGNATURE``."""
 
     def __init__(self, algorithm):
-        from ..algorithms.midpoint import MAX_PASSES
-        from ..algorithms.quadratic import IteratedQuadratic
-
         self.algorithm = alg = algorithm
+        self.name, self.order, self.plan, self.time_of = alg.name, alg.order, alg.plan, alg.time_of
         self.instances = insts = alg.instances
         n = len(insts)
         point = alg.point
@@ -216,7 +228,7 @@ class CompiledMidpoint:
         loops = [point.loops[g] for g in self.loops]
         quadratic = isinstance(alg, IteratedQuadratic)
         points = 2 if quadratic else 1  # the values at mid-step (and t + h)
-        watched, predicted = points * len(alg._watched_at), points * len(alg._predicted_at)
+        watched, predicted = points * len(alg.watched_at), points * len(alg.predicted_at)
         self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
         self.answer = np.zeros(1)  # an FMU's answer to a status query
@@ -263,10 +275,11 @@ class CompiledMidpoint:
         first_halves = np.array([int(alg.first[k]) if k in alg.first else -1 for k in range(n)], np.int64)
         return True, alg.start_flat, alg.end_flat, follow_ptr, follow_from, follow_to, first_halves
 
-    def step(self, t: float, h: float) -> None:
-        """One step from ``t`` over ``h`` [s]; raises as the Python algorithm would."""
+    def step(self, k: int, t: float, h: float) -> None:
+        """The step ``k`` from ``t`` over ``h`` [s]; raises as the Python algorithm would."""
         self.spans[0] = t, h
         error = self._made(*kernel.midpoint_steps(self.spans[:1], self.rows, *self.args))[1]
+        self._counted()
         if error is not None:
             raise error
 
@@ -282,8 +295,30 @@ class CompiledMidpoint:
         spans[:, 0] = times[:-1]
         np.subtract(times[1:], times[:-1], out=spans[:, 1])  # as t_next - t, to the bit
         done, error = self._made(*kernel.midpoint_steps(spans, self.rows, *self.args))
+        self._counted()
         self.rows[:done, 0] = times[1:done + 1]
         return self.rows[:done], error
+
+    def _counted(self) -> None:
+        """The last step's passes, and the fewest of a step that did not
+        settle, from the step's ``result``, in the algorithm's counts (which
+        the estimate of the coupling's order reads)."""
+        alg = self.algorithm
+        passes, settled, alg.change, fewest = self.result.tolist()
+        alg.passes, alg.settled = int(passes), bool(settled)
+        if fewest >= 0:
+            alg.fewest_unsettled = int(fewest)
+
+    def coupling_order(self) -> int:
+        return self.algorithm.coupling_order()
+
+    def summary(self) -> dict:
+        """The algorithm's summary, from the counts of the compiled step's own tables."""
+        return self.algorithm.summary(
+            passes={p: c for p, c in enumerate(self.counts.tolist()) if c},
+            rounds={g: {r: c for r, c in enumerate(self.loop_rounds[L].tolist()) if c}
+                    for L, g in enumerate(self.loops)},
+            master_step="compiled")
 
     def _made(self, made: int, kind: int) -> tuple[int, Exception | None]:
         """The steps made to their end of the ``made`` a call made, the last
@@ -305,7 +340,7 @@ class CompiledMidpoint:
         for k, (t, h) in enumerate(self.discarded.tolist()):
             if not math.isnan(t):
                 inst = self.instances[k]
-                if not inst._ended(t, h):
+                if not inst.ended_at(t, h):
                     raise inst.explain(f"step from t = {t:g} s")
         self.discarded[:] = math.nan
 
