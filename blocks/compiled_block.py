@@ -13,7 +13,14 @@ from . import jit, stepping
 from .block import Block
 from .compile_lock import compiling_alone, dispatchers_of
 
-__all__ = ["CompiledBlock", "floats", "compiled"]
+__all__ = ["CompiledBlock", "floats", "compiled", "sum_finite"]
+
+
+def sum_finite(a) -> bool:
+    """Whether every term of ``a`` is finite: a finite sum has finite terms
+    only (and a sum that overflows sends a direct call to the block's own
+    method, which answers the same)."""
+    return math.isfinite(np.add.reduce(a))
 
 
 def floats(a) -> np.ndarray:
@@ -57,6 +64,10 @@ class CompiledBlock(Block):
     #: module compile it once
     compile_name: ClassVar[str] = "the block"
     compile_time: ClassVar[str] = "a few seconds"
+    #: whether ``output`` and ``derivatives`` are exactly the kernels'
+    #: ``outputs``/``derivatives(t, x, u, *_kernel_args)`` with the numpy
+    #: code behind them, which :meth:`direct_calls` then calls directly
+    plain_kernels: ClassVar[bool] = False
     #: how much slower the numpy code is, for the warning when numba fails
     numpy_slowdown: ClassVar[str] = "slower"
     kernels = None
@@ -130,6 +141,37 @@ class CompiledBlock(Block):
                            ("inputs_after_step", (u0.copy(), du, 1e-3))):
             if hasattr(self.kernels, name):
                 getattr(self.kernels, name)(*args)
+
+    def direct_calls(self):
+        """:meth:`Block.direct_calls`: the kernels called with the arguments
+        ``output`` and ``derivatives`` give them, without their checks and
+        conversions (which cost as much as a small kernel), and the block's
+        own method only where the kernel's result is not finite: the same
+        values by the same code.  The methods themselves where numba could
+        not compile the kernels, or where :meth:`_kernel_calls` says none."""
+        self.prepare()
+        if self.kernels is None:
+            return super().direct_calls()
+        return self._kernel_calls()
+
+    def _kernel_calls(self):
+        """``(output, derivatives)`` calling the loaded kernels directly;
+        the block's methods where the kernels are not
+        :attr:`plain_kernels` (a block whose kernels take other arguments
+        says how to call them here)."""
+        if not self.plain_kernels:
+            return self.output, self.derivatives
+        outputs, derivatives, args = self.kernels.outputs, self.kernels.derivatives, self._kernel_args
+
+        def output(t, x, u):
+            y = outputs(t, x, u, *args)
+            return y if sum_finite(y) else self.output(t, x, u)
+
+        def rates(t, x, u):
+            dx = derivatives(t, x, u, *args)
+            return dx if sum_finite(dx) else self.derivatives(t, x, u)
+
+        return output, rates
 
     def _warm_up(self) -> None:
         """Call each kernel once, at the initial state and default inputs:

@@ -48,6 +48,7 @@ PAPER_INDEX = {"slew": 4, "boom": 5, "jib": 6}
 class Crane(CompiledBlock):
     model_name = "Crane"
     kernel_module = "crane_kernels"
+    plain_kernels = True
     compile_name = "the torque-driven crane"
     compile_time = "10 to 30 s"
     numpy_slowdown = "about 17 times slower"

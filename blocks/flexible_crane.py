@@ -105,6 +105,7 @@ PAPER_COORDINATE = {"slew": "ψ^(c,1)", "boom": "ψ^(c,2,0)", "jib": "ψ^(c,3)"}
 class FlexibleCrane(CompiledBlock):
     model_name = "FlexibleCrane"
     kernel_module = "flexible_crane_kernels"
+    plain_kernels = True
     compile_name = "the flexible crane"
     compile_time = "20 s to 1 min"
     numpy_slowdown = "several times slower"

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .block import ParameterError, Variable
-from .compiled_block import CompiledBlock, floats
+from .compiled_block import CompiledBlock, floats, sum_finite
 from .friction import MODELS, Law, advance, bristle_rate, level
 
 _P = Variable
@@ -248,6 +248,26 @@ class JointFriction(CompiledBlock):
                       for w in self.laws], dtype=float),
             np.array(self._revolute, dtype=np.int64), np.array(self._first_input, dtype=np.int64),
             np.array(self._half_d, dtype=float))
+
+    def _kernel_calls(self):
+        """The kernels called directly (they take no time argument:
+        ``outputs(x, u, *args)``, ``rates(x, u, *args)``), compiled or loaded
+        here rather than in the first step of a run; the block's own method
+        where the result is not finite."""
+        outputs, derivatives, args = self.kernels.outputs, self.kernels.rates, self._kernel_args
+        x0, u0 = self.initial_state(), self.default_inputs().astype(float)
+        outputs(x0, u0, *args)
+        derivatives(x0, u0, *args)
+
+        def output(t, x, u):
+            y = outputs(x, u, *args)
+            return y if sum_finite(y) else self.output(t, x, u)
+
+        def rates(t, x, u):
+            dx = derivatives(x, u, *args)
+            return dx if sum_finite(dx) else self.derivatives(t, x, u)
+
+        return output, rates
 
     def _warm_up(self):
         x0, u0 = floats(self.initial_state()), floats(self.default_inputs())

@@ -46,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .block import ParameterError, Variable, sym6_pack
-from .compiled_block import CompiledBlock
+from .compiled_block import CompiledBlock, sum_finite
 from .interface import (GRAVITY_DIRECTION, MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough,
                         mount_motion_from_inputs, mount_split, wrench_ports)
 from .kane import (acceleration_wrenches, gravity_forces, gravity_wrenches, inertial_wrenches, kinematics,
@@ -211,6 +211,37 @@ class KnuckleBoomCrane(CompiledBlock):
                              np.ascontiguousarray(ch._D[:, :3, :3]))
         self._reaction_args = (np.array(_ROWS, dtype=np.int64), self._row_points, self._carried_by,
                                self._d_b, self._d_p)
+
+    def _kernel_calls(self):
+        """The kernels called directly: the outputs with the reactions'
+        arguments, and the accelerations (no time) made the derivatives of
+        ``x = [q; u]``; the block's own method where numba's solver refuses
+        the inputs (NaN, a singular matrix) or the result is not finite."""
+        outputs, accelerations = self.kernels.outputs, self.kernels.accelerations
+        args = self._kernel_args
+        out_args = args + self._reaction_args
+        n = len(self.states) // 2
+
+        def output(t, x, u):
+            try:
+                y = outputs(x, u, *out_args)
+            except ValueError:
+                return self.output(t, x, u)
+            return y if sum_finite(y) else self.output(t, x, u)
+
+        def rates(t, x, u):
+            try:
+                du = accelerations(x, u, *args)
+            except ValueError:
+                return self.derivatives(t, x, u)
+            if not sum_finite(du):
+                return self.derivatives(t, x, u)
+            dx = np.empty(2 * n)
+            dx[:n] = x[n:]
+            dx[n:] = du
+            return dx
+
+        return output, rates
 
     def _warm_up(self):
         """Call the crane's kernels once (their arguments are not

@@ -137,6 +137,7 @@ def _support_parameters():
 class SupportedBase(CompiledBlock):
     model_name = "SupportedBase"
     kernel_module = "supported_base_kernels"
+    plain_kernels = True
     compile_name = "the spring-supported base"
     compile_time = "10 to 30 s"
     numpy_slowdown = "about 15 times slower"

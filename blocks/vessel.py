@@ -55,6 +55,7 @@ _AXES = ((1, "roll"), (2, "pitch"), (3, "yaw"))
 class Vessel(CompiledBlock):
     model_name = "Vessel"
     kernel_module = "vessel_kernels"
+    plain_kernels = True
     compile_name = "the vessel"
     compile_time = "7 to 20 s"
     numpy_slowdown = "about 5 times slower"

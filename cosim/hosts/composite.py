@@ -9,7 +9,7 @@ connected inputs as one gather from it, and the outputs of each unit as a
 group for the settling test.  A block is evaluated again in a sweep only
 when its inputs changed since it last was at the same time and state (its
 outputs are a function of these: the same values, without the call), and a
-compiled block's kernels are called directly (:mod:`.kernel_calls`).  A
+compiled block's kernels are called directly (``Block.direct_calls``).  A
 flexible crane's loop with its base and its joints' friction is settled in
 one compiled call (:mod:`.crane_loop`), and the sweeps start from it.
 """
@@ -21,7 +21,6 @@ from ..blocks import BLOCKS
 from ..blocks.block import ParameterError
 from ..errors import CraneCosimError
 from .crane_loop import crane_loop
-from .kernel_calls import direct_calls
 
 
 class _Unsettled(CraneCosimError):
@@ -96,7 +95,7 @@ class Composite:
         #: each block's states: indices into the state vector, and the same as slices (views)
         self.slices = [np.arange(a, b) for a, b in zip(x_start[:-1], x_start[1:])]
         self._x = [slice(int(a), int(b)) for a, b in zip(x_start[:-1], x_start[1:])]
-        self._calls = [direct_calls(b) for b in self.blocks]
+        self._calls = [b.direct_calls() for b in self.blocks]
         self._output_calls = [c[0] for c in self._calls]
         self.columns = [f"{n}.{v}" for n, b in zip(self.names, self.blocks) for v in b.output_names()]
         self.units = [v.unit for b in self.blocks for v in b.outputs]

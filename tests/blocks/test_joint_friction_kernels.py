@@ -9,7 +9,6 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 
 from crane_cosim.blocks.jit import load_kernels
 from crane_cosim.blocks.joint_friction import JointFriction, KnuckleBoomFriction
-from crane_cosim.hosts.kernel_calls import direct_calls
 from kernel_source import kernels_as_python
 
 #: both sides evaluate the same expressions in the same order, the joint's
@@ -86,10 +85,10 @@ def test_hypot_is_pythons_to_the_bit(rng):
 
 
 def test_the_monolithic_run_calls_the_compiled_friction_and_falls_back_on_nan(rng):
-    """``kernel_calls.direct_calls`` gives the kernel's values, and the
+    """``direct_calls`` gives the kernel's values, and the
     block's own (which propagate or name a NaN) where they are not finite."""
     block = KnuckleBoomFriction()
-    output, derivatives = direct_calls(block)
+    output, derivatives = block.direct_calls()
     assert output is not block.output
     x, u = _cases(block, rng, 1)[0]
     assert np.array_equal(output(0.0, x, u), load_kernels("joint_friction_kernels").outputs(

@@ -128,7 +128,7 @@ def test_a_diverging_loop_rejects_the_trial_step_and_forgets_it():
 @pytest.mark.parametrize("name", ["offshore_knuckle_boom", "flexible_crane"])
 def test_the_direct_kernel_calls_give_the_blocks_own_values(rng, name):
     """The monolithic run calls the compiled blocks' kernels directly and
-    the friction blocks' compiled twin (``hosts/kernel_calls.py``): at the
+    the friction blocks' compiled twin (``Block.direct_calls``): at the
     settled inputs of states near the start, the same outputs and
     derivatives as each block's own methods, bit for bit."""
     from crane_cosim.scenarios import SCENARIOS
