@@ -160,6 +160,17 @@ class Block:
     default_step: ClassVar[float] = 1e-3
     can_get_and_set_state: ClassVar[bool] = True
     networked: ClassVar[bool] = False
+    #: what the 3-D view draws of it: ``"crane"`` (:meth:`skeleton`, in the
+    #: mount frame), ``"hull"`` or ``"supports"`` (:meth:`outline`, in its
+    #: own coordinates, the word its legend takes), or None (nothing: a
+    #: controller, a friction, a cylinder's hydraulics); ``calm_water``: the
+    #: view draws the water plane z = 0 of its outline beside it
+    draws: ClassVar[str | None] = None
+    calm_water: ClassVar[bool] = False
+    #: the paper whose symbols name its variables in plots' legends
+    #: (``cosim/reports/names.py``): "Cibicik & Egeland 2018", "Cibicik &
+    #: Egeland 2019" or "Jarzębowska et al. 2018"; None: none
+    symbols_of: ClassVar[str | None] = None
 
     def __init__(self, **params):
         known = {p.name: p for p in self.parameters}
@@ -268,6 +279,21 @@ class Block:
 
     def derivatives(self, t: float, x: np.ndarray, u: np.ndarray) -> np.ndarray:
         return np.zeros(0)
+
+    def skeleton(self, values, pose) -> list[tuple]:
+        """A crane's parts at the frames of a run, each ``(name, kind,
+        points, ground)`` (points ``(frames, k, 3)`` [m] in the mount frame,
+        or in Frame 0 where ``ground``), from ``values(name)``, its
+        recorded variable at the frames; ``pose``: the mount's ``(R_1^0,
+        position in Frame 0)`` at the frames.  Only where ``draws`` is
+        ``"crane"``."""
+        raise NotImplementedError(f"{self.model_name} draws no skeleton")
+
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(outline, mount)``: a hull's or a base's outline (k, 3) [m] in
+        its own coordinates, NaN rows between pieces, and the mount point
+        there.  Only where ``draws`` is ``"hull"`` or ``"supports"``."""
+        raise NotImplementedError(f"{self.model_name} draws no outline")
 
     def direct_calls(self):
         """``(output, derivatives)``, each ``f(t, x, u)`` with ``t`` a float

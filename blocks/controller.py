@@ -119,6 +119,7 @@ class Controller(ScheduledPD):
     (raise, slew 90 deg, lower; cf. Figs. 5-6 of the paper)."""
 
     model_name = "Controller"
+    symbols_of = "Cibicik & Egeland 2018"
     description = "PD controller (eq. (63)) of the crane joints with quintic set-point ramps."
     reference = (
         "The PD law of eq. (63) of Cibicik & Egeland (2018), tau = kP (q_ref - q) + kD (dq_ref/dt - u), taken "
@@ -196,6 +197,7 @@ class KnuckleBoomController(ScheduledPD):
     the hydraulic cylinder's force)."""
 
     model_name = "KnuckleBoomController"
+    symbols_of = "Cibicik & Egeland 2019"
     description = ("PD with gravity compensation for the knuckle boom crane (Cibicik & Egeland 2019): "
                    "slewing torque, cylinder forces and valve commands.")
     reference = (

@@ -38,6 +38,7 @@ from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feed
 from .kane import Body, Chain, Joint, applied_forces, constraint_wrenches, kinematics, mass_matrix, with_base_twist
 from .linalg import solve
 from .screw import Rbar, rot_x, rot_z
+from .crane_drawing import skeleton as _skeleton
 
 _P = Variable
 #: the crane's joints, and the paper's number of each coordinate (q4, q5, q6)
@@ -47,7 +48,9 @@ PAPER_INDEX = {"slew": 4, "boom": 5, "jib": 6}
 
 class Crane(CompiledBlock):
     model_name = "Crane"
+    symbols_of = "Cibicik & Egeland 2018"
     kernel_module = "crane_kernels"
+    draws = "crane"
     plain_kernels = True
     compile_name = "the torque-driven crane"
     compile_time = "10 to 30 s"
@@ -128,6 +131,10 @@ class Crane(CompiledBlock):
         ch = self.chain
         self._kernel_args = (ch._R0, ch._off0, np.array([b.com for b in ch.bodies]),
                              np.array([b.inertia for b in ch.bodies]), ch._mass, float(p.g))
+
+    def skeleton(self, values, pose) -> list[tuple]:
+        """:meth:`Block.skeleton`, drawn by ``crane_drawing.py``."""
+        return _skeleton(self, values, pose)
 
     def initial_state(self):
         p = self.p

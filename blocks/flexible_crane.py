@@ -88,6 +88,7 @@ from .kane import applied_forces, constraint_wrenches, kinematics, kinetic_energ
 from .programmed_path import check_reach, path_rows
 from .screw import Rbar, cross
 from .trajectory import quintic_ramp
+from .flexible_crane_drawing import skeleton as _skeleton
 
 _P = Variable
 #: the crane's revolute joints, and the paper's coordinate of each (eq. 9)
@@ -104,7 +105,9 @@ PAPER_COORDINATE = {"slew": "ψ^(c,1)", "boom": "ψ^(c,2,0)", "jib": "ψ^(c,3)"}
 
 class FlexibleCrane(CompiledBlock):
     model_name = "FlexibleCrane"
+    symbols_of = "Jarzębowska et al. 2018"
     kernel_module = "flexible_crane_kernels"
+    draws = "crane"
     plain_kernels = True
     compile_name = "the flexible crane"
     compile_time = "20 s to 1 min"
@@ -271,6 +274,10 @@ class FlexibleCrane(CompiledBlock):
         for r in range(1, self.n_rfe):
             names += [f"psi^(c,2,{r})", f"theta^(c,2,{r})", f"phi^(c,2,{r})"]
         return names + ["q_jib"]
+
+    def skeleton(self, values, pose) -> list[tuple]:
+        """:meth:`Block.skeleton`, drawn by ``flexible_crane_drawing.py``."""
+        return _skeleton(self, values, pose)
 
     def initial_state(self):
         p = self.p

@@ -84,6 +84,8 @@ def _per_dof(prefix, unit_of, description):
 class HydroVessel(CompiledBlock):
     model_name = "HydroVessel"
     kernel_module = "hydro_vessel_kernels"
+    draws = "hull"
+    calm_water = True
     compile_name = "the hydrodynamic vessel"
     compile_time = "10 to 30 s"
     numpy_slowdown = "about 20 times slower"
@@ -206,6 +208,13 @@ class HydroVessel(CompiledBlock):
         (``fit.states``), in order: the kernel multiplies block by block."""
         bounds = sorted({b for s in self.fit.states.values() for b in (s.start, s.stop)} | {0, self.fit.A.shape[0]})
         return np.array(bounds, np.int64)
+
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`Block.outline`: its database's outline in hull coordinates
+        (the calm-water plane at z = 0), the mount at ``mount_x, y, z``."""
+        outline = self.db.outline if self.db.outline is not None else np.zeros((0, 3))
+        p = self.p
+        return outline, np.array([p.mount_x, p.mount_y, p.mount_z])
 
     def initial_state(self):
         q = [self.values[f"q_{d}_0"] for d in DOFS]

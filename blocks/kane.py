@@ -462,3 +462,9 @@ def potential_energy(chain: Chain, kin: Kinematics, g_base) -> float:
         r = kin.p[k] + kin.R[k] @ b.com
         e -= b.mass * float(g @ r)
     return e
+
+
+def point_on(kin: Kinematics, body: int, local) -> np.ndarray:
+    """The point ``local`` [m] of Frame ``body`` in the chain's base frame,
+    at the pose ``kin``."""
+    return kin.p[body] + kin.R[body] @ np.asarray(local, float)

@@ -54,6 +54,7 @@ from .kane import (acceleration_wrenches, gravity_forces, gravity_wrenches, iner
 from .knuckle_boom_geometry import _TABLE, _parameter, cylinder_loops, knuckle_boom_tree, paper_symbols
 from .linalg import solve
 from .screw import Rbar, cross_rows
+from .knuckle_boom_drawing import skeleton as _skeleton
 
 _P = Variable
 
@@ -78,7 +79,9 @@ def _support_ports(cyl):
 
 class KnuckleBoomCrane(CompiledBlock):
     model_name = "KnuckleBoomCrane"
+    symbols_of = "Cibicik & Egeland 2019"
     kernel_module = "knuckle_boom_kernels"
+    draws = "crane"
     compile_name = "the knuckle boom crane"
     compile_time = "30 s to 1.5 min"
     numpy_slowdown = "several times slower"
@@ -250,6 +253,10 @@ class KnuckleBoomCrane(CompiledBlock):
         x0, u0 = self.initial_state(), self.default_inputs()
         self._compiled("outputs", x0, u0, *self._reaction_args)
         self._compiled("accelerations", x0, u0)
+
+    def skeleton(self, values, pose) -> list[tuple]:
+        """:meth:`Block.skeleton`, drawn by ``knuckle_boom_drawing.py``."""
+        return _skeleton(self, values, pose)
 
     def initial_state(self):
         p = self.p

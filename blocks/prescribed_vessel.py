@@ -60,6 +60,7 @@ ANGLE_UNITS = ("rad", "deg")
 class PrescribedVessel(Block):
     # no docstring of its own: the module's is the model's notes (docs/fmus.md)
     model_name = "PrescribedVessel"
+    symbols_of = "Cibicik & Egeland 2018"
     description = ("Vessel whose roll, pitch and yaw follow a recorded motion (a CSV of time and angles, "
                    "splined), with the Vessel block's outputs and inputs: the mount's motion for the crane.")
     reference = ("No dynamic model: a recorded motion through not-a-knot cubic splines, its angles those of "

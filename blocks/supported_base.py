@@ -136,7 +136,9 @@ def _support_parameters():
 
 class SupportedBase(CompiledBlock):
     model_name = "SupportedBase"
+    symbols_of = "Jarzębowska et al. 2018"
     kernel_module = "supported_base_kernels"
+    draws = "supports"
     plain_kernels = True
     compile_name = "the spring-supported base"
     compile_time = "10 to 30 s"
@@ -278,6 +280,18 @@ class SupportedBase(CompiledBlock):
             U = paper_U(r)[:, _PAPER_TO_STATE]
             K += U.T @ S @ U
         return K
+
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`Block.outline`: the polygon of the support points of
+        Jarzębowska, Urbaś & Augustynek (2018) and a spoke from the mount to
+        each, in Frame 1."""
+        supports = self._r_sup
+        nan = np.full((1, 3), np.nan)
+        mount = np.array([self.p.mount_x, self.p.mount_y, self.p.mount_z])
+        rows = [supports, supports[:1], nan]
+        for point in supports:
+            rows += [mount[None], point[None], nan]
+        return np.concatenate(rows), mount
 
     def initial_state(self):
         if self.p.settled:

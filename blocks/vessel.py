@@ -54,7 +54,9 @@ _AXES = ((1, "roll"), (2, "pitch"), (3, "yaw"))
 
 class Vessel(CompiledBlock):
     model_name = "Vessel"
+    symbols_of = "Cibicik & Egeland 2018"
     kernel_module = "vessel_kernels"
+    draws = "hull"
     plain_kernels = True
     compile_name = "the vessel"
     compile_time = "7 to 20 s"
@@ -151,6 +153,18 @@ class Vessel(CompiledBlock):
         # damping is tunable, but the FMU remakes the block when it changes
         self._kernel_args = (self._I_O, self._com, self._m_g, self.k, self.c, float(p.l_mount))
 
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`Block.outline`: the spring vessel of Cibicik & Egeland
+        (2018) has no hull, only a mass and radii of gyration: the uniform
+        box of those radii (``r_x**2 = (B**2 + D**2) / 12`` ...) centred on
+        its centre of gravity, in Frame 1 about the rotation point, whose
+        mount is ``l_mount`` above it."""
+        p = self.p
+        r2 = np.array([p.r_x, p.r_y, p.r_z]) ** 2
+        # the sides L, B, D along x1, y1, z1: L**2 = 6 (r_x**2 + r_y**2 + r_z**2) - 12 r_x**2 ...
+        size = np.sqrt(np.maximum(6 * (r2.sum() - 2 * r2), 0.0))
+        return box_edges(np.array([p.cog_x, p.cog_y, p.cog_z]), size), np.array([0.0, 0.0, p.l_mount])
+
     def initial_state(self):
         p = self.p
         return np.array([p.q_roll_0, p.q_pitch_0, p.q_yaw_0, p.u_roll_0, p.u_pitch_0, p.u_yaw_0])
@@ -215,3 +229,17 @@ class Vessel(CompiledBlock):
         acc = J @ du + bias_acc  # [dw; a] of the mount
         # the mount point sits at [0, 0, l1] in Frame 1, above the fixed rotation point O
         return np.concatenate([x, du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], R[:, 2] * self.p.l_mount])
+
+
+def box_edges(centre, size) -> np.ndarray:
+    """The twelve edges of the box of ``size`` (L, B, D) [m] about
+    ``centre``, as polylines ended by NaN rows."""
+    half = np.asarray(size, float) / 2
+    corner = lambda sx, sy, sz: centre + half * [sx, sy, sz]  # noqa: E731
+    rows = []
+    for z in (-1, 1):
+        rows += [corner(-1, -1, z), corner(1, -1, z), corner(1, 1, z), corner(-1, 1, z), corner(-1, -1, z),
+                 [np.nan] * 3]
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        rows += [corner(x, y, -1), corner(x, y, 1), [np.nan] * 3]
+    return np.array(rows, float)

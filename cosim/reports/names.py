@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import re
 
+from ..blocks import BLOCKS
+
 #: the papers, by the key their symbols have in :data:`QUANTITIES`
 CIBICIK_2018, CIBICIK_2019, JARZEBOWSKA_2018 = "Cibicik & Egeland 2018", "Cibicik & Egeland 2019", \
     "Jarzębowska et al. 2018"
 
-#: the paper each of the project's models follows, for its symbols
-MODEL_PAPERS = {"Vessel": CIBICIK_2018, "PrescribedVessel": CIBICIK_2018, "Crane": CIBICIK_2018,
-                "Controller": CIBICIK_2018, "KnuckleBoomCrane": CIBICIK_2019,
-                "KnuckleBoomController": CIBICIK_2019, "FlexibleCrane": JARZEBOWSKA_2018,
-                "SupportedBase": JARZEBOWSKA_2018}
+#: the paper whose symbols each of the project's models takes, as the
+#: block declares it (``Block.symbols_of``)
+MODEL_PAPERS = {name: cls.symbols_of for name, cls in BLOCKS.items() if cls.symbols_of}
 
 #: variable -> (its name in words, {paper: its symbol there, matplotlib
 #: mathtext}, whether it names a thing only with its component: the

@@ -10,6 +10,7 @@ from integrator_block import Integrator
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.blocks.block import Block
+from crane_cosim.blocks.compiled_block import CompiledBlock
 
 
 class FineIntegrator(Integrator):
@@ -91,3 +92,21 @@ def test_the_reference_experiment_sets_real_inputs_and_parameters(name):
     real = {v.name for v in (*cls.inputs, *cls.parameters) if v.type == "Real"}
     assert set(cls.reference_experiment) <= real
     assert all(isinstance(v, float) for v in cls.reference_experiment.values())
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_what_a_block_declares_it_can_do(name):
+    """What a block declares of itself, the rest of the package reads
+    without a list of its own: the view draws a ``"crane"`` by its
+    skeleton and a ``"hull"`` or ``"supports"`` by its outline (and the
+    outline is there); a compiled block names its compile, with a time."""
+    cls = BLOCKS[name]
+    assert cls.draws in (None, "crane", "hull", "supports")
+    assert (cls.skeleton is not Block.skeleton) == (cls.draws == "crane")
+    assert (cls.outline is not Block.outline) == (cls.draws in ("hull", "supports"))
+    if cls.draws in ("hull", "supports"):
+        outline, mount = cls().outline()
+        assert outline.ndim == 2 and outline.shape[1] == 3 and mount.shape == (3,)
+    if issubclass(cls, CompiledBlock):
+        assert cls.compile_name.startswith("the ") and cls.compile_name != "the block"
+        assert any(unit in cls.compile_time for unit in ("second", " s", "min"))

@@ -40,3 +40,14 @@ def test_every_variable_a_run_plot_draws_has_words():
                     if quantity(v.name)[0] == v.name:
                         unnamed.add(v.name)
     assert not unnamed
+
+
+def test_every_block_takes_its_symbols_from_a_paper_the_table_knows():
+    """A block's ``symbols_of`` names a paper the table of quantities has
+    symbols of: a misspelt paper would leave its legends without symbols,
+    silently."""
+    from crane_cosim.blocks import BLOCKS
+    from crane_cosim.reports.names import QUANTITIES
+    known = {paper for _, symbols, _ in QUANTITIES.values() for paper in symbols}
+    declared = {name: cls.symbols_of for name, cls in BLOCKS.items() if cls.symbols_of}
+    assert declared and set(declared.values()) <= known, declared
