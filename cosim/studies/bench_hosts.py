@@ -40,12 +40,13 @@ import time
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from ..hosts import OTHER_MASTERS
 from .bench import STEP, check_bench_settings
 
 __all__ = ["HOSTS", "compare_hosts", "hosts_main"]
 
 #: our master first: the ratios are to it
-HOSTS = ("crane-cosim", "libcosim", "ecos")
+HOSTS = ("crane-cosim", *OTHER_MASTERS)
 #: the algorithm of every run: libcosim's and ecos's fixed-step one
 ALGORITHM = "jacobi"
 #: the scenario compared when none is named
@@ -83,12 +84,8 @@ def run_host(host: str, scenario: str, stop_time: float, folder: Path, csv: Path
             raise CraneCosimError(f"our master's run {result.status}: {result.reason}")
         timing = {"stepping_s": result.wall_time, "steps": result.steps}
         frame = read_results(out)[["time", *columns]]
-    elif host == "libcosim":
-        from ..hosts.libcosim import run_libcosim
-        frame = run_libcosim(system, outputs=columns, timing=timing)
-    elif host == "ecos":
-        from ..hosts.ecos import run_ecos
-        frame = run_ecos(system, outputs=columns, timing=timing)
+    elif host in OTHER_MASTERS:
+        frame = OTHER_MASTERS[host](system, outputs=columns, timing=timing)
     else:
         raise CraneCosimError(f"unknown host {host!r}; use one of {', '.join(HOSTS)}")
     frame.to_csv(csv, index=False, float_format="%.17g")
