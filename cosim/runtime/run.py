@@ -191,6 +191,7 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
             with _call_timeout(config.call_timeout):
                 Execution(plan, tmp, config.processes).run(observers)
         finally:
+            log.add_sections(o.summary() for o in observers)
             if estimate is not None and config.tolerance is not None and "coupling_error" in log.summary:
                 log.summary["coupling_error"].update(
                     tolerance=config.tolerance, met=estimate.largest <= config.tolerance, step=s.step,

@@ -45,6 +45,12 @@ class RunResult:
     fmi_steps_by_component: dict | None = None  # the steps each component was asked to make
 
 
+#: the fields of :class:`RunResult` read from the summary's keys
+_FROM_SUMMARY = {"fmi_call_time": "fmi_call_time_s", "real_time": "real_time",
+                 "fmi_call_time_by_component": "fmi_call_time_by_component_s", "coupling_error": "coupling_error",
+                 "bridges": "bridges", "warnings": "warnings", "fmi_steps_by_component": "fmi_steps_by_component"}
+
+
 def check_folder(path, label: str = "the results folder") -> None:
     """Raise :class:`CraneCosimError` when ``path`` cannot be a folder to
     write in: it is a file, one of its parents is a file, or its nearest
@@ -241,6 +247,17 @@ class RunLog:
                             disable=None, leave=False,
                             bar_format="{l_bar}{bar}| {n:.2f}/{total:.2f} s simulated [{elapsed}<{remaining}]")
 
+    def add_sections(self, sections) -> None:
+        """The observers' ``sections`` of ``summary.json`` (each a dict by
+        key: ``Observer.summary``) into the summary written as the run ends;
+        their ``"warnings"`` join one list."""
+        for section in sections:
+            for key, value in section.items():
+                if key == "warnings":
+                    self.summary.setdefault("warnings", []).extend(value)
+                else:
+                    self.summary[key] = value
+
     def advanced(self, dt: float) -> None:
         if self.bar is not None:
             self.bar.update(dt)
@@ -276,11 +293,9 @@ class RunLog:
             self.summary.update(status=status, error=error, end_time=self.t, steps=self.steps, rows=self.rows,
                                 wall_time_s=wall, real_time_factor=rtf)
             summary_written = self._write_summary()
-        self.result = RunResult(self.out_dir, status, self.t, wall, rtf, self.steps, self.columns,
-                                self.summary.get("fmi_call_time_s"), self.summary.get("real_time"),
-                                self.summary.get("fmi_call_time_by_component_s"), self.summary.get("coupling_error"),
-                                error, self.summary.get("bridges"), self.summary.get("warnings"),
-                                self.summary.get("fmi_steps_by_component"))
+        self.result = RunResult(out_dir=self.out_dir, status=status, end_time=self.t, wall_time=wall,
+                                real_time_factor=rtf, steps=self.steps, columns=self.columns, reason=error,
+                                **{field: self.summary.get(key) for field, key in _FROM_SUMMARY.items()})
         if full:
             kept = (f"the results up to t = {self.writer.written_t:g} s are kept in it" if self.writer is not None
                     and self.writer.written_t is not None else "no point was recorded")

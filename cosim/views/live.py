@@ -106,6 +106,10 @@ class LiveView(Observer):
         self.process.join(timeout=5.0)
         self._close()
 
+
+    def summary(self) -> dict:
+        """Where it served and the copies it made."""
+        return {"live_view": self.figures}
     def _copy(self, t: float, y: np.ndarray) -> None:
         shared = self.shared
         shared[SEQ] += 1.0  # odd: being written
@@ -129,10 +133,9 @@ def live_view(address=LIVE_ADDRESS):
     """An observer of :func:`~runtime.run.run_cosim` (its ``observers``):
     the live view of the run served at ``address`` (``(host, port)``),
     where it is said on stderr; ``summary.json`` gets its figures under
-    ``"live_view"``."""
+    ``"live_view"`` (:meth:`LiveView.summary`)."""
     def make(plan, log) -> LiveView:
-        log.summary["live_view"] = figures = {}
-        view = LiveView(plan, log.summary["components"], plan.name, address, figures=figures)
+        view = LiveView(plan, log.summary["components"], plan.name, address)
         print(f"live view: {view.url} (open it in a browser; it follows the run while it goes)", file=sys.stderr,
               flush=True)
         return view

@@ -47,3 +47,9 @@ class Observer:
         """The run ended: at the stop time, where a component asked to end
         it (``execution.ended``), or by ``error`` (an exception, which
         propagates after every observer is told)."""
+
+    def summary(self) -> dict:
+        """Its sections of ``summary.json``, by key, asked once after
+        :meth:`finished` (a ``"warnings"`` list joins the others'); the
+        run's log owns the file and writes them (``runtime/runlog.py``)."""
+        return {}

@@ -29,6 +29,7 @@ class Bridges(Observer):
         from ...blocks.udp_bridge import PARAMETERS
         from ...fmus.build import bridge_spec_of
         self.log = log
+        self._section = {}
         defaults = {p.name: p.start for p in PARAMETERS}
         self.bridges = []  # (part index, name, {counter: output index}, description)
         for k, part in enumerate(plan.parts):
@@ -79,9 +80,12 @@ class Bridges(Observer):
                                 f"and {ignored[1]} answering no request it sent (another process sending to its "
                                 f"port?)")
             found[name] = entry
-        self.log.summary["bridges"] = found
-        if warnings:
-            self.log.summary.setdefault("warnings", []).extend(warnings)
+        self._section = {"bridges": found, **({"warnings": warnings} if warnings else {})}
+
+    def summary(self) -> dict:
+        """Each bridge's counters and status, and a warning for each peer
+        that never answered or was silent at times."""
+        return self._section
 
 
 def describe(bridges: dict) -> list[str]:

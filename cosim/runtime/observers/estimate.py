@@ -164,6 +164,9 @@ class Estimate(Observer):
     def finished(self, execution, error) -> None:
         if self.writer is not None:
             self.writer.close()
-            self.log.summary["coupling_error"] = self.rating.summary()
         if self.half is not None:
             self.half.close()
+
+    def summary(self) -> dict:
+        """The estimate's largest and RMS over the run (``CouplingEstimate.summary``)."""
+        return {"coupling_error": self.rating.summary()} if self.writer is not None else {}

@@ -295,6 +295,7 @@ class Pacing(Observer):
     def __init__(self, pacer: Pacer, log, out_dir, step: float | None = None):
         self.pacer, self.log, self.out_dir = pacer, log, out_dir
         self.step = step
+        self._section = {}
         self.batches = None
         self._steps = 0  # steps the progress bar has not been moved for
 
@@ -330,5 +331,9 @@ class Pacing(Observer):
         self.pacer.stop()
         summary = self.pacer.summary()
         summary["results_batches_in_waiting_time"] = self.batches.written if self.batches is not None else 0
-        self.log.summary["real_time"] = summary
+        self._section = {"real_time": summary}
         self.pacer.write(self.out_dir / TIMING_FILE)
+
+    def summary(self) -> dict:
+        """The pacing's figures: deadlines met and missed, waits, stalls."""
+        return self._section

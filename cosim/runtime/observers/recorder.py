@@ -22,6 +22,7 @@ class Recorder(Observer):
 
     def __init__(self, log, plan, chosen: list[int], every: int):
         self.log, self.plan, self.every, self.n_steps = log, plan, every, plan.n_steps
+        self._section = {}
         variables = plan.column_variables
         names = plan.columns
         self.variables = [variables[i] for i in chosen]
@@ -98,11 +99,14 @@ class Recorder(Observer):
                                                             and execution.ended.completed)
         if stopped and self.log.writer is not None and execution.k and self.log.recorded_t != execution.t:
             self.log.record(execution.t, *self.values(execution))
-        summary = self.log.summary
-        summary["fmi_call_time_s"] = sum(inst.fmi_time for inst in execution.instances)
-        summary["fmi_call_time_by_component_s"] = {inst.name: inst.fmi_time for inst in execution.instances}
-        summary["fmi_steps_by_component"] = {inst.name: inst.steps_made for inst in execution.instances}
-        if execution.algorithm is not None:
-            summary.update(execution.algorithm.summary())
+        self._section = {"fmi_call_time_s": sum(inst.fmi_time for inst in execution.instances),
+                         "fmi_call_time_by_component_s": {inst.name: inst.fmi_time for inst in execution.instances},
+                         "fmi_steps_by_component": {inst.name: inst.steps_made for inst in execution.instances},
+                         **(execution.algorithm.summary() if execution.algorithm is not None else {})}
         if execution.ended is not None:
             self.log.ended(str(execution.ended))
+
+    def summary(self) -> dict:
+        """The time inside FMI calls [s] and the steps of each component,
+        and what the algorithm learnt (its passes, which step ran)."""
+        return self._section
