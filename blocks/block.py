@@ -4,7 +4,7 @@ A block is a small dynamical system ``dx/dt = f(t, x, u)``, ``y = g(t, x, u)``
 whose inputs ``u``, outputs ``y``, parameters and continuous states are
 declared once, as class attributes, with units, start values and
 descriptions.  The FMU adapter (``fmus/adapter.py``) and the in-process
-monolithic runner (``cosim/hosts/monolithic.py``) are both generated from this
+monolithic runner (``cosim/monolithic/reference.py``) are both generated from this
 declaration; nothing else lists a block's ports.
 """
 from __future__ import annotations

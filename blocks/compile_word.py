@@ -7,7 +7,7 @@ and where the result is kept, draws a bar over the functions on a terminal
 (a line per function elsewhere, e.g. in a log file), and closes with the
 time taken.  The blocks' warm-up (``warm_up.py``), the master's
 (``runtime/compiled/warm_up.py``) and the monolithic loop's
-(``hosts/crane_loop.py``) use it.
+(``monolithic/crane_loop.py``) use it.
 """
 from __future__ import annotations
 

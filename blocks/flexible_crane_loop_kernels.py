@@ -1,7 +1,7 @@
 """The algebraic loop of the flexible crane of Jarzębowska, Urbaś &
 Augustynek (2018) on its spring-supported base, with friction in its three
 joints, settled at one state in one compiled call: the right-hand side of
-the monolithic run of that system (``cosim/hosts/crane_loop.py``), which
+the monolithic run of that system (``cosim/monolithic/crane_loop.py``), which
 otherwise sweeps the three blocks until their outputs stop changing.
 
 The loop: a joint's friction torque is ``tau_j = -mu_j f_n,j d_j / 2``

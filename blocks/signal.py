@@ -26,7 +26,7 @@ point's time counts as that time, so a communication point that round-off
 puts just before a jump (ten steps of 0.1 s summed make
 0.9999999999999999 s) samples the same side as the exact time would.
 
-The monolithic reference (``cosim/hosts/monolithic.py``) needs nothing more at a
+The monolithic reference (``cosim/monolithic/reference.py``) needs nothing more at a
 jump: scipy's adaptive step rejects steps until the one across it is short
 enough for the tolerance.  For the crane of Cibicik & Egeland (2018), on a
 fixed base, driven by eq. (21) over 0.5 s, DOP853 at its rtol of 1e-9 takes

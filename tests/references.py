@@ -3,7 +3,7 @@ import re
 
 from made_once import made_once
 from crane_cosim.files.results import read_results
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 
 
 def monolithic_runs(tmp_path_factory, worker_id: str, name: str, system_of):

@@ -103,7 +103,7 @@ def _run(args, config, system, folder: Path) -> int:
 
 
 def _run_in(args, config, system, out: Path) -> int:
-    from ..hosts.monolithic import run_monolithic
+    from ..monolithic.reference import run_monolithic
     from ..reports.plots import plot_run
     from ..runtime.run import run_cosim
 

@@ -1,8 +1,8 @@
-"""The other ways to run a system: our monolithic reference
-(``monolithic.py``, the blocks as one ODE), the other masters
+"""Other programs that run a system or a block: the other masters
 (``libcosim.py``, ``ecos.py``: each ``run_<host>(system, outputs,
 log_level, timing)``, a DataFrame of ``time`` and the outputs), and a
-block served to a UDP bridge (``serve.py``)."""
+block served to a UDP bridge (``serve.py``).  Our own monolithic
+reference is ``crane_cosim.monolithic``."""
 from .ecos import run_ecos
 from .libcosim import run_libcosim
 

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 from ..fmus.build import prepare_fmus
-from ..hosts.monolithic import run_monolithic
+from ..monolithic.reference import run_monolithic
 from ..runtime.config import RunConfig
 from ..runtime.plan import plan_of
 from ..runtime.run import run_cosim
@@ -216,7 +216,7 @@ def main(args) -> int:
     """The ``bench`` command: records as a table or JSON on stdout, progress
     (a line per scenario and mode as it completes) on stderr."""
     from ..blocks.warm_up import warm_up
-    from ..hosts.crane_loop import warm_up_loop
+    from ..monolithic.crane_loop import warm_up_loop
     from ..runtime.compiled.warm_up import warm_up_master
     from ..runtime.model import models_of
     from ..runtime.runlog import check_folder

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..files.results import read_results
 from ..fmus.build import prepare_fmus
-from ..hosts.monolithic import run_monolithic
+from ..monolithic.reference import run_monolithic
 from ..scenarios import crane_on_vessel, crane_on_vessel_friction, flexible_crane, knuckle_boom, offshore_knuckle_boom
 
 STEPS = (1e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)

@@ -9,7 +9,7 @@ from lag_block import Lag
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.files.results import read_results
 from crane_cosim.fmus.build import build_block_fmu
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.reports.docgen import fmus_markdown
 from crane_cosim.runtime import System, run_cosim
 

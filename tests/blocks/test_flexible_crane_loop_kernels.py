@@ -1,13 +1,13 @@
 """The flexible crane's loop with its base and its joints' friction settled
 in one compiled call (blocks/flexible_crane_loop_kernels.py, numba), against
-the sweeps of the three blocks' own kernels (cosim/hosts/composite.py), its
+the sweeps of the three blocks' own kernels (cosim/monolithic/composite.py), its
 reference, compiled and run as plain Python."""
 import numpy as np
 import pytest
 import numba  # noqa: F401  # a dependency: without it this module fails, it is not skipped
 
 from crane_cosim.blocks.jit import load_kernels
-from crane_cosim.hosts.monolithic import Composite
+from crane_cosim.monolithic.reference import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import flexible_crane
 from kernel_source import kernels_as_python

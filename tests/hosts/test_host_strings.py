@@ -17,7 +17,7 @@ from crane_cosim.hosts.ecos import _ecospy, run_ecos
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.hosts.libcosim import run_libcosim
 from crane_cosim.runtime import run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.ssp import SSC, SSD, SSV, open_system, read_ssd, write_ssd, write_ssp
 from crane_cosim.runtime.system import System
 from crane_cosim.files.results import read_results

@@ -11,7 +11,7 @@ import pytest
 from crane_cosim.runtime import recording
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results, read_table
 from crane_cosim.files.results_stream import HEADER_KEY

@@ -17,7 +17,7 @@ import pytest
 from references import monolithic_runs
 
 from crane_cosim.runtime import run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.files.results import read_results
 from crane_cosim.studies.comparison import error_norms, force_columns
 from crane_cosim.studies.coupling_cases import on_shared_grid

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from crane_cosim.runtime import run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.scenarios import flexible_crane
 from crane_cosim.files.results import read_results
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from crane_cosim.runtime import run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.studies.friction_study import group_errors as errors
 from crane_cosim.scenarios import DEFAULTS, crane_on_vessel_friction, offshore_knuckle_boom
 from crane_cosim.files.results import read_results

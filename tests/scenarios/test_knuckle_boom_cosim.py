@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from crane_cosim.runtime import run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.files.results import read_results
 from crane_cosim.studies.comparison import relative_rms
 from crane_cosim.scenarios import CYLINDER_COMPONENTS, knuckle_boom, offshore_knuckle_boom

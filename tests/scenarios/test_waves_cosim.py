@@ -5,7 +5,7 @@ played back (``blocks/prescribed_vessel.py``)."""
 import numpy as np
 
 from crane_cosim.runtime import replace_component, run_cosim
-from crane_cosim.hosts.monolithic import run_monolithic
+from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.files.results import read_results
 from crane_cosim.studies.comparison import error_norms, force_columns
 from crane_cosim.scenarios import crane_on_vessel

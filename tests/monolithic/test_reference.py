@@ -14,7 +14,7 @@ from crane_cosim.blocks.kane import (Body, Chain, Joint, applied_forces, gravity
                                      kinetic_energy, mass_matrix)
 from crane_cosim.blocks.screw import rot_x, rot_z
 from crane_cosim.files.folders import FolderBusy, refuse_busy
-from crane_cosim.hosts.monolithic import Composite
+from crane_cosim.monolithic.reference import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import crane_on_vessel
 
@@ -148,7 +148,7 @@ def test_a_block_is_evaluated_again_only_when_its_inputs_change():
     """In the sweeps of the algebraic loop a block whose inputs did not
     change is not called again: the flexible crane's drive (no inputs) once
     per evaluation, the crane as often as its friction and base change
-    (the sweeps alone: started from the compiled loop, hosts/crane_loop.py,
+    (the sweeps alone: started from the compiled loop, monolithic/crane_loop.py,
     they find the outputs settled at rest at once)."""
     from crane_cosim.scenarios import flexible_crane
     model = Composite(plan_of(flexible_crane()))
@@ -172,7 +172,7 @@ def test_a_monolithic_run_claims_its_folder_while_it_runs(tmp_path):
     does: while it runs, another run into the folder is refused, naming
     its process."""
     out = tmp_path / "out"
-    code = ("import sys; from crane_cosim.hosts.monolithic import run_monolithic; "
+    code = ("import sys; from crane_cosim.monolithic.reference import run_monolithic; "
             "from crane_cosim.scenarios import crane_on_vessel; "
             "run_monolithic(crane_on_vessel(stop_time=60), sys.argv[1], progress=False)")
     proc = subprocess.Popen([sys.executable, "-c", code, str(out)], stderr=subprocess.PIPE, text=True)

@@ -1,5 +1,5 @@
 """The monolithic run's composite settles a flexible crane's loop with its
-base and friction in one compiled call (cosim/hosts/crane_loop.py): where it
+base and friction in one compiled call (cosim/monolithic/crane_loop.py): where it
 applies, and that it gives the values of the sweeps through the blocks' own
 code, compiled or not."""
 import io
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from crane_cosim.blocks import jit
-from crane_cosim.hosts import crane_loop
-from crane_cosim.hosts.monolithic import Composite
+from crane_cosim.monolithic import crane_loop
+from crane_cosim.monolithic.reference import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import SCENARIOS, flexible_crane
 
@@ -99,7 +99,7 @@ def test_a_loop_numba_cannot_compile_is_an_error_under_ci_and_a_warning_elsewher
     user's machine the composite sweeps the blocks, with a warning."""
     from types import SimpleNamespace
 
-    from crane_cosim.hosts import crane_loop
+    from crane_cosim.monolithic import crane_loop
 
     def settle(*args):
         raise TypeError("numba cannot type this")
