@@ -76,9 +76,9 @@ def cmd_fatigue(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from ..studies.bench import main as bench_main
+    from ..bench.rates import main as bench_main
     if args.sweep is not None:
-        from ..studies.bench import bench_sweep
+        from ..bench.rates import bench_sweep
         if args.sweep < 2:
             raise CraneCosimError(f"--sweep {args.sweep}: give at least 2 cases")
         r = bench_sweep(args.sweep, args.stop_time, args.out)
@@ -89,7 +89,7 @@ def cmd_bench(args) -> int:
     if args.animation:
         return _bench_animation(args)
     if args.hosts:
-        from ..studies.bench_hosts import hosts_main
+        from ..bench.bench_hosts import hosts_main
         return hosts_main(args)
     return bench_main(args)
 
@@ -98,7 +98,7 @@ def _bench_animation(args) -> int:
     """``bench --animation``: the records as JSON, or a line each."""
     import json
 
-    from ..studies.animation_bench import bench_animation
+    from ..bench.animation_bench import bench_animation
 
     def say(r):
         if args.json:

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimulationError
-from .coupling_cases import COMPARE_EVERY, on_shared_grid, reference_run
+from ..accuracy.coupling_cases import COMPARE_EVERY, on_shared_grid, reference_run
 from ..runtime.run import run_cosim
 from ..files.results import read_results
-from .comparison import relative_rms
+from ..accuracy.comparison import relative_rms
 from ..scenarios import crane_on_vessel_friction, offshore_knuckle_boom
 
 STEPS = (5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2)

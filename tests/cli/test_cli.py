@@ -409,7 +409,7 @@ def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch
     (["--stop-time", "0.004"], "--stop-time 0.004 s is shorter than the examples' longest step, 0.005 s"),
 ])
 def test_bad_bench_settings(capsys, monkeypatch, args, fragment):
-    from crane_cosim.studies import bench
+    from crane_cosim.bench import rates as bench
 
     def started(*a, **k):
         raise AssertionError("a benchmark started")

@@ -20,7 +20,7 @@ from crane_cosim.hosts.ecos import _ecospy, run_ecos
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import relative_rms
+from crane_cosim.accuracy.comparison import relative_rms
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.ssp import PARAMETER_SET, write_ssp
 

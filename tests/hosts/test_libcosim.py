@@ -33,7 +33,7 @@ from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import SCENARIOS, STUDIES, crane_on_vessel
 from crane_cosim.ssp import SSC, SSD, write_ssd
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import relative_rms
+from crane_cosim.accuracy.comparison import relative_rms
 
 WRENCH = [f"crane.W_{f}_{c}" for f in ("mount", "king") for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 4.0

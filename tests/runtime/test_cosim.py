@@ -13,7 +13,7 @@ from crane_cosim.errors import SimulationError
 from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import relative_rms
+from crane_cosim.accuracy.comparison import relative_rms
 
 WRENCH = [f"crane.W_{f}_{c}" for f in ("mount", "king") for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 STOP = 8.0

@@ -11,7 +11,7 @@ from crane_cosim.cli import main
 from crane_cosim.runtime.observers.estimate import FLOOR, CouplingEstimate
 from crane_cosim.runtime import run_cosim
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import error_norms
+from crane_cosim.accuracy.comparison import error_norms
 from crane_cosim.scenarios import crane_on_vessel
 
 COLUMNS = ["crane.W_fx", "crane.W_nz", "crane.q1", "crane.W_fy", "vessel.F"]

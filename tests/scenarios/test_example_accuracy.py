@@ -19,8 +19,8 @@ from references import monolithic_runs
 from crane_cosim.runtime import run_cosim
 from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import error_norms, force_columns
-from crane_cosim.studies.coupling_cases import on_shared_grid
+from crane_cosim.accuracy.comparison import error_norms, force_columns
+from crane_cosim.accuracy.coupling_cases import on_shared_grid
 from crane_cosim.scenarios import (crane_on_vessel, crane_on_vessel_friction, flexible_crane, hydro_vessel,
                                    knuckle_boom, offshore_knuckle_boom)
 

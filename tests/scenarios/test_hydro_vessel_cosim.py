@@ -4,7 +4,7 @@ recorded motion in six degrees of freedom."""
 import pytest
 
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import error_norms
+from crane_cosim.accuracy.comparison import error_norms
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import hydro_vessel
 

@@ -18,7 +18,7 @@ import pytest
 from crane_cosim.runtime import run_cosim
 from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import relative_rms
+from crane_cosim.accuracy.comparison import relative_rms
 from crane_cosim.scenarios import CYLINDER_COMPONENTS, knuckle_boom, offshore_knuckle_boom
 
 REACTIONS = ("W_mount_", "W_king_", "W_boom_", "W_jib_", "boom_cyl_B_", "boom_cyl_P_", "jib_cyl_B_", "jib_cyl_P_")

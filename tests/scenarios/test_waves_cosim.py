@@ -7,7 +7,7 @@ import numpy as np
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.monolithic.reference import run_monolithic
 from crane_cosim.files.results import read_results
-from crane_cosim.studies.comparison import error_norms, force_columns
+from crane_cosim.accuracy.comparison import error_norms, force_columns
 from crane_cosim.scenarios import crane_on_vessel
 
 SEA = {"Hs": 2.0, "Tp": 8.0, "heading": 1.2, "seed": 4.0}

@@ -57,7 +57,7 @@ class CouplingEstimate:
     of each output estimated there [its unit].  :meth:`summary` gives, over
     the run so far, the largest estimated error of each output over its
     peak, and the RMS of it over its peak: the norms of
-    :func:`studies.comparison.error_norms` (``max_peak``, ``rms_peak``), whose largest
+    :func:`accuracy.comparison.error_norms` (``max_peak``, ``rms_peak``), whose largest
     over the outputs are ``largest`` and ``rms``."""
 
     def __init__(self, columns: list[str], units: list[str], order: int):

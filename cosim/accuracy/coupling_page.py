@@ -55,7 +55,7 @@ def write_outputs(out: Path) -> None:
 
 _PAGE = """# Co-simulation error against the monolithic run
 
-<!-- Written by `python -m crane_cosim.studies.coupling_study --out docs` ({date}, {machine}). -->
+<!-- Written by `python -m crane_cosim.accuracy.coupling_study --out docs` ({date}, {machine}). -->
 
 The crane on the vessel (`examples/crane_on_vessel`, first {stop:g} s: the raise
 and the start of the slew) co-simulated from the same FMUs at macro steps

@@ -1,7 +1,7 @@
 """What a block's own computation costs per communication step, in process:
 the figure ``crane-cosim bench`` shows beside each FMU's time inside its FMI
 calls, so that the FMU's cost above the floor of a Python FMU
-(``cosim/studies/floor.py``) and its block's own work shows.
+(``cosim/bench/floor.py``) and its block's own work shows.
 
 For a block with a compiled whole step (``blocks/stepping.py``): one call
 of that step over the communication step, straight from Python, and one

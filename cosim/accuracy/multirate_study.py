@@ -3,7 +3,7 @@ vessel, the crane at 1 ms and the vessel at 1 ms (the example as it is),
 10 ms and 50 ms, against the monolithic run of the same blocks, over the
 whole run (``docs/coupling-error.md``, "Components of their own steps").
 
-    python -m crane_cosim.studies.coupling_study --part multirate [--out DIR] [--stop-time T]
+    python -m crane_cosim.accuracy.coupling_study --part multirate [--out DIR] [--stop-time T]
 
 Each run is the example's own algorithm (Gauss–Seidel) with the vessel
 stepping every 1, 10 or 50 base steps (``master.md``, "Components of their

@@ -6,7 +6,7 @@ beside the true one, and with a vessel of its own step
 (``multirate_study.py``); the page ``docs/coupling-error.md`` is written
 from their JSON files (``coupling_page.py``).
 
-    python -m crane_cosim.studies.coupling_study [--out DIR] [--stop-time T]
+    python -m crane_cosim.accuracy.coupling_study [--out DIR] [--stop-time T]
                                                  [--part vessels|examples|multirate|all]
 
 For each vessel mass the monolithic run is the reference; every
@@ -145,7 +145,7 @@ def run_study(out: Path, stop_time: float = 8.0, steps=STEPS) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m crane_cosim.studies.coupling_study", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m crane_cosim.accuracy.coupling_study", description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path("docs"))
     p.add_argument("--stop-time", type=float, help="simulated seconds per run (default: 8 for the vessels, "
                                                    "5 for the examples)")

@@ -20,11 +20,11 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "hosts"))  # the hosts' test 
 from test_libcosim import _master, _table  # noqa: E402
 
 from crane_cosim.cli import main  # noqa: E402
-from crane_cosim.studies.comparison import relative_rms  # noqa: E402
+from crane_cosim.accuracy.comparison import relative_rms  # noqa: E402
 from crane_cosim.scenarios import crane_on_vessel  # noqa: E402
-from crane_cosim.studies import bench_hosts  # noqa: E402
-from crane_cosim.studies.bench import STEP as BENCH_STEP  # noqa: E402
-from crane_cosim.studies.bench_hosts import HOSTS, compare_hosts, wrench_columns  # noqa: E402
+from crane_cosim.bench import bench_hosts  # noqa: E402
+from crane_cosim.bench.rates import STEP as BENCH_STEP  # noqa: E402
+from crane_cosim.bench.bench_hosts import HOSTS, compare_hosts, wrench_columns  # noqa: E402
 
 STOP = 1.0
 WRENCH = wrench_columns()
@@ -134,7 +134,7 @@ def test_the_hosts_bench_takes_any_stop_time_of_a_step_or_more():
     """The hosts' runs are at 1 ms whatever the examples' own steps: a stop
     time of 3 ms is enough, half a millisecond is not."""
     from crane_cosim.errors import CraneCosimError
-    from crane_cosim.studies.bench import STEP, check_bench_settings
+    from crane_cosim.bench.rates import STEP, check_bench_settings
     check_bench_settings(0.003, 1, STEP)
     with pytest.raises(CraneCosimError, match=r"--stop-time 0.0005 s is shorter than the benchmark's step of 0.001 s"):
         check_bench_settings(0.0005, 1, STEP)

@@ -1,9 +1,9 @@
-"""``crane-cosim bench`` (``cosim/studies/bench.py``) says what it will run
+"""``crane-cosim bench`` (``cosim/bench/rates.py``) says what it will run
 and about how long it takes before it starts (the benchmark itself:
 tests/cli/test_cli.py)."""
 import argparse
 
-from crane_cosim.studies import bench
+from crane_cosim.bench import rates as bench
 
 
 def test_the_benchmark_says_what_it_runs_and_how_long_before_it_starts(monkeypatch, capsys):

@@ -9,7 +9,7 @@ system with ``algorithm = "jacobi"`` and ``extrapolation = "none"`` here
 compute the same trajectory, which each record checks (the RMS difference
 of the interface wrench from ours, over its peak).
 
-Each run is a process of its own (``python -m crane_cosim.studies.bench_hosts``),
+Each run is a process of its own (``python -m crane_cosim.bench.bench_hosts``),
 so that no host inherits another's loaded FMUs or threads, and only its
 stepping is timed: loading the FMUs, connecting, initializing and
 tearing down are left out (libcosim initializes the FMUs inside its first
@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 from ..hosts import OTHER_MASTERS
-from .bench import STEP, check_bench_settings
+from .rates import STEP, check_bench_settings
 
 __all__ = ["HOSTS", "compare_hosts", "hosts_main"]
 
@@ -96,7 +96,7 @@ def _run_in_process(host: str, scenario: str, stop_time: float, folder: Path, cs
     """:func:`run_host` in a process of its own; its figures, or ``error``."""
     answer = csv.with_suffix(".json")
     answer.unlink(missing_ok=True)
-    done = subprocess.run([sys.executable, "-m", "crane_cosim.studies.bench_hosts", host, scenario,
+    done = subprocess.run([sys.executable, "-m", "crane_cosim.bench.bench_hosts", host, scenario,
                            repr(stop_time), str(folder), str(csv)], capture_output=True, text=True)
     if answer.is_file():
         return json.loads(answer.read_text())
@@ -109,7 +109,7 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
     """The records of ``scenario`` under each of ``hosts`` (module
     docstring), ``on_record(record)`` called as each is complete and
     ``on_run(host, figures)`` after each run."""
-    from .comparison import relative_rms
+    from ..accuracy.comparison import relative_rms
     from ..fmus.build import prepare_fmus
     import pandas as pd
 

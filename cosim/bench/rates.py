@@ -23,15 +23,15 @@ Records (``--json``), one per scenario and mode:
   was asked to make per macro step (an iterated algorithm steps a
   component in halves and again), and ``kernel_us_per_step``: per
   component, its block's own computation for a step in process [µs]
-  (``cosim/studies/kernel_time.py``).
+  (``cosim/bench/kernel_time.py``).
 
 and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
 ``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
 that does nothing, bare and through the project's adapter, timed the same
-way (``cosim/studies/floor.py``): the floor under every ``fmu_us_per_step``.
+way (``cosim/bench/floor.py``): the floor under every ``fmu_us_per_step``.
 
 ``--hosts`` instead compares our master with OSP libcosim and NTNU Ålesund's ecos on
-the same system (``cosim/studies/bench_hosts.py``).
+the same system (``cosim/bench/bench_hosts.py``).
 """
 from __future__ import annotations
 
@@ -303,7 +303,7 @@ def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
     overhead per case: a case's wall time (its process started, the FMUs
     loaded, the results converted to Parquet) less the run's own."""
     from ..ssp import write_ssd
-    from .sweep import CASES, cases_of_ranges, sweep
+    from ..studies.sweep import CASES, cases_of_ranges, sweep
 
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_sweep_") as tmp:
         root = Path(out) if out is not None else Path(tmp)

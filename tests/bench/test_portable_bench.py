@@ -1,4 +1,4 @@
-"""``crane-cosim bench --portable`` (``cosim/studies/portable_bench.py``):
+"""``crane-cosim bench --portable`` (``cosim/bench/portable_bench.py``):
 a record per FMU with its sizes and µs a step lean and portable, the
 crane on the vessel in the master lean, portable and with --processes,
 and the barge example lean and with --processes, its cylinders stepping

@@ -1,4 +1,4 @@
-"""The blocks' own time a step (``cosim/studies/kernel_time.py``), which
+"""The blocks' own time a step (``cosim/bench/kernel_time.py``), which
 ``crane-cosim bench`` prints beside each FMU's time in its FMI calls."""
 import math
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.blocks.vessel import Vessel
 from crane_cosim.scenarios import SCENARIOS
-from crane_cosim.studies.kernel_time import kernel_us_by_component, kernel_us_per_step
+from crane_cosim.bench.kernel_time import kernel_us_by_component, kernel_us_per_step
 
 
 def test_a_compiled_block_is_timed_by_its_kernels_another_by_its_own_code():
