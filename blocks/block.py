@@ -168,7 +168,7 @@ class Block:
     draws: ClassVar[str | None] = None
     calm_water: ClassVar[bool] = False
     #: the paper whose symbols name its variables in plots' legends
-    #: (``cosim/reports/names.py``): "Cibicik & Egeland 2018", "Cibicik &
+    #: (``cosim/reports/legends.py``): "Cibicik & Egeland 2018", "Cibicik &
     #: Egeland 2019" or "Jarzębowska et al. 2018"; None: none
     symbols_of: ClassVar[str | None] = None
 

@@ -6,7 +6,7 @@ for up to a minute and a half in which a run would otherwise sit silent.
 and where the result is kept, draws a bar over the functions on a terminal
 (a line per function elsewhere, e.g. in a log file), and closes with the
 time taken.  The blocks' warm-up (``warm_up.py``), the master's
-(``runtime/compiled/warm_up.py``) and the monolithic loop's
+(``runtime/compiled/master_warm_up.py``) and the monolithic loop's
 (``monolithic/crane_loop.py``) use it.
 """
 from __future__ import annotations

@@ -217,7 +217,7 @@ def main(args) -> int:
     (a line per scenario and mode as it completes) on stderr."""
     from ..blocks.warm_up import warm_up
     from ..monolithic.crane_loop import warm_up_loop
-    from ..runtime.compiled.warm_up import warm_up_master
+    from ..runtime.compiled.master_warm_up import warm_up_master
     from ..runtime.model import models_of
     from ..runtime.runlog import check_folder
 

@@ -38,7 +38,7 @@ import warnings
 
 from ..errors import CraneCosimError, SimulationError, Terminated
 from .parser import parser, split_pair
-from .run import cmd_check, cmd_demo, cmd_export, cmd_run
+from .runs import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
 from .tools import cmd_animate, cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_serve
 

@@ -19,7 +19,7 @@ def cmd_build(args) -> int:
     from ..fmus.portable import build_portable_fmu
     from ..runtime.runlog import make_folder
     from ..blocks.warm_up import warm_up
-    from ..runtime.compiled.warm_up import warm_up_master
+    from ..runtime.compiled.master_warm_up import warm_up_master
 
     unknown = [m for m in args.model if m not in BLOCKS]
     if unknown:

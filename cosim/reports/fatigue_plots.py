@@ -2,7 +2,7 @@
 case's records with their extremes, its rainflow matrices, and the
 lifetime DELs of every case.  Every number carries its unit: each signal
 is shown in the unit that keeps it between 1 and 1000 (kN or MN, kN·m or
-MN·m; ``reports/units.py``), the unit in the axis label, no offset or
+MN·m; ``reports/display_units.py``), the unit in the axis label, no offset or
 scale factor over an axis."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from .units import PLAIN_NUMBERS, display_unit  # noqa: E402
+from .display_units import PLAIN_NUMBERS, display_unit  # noqa: E402
 
 
 def file_stem(case: str) -> str:

@@ -25,8 +25,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from ..files.results import (PLOTS_FOLDER, component_models, model_of, read_results, read_summary,  # noqa: E402
                              replaced)
-from .names import readable  # noqa: E402
-from .units import PLAIN_NUMBERS, display_unit  # noqa: E402
+from .legends import readable  # noqa: E402
+from .display_units import PLAIN_NUMBERS, display_unit  # noqa: E402
 
 # (file stem, title, the variable that must be there, [axes: variable pattern, ...])
 # Patterns match the variable part of ``component.variable``; set-points
@@ -79,7 +79,7 @@ def plot_run(out_dir) -> list[Path]:
     :data:`_PANELS` that holds it (the knuckle boom crane's slew angle is
     a coordinate of its, beside the cylinders' extensions, not again among
     the joints' angles); legends name it in words with its paper's symbol
-    (``reports/names.py``), beside the axes; on a force or moment axis
+    (``reports/legends.py``), beside the axes; on a force or moment axis
     each line's largest magnitude is marked with its value."""
     out_dir = Path(out_dir)
     # a run stopped by a diverging model ends in huge or infinite values:

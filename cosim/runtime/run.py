@@ -24,7 +24,7 @@ from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed, unwritable
 from ..fmus.build import prepare_fmus
-from .compiled.warm_up import warm_up_master
+from .compiled.master_warm_up import warm_up_master
 from .config import RunConfig
 from .execution import Execution
 from .model import models_of_plan

@@ -25,7 +25,7 @@ both apply fully.
 :func:`open_system` also opens ``.ssp`` archives, extracted safely
 (:mod:`crane_cosim.files.archive`) into a temporary folder.
 """
-from .names import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV
+from .namespaces import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV
 from .read import OpenedSystem, find_ssd, is_ssp_archive, open_system, read_ssd
 from .write import write_ssd, write_ssp, write_ssp_folder
 

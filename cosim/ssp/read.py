@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import CraneCosimError
 from ..runtime.system import Connector, System
 from ..files.archive import Limits, read_xml, safe_extract
-from .names import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
+from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
 
 __all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import CraneCosimError
 from ..blocks.units import base_unit_attributes
 from ..runtime.system import System
-from .names import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV, _q
+from .namespaces import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV, _q
 
 __all__ = ["write_ssd", "write_ssp", "write_ssp_folder", "SSP_TYPES"]
 

@@ -363,8 +363,8 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
 def lifetime_text(lifetime: pd.DataFrame, slopes=SLOPES) -> str:
     """The lifetime table as the command prints it: a row per signal, its
     DELs in the unit that keeps them between 1 and 1000 (kN or MN, kN·m or
-    MN·m; ``reports/units.py``), named in a column of its own."""
-    from ..reports.units import display_unit
+    MN·m; ``reports/display_units.py``), named in a column of its own."""
+    from ..reports.display_units import display_unit
     columns = [f"DEL_m{m:g}" for m in slopes]
     rows = []
     for _, row in lifetime.iterrows():

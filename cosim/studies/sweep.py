@@ -58,7 +58,7 @@ from ..errors import CraneCosimError
 from ..files.folders import claimed
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.checks import settings_problems
-from ..runtime.compiled.warm_up import warm_up_master
+from ..runtime.compiled.master_warm_up import warm_up_master
 from ..runtime.coupling import COUPLINGS
 from ..runtime.model import models_of
 from ..runtime.plan import EXTRAPOLATIONS

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..files.results import replaced
-from ..reports.units import display_unit
+from ..reports.display_units import display_unit
 from .scene import WRENCH, Scene, reach
 
 __all__ = ["write_page", "figure_of", "arrow", "arrow_scales", "moving_lines", "moving_traces", "strip_units", "xyz_of",

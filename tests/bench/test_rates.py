@@ -10,7 +10,7 @@ def test_the_benchmark_says_what_it_runs_and_how_long_before_it_starts(monkeypat
     started = []
     monkeypatch.setattr("crane_cosim.blocks.warm_up.warm_up", lambda *a, **k: [])
     monkeypatch.setattr("crane_cosim.monolithic.crane_loop.warm_up_loop", lambda *a, **k: [])
-    monkeypatch.setattr("crane_cosim.runtime.compiled.warm_up.warm_up_master", lambda *a, **k: False)
+    monkeypatch.setattr("crane_cosim.runtime.compiled.master_warm_up.warm_up_master", lambda *a, **k: False)
 
     def run_bench(*args, **kwargs):
         started.append(capsys.readouterr().err)  # what was said before the first run

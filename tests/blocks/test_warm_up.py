@@ -11,7 +11,7 @@ import numba  # noqa: F401  # a dependency: without it this module fails, it is 
 
 from crane_cosim.blocks import jit, stepping
 from crane_cosim.blocks import warm_up as warmup
-from crane_cosim.runtime.compiled import warm_up as master_warm_up
+from crane_cosim.runtime.compiled import master_warm_up
 from limits import HUNG
 
 

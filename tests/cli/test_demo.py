@@ -1,4 +1,4 @@
-"""``crane-cosim demo`` (``cosim/cli/run.py``): its vessel starts at rest
+"""``crane-cosim demo`` (``cosim/cli/runs.py``): its vessel starts at rest
 under the crane (``cosim/vessel_start.py``), not level, while the examples
 that reproduce the papers keep the papers' level start."""
 import math

@@ -1,4 +1,4 @@
-"""``crane-cosim run`` and ``check`` (``cosim/cli/run.py``): the options
+"""``crane-cosim run`` and ``check`` (``cosim/cli/runs.py``): the options
 checked before anything is built, and ``check`` saying what it checked."""
 import pytest
 
@@ -66,7 +66,7 @@ def test_the_demo_says_each_thing_before_it_does_it(capsys, monkeypatch, tmp_pat
 
     from crane_cosim import vessel_start, views
     from crane_cosim.blocks import warm_up
-    from crane_cosim.runtime.compiled import warm_up as master_warm_up
+    from crane_cosim.runtime.compiled import master_warm_up
     from crane_cosim.reports import plots
     from crane_cosim.runtime import run
 
@@ -115,7 +115,7 @@ def test_a_run_says_it_builds_the_fmus_before_it_does(capsys, tmp_path, unbuilt_
 
 
 def test_check_of_fmus_built_from_other_sources_says_so(capsys, tmp_path, fmu_dir, monkeypatch):
-    from crane_cosim.cli import run as module
+    from crane_cosim.cli import runs as module
     monkeypatch.setattr(module, "needs_building", lambda path, block: True)  # as if built by another version
     system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir))
     assert main(["check", str(write_ssd(system, tmp_path / "built.ssd"))]) == 0

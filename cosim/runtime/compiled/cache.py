@@ -4,7 +4,7 @@ the content of every module the step is compiled from.
 
 numba stamps a cached function by its own source file only; the step's
 machine code holds the functions of the other modules it calls
-(``quadratic.py``, ``point.py`` ...), and a change of one of those alone
+(``quadratic_kernels.py``, ``point_kernels.py`` ...), and a change of one of those alone
 would otherwise load the old code.  A folder per content of all of them
 gives a changed source a new cache, as the blocks' kernels have.
 """
@@ -19,7 +19,7 @@ __all__ = ["MODULES", "sources_digest", "folder", "install"]
 
 _HERE = Path(__file__).parent
 #: the modules the compiled step is made of
-MODULES = ("calls", "component", "held", "layout", "point", "qn", "quadratic", "step")
+MODULES = ("calls", "component", "held", "layout", "point_kernels", "qn", "quadratic_kernels", "step")
 
 
 def sources_digest() -> str:

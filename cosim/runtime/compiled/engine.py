@@ -254,7 +254,7 @@ class CompiledMidpoint:
                      *reports, *self._quadratic_arguments(quadratic))
         #: the steps' spans (from, over) and rows (``step.midpoint_steps``)
         self.spans, self.rows = np.zeros((1, 2)), np.zeros((1, 1 + len(alg.mid_flat)))
-        # numba's machine code loaded (or compiled: ``warm_up.py`` says so first) now, not in the first step
+        # numba's machine code loaded (or compiled: ``master_warm_up.py`` says so first) now, not in the first step
         try:
             with compiling_alone([kernel.midpoint_steps], cache.folder()):
                 kernel.midpoint_steps.compile(kernel.SIGNATURE)
@@ -264,7 +264,7 @@ class CompiledMidpoint:
                                   f"{SWITCH}=python runs the Python algorithm instead") from exc
 
     def _quadratic_arguments(self, quadratic: bool) -> tuple:
-        """The iterated quadratic's arrays (``quadratic.py``), empty for the
+        """The iterated quadratic's arrays (``quadratic_kernels.py``), empty for the
         iterated midpoint."""
         alg, n = self.algorithm, len(self.instances)
         if not quadratic:

@@ -1,7 +1,7 @@
 """The iterated midpoint's step (``algorithms/midpoint.py``, with the reads
 at the point of ``algorithms/point.py`` and the peaks of
 ``algorithms/base.py``), and the iterated quadratic's with its passes
-(``quadratic.py``), compiled by numba, calling the FMUs' FMI 2.0
+(``quadratic_kernels.py``), compiled by numba, calling the FMUs' FMI 2.0
 functions through their addresses (``calls.py``): the same calls, values
 and operations, in the same order, as the Python algorithm, which is its
 reference (tests/runtime/test_compiled_step.py compares the two to the bit).
@@ -12,7 +12,7 @@ step of the crane on the vessel), is gone; the FMUs' own time stays.
 ``engine.py`` builds the tables this step reads from the algorithm and
 explains what it reports; ``component.py`` holds the calls of one
 component, ``held.py`` a component's step in a pass (and the components
-that step at the same time), ``point.py`` the reads at the point,
+that step at the same time), ``point_kernels.py`` the reads at the point,
 ``qn.py`` the quasi-Newton step, ``layout.py`` the columns and slots named
 below.
 
@@ -62,8 +62,8 @@ from .held import gather_mid, held_step, step_together
 from .layout import (COMPONENT, DISCARDED, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, FIXED_STEP,
                      FLOOR_OF, GET_CALL, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT, NOT_FINITE_END, OFFSET,
                      OK, PASS, REUSE_STEPS, SETTLE_TOL, SLOT, TOGETHER, Y)
-from .point import point_reads
-from .quadratic import quadratic_passes
+from .point_kernels import point_reads
+from .quadratic_kernels import quadratic_passes
 from .qn import qn_new_step, qn_next_input
 
 __all__ = ["midpoint_steps", "SIGNATURE"]
@@ -270,7 +270,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
           follow_ptr, follow_from, follow_to, first_halves):
     """One step of the iterated midpoint from ``t`` over ``h`` [s]
     (``IteratedMidpoint.step``, settling), or with ``quadratic`` of the
-    iterated quadratic (``quadratic.py``: its arrays, else empty); 0, or
+    iterated quadratic (``quadratic_kernels.py``: its arrays, else empty); 0, or
     the kind of the fault that stopped it (``fault``, ``fault_t``: what the
     caller explains)."""
     n = ci.shape[0]
@@ -342,7 +342,7 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
 
 _F1, _F2, _I1, _I2 = nt.float64[::1], nt.float64[:, ::1], nt.int64[::1], nt.int64[:, ::1]
 #: the types of :func:`midpoint_steps`'s arguments, as ``engine.py`` makes
-#: them (a test checks), for compiling it before a run (``compiled/warm_up.py``)
+#: them (a test checks), for compiling it before a run (``compiled/master_warm_up.py``)
 SIGNATURE = (_F2, _F2, _I2, nt.uint64[:, ::1], nt.uint64[::1], _I2, _I1, _F1, _F2, _I1, _I1, _F1, _F1,
              _I1, _F1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, nt.bool_[::1], _F2, nt.boolean, _I1,
              _F1, _I2, _F1, _I1, _I2, _F1, _F1, nt.bool_[::1], nt.uint64[::1],

@@ -3,7 +3,7 @@ counters, read from its outputs, under ``"bridges"`` in ``summary.json``
 with the peer's status, and a warning under ``"warnings"`` for a peer that
 never answered, one that was silent while the run went on
 (``on_silence = hold``), and datagrams a bridge ignored; the terminal
-prints both (``cli/run.py``, :func:`describe`)."""
+prints both (``cli/runs.py``, :func:`describe`)."""
 from __future__ import annotations
 
 import math

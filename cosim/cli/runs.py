@@ -196,7 +196,7 @@ def cmd_demo(args) -> int:
     from ..ssp import write_ssd
     from ..fmus.build import build_all
     from ..blocks.warm_up import warm_up
-    from ..runtime.compiled.warm_up import warm_up_master
+    from ..runtime.compiled.master_warm_up import warm_up_master
     from ..runtime.model import models_of
     from ..reports.plots import plot_run
     from ..runtime.run import run_cosim

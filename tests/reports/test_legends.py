@@ -1,4 +1,4 @@
-"""Readable names of recorded variables (``cosim/reports/names.py``): the
+"""Readable names of recorded variables (``cosim/reports/legends.py``): the
 words of docs/names.md, with the symbol of the paper the component's model
 follows."""
 import re
@@ -7,7 +7,7 @@ import pytest
 
 from crane_cosim.blocks import BLOCKS
 from crane_cosim.reports import plots
-from crane_cosim.reports.names import quantity, readable
+from crane_cosim.reports.legends import quantity, readable
 
 
 @pytest.mark.parametrize("column, model, name", [
@@ -47,7 +47,7 @@ def test_every_block_takes_its_symbols_from_a_paper_the_table_knows():
     symbols of: a misspelt paper would leave its legends without symbols,
     silently."""
     from crane_cosim.blocks import BLOCKS
-    from crane_cosim.reports.names import QUANTITIES
+    from crane_cosim.reports.legends import QUANTITIES
     known = {paper for _, symbols, _ in QUANTITIES.values() for paper in symbols}
     declared = {name: cls.symbols_of for name, cls in BLOCKS.items() if cls.symbols_of}
     assert declared and set(declared.values()) <= known, declared

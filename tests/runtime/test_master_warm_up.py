@@ -1,12 +1,12 @@
 """Compiling the master's compiled step up front, with a word to the user
-(runtime/compiled/warm_up.py), where the run's algorithm has a compiled
+(runtime/compiled/master_warm_up.py), where the run's algorithm has a compiled
 twin."""
 import io
 
 import pytest
 
 from crane_cosim.runtime.algorithms import ALGORITHMS
-from crane_cosim.runtime.compiled import warm_up as master_warm_up
+from crane_cosim.runtime.compiled import master_warm_up
 
 WORD, DURATION = master_warm_up.MASTER_STEP
 
