@@ -5,6 +5,7 @@ numpy code staying the reference that the tests hold them to."""
 from __future__ import annotations
 
 import math
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -38,10 +39,7 @@ def compiled(block, warm_up) -> bool:
         warm_up()
         return True
     except Exception as exc:  # numba's own errors have no common base
-        import warnings
-
-        from .jit import under_ci
-        if under_ci():
+        if jit.under_ci():
             raise
         warnings.warn(f"{block.model_name}: numba could not compile its kernels ({exc}); running the numpy "
                       f"code, {getattr(block, 'numpy_slowdown', 'slower')}")

@@ -41,6 +41,7 @@ import sys
 
 import numpy as np
 
+from . import jit
 from .kernel_texts import parsed
 
 __all__ = ["METHODS", "compiled_step", "load_stepping", "step_compiled", "step_functions", "warm_up"]
@@ -139,7 +140,6 @@ def load_stepping(name: str, kernels):
     :data:`_RATES`.
     One per kernel module's content and process; nothing is compiled until
     its first call."""
-    from . import jit
     module = jit._module_name(name)  # the loaded kernel module's name, in sys.modules
     if module in _STEPS:
         return _STEPS[module]
@@ -162,7 +162,6 @@ def _step_source(name: str, defined):
     """``(file stem, source)`` of the compiled step of the kernel module
     ``blocks/<name>.py``, whose names are ``defined``, or ``None`` where it
     defines no kernel of :data:`_RATES`."""
-    from . import jit
     kernel = next((k for k in _RATES if k in defined), None)
     if kernel is None:
         return None
@@ -177,7 +176,6 @@ def step_functions(name: str) -> tuple[str, ...]:
     source, nothing imported."""
     import ast
 
-    from . import jit
     source = _step_source(name, set(jit.kernel_functions(name)))
     if source is None:
         return ()
@@ -189,7 +187,6 @@ def step_compiled(name: str) -> bool:
     ``blocks/<name>.py`` (true where it has none, or without numba):
     :func:`jit.kernels_compiled` for the step, which a change of this
     module's template makes anew while the kernels stay cached."""
-    from . import jit
     numba = jit._numba()
     source = _step_source(name, set(jit.kernel_functions(name))) if numba is not None else None
     if source is None:

@@ -119,11 +119,9 @@ LONGEST_STEP = max(step for _, step in DEFAULTS.values())
 #: per scenario, what a benchmark of it takes [s]: the fixed part of each
 #: run (FMUs unpacked and instantiated, the bare loop set up), and the wall
 #: seconds a simulated second of the monolithic run and of one
-#: co-simulation (with its bare fmpy replay, which adds little) take.
-#: Measured on 2026-11-27 on the 2-core AMD EPYC VM of docs/benchmarks.md,
-#: the kernels compiled: ``crane-cosim bench --stop-time 2`` (52 s in all;
-#: the real-time factors) and ``--stop-time 0.05`` (32 s; the fixed parts,
-#: the scenario's time over its four runs)
+#: co-simulation (with its bare fmpy replay, which adds little) take, from
+#: two runs of the command (docs/benchmarks.md, "First compile from a cold
+#: cache, and the benchmark's own time": how, on which machine, when)
 SCENARIO_SECONDS = {"crane_on_vessel": (1.0, 0.36, 0.068), "crane_on_vessel_friction": (0.75, 0.42, 0.066),
                     "knuckle_boom": (0.75, 0.066, 0.081), "offshore_knuckle_boom": (1.25, 0.63, 0.17),
                     "flexible_crane": (1.5, 1.66, 1.02), "hydro_vessel": (1.25, 1.01, 0.20)}

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..errors import CraneCosimError
 from .results_stream import HEADER_KEY, read_stream
@@ -236,10 +237,6 @@ def read_table(results):
     while writing its last batch, which is left out).  A missing or
     unreadable file is :class:`~crane_cosim.errors.CraneCosimError` in one
     sentence naming it."""
-    import pyarrow as pa
-    from ..errors import CraneCosimError
-    from .results_stream import read_stream
-
     path = results_path(results)
     if not path.is_file():
         where = f"{path.parent} holds no {RESULTS_FILE}" if Path(results).is_dir() else f"{path} does not exist"
@@ -248,7 +245,7 @@ def read_table(results):
         if path.suffix == ".csv":
             return pa.Table.from_pandas(pd.read_csv(path), preserve_index=False), True
         if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
+            import pyarrow.parquet as pq  # here: Parquet's reader loads only for a Parquet file
             return pq.read_table(path), True
     except (OSError, ValueError, pa.ArrowException, pd.errors.ParserError) as exc:
         raise CraneCosimError(f"the results {path} cannot be read: {str(exc).splitlines()[0]}") from None

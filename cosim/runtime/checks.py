@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from ..blocks.block import ParameterError
 from .types import (FAMILY, UNSUPPORTED, bound_problem, connection_problem, inexact_problem, settable_problem,
                     value_of)
 
@@ -202,7 +203,6 @@ def inexact_start_problems(comp: str, source: str, model, values) -> list[str]:
 def our_block_problems(comp: str, block, values: dict) -> list[str]:
     """This project's block checks its own parameters: the check its FMU
     makes at initialization, made here before anything runs."""
-    from ..blocks.block import ParameterError
     params = {n: v for n, v in values.items() if any(p.name == n for p in block.parameters)}
     try:
         block.check_parameters(**params)

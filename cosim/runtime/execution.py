@@ -20,7 +20,6 @@ import numpy as np
 
 from .algorithms import ALGORITHMS
 from .algorithms.base import exchange_initial
-from .compiled.engine import stand_in
 from .instance import Ended
 from .loading import instantiate
 from .observers import Observer
@@ -67,8 +66,12 @@ class Execution:
         """Exchange the outputs at the start time and set up the algorithm."""
         exchange_initial(self.instances, self.plan, self.plan.settings.start_time)
         algorithm = ALGORITHMS[self.plan.settings.algorithm](self.plan, self.instances)
-        # its compiled twin in its place, where it has one that can stand in
-        self.algorithm = stand_in(algorithm) if algorithm.compiled_twin else algorithm
+        if algorithm.compiled_twin:
+            # its compiled twin in its place, where one can stand in; imported
+            # here: numba and the compiled package load only for a run that may use them
+            from .compiled.engine import stand_in
+            algorithm = stand_in(algorithm)
+        self.algorithm = algorithm
 
     def step(self) -> None:
         """One base step."""

@@ -24,8 +24,8 @@ from ..errors import CraneCosimError
 #: Bytes a value takes in results.arrows: a float64 or int64 takes 8 (a
 #: Boolean 1 bit, a String its length); each batch adds about 50 bytes a
 #: column (at 1 ms: under 1% with a batch a second, 6% with a paced run's
-#: batch every 0.1 s, which the estimate does not count).  Measured on
-#: crane_on_vessel at 1 ms, 100 columns: 8.1 (2 s, one batch).
+#: batch every 0.1 s, which the estimate does not count; the size measured:
+#: docs/benchmarks.md, "Writing the results").
 BYTES_PER_VALUE = 8
 #: Bytes a column takes in results.arrows besides its values: its field in
 #: the schema (about 190, with its unit, type and role) and in the empty

@@ -24,7 +24,7 @@ from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed, unwritable
 from ..fmus.build import prepare_fmus
-from .compiled.master_warm_up import warm_up_master
+from .algorithms import ALGORITHMS
 from .config import RunConfig
 from .execution import Execution
 from .model import models_of_plan
@@ -168,7 +168,10 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
     check_size(rows_of(plan.n_steps, every), len(chosen) + 1, config.size_limit)
     if config.progress:
         warm_up(models_of_plan(plan))
-        warm_up_master(for_algorithm=plan.settings.algorithm)
+        if ALGORITHMS[plan.settings.algorithm].compiled_twin:
+            # imported here: numba and the compiled package load only for a run that may use them
+            from .compiled.master_warm_up import warm_up_master
+            warm_up_master()
     s = plan.settings
     with work_folder() as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \

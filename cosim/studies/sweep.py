@@ -58,7 +58,6 @@ from ..errors import CraneCosimError
 from ..files.folders import claimed
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.checks import settings_problems
-from ..runtime.compiled.master_warm_up import warm_up_master
 from ..runtime.coupling import COUPLINGS
 from ..runtime.model import models_of
 from ..runtime.plan import EXTRAPOLATIONS
@@ -335,6 +334,8 @@ def _swept(system_path: str, cases, out: Path, config, ident: dict, models, algo
         # workers' cases then load from, rather than by the first cases in
         # silence (their messages go to their case.log)
         warm_up(models)
+        # imported here: numba and the compiled package load only where the cases may use them
+        from ..runtime.compiled.master_warm_up import warm_up_master
         warm_up_master(for_algorithm=algorithm)
     client, cluster = _connect(scheduler, workers)
     bar, stopped = None, False

@@ -92,7 +92,8 @@ def test_a_local_sweep_compiles_the_kernels_with_a_word_before_its_workers_start
     their case.log: a cold cache's minutes of a sweep were silent."""
     done = []
     monkeypatch.setattr(module, "warm_up", lambda models: done.append(("compile", sorted(models))))
-    monkeypatch.setattr(module, "warm_up_master", lambda for_algorithm: done.append(("master", for_algorithm)))
+    monkeypatch.setattr("crane_cosim.runtime.compiled.master_warm_up.warm_up_master",
+                        lambda for_algorithm: done.append(("master", for_algorithm)))
 
     def connect(*a):
         done.append(("cluster",))

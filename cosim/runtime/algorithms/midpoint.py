@@ -1,53 +1,22 @@
 """The ``iterated-midpoint`` algorithm: each input is held, over
 ``[t, t + h]``, at its source's output at ``t + h/2``, the midpoint rule's
-value.
-
-Every component steps in two halves of ``h/2`` where a mid-step output of
-it is wanted (and always, if it cannot vary its step).  In the first pass
-the components step in the order of the system file; an input from a
-component that has not stepped yet holds that source's value at ``t``.
-Then the components that read such an input (a later component's output,
-or their own), and those that read one of them in turn, are rolled back to
-``t`` (``fmi2SetFMUstate``) and step again, in order, with the newest
-mid-step outputs: one fixed-point iteration of the implicit midpoint
-coupling, second order in ``h`` where the components' own integration is.
-The others (sources that read nothing stepped again, such as a signal) are
-not repeated.  At ``t + h`` the outputs are read and the components get
-their inputs at ``t + h`` and are read again, so that recorded outputs that
-depend directly on inputs (a reaction on an acceleration) agree with their
-inputs at the communication point.  A String input takes its source's
-newest value when its component steps.
-
-By default the re-step pass is repeated until no mid-step output read in
-the pass before it is produced differs from the value read by more than
-``SETTLE`` (a hundredth) of the accuracy asked of its peak so far, at most
-``MAX_PASSES`` times; the first pass starts from a prediction of the values
-read before they are produced, and a re-step pass reads a quasi-Newton step
-towards the fixed point (``prediction.py``, ``acceleration.py``), so that
-one re-step pass is most often enough; ``summary.json`` records how many
-steps took how many (``re_step_passes``).  ``iterations`` fixes the number
-of passes instead, plain ones from the values at ``t``, as the estimate of
-the coupling error's order presumes.  At ``t + h`` the components are read
-along the dependencies of their outputs on their inputs
-(``graph.point_schedule``, ``point.py``), a loop of direct feedthrough
-round and round until it settles to the same bound; with a fixed number
-of passes, the outputs at ``t + h`` are passed on once more than the links
-of direct feedthrough that run against the order on one path
-(``graph.py``).  ``docs/master.md`` says all of it at length, with the
+value; docs/master.md ("Stepping") says how and why at length, with the
 figures measured on the examples.
 
-For the flexible crane of Jarzębowska et al. (2018) on its spring
-supports, whose base rings at 30-41 Hz and boom at up to 111 Hz
-(``omega h`` up to 0.7 at 1 ms), this cuts the support forces' error at
-1 ms from 2.1% to 0.4% of their peaks over 5 s, for about twice the cost of
-Gauss-Seidel (``docs/master.md``).  Components stepped twice must declare
-``canGetAndSetFMUstate``; every step of theirs that a rollback may follow
-is made with ``noSetFMUStatePriorToCurrentPoint`` false.
-
-Where the components allow it (FMI 2.0, all Real, one saved state each)
-and the passes settle, the step runs compiled by numba
-(``runtime/compiled``): the same calls and the same bits, without
-Python's time between them.
+In short: the components step in the order of the system file, in two
+halves where a mid-step output of theirs is wanted; those that read a
+later component's output (and those that read them) are rolled back
+(``fmi2SetFMUstate``) and step again with the newest mid-step outputs, one
+fixed-point iteration of the implicit midpoint coupling, second order in
+``h``.  The passes repeat until the values read settle to ``SETTLE`` of
+the accuracy asked of their peaks (at most ``MAX_PASSES``), starting from
+a prediction and taking quasi-Newton steps (``prediction.py``,
+``acceleration.py``), or ``iterations`` plain passes.  At ``t + h`` the
+outputs are read along their direct feedthrough (``point.py``), so that a
+recorded reaction agrees with the inputs at the point.  Components stepped
+twice must declare ``canGetAndSetFMUstate``.  The execution may step the
+compiled twin in its place (``runtime/compiled``): the same calls, the
+same bits.
 """
 from __future__ import annotations
 

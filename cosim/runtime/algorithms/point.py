@@ -24,12 +24,9 @@ start), whose error, third order in the step, is mostly below the bound,
 so that one round may settle the loop.  The rounds after it read, as the
 passes of the iterated algorithms do, a quasi-Newton step towards the
 loop's fixed point (``acceleration.QuasiNewton``, its columns kept from
-the points before).  Measured over 5 s of the offshore knuckle boom
-crane, where plain rounds from the values read after the step took 3
-(33% of the points) or 4: 1 round at 21% of the points, 2 at 78%, 3 at
-1% (the friction torques miss the prediction by up to 1e-3 of their
-peaks where the joints stick or slip); on the crane on the vessel with
-friction 3 -> 1.8 rounds.  The iterated quadratic's passes settle the
+the points before).  The rounds this saves on the examples: docs/master.md
+("Stepping"), where the friction torques, which stick and slip, miss the
+prediction most.  The iterated quadratic's passes settle the
 values at t + h themselves: its loops start from them as they stand.
 """
 from __future__ import annotations

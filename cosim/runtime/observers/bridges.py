@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from ...blocks.udp_bridge import PARAMETERS
+from ...fmus.build import bridge_spec_of
 from . import Observer
 
 __all__ = ["Bridges", "describe", "COUNTER_NAMES"]
@@ -26,8 +28,6 @@ class Bridges(Observer):
     figures into ``log``'s summary when the run ends."""
 
     def __init__(self, plan, log):
-        from ...blocks.udp_bridge import PARAMETERS
-        from ...fmus.build import bridge_spec_of
         self.log = log
         self._section = {}
         defaults = {p.name: p.start for p in PARAMETERS}

@@ -40,6 +40,7 @@ import time
 
 import numpy as np
 
+from ...errors import CraneCosimError
 from ...files.results import TIMING_FILE
 from . import Observer
 from .progress import Progress
@@ -65,7 +66,6 @@ PROGRESS_EVERY = Progress.period
 
 def check_factor(factor) -> None:
     """One sentence for a real-time factor the pacer cannot keep."""
-    from ...errors import CraneCosimError
     if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor > 0):
         raise CraneCosimError(f"--real-time {factor!r} is not a positive number (1 = real time, 2 = twice as fast)")
 
