@@ -1,10 +1,5 @@
 """What the 3-D view draws of the torque-driven crane (``crane.py``), from its
-recorded outputs and its own Kane chain.
-
-A part is ``(name, kind, points, ground)``: its legend's name, its style (``link``,
-``bracket``, ``barrel``, ``piston``, ``path``) and a polyline per frame, ``(frames,
-points, 3)`` [m], in the mount frame, or in Frame 0 where ``ground``; a row
-of NaN separates pieces of one part."""
+recorded outputs and its own Kane chain.  The parts are ``Block.skeleton``'s."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,11 +1,6 @@
 """What the 3-D view draws of the knuckle boom crane (``knuckle_boom.py``),
 from its recorded outputs, its own joint map and Kane chain, so that a pin
-drawn is where the model has it.
-
-A part is ``(name, kind, points, ground)``: its legend's name, its style (``link``,
-``bracket``, ``barrel``, ``piston``, ``path``) and a polyline per frame, ``(frames,
-points, 3)`` [m], in the mount frame, or in Frame 0 where ``ground``; a row
-of NaN separates pieces of one part."""
+drawn is where the model has it.  The parts are ``Block.skeleton``'s."""
 from __future__ import annotations
 
 import numpy as np
