@@ -79,7 +79,7 @@ def loop_state(q, u, l_b, a_b, e_b, a_p, e_p):
 # -- small vector algebra ---------------------------------------------------------
 
 
-def _cross(a, b):
+def _cross_of(a, b):
     return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
@@ -228,8 +228,8 @@ def tree_terms(theta, G, Gdot_u, u, tb, g_base, parents, R0, Kb, K2b, off0, slid
         for r in range(6):
             to[k, r] = Xtp[r] + rel[r]
             ao[k, r] += s[r] * Gdot_u[k]
-        ao[k, :3] -= _cross(rel[:3], Xtp[:3])
-        ao[k, 3:] -= _cross(rel[3:], Xtp[:3]) + _cross(rel[:3], Xtp[3:])
+        ao[k, :3] -= _cross_of(rel[:3], Xtp[:3])
+        ao[k, 3:] -= _cross_of(rel[3:], Xtp[:3]) + _cross_of(rel[:3], Xtp[3:])
         # at the COG
         c = com[k]
         for j in range(N):
@@ -253,8 +253,8 @@ def tree_terms(theta, G, Gdot_u, u, tb, g_base, parents, R0, Kb, K2b, off0, slid
         # gravity [0; m R^T g] less D a + [w x I w; w x m v]
         Iw = _matvec3(I_k, t[:3])
         g_k = _transpose_matvec3(R[k], g_base)
-        W[k, :3] = -(_matvec3(I_k, a[:3]) + _cross(t[:3], Iw))
-        W[k, 3:] = m_k * (g_k - a[3:] - _cross(t[:3], t[3:]))
+        W[k, :3] = -(_matvec3(I_k, a[:3]) + _cross_of(t[:3], Iw))
+        W[k, 3:] = m_k * (g_k - a[3:] - _cross_of(t[:3], t[3:]))
         for i in range(N):
             fi, gi = 0.0, 0.0
             for r in range(3):
@@ -278,7 +278,7 @@ def _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws
     tb[:3], tb[3:] = inp[9:12], inp[15:18]
     tb_dot = np.empty(6)
     tb_dot[:3] = inp[12:15]
-    tb_dot[3:] = inp[18:21] - _cross(inp[9:12], inp[15:18])
+    tb_dot[3:] = inp[18:21] - _cross_of(inp[9:12], inp[15:18])
     # g_base = R_1^0^T [0, 0, -g]: the last row of R_1^0
     g_base = -g * inp[6:9]
     M, f, tau_g, R, p, J, W = tree_terms(theta, G, Gdot_u, x[3:], tb, g_base, parents, R0, Kb, K2b, off0,
@@ -325,7 +325,7 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
             for r in range(3):
                 I_A[i, j] -= M[i, 6 + r] * sol[r, j]
     I_A = 0.5 * (I_A + I_A.T)
-    p_A = _mv(M[:6, 6:], sol[:, 6]) - f[:6] - _mv(I_A[:, 3:], _cross(tb[:3], tb[3:]))
+    p_A = _mv(M[:6, 6:], sol[:, 6]) - f[:6] - _mv(I_A[:, 3:], _cross_of(tb[:3], tb[3:]))
     # total wrenches of the bodies (eq. 49), the actuators on them (eqs. 67-68)
     nudot = np.empty(9)
     nudot[:6], nudot[6:] = tb_dot, du
@@ -378,7 +378,7 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
                 point[2] = lc[c]
         f_base = _matvec3(R[body], f_loc)
         at = p[body] + _matvec3(R[body], point)
-        n_base = _matvec3(R[body], n_loc) + _cross(at, f_base)
+        n_base = _matvec3(R[body], n_loc) + _cross_of(at, f_base)
         for k in range(3):
             if carried_by[k, i] != 0.0:
                 F[k] += f_base
@@ -398,7 +398,7 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
     y[45:51] = p_A
     for k in range(1, 3):
         o = 51 + 6 * (k - 1)
-        y[o:o + 3] = -_transpose_matvec3(R[k], N_O[k] - _cross(p[k], F[k]))
+        y[o:o + 3] = -_transpose_matvec3(R[k], N_O[k] - _cross_of(p[k], F[k]))
         y[o + 3:o + 6] = -_transpose_matvec3(R[k], F[k])
     # the wrench through Joints 2 and 3: the pin's reaction and the friction couple
     y[51] += tf2

@@ -1,6 +1,6 @@
 """The project's example systems, built with the Python builder API.  The
-``.ssd`` files under ``examples/`` are written from these (``crane-cosim
-write-examples``; a test checks they are up to date)."""
+``.ssd`` files under ``examples/`` are written from these (``python -m
+crane_cosim.scenarios examples``; a test checks they are up to date)."""
 from __future__ import annotations
 
 from pathlib import Path

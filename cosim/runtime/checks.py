@@ -319,7 +319,3 @@ def unsupported_output_notes(comp: str, model) -> list[str]:
         return []
     return [f"component {comp}: {len(left)} output(s) of a type crane-cosim does not record (Binary, Clock or "
             f"array), left out of the results: {', '.join(left)}"]
-
-
-def source_name(path) -> str:
-    return Path(path).name

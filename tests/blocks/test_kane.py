@@ -1,5 +1,5 @@
 """Kane's equations with projection matrices (Cibicik & Egeland 2018, eqs. (29)-(38)): identities,
-energy and statics (validation ladder steps 1-3)."""
+energy and statics."""
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp

@@ -1,5 +1,5 @@
 """The composed blocks against an independent model of the same physics:
-Cibicik & Egeland's (2018) system as one 6-joint chain (validation ladder steps 2 and 4)."""
+Cibicik & Egeland's (2018) system as one 6-joint chain."""
 import subprocess
 import sys
 import time

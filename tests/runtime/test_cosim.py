@@ -1,5 +1,5 @@
-"""Co-simulation of the crane on the vessel against the monolithic run
-(validation ladder step 5), over the first 8 s (the raise and the start of
+"""Co-simulation of the crane on the vessel against the monolithic run,
+over the first 8 s (the raise and the start of
 the slew, so every component is loaded): the algorithms and couplings at
 1 ms, Gauss-Seidel unless said otherwise.  The whole examples at their own
 settings, with bounds at about 3x what they achieve:

@@ -1,6 +1,6 @@
 """Every example over its whole run at its own settings (the system file's
 algorithm and step) against the monolithic run of the same blocks
-(validation ladder step 5, ``docs/master.md``).
+(docs/master.md).
 
 The error of a run is the worst, over every recorded force and moment (the
 outputs in N and N.m whose reference is not zero but for round-off), of the

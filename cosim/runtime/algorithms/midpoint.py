@@ -90,7 +90,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         self.tolerance = SETTLE * plan.settings.accuracy if iterations is None else None
         #: the passes of outputs to inputs at t + h, where the outputs'
         #: dependencies make a loop; else the components read in order
-        self.settle = self.links + 1
+        self.point_passes = self.links + 1
         schedule = point_schedule(plan) if self.tolerance is not None else None
         #: the reads at t + h along the schedule (None: in passes)
         self.point = PointReads(plan, schedule, self.point_predicted) if schedule is not None else None
@@ -189,7 +189,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         else:
             for inst in instances:
                 inst.get_outputs()
-            pass_on(instances, self.routes, self.string_routes, self.settle)
+            pass_on(instances, self.routes, self.string_routes, self.point_passes)
         ends = self.ends
         np.concatenate([inst.y for inst in instances], out=ends)
         # a finite sum has finite terms only; where it is not, the
