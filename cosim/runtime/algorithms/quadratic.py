@@ -24,15 +24,11 @@ loop), and an input that is not a continuous real, is held at its
 source's mid-step value, as in the iterated midpoint, which keeps a step
 in a signal a step, where a quadratic through it would overshoot.
 
-Two integrators in a loop: fourth order settled (the error falls 16-fold
-as ``h`` halves), third with one pass.  For the flexible crane of
-Jarzębowska et al. (2018) on its spring supports, every force and moment
-is within 0.07% of its peak (RMS) at 1 ms over the 5 s, where the iterated
-midpoint gives 1.35%, and needs 0.25 ms for 0.08% (``docs/master.md``).
-Components stepped again must declare ``canGetAndSetFMUstate`` and
+Settled, the coupling is fourth order; its accuracy on the examples
+against the iterated midpoint's: docs/master.md.  Components stepped again must declare ``canGetAndSetFMUstate`` and
 ``canInterpolateInputs`` (FMI 2.0: FMI 3.0 has no input derivatives).
-Where the iterated midpoint's step runs compiled (``runtime/compiled``),
-so does this one, to the same bits.
+The execution may step its compiled twin in its place
+(``runtime/compiled``), to the same bits.
 """
 from __future__ import annotations
 
