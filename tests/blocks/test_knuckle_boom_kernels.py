@@ -111,10 +111,12 @@ def test_the_kernels_joint_map_equals_the_screws_of_the_reference():
 PERTURBATIONS = {
     "cosine rule": ("math.atan(a_p / e_p)", "1.001 * math.atan(a_p / e_p)"),
     "gain rate": ("num_dot / (lc * den)", "1.001 * num_dot / (lc * den)"),
-    "velocity product": ("ao[k, :3] -= _cross(rel[:3], Xtp[:3])", "ao[k, :3] -= 1.001 * _cross(rel[:3], Xtp[:3])"),
-    "gyroscopic moment": ("_cross(t[:3], Iw)", "1.001 * _cross(t[:3], Iw)"),
+    "velocity product": ("ao[k, :3] -= _cross_of(rel[:3], Xtp[:3])",
+                         "ao[k, :3] -= 1.001 * _cross_of(rel[:3], Xtp[:3])"),
+    "gyroscopic moment": ("_cross_of(t[:3], Iw)", "1.001 * _cross_of(t[:3], Iw)"),
     "support load": ("d_b[c] * fb[0]", "1.001 * d_b[c] * fb[0]"),
-    "p_A velocity term": ("_mv(I_A[:, 3:], _cross(tb[:3], tb[3:]))", "1.001 * _mv(I_A[:, 3:], _cross(tb[:3], tb[3:]))"),
+    "p_A velocity term": ("_mv(I_A[:, 3:], _cross_of(tb[:3], tb[3:]))",
+                          "1.001 * _mv(I_A[:, 3:], _cross_of(tb[:3], tb[3:]))"),
 }
 
 

@@ -129,7 +129,7 @@ def test_passes_follow_the_links_against_the_order():
     assert links(backwards, feedthrough_a=False) == 2
     assert links(closed) == 2
     p = fake.plan([fake.model("a", feedthrough=False), fake.model("b"), fake.model("c")], backwards)
-    assert IteratedMidpoint(p, fake.instances(p)).settle == 3
+    assert IteratedMidpoint(p, fake.instances(p)).point_passes == 3
 
 
 def test_a_component_that_cannot_roll_back_is_named():
