@@ -14,8 +14,8 @@ costs the steps (``docs/animation.md``).
 from __future__ import annotations
 
 import ipaddress
-import sys
 import multiprocessing
+import sys
 import time
 from multiprocessing import shared_memory
 
@@ -52,16 +52,15 @@ def parse_address(text: str) -> tuple[str, int]:
 class LiveView(Observer):
     """The run's side of the live view of ``plan`` (its ``components`` as
     ``summary.json`` has them), served at ``address`` by a process it
-    starts; :attr:`url` says where, and ``figures`` (the summary's) gets the
-    address and the copies made."""
+    starts; :attr:`url` says where, and :attr:`figures` (its section of the
+    summary) the address and the copies made."""
 
     batched = True
 
-    def __init__(self, plan, components: dict, title: str, address=LIVE_ADDRESS, rate: float = LIVE_RATE,
-                 figures: dict | None = None):
+    def __init__(self, plan, components: dict, title: str, address=LIVE_ADDRESS, rate: float = LIVE_RATE):
         names = [f"{part.name}.{v.name}" for part in plan.parts for v in part.outputs]
         self.interval, self.due, self.copies, self.t_copied = 1.0 / rate, 0.0, 0, None
-        self.figures = figures if figures is not None else {}
+        self.figures = {}
         self.memory = shared_memory.SharedMemory(create=True, size=8 * (OUTPUTS + len(names)))
         self.shared = np.ndarray(OUTPUTS + len(names), dtype=float, buffer=self.memory.buf)
         self.shared[:] = 0.0
@@ -106,10 +105,10 @@ class LiveView(Observer):
         self.process.join(timeout=5.0)
         self._close()
 
-
     def summary(self) -> dict:
         """Where it served and the copies it made."""
         return {"live_view": self.figures}
+
     def _copy(self, t: float, y: np.ndarray) -> None:
         shared = self.shared
         shared[SEQ] += 1.0  # odd: being written
