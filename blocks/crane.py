@@ -51,6 +51,8 @@ class Crane(CompiledBlock):
     symbols_of = "Cibicik & Egeland 2018"
     kernel_module = "crane_kernels"
     draws = "crane"
+    #: :meth:`Block.skeleton`, drawn by ``crane_drawing.py``
+    skeleton = _skeleton
     plain_kernels = True
     compile_name = "the torque-driven crane"
     compile_time = "10 to 30 s"
@@ -131,10 +133,6 @@ class Crane(CompiledBlock):
         ch = self.chain
         self._kernel_args = (ch._R0, ch._off0, np.array([b.com for b in ch.bodies]),
                              np.array([b.inertia for b in ch.bodies]), ch._mass, float(p.g))
-
-    def skeleton(self, values, pose) -> list[tuple]:
-        """:meth:`Block.skeleton`, drawn by ``crane_drawing.py``."""
-        return _skeleton(self, values, pose)
 
     def initial_state(self):
         p = self.p

@@ -108,6 +108,8 @@ class FlexibleCrane(CompiledBlock):
     symbols_of = "Jarzębowska et al. 2018"
     kernel_module = "flexible_crane_kernels"
     draws = "crane"
+    #: :meth:`Block.skeleton`, drawn by ``flexible_crane_drawing.py``
+    skeleton = _skeleton
     plain_kernels = True
     compile_name = "the flexible crane"
     compile_time = "20 s to 1 min"
@@ -274,10 +276,6 @@ class FlexibleCrane(CompiledBlock):
         for r in range(1, self.n_rfe):
             names += [f"psi^(c,2,{r})", f"theta^(c,2,{r})", f"phi^(c,2,{r})"]
         return names + ["q_jib"]
-
-    def skeleton(self, values, pose) -> list[tuple]:
-        """:meth:`Block.skeleton`, drawn by ``flexible_crane_drawing.py``."""
-        return _skeleton(self, values, pose)
 
     def initial_state(self):
         p = self.p

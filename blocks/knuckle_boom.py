@@ -82,6 +82,8 @@ class KnuckleBoomCrane(CompiledBlock):
     symbols_of = "Cibicik & Egeland 2019"
     kernel_module = "knuckle_boom_kernels"
     draws = "crane"
+    #: :meth:`Block.skeleton`, drawn by ``knuckle_boom_drawing.py``
+    skeleton = _skeleton
     compile_name = "the knuckle boom crane"
     compile_time = "30 s to 1.5 min"
     numpy_slowdown = "several times slower"
@@ -253,10 +255,6 @@ class KnuckleBoomCrane(CompiledBlock):
         x0, u0 = self.initial_state(), self.default_inputs()
         self._compiled("outputs", x0, u0, *self._reaction_args)
         self._compiled("accelerations", x0, u0)
-
-    def skeleton(self, values, pose) -> list[tuple]:
-        """:meth:`Block.skeleton`, drawn by ``knuckle_boom_drawing.py``."""
-        return _skeleton(self, values, pose)
 
     def initial_state(self):
         p = self.p

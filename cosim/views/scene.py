@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..errors import CraneCosimError
 from ..files.results import SUMMARY_FILE, model_of, read_results, read_summary
-from .skeletons import Part, crane_parts, draws, hull_outline_of
+from .skeletons import Part, crane_parts, hull_outline_of
 
 __all__ = ["Scene", "Drawing", "scene_of", "scene_of_run", "FRAMES_PER_SECOND"]
 
@@ -91,14 +91,14 @@ class Drawing:
         R, p = _mount_pose(df, times, t)
         parts, static = [], []
         for name, block in self.blocks.items():
-            if draws(type(block)) == "crane":
+            if block.draws == "crane":
                 for part in crane_parts(block, self._values(df, name, times, t), (R, p)):
                     points = part.points if part.ground else _to_ground(part.points, R, p)
                     parts.append(Part(part.name, part.kind, points))
             else:
                 outline, mount = hull_outline_of(block)
                 local = np.broadcast_to(outline - mount, (times.size, *outline.shape))
-                parts.append(Part(f"{name} {draws(type(block))}", "hull", _to_ground(local, R, p)))
+                parts.append(Part(f"{name} {block.draws}", "hull", _to_ground(local, R, p)))
                 if block.calm_water:
                     static.append(Part("calm water", "water", _water(outline)))
         scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=list(self.notes))
@@ -131,7 +131,7 @@ def _block_of(name: str, spec: dict):
     cls = BLOCKS.get(model)
     if cls is None:
         return None, f"its FMU ({model}) is not one of the package's blocks, whose geometry is known"
-    if draws(cls) is None:
+    if cls.draws is None:
         return None, ""  # a controller, a friction or a cylinder's hydraulics: nothing of its own to draw
     params = {k: v for k, v in (spec.get("parameters") or {}).items() if k in {q.name for q in cls.parameters}}
     try:

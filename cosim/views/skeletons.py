@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["Part", "crane_parts", "hull_outline_of", "draws"]
+__all__ = ["Part", "crane_parts", "hull_outline_of"]
 
 
 @dataclass
@@ -33,12 +33,6 @@ class Part:
 
 #: a component's recorded variable at the frames' times, by its name
 Values = Callable[[str], np.ndarray]
-
-
-def draws(cls) -> str | None:
-    """What the view draws of a block class: ``"crane"``, ``"hull"``,
-    ``"supports"`` or None."""
-    return getattr(cls, "draws", None)
 
 
 def crane_parts(block, values: Values, pose) -> list[Part]:
