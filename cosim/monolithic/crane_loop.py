@@ -21,6 +21,8 @@ is not finite: there the sweeps decide, with the blocks' own fallbacks.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..blocks import jit
@@ -127,10 +129,7 @@ def _compiling_alone(kernels):
 def _not_compiled(exc) -> None:
     """A loop numba cannot compile: an error under continuous integration,
     elsewhere a warning (the composite sweeps the blocks, as before)."""
-    import warnings
-
-    from ..blocks.jit import under_ci
-    if under_ci():
+    if jit.under_ci():
         raise exc
     warnings.warn(f"the flexible crane's loop with its base and friction: numba could not compile it ({exc}); "
                   f"the monolithic run sweeps the three blocks, several times slower")

@@ -11,7 +11,7 @@ import numpy as np
 
 from .instance import Ended, FMUInstance
 
-__all__ = ["FMI2Instance", "NativeAccess"]
+__all__ = ["FMI2Instance", "NativeAccess", "address_of"]
 
 _STATUS_DISCARD = 2
 
@@ -41,7 +41,8 @@ def _proxy_version(dll) -> bytes | None:
         return None
 
 
-def _address(function) -> int:
+def address_of(function) -> int:
+    """The address of a C function (a ctypes function pointer); 0 for none."""
     return ctypes.cast(function, ctypes.c_void_p).value or 0
 
 
@@ -216,11 +217,11 @@ class FMI2Instance(FMUInstance):
 
     def native_access(self) -> NativeAccess:
         """What a compiled master needs to call this instance itself."""
-        post, collect = (_address(f) for f in self._steps_calls) if self._steps_calls else (0, 0)
+        post, collect = (address_of(f) for f in self._steps_calls) if self._steps_calls else (0, 0)
         return NativeAccess(
-            self._component, _address(self._get_real), _address(self._set_real), _address(self._do_step),
-            _address(self._get_state), _address(self._set_state), _address(self._set_derivatives),
-            _address(self._dll["fmi2GetBooleanStatus"]), _address(self._dll["fmi2GetRealStatus"]), post, collect,
+            self._component, address_of(self._get_real), address_of(self._set_real), address_of(self._do_step),
+            address_of(self._get_state), address_of(self._set_state), address_of(self._set_derivatives),
+            address_of(self._dll["fmi2GetBooleanStatus"]), address_of(self._dll["fmi2GetRealStatus"]), post, collect,
             ctypes.addressof(self._in_vr_c), ctypes.addressof(self._out_vr_c), ctypes.addressof(self._du_vr),
             ctypes.addressof(self._du_order), self._no_prior, self.u, self.y, self.u_raw, self.du,
             self._in is None and self._out is None and self._s_in is None and self._s_out is None,

@@ -38,7 +38,7 @@ from ..algorithms.acceleration import GROWTH, REUSE
 from ..algorithms.base import FLOOR, check_finite
 from ..algorithms.midpoint import MAX_PASSES, IteratedMidpoint
 from ..algorithms.quadratic import IteratedQuadratic
-from ..fmi2 import FMI2Instance
+from ..fmi2 import FMI2Instance, address_of
 from . import cache, layout, qn, step as kernel
 
 __all__ = ["CompiledMidpoint", "stand_in", "why_not_compiled", "TOGETHER_SWITCH"]
@@ -96,10 +96,6 @@ def _clock_gettime():
         return ctypes.CDLL(None).clock_gettime
     except (OSError, TypeError, AttributeError):
         return None
-
-
-def _address(function) -> int:
-    return ctypes.cast(function, ctypes.c_void_p).value
 
 
 def _csr(lists, dtype=np.int64):
@@ -232,7 +228,7 @@ class CompiledMidpoint:
         self.states = np.zeros(n, np.uint64)
         self.ts = np.zeros(2, np.int64)
         self.answer = np.zeros(1)  # an FMU's answer to a status query
-        misc = np.array([_address(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC,
+        misc = np.array([address_of(_clock_gettime()), self.ts.ctypes.data, time.CLOCK_MONOTONIC,
                          self.answer.ctypes.data], np.uint64)
         self.counts = np.zeros(MAX_PASSES + 1, np.int64)
         self.loop_rounds = np.zeros((len(loops), MAX_PASSES + 1), np.int64)
