@@ -177,11 +177,17 @@ def _kernel_of(module_name: str) -> str | None:
 
 def blocks_of(name: str) -> list[str]:
     """The model names of the blocks whose kernels are the module
-    ``blocks/<name>.py`` (by their ``kernel_module``), among the blocks the
-    process has imported (this package's ``BLOCKS``, looked up without
-    importing it: it imports this module)."""
-    blocks = getattr(sys.modules.get(__package__ or ""), "BLOCKS", None) or {}
-    return [model for model, cls in blocks.items() if getattr(cls, "kernel_module", None) == name]
+    ``blocks/<name>.py`` (by their ``kernel_module``), in alphabetical
+    order, among the blocks the process has imported (found in the loaded
+    modules of this package, without importing any: a block imports this
+    module; an FMU's process holds its own block alone)."""
+    found = set()
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith(f"{__package__}."):
+            found.update(value.model_name for value in list(vars(module).values())
+                         if isinstance(value, type) and value.__module__ == module_name
+                         and getattr(value, "kernel_module", None) == name)
+    return sorted(found)
 
 
 def announcement(name: str) -> str:

@@ -9,7 +9,8 @@ cache it prints nothing and costs a fraction of a second.
 """
 from __future__ import annotations
 
-from . import BLOCKS, jit, stepping
+from . import jit, stepping
+from .registry import BLOCKS
 from .compile_word import compile_with_word
 
 __all__ = ["COMPILED_BLOCKS", "to_compile", "warm_up"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .blocks import BLOCKS
+from .blocks.registry import BLOCKS
 from .fmus.ls_ref import ParameterSet
 from .scenarios import SCENARIOS, STUDIES
 

@@ -65,7 +65,7 @@ def settle_vessel(system, vessel: str = "vessel", crane: str = "crane") -> dict:
     vessel, or a crane that says no holding actuation."""
     from pathlib import Path
 
-    from .blocks import BLOCKS
+    from .blocks.registry import BLOCKS
     comps = {c.name: c for c in system.components}
     if vessel not in comps or crane not in comps:
         return {}

@@ -45,7 +45,8 @@ import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
-from ..blocks import BLOCKS, jit
+from ..blocks import jit
+from ..blocks.registry import BLOCKS
 from ..errors import CraneCosimError
 from . import native
 from .build import FMU_SOURCE_FILE, build_block_fmu, write_reproducible_zip

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from timeit import Timer
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 
 __all__ = ["kernel_us_per_step", "kernel_us_by_component"]
 

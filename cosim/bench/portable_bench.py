@@ -27,7 +27,7 @@ from fmpy.fmi1 import FMICallException
 from fmpy.fmi2 import FMU2Slave
 from fmpy.model_description import read_model_description
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 from ..errors import CraneCosimError
 from ..fmus.build import build_fmu
 from ..fmus.portable import build_portable_fmu

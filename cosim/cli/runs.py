@@ -5,7 +5,7 @@ import math
 import sys
 from pathlib import Path
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 from ..errors import CraneCosimError
 from ..files.folders import NoSpaceLeft, claimed, made_folders_undone, unwritable
 from ..files.results import RESULTS_FILE

@@ -13,7 +13,7 @@ __all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "
 
 
 def cmd_build(args) -> int:
-    from ..blocks import BLOCKS
+    from ..blocks.registry import BLOCKS
     from ..fmus.build import build_all
     from ..example_sets import example_parameter_sets
     from ..fmus.portable import build_portable_fmu
@@ -63,7 +63,7 @@ def _bridge_ports(text: str, option: str) -> tuple:
 
 
 def cmd_build_bridge(args) -> int:
-    from ..blocks import BLOCKS
+    from ..blocks.registry import BLOCKS
     from ..blocks.udp_bridge import bridge_block, bridge_of
     from ..fmus.build import build_bridge_fmu
     from ..runtime.runlog import check_folder
@@ -125,7 +125,7 @@ def cmd_serve(args) -> int:
     import signal
     import threading
 
-    from ..blocks import BLOCKS
+    from ..blocks.registry import BLOCKS
     from ..blocks.block import ParameterError
     from ..runtime.runlog import check_folder
     from ..hosts.serve import Server, random_drop

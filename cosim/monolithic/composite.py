@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 from ..blocks.block import ParameterError
 from ..errors import CraneCosimError
 from .crane_loop import crane_loop

@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 
 _INTRO = """# The FMUs
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 
 #: the papers, by the key their symbols have in :data:`QUANTITIES`
 CIBICIK_2018, CIBICIK_2019, JARZEBOWSKA_2018 = "Cibicik & Egeland 2018", "Cibicik & Egeland 2019", \

@@ -206,7 +206,7 @@ def _saved(fig, path: Path) -> Path:
 def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
     """The semi-axes of the ellipse ``component`` was programmed to follow
     (from the run's ``summary.json``), or None if it followed none."""
-    from ..blocks import BLOCKS
+    from ..blocks.registry import BLOCKS
     components = read_summary(out_dir).get("components")
     comp = components.get(component) if isinstance(components, dict) else None
     if not isinstance(comp, dict):

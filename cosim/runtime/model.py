@@ -35,7 +35,7 @@ from fmpy import read_model_description
 
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, parse_xml, read_member
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 from ..fmus.build import ROLE_TOOL, needs_building
 from .description_checks import malformed
 from .types import FAMILY, INTEGER_RANGE

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..blocks import BLOCKS
+from ..blocks.registry import BLOCKS
 from ..blocks.udp_bridge import bridge_from_spec
 from ..errors import CraneCosimError
 from ..fmus.build import bridge_spec_of

@@ -126,7 +126,7 @@ def _summary(run_dir: Path) -> dict:
 def _block_of(name: str, spec: dict):
     """``(block, why)``: the package's block of component ``name`` made with
     the run's parameters, or ``(None, the reason it is not drawn)``."""
-    from ..blocks import BLOCKS
+    from ..blocks.registry import BLOCKS
     model = model_of(spec)
     cls = BLOCKS.get(model)
     if cls is None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from lag_block import Lag
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.files.results import read_results
 from crane_cosim.fmus.build import build_block_fmu
 from crane_cosim.monolithic.reference import run_monolithic

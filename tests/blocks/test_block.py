@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from integrator_block import Integrator
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.block import Block
 from crane_cosim.blocks.compiled_block import CompiledBlock
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.block import sym6_pack
 
 SAMPLES = 8

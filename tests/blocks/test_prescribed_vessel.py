@@ -5,7 +5,8 @@ problems named."""
 import numpy as np
 import pytest
 
-from crane_cosim.blocks import PrescribedVessel, Vessel
+from crane_cosim.blocks.prescribed_vessel import PrescribedVessel
+from crane_cosim.blocks.vessel import Vessel
 from crane_cosim.blocks.block import ParameterError
 
 #: roll, pitch and yaw [rad] of the recorded motion: a few degrees at wave periods

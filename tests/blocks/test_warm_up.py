@@ -85,7 +85,7 @@ def test_first_build_compiles_the_crane_with_progress_then_never_again(tmp_path)
     block (the knuckle boom crane alone measured 41-63 s on 2 cores) and
     the master's step, naming every kernel function of each; the next
     command finds them compiled and says nothing about it."""
-    from crane_cosim.blocks import BLOCKS
+    from crane_cosim.blocks.registry import BLOCKS
     env = {**os.environ, "CRANE_COSIM_CACHE_DIR": str(tmp_path / "cache")}
     exe = os.path.join(os.path.dirname(sys.executable), "crane-cosim")
     first = subprocess.run([exe, "build-fmus", "--out", str(tmp_path / "fmus")], capture_output=True, text=True,

@@ -9,7 +9,8 @@ import pytest
 from scipy.integrate import quad
 from scipy.signal import welch
 
-from crane_cosim.blocks import Vessel, Waves
+from crane_cosim.blocks.vessel import Vessel
+from crane_cosim.blocks.waves import Waves
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.waves import BAND, jonswap
 

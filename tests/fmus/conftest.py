@@ -14,7 +14,7 @@ from c_hosts import CC, host_env, require_compiler
 from fmpy_hosts import fmpy_final_outputs
 from made_once import made_once
 from windows_python import find_wine, install_windows_python, windows_python_in
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.jit import under_ci
 from crane_cosim.example_sets import example_parameter_sets
 from crane_cosim.fmus.portable import build_portable_fmu

@@ -8,7 +8,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from limits import HUNG
 
 __all__ = ["DRIVEN", "fmpy_final_outputs"]

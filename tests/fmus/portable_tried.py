@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 
 __all__ = ["TRIED", "SYSTEM", "each_block", "block_sets"]
 

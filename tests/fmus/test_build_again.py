@@ -6,7 +6,7 @@ import shutil
 import fmpy
 from fmpy.fmi2 import FMU2Slave
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.fmus.build import build_bridge_fmu
 
 

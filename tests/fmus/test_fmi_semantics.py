@@ -5,7 +5,7 @@ steps and fixed ones refused, state that round-trips with the parameters."""
 import numpy as np
 import pytest
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.runtime.loading import open_instance
 from fmi_calls import fails
 

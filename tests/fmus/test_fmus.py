@@ -17,7 +17,7 @@ from fmpy import extract, read_model_description
 from fmpy.fmi2 import FMU2Slave
 from fmpy.validation import validate_fmu
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.runtime.loading import open_instance
 from limits import HUNG
@@ -167,7 +167,6 @@ def test_fmu_state_round_trip_restores_everything(fmu_dir, tmp_path, model, rng)
 def test_fmus_side_by_side_in_a_process_that_imports_the_project(fmu_dir, tmp_path):
     """Two instances of every FMU at once, in this process (which has the project
     and pythonfmu imported): each steps independently."""
-    import crane_cosim.blocks  # noqa: F401  (the project is imported here)
     slaves = []
     for model in MODELS:
         for i in range(2):
@@ -347,6 +346,35 @@ def test_failure_to_initialize_reports_the_cause(fmu_dir, tmp_path):
                                               r"Crane \(crane\): cannot initialize: Crane parameter m_king = -3 kg"):
         inst.initialize(0.0)
     inst.free()
+
+
+_LOADED = """
+import importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+importlib.import_module(sys.argv[2])
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("model", ["HydraulicCylinder", "Crane"])
+def test_an_fmus_process_imports_its_own_block_alone(model, fmu_dir, unzipped):
+    """The FMU's entry script imported in a fresh Python, as the process of
+    an out-of-process host or a C host imports it: of the modules that
+    define a block, its block's own alone, and not the registry of every
+    block; the cylinder, which needs no scipy, loads none."""
+    resources = unzipped(fmu_dir / f"{model}.fmu") / "resources"
+    (entry,) = [p.stem for p in resources.glob("crane_cosim_*.py")]
+    done = subprocess.run([sys.executable, "-c", _LOADED, str(resources), entry], capture_output=True, text=True,
+                          timeout=HUNG)
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = json.loads(done.stdout)
+    package = f"crane_cosim_fmu_{entry.rpartition('_')[2]}.blocks"  # the FMU's private copy (fmus/build.py)
+    block_modules = {cls.__module__.rpartition(".")[2] for cls in BLOCKS.values()}
+    ours = {m.rpartition(".")[2] for m in loaded if m.startswith(package + ".")}
+    assert ours & block_modules == {BLOCKS[model].__module__.rpartition(".")[2]}, sorted(ours)
+    assert "registry" not in ours
+    if model == "HydraulicCylinder":
+        assert not any(m == "scipy" or m.startswith("scipy.") for m in loaded)
 
 
 def test_a_second_run_after_the_first_ones_folder_is_gone(fmu_dir, tmp_path):

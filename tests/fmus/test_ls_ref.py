@@ -15,7 +15,7 @@ import zipfile
 
 import pytest
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.cli import main
 from crane_cosim.example_sets import example_parameter_sets
 from crane_cosim.fmus.ls_ref import LS_FOLDER, ParameterSet, ls_ref_files, reference_values

@@ -25,7 +25,7 @@ from fmpy import read_model_description
 from c_hosts import compile_host, host_env
 from fmpy_hosts import DRIVEN, fmpy_final_outputs
 from clean_room import clean_env, clean_room_command, python_installations, require_clean_room
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.jit import under_ci
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.fmus import native, portable

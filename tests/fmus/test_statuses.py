@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from fmpy import read_model_description
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.compiled_block import CompiledBlock
 from c_hosts import compile_host, host_env

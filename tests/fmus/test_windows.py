@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.compiled_block import CompiledBlock
 from crane_cosim.fmus import native
 from crane_cosim.fmus.ls_ref import LS_FOLDER

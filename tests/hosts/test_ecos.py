@@ -225,7 +225,7 @@ SAMPLED_A_STEP_APART = {"flexible_crane"}
 
 def _feedthrough(system, column: str) -> bool:
     """Whether a component's output depends directly on its inputs."""
-    from crane_cosim.blocks import BLOCKS
+    from crane_cosim.blocks.registry import BLOCKS
     from crane_cosim.runtime.model import our_model_name
     comp, var = column.split(".", 1)
     block = BLOCKS[our_model_name(system.source_path(system.component(comp)))]

@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from choice_block import Choice
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.runtime import problems_of
 from crane_cosim.cli import main
 from crane_cosim.reports.docgen import _table

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from crane_cosim.blocks import BLOCKS
+from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.reports import plots
 from crane_cosim.reports.legends import quantity, readable
 
@@ -46,7 +46,7 @@ def test_every_block_takes_its_symbols_from_a_paper_the_table_knows():
     """A block's ``symbols_of`` names a paper the table of quantities has
     symbols of: a misspelt paper would leave its legends without symbols,
     silently."""
-    from crane_cosim.blocks import BLOCKS
+    from crane_cosim.blocks.registry import BLOCKS
     from crane_cosim.reports.legends import QUANTITIES
     known = {paper for _, symbols, _ in QUANTITIES.values() for paper in symbols}
     declared = {name: cls.symbols_of for name, cls in BLOCKS.items() if cls.symbols_of}
