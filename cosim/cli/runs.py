@@ -104,7 +104,6 @@ def _run(args, config, system, folder: Path) -> int:
 
 def _run_in(args, config, system, out: Path) -> int:
     from ..monolithic.reference import run_monolithic
-    from ..reports.plots import plot_run
     from ..runtime.run import run_cosim
 
     full = False  # a full disk takes no plots
@@ -122,6 +121,7 @@ def _run_in(args, config, system, out: Path) -> int:
     finally:
         if not full and not args.no_plots and (Path(out) / RESULTS_FILE).exists():
             try:
+                from ..reports.plots import plot_run  # matplotlib, a second to import: where plots are drawn
                 print(f"writing the plots in {Path(out) / 'plots'} ...", file=sys.stderr, flush=True)
                 plot_run(out)
             except Exception as exc:  # plots must never hide the run's own outcome
