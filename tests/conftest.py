@@ -3,9 +3,14 @@ folder (build outputs are never committed)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+from made_once import made_once
+from crane_cosim.example_sets import example_parameter_sets
+from crane_cosim.fmus.portable import build_portable_fmu
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -39,6 +44,21 @@ def fmu_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("fmus")
     build_all(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def portable_fmu(tmp_path_factory, worker_id, fmu_dir):
+    """``portable_fmu(model)``: the block's portable FMU (``fmus/portable.py``),
+    with the examples' parameter sets as ``crane-cosim build-fmus
+    --portable`` writes them, built from its lean FMU once for the whole
+    session (:func:`made_once`), where a test first asks for it: 119 to
+    236 MB (its Windows binary too).  The tests only read it."""
+    def get(model: str) -> Path:
+        folder = made_once(tmp_path_factory, worker_id, f"portable-{model}",
+                           lambda out: build_portable_fmu(model, out, lean=fmu_dir / f"{model}.fmu",
+                                                          sets=example_parameter_sets().get(model, ())))
+        return folder / f"{model}.fmu"
+    return get
 
 
 @pytest.fixture(scope="session")

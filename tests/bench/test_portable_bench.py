@@ -7,20 +7,35 @@ Speed is measured by the command, never asserted here."""
 from __future__ import annotations
 
 import json
+import shutil
 
+from crane_cosim.bench import portable_bench
 from crane_cosim.cli import main
 
 
-def test_bench_portable_command_records_each_fmu_and_the_master(tmp_path, capsys):
-    """``bench --portable --json`` for the Signal block: its JSON record,
-    on stdout alone, holds a row per FMU with its sizes and times, the crane
+def test_bench_portable_command_records_each_fmu_and_the_master(tmp_path, capsys, monkeypatch, fmu_dir,
+                                                                portable_fmu):
+    """``bench --portable --json`` for the controller: its JSON record, on
+    stdout alone, holds a row per FMU with its sizes and times, the crane
     on the vessel in the master lean, portable and with --processes, and the
-    barge lean, with --processes and one component after another."""
-    assert main(["bench", "--portable", "--model", "Signal", "--stop-time", "0.05", "--repeat", "1", "--json",
+    barge lean, with --processes and one component after another.  The
+    session's FMUs, lean and portable, stand in for the command's own
+    builds of the same (building them is tested with the FMUs, in
+    tests/fmus/)."""
+    def copied(fmu, out):
+        out.mkdir(parents=True, exist_ok=True)
+        return shutil.copy2(fmu, out / fmu.name)
+
+    monkeypatch.setattr(portable_bench, "build_fmu", lambda model, out: copied(fmu_dir / f"{model}.fmu", out))
+    monkeypatch.setattr(portable_bench, "build_portable_fmu",
+                        lambda model, out, stream=None, lean=None: copied(portable_fmu(model), out))
+    for fmu in fmu_dir.glob("*.fmu"):  # the barge's, which its runs would otherwise build
+        copied(fmu, tmp_path / "work" / "lean")
+    assert main(["bench", "--portable", "--model", "Controller", "--stop-time", "0.05", "--repeat", "1", "--json",
                  "--out", str(tmp_path / "work")]) == 0
     record = json.loads(capsys.readouterr().out)
     (row,) = record["fmus"]
-    assert row["fmu"] == "Signal"
+    assert row["fmu"] == "Controller"
     # the portable FMU carries its Python: tens of MB against the lean FMU's half MB
     assert 0.1 < row["lean_mb"] < 2 and row["portable_mb"] > 20 * row["lean_mb"]
     assert row["lean_us"] > 0 and row["portable_us"] > 0 and row["portable_start_s"] > 0

@@ -16,8 +16,6 @@ from made_once import made_once
 from windows_python import find_wine, install_windows_python, windows_python_in
 from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.jit import under_ci
-from crane_cosim.example_sets import example_parameter_sets
-from crane_cosim.fmus.portable import build_portable_fmu
 
 
 @pytest.fixture(scope="session")
@@ -33,21 +31,6 @@ def plain_fmu_dir(tmp_path_factory):
         mp.setattr(native, "_warned", True)
         build_fmu("Controller", out)
     return out
-
-
-@pytest.fixture(scope="session")
-def portable_fmu(tmp_path_factory, worker_id, fmu_dir):
-    """``portable_fmu(model)``: the block's portable FMU (``fmus/portable.py``),
-    with the examples' parameter sets as ``crane-cosim build-fmus
-    --portable`` writes them, built from its lean FMU once for the whole
-    session (:func:`made_once`), where a test first asks for it: 119 to
-    236 MB (its Windows binary too).  The tests only read it."""
-    def get(model: str) -> Path:
-        folder = made_once(tmp_path_factory, worker_id, f"portable-{model}",
-                           lambda out: build_portable_fmu(model, out, lean=fmu_dir / f"{model}.fmu",
-                                                          sets=example_parameter_sets().get(model, ())))
-        return folder / f"{model}.fmu"
-    return get
 
 
 @pytest.fixture(scope="session")
