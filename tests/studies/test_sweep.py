@@ -34,6 +34,19 @@ def system(fmu_dir, tmp_path):
     return write_ssd(crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name), tmp_path / "CraneOnVessel.ssd")
 
 
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a cluster of two worker processes, shared by the
+    tests of sweeps that only use it (each case runs in a process of its
+    own, which the workers start: they keep nothing of a case); the
+    tests of a cluster the sweep starts itself, of workers killed or
+    patched, and of another Python's workers, start their own."""
+    from dask.distributed import LocalCluster
+    # its dashboard on a free port, leaving Dask's own to the others (None takes it)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
 def _summary(out):
     return pd.read_csv(out / "summary.csv")
 
@@ -46,7 +59,7 @@ def _cases(summary) -> str:
     return "; ".join(f"{c}: {s} {'' if pd.isna(r) else r}".strip() for c, s, r in zip(cases, summary["status"], reasons))
 
 
-def test_a_case_of_a_sweep_is_its_run_bit_for_bit(system, tmp_path, capsys):
+def test_a_case_of_a_sweep_is_its_run_bit_for_bit(system, scheduler, tmp_path, capsys):
     """Two worker processes, four cases from a table: each case's results
     (Parquet) hold the values of ``crane-cosim run`` with the same
     settings, bit for bit, and the summary lists each case's values, status,
@@ -54,7 +67,7 @@ def test_a_case_of_a_sweep_is_its_run_bit_for_bit(system, tmp_path, capsys):
     pd.DataFrame({"case": ["light", "heavy", "soft", "stiff"], "vessel.m": ["900", "1500", "1200", "1200"],
                   "vessel.k_roll": ["8e7", "8e7", "4e7", "1.6e8"]}).to_csv(tmp_path / "cases.csv", index=False)
     out = tmp_path / "sweep"
-    assert main(["sweep", str(system), str(tmp_path / "cases.csv"), "--out", str(out), "--workers", "2",
+    assert main(["sweep", str(system), str(tmp_path / "cases.csv"), "--out", str(out), "--scheduler", scheduler,
                  "--stop-time", STOP]) == 0
     summary = _summary(out)
     assert list(summary["case"]) == ["light", "heavy", "soft", "stiff"]
@@ -151,27 +164,27 @@ def test_a_case_the_system_cannot_run_is_named_before_the_cluster_starts(system,
     assert not out.exists()
 
 
-def test_a_sweep_run_again_skips_the_finished_cases(system, tmp_path):
+def test_a_sweep_run_again_skips_the_finished_cases(system, scheduler, tmp_path):
     out = tmp_path / "sweep"
     cases = cases_of_ranges(["vessel.m=1000,1100,1200"])
-    sweep(system, cases[:2], out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
+    sweep(system, cases[:2], out, RunConfig(stop_time=float(STOP)), scheduler=scheduler, progress=False)
     before = {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in ("case0001", "case0002")}
-    summary = sweep(system, cases, out, RunConfig(stop_time=float(STOP)), workers=2, progress=False)
+    summary = sweep(system, cases, out, RunConfig(stop_time=float(STOP)), scheduler=scheduler, progress=False)
     assert list(summary["status"]) == ["completed"] * 3, _cases(summary)
     assert before == {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in before}
 
 
-def _sweep_cli(system, out, *args):
-    return main(["sweep", str(system), "--out", str(out), "--workers", "2", *args])
-
-
-def test_a_sweep_run_again_is_the_same_sweep_or_refused(system, tmp_path, capsys, monkeypatch):
+def test_a_sweep_run_again_is_the_same_sweep_or_refused(system, scheduler, tmp_path, capsys, monkeypatch):
     """Into the folder of a sweep: other values or other options are refused
     in one sentence (exit 2) and nothing in it changes; the same sweep skips
     its cases (no cluster, no run); --force clears the cases and runs anew,
     with the new values and options."""
     out = tmp_path / "sweep"
-    assert _sweep_cli(system, out, "--vary", "vessel.m=1200,2400", "--stop-time", "0.2") == 0
+
+    def sweep_cli(system, out, *args):
+        return main(["sweep", str(system), "--out", str(out), "--scheduler", scheduler, *args])
+
+    assert sweep_cli(system, out, "--vary", "vessel.m=1200,2400", "--stop-time", "0.2") == 0
     mtimes = {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in ("case0001", "case0002")}
     capsys.readouterr()
     for args, fragment in [
@@ -184,17 +197,17 @@ def test_a_sweep_run_again_is_the_same_sweep_or_refused(system, tmp_path, capsys
              "holds a sweep of other options (--coupling not given there, explicit here)"),
             (("--vary", "vessel.m=1200", "--stop-time", "0.2"),
              f"--out {out} holds case case0002, which this sweep does not have")]:
-        assert _sweep_cli(system, out, *args) == 2
+        assert sweep_cli(system, out, *args) == 2
         _one_sentence(capsys.readouterr().err, fragment)
     from crane_cosim.studies import sweep as sweep_module
     with monkeypatch.context() as m:
         def connect(*a, **k):
             raise AssertionError("a cluster was started")
         m.setattr(sweep_module, "_connect", connect)  # no cluster started, no case run
-        assert _sweep_cli(system, out, "--vary", "vessel.m=1200,2400", "--stop-time", "0.2") == 0
+        assert sweep_cli(system, out, "--vary", "vessel.m=1200,2400", "--stop-time", "0.2") == 0
     assert mtimes == {n: (out / "cases" / n / "case.json").stat().st_mtime_ns for n in mtimes}
     assert "2 of 2 cases completed" in capsys.readouterr().out
-    assert _sweep_cli(system, out, "--vary", "vessel.m=1200,3600", "--stop-time", "0.3", "--force") == 0
+    assert sweep_cli(system, out, "--vary", "vessel.m=1200,3600", "--stop-time", "0.3", "--force") == 0
     summary = _summary(out)
     assert list(summary["vessel.m"]) == [1200, 3600] and set(summary["status"]) == {"completed"}, _cases(summary)
     case = pd.read_parquet(out / "cases" / "case0002" / "results.parquet")
