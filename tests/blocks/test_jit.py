@@ -130,7 +130,7 @@ def test_a_compilation_nobody_reports_announces_itself_once(tiny_kernels, tmp_pa
     assert capsys.readouterr().err == ""  # all of it said before the first function started
     assert said[0] == ("twice_sum", f"compiling the kernels (blocks/tiny_kernels.py) with numba (once per machine; "
                                     f"kept in {tmp_path / 'cache'}) ...\n")
-    assert [s for _, s in said[1:]] == [""]  # _double: not said again
+    assert said[1:] == [("_double", "")]  # not said again
     assert module._double(1.0) == 2.0 and capsys.readouterr().err == ""
 
 
@@ -152,13 +152,17 @@ def test_the_announcement_names_the_block():
 
 class _Starts(event.Listener):
     """A numba compile listener noting, as each function starts compiling,
-    what stderr received since the last one."""
+    what stderr received since the last one; numba's own functions left
+    out (the implementations of numpy's calls a kernel makes, compiled once
+    a process, where no earlier test compiled them)."""
 
     def __init__(self, said, capsys):
         self.said, self.capsys = said, capsys
 
     def on_start(self, ev):
-        self.said.append((ev.data["dispatcher"].py_func.__name__, self.capsys.readouterr().err))
+        function = ev.data["dispatcher"].py_func
+        if not function.__module__.startswith("numba."):
+            self.said.append((function.__name__, self.capsys.readouterr().err))
 
     def on_end(self, ev):
         pass
