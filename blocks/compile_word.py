@@ -54,6 +54,7 @@ class KernelProgress:
 
     def __enter__(self):
         if getattr(self.stream, "isatty", lambda: False)():
+            # tqdm only where a bar is drawn (never in an FMU's process)
             from tqdm import tqdm
             self.bar = tqdm(total=self.total, file=self.stream, leave=False, desc=self._desc(),
                             bar_format="{desc} |{bar}| {n}/{total} kernel functions [{elapsed}]")

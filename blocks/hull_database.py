@@ -113,6 +113,7 @@ class HullDatabase:
 
 def write_database(db: HullDatabase, path) -> Path:
     """Write ``db`` as NetCDF 3 (64-bit offsets) at ``path``."""
+    # scipy.io only where a database is read or written
     from scipy.io import netcdf_file
     path = Path(path)
     with netcdf_file(path, "w", version=2) as f:
@@ -154,6 +155,7 @@ def read_database(path) -> HullDatabase:
     """The database at ``path`` (a file :func:`write_database` wrote, or the
     name of a shipped one, such as ``"barge"``).  Raises ``ValueError``
     naming the file and what is missing or wrong."""
+    # scipy.io only where a database is read or written
     from scipy.io import netcdf_file
     path, key = resolve_database(path)
     try:

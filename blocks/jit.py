@@ -103,6 +103,7 @@ def _numba():
     if os.environ.get("CRANE_COSIM_NUMBA", "1").strip() == "0":
         return None
     try:
+        # numba only where kernels compile or load (a block without any never loads it)
         import numba
     except ImportError:
         if under_ci():
@@ -212,6 +213,7 @@ def _listen(numba) -> None:
     that announces a kernel module's compilation (:func:`_announce`)."""
     if _LISTENER:
         return
+    # numba's events only where numba is in use
     from numba.core import event
 
     class _Announcer(event.Listener):
@@ -290,6 +292,7 @@ def compile_events(name: str, callback, modules=None):
     if numba is None:
         yield
         return
+    # numba's events only where numba is in use
     from numba.core import event
 
     prefix = _module_name(name) if not modules else None

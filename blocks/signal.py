@@ -120,7 +120,7 @@ def _arrow_rows(path: str) -> list[tuple[int, list[str]]]:
     :func:`read_rows` gives a CSV's: the header, then each row's values as
     text (``repr``: exact), numbered from 1; a batch cut short (a run killed
     while writing it) ends them."""
-    try:
+    try:  # pyarrow only for a run's .arrows file: an FMU's Python may lack it
         import pyarrow as pa
     except ImportError:
         raise PointsError("reading a .arrows file needs pyarrow, which this Python lacks: write the results "

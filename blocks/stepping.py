@@ -35,6 +35,7 @@ function argument costs about 9 µs a call.)
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import math
 import sys
@@ -174,8 +175,6 @@ def step_functions(name: str) -> tuple[str, ...]:
     """The functions of the compiled step of the kernel module
     ``blocks/<name>.py`` (none where it has no step), read from its
     source, nothing imported."""
-    import ast
-
     source = _step_source(name, set(jit.kernel_functions(name)))
     if source is None:
         return ()

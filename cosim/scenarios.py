@@ -5,24 +5,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .blocks.controller import Controller
-from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
-from .blocks.block import WRENCH_COMPONENTS
-from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
-from .runtime.system import System
+import numpy as np
 
+from .blocks.block import WRENCH_COMPONENTS
+from .blocks.controller import Controller, KnuckleBoomController
+from .blocks.flexible_crane import FlexibleCrane
+from .blocks.hull_database import DOFS
+from .blocks.hydraulics import HydraulicCylinder
+from .blocks.hydro_vessel import HydroVessel
+from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
+from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
+from .blocks.knuckle_boom import KnuckleBoomCrane
+from .runtime.system import System
+from .ssp import write_ssd
+from .vessel_start import held_wrench
 
 #: each example's master algorithm and step [s]: the cheapest of those
 #: measured that keep every recorded force within 0.1% of its peak (RMS) of
 #: the monolithic run over the whole run, the passes settling to a hundredth
-#: of that (docs/coupling-error.md, "Every example at its defaults"); the
-#: figures beside them measured over 20 s (5 s for the flexible crane)
+#: of that (the errors measured: docs/master.md, "The examples' defaults")
 DEFAULTS = {
-    "CraneOnVessel": ("iterated-midpoint", 2e-3),  # 9.5e-6; the light vessel (120 kg) 2.1e-5
-    "CraneOnVesselFriction": ("iterated-midpoint", 5e-3),  # 5.1e-5
-    "KnuckleBoom": ("iterated-midpoint", 5e-3),  # 1.7e-5
-    "OffshoreKnuckleBoom": ("iterated-midpoint", 5e-3),  # 1.7e-4
-    "FlexibleCraneOnSupports": ("iterated-quadratic", 1e-3),  # 8e-4
+    "CraneOnVessel": ("iterated-midpoint", 2e-3),
+    "CraneOnVesselFriction": ("iterated-midpoint", 5e-3),
+    "KnuckleBoom": ("iterated-midpoint", 5e-3),
+    "OffshoreKnuckleBoom": ("iterated-midpoint", 5e-3),
+    "FlexibleCraneOnSupports": ("iterated-quadratic", 1e-3),
 }
 
 
@@ -155,7 +162,6 @@ def _measurements_to_controller(s: System) -> None:
     """The knuckle boom crane's coordinates, speeds and holding forces to the
     controller's inputs of the same names (the measured cylinder forces come
     from the cylinders)."""
-    from .blocks.controller import KnuckleBoomController
     for v in KnuckleBoomController.inputs:
         if not v.name.endswith("_meas"):
             s.connect(f"crane.{v.name}", f"controller.{v.name}")
@@ -206,8 +212,6 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     stands the crane on a fixed base instead; ``friction=False`` leaves the
     friction out.  ``sea`` (``Waves`` parameters) adds waves that move the
     vessel, with :data:`SCALED_WAVE_GAINS` (:func:`add_waves`)."""
-    from .blocks.hydraulics import HydraulicCylinder
-    from .blocks.knuckle_boom import KnuckleBoomCrane
     s = System("OffshoreKnuckleBoom" if on_vessel else "HydraulicKnuckleBoom", stop_time=stop_time,
                **_master("OffshoreKnuckleBoom", step, algorithm), base_dir=Path(base_dir) if base_dir else Path.cwd())
     if on_vessel:
@@ -289,7 +293,6 @@ def flexible_crane(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 5.0,
     The paper's variants are one parameter each:
     ``crane.n_rfe=1`` (rigid boom), ``friction.model_<joint>=dahl`` or
     ``none``, ``base.s_z=1e5``."""
-    from .blocks.flexible_crane import FlexibleCrane
     s = System("FlexibleCraneOnSupports", stop_time=stop_time, **_master("FlexibleCraneOnSupports", step, algorithm),
                base_dir=Path(base_dir) if base_dir else Path.cwd())
     crane = FlexibleCrane(programmed=True)
@@ -353,12 +356,6 @@ def settled_barge(params: dict) -> dict:
     against the crane's weight and moment at the mount (its ``W_mount``,
     the wrench the vessel exerts on it), linear in eta as the hydrostatics
     are."""
-    import numpy as np
-
-    from .blocks.hull_database import DOFS
-    from .blocks.hydro_vessel import HydroVessel
-    from .blocks.knuckle_boom import KnuckleBoomCrane
-    from .vessel_start import held_wrench
     W = held_wrench(KnuckleBoomCrane())
     vessel = HydroVessel(**params)
     J = vessel._kinematics(vessel.initial_state())[1]
@@ -391,7 +388,6 @@ def write_examples(root) -> list[Path]:
     """Write the ``.ssd`` of every example under ``root`` (the repository's
     ``examples/``; FMUs in ``fmus/`` next to each, built by ``crane-cosim
     run`` when missing)."""
-    from .ssp import write_ssd
     root = Path(root)
     written = []
     for folder, build in {**SCENARIOS, **STUDIES}.items():

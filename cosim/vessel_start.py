@@ -12,9 +12,13 @@ start.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .blocks.block import WRENCH_COMPONENTS
+from .blocks.registry import BLOCKS
+from .blocks.screw import rot_zyx
 
 #: the vessel's coordinates, as its parameters ``q_<name>_0`` name them
 ANGLES = ("roll", "pitch", "yaw")
@@ -42,7 +46,6 @@ def vessel_at_rest(vessel, crane, tolerance: float = 1e-13, iterations: int = 10
     ``q = cbrt(-J^T W / k)`` from level until a step moves it less than
     ``tolerance`` [rad] (a contraction: the wrench turns by the angle, the
     springs' moment grows by its cube)."""
-    from .blocks.screw import rot_zyx
     if not hasattr(crane, "holding"):
         raise ValueError(f"the crane {crane.model_name} says no actuation that holds it at its start pose")
     k = np.array([vessel.p.k_roll, vessel.p.k_pitch, vessel.p.k_yaw])
@@ -63,9 +66,6 @@ def settle_vessel(system, vessel: str = "vessel", crane: str = "crane") -> dict:
     crane's as the system sets them: sets its ``q_<angle>_0`` and returns
     them [rad]; nothing (an empty dict) where the system has no such
     vessel, or a crane that says no holding actuation."""
-    from pathlib import Path
-
-    from .blocks.registry import BLOCKS
     comps = {c.name: c for c in system.components}
     if vessel not in comps or crane not in comps:
         return {}

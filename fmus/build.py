@@ -47,8 +47,15 @@ import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
+import pythonfmu
+from pythonfmu.builder import FmuBuilder
+
+from ..blocks.block import Block
 from ..blocks.registry import BLOCKS
+from ..blocks.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
 from ..blocks.units import base_unit_attributes
+from ..errors import CraneCosimError
+from ..files.archive import check_archive, read_member
 from . import native
 
 __all__ = ["build_fmu", "build_block_fmu", "build_bridge_fmu", "build_all", "prepare_fmus", "source_hash",
@@ -105,7 +112,6 @@ def source_hash(block_cls=None) -> str:
     pythonfmu's version, the module of ``block_cls`` if that block is not
     one of the package's, and a bridge's spec): an FMU with another hash is
     stale."""
-    import pythonfmu
     h = hashlib.sha256(pythonfmu.__version__.encode())
     outside = _outside_module(block_cls) if block_cls is not None else None
     for f in _source_files() + ([outside] if outside else []):
@@ -128,8 +134,6 @@ def fmu_is_current(path: Path, block_cls=None) -> bool:
     """Whether ``path`` is an FMU built by this project from the current
     sources (those of ``block_cls`` if it is not one of the package's
     blocks), with the binary a build here and now would give it."""
-    from ..files.archive import read_member
-    from ..errors import CraneCosimError
     try:  # the file may be anyone's: read through the archive checks, a few bytes at most
         recorded = read_member(path, f"resources/{FMU_SOURCE_FILE}", "FMU", max_size=4096)
         # a portable FMU (fmus/portable.py) records a line more
@@ -142,8 +146,6 @@ def needs_building(path: Path, block_cls) -> bool:
     """Whether ``path``, where the FMU of ``block_cls`` belongs, is missing
     or is this project's FMU built from other sources (another version,
     whose ports may differ); an FMU of someone else's is never rebuilt."""
-    from ..files.archive import check_archive
-    from ..errors import CraneCosimError
     path = Path(path)
     if not path.exists():
         return True
@@ -244,9 +246,6 @@ def build_bridge_fmu(spec_or_block, out_dir: Path) -> Path:
     Raises ``ValueError`` for a spec or ports a bridge cannot have, and for
     a bridge named like one of the project's blocks (whose FMU a run would
     rebuild in its place)."""
-    from ..blocks.block import Block
-    from ..blocks.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
-
     if isinstance(spec_or_block, dict):
         bridge = bridge_from_spec(spec_or_block)
     elif isinstance(spec_or_block, type) and issubclass(spec_or_block, UdpBridge):
@@ -274,8 +273,6 @@ def build_block_fmu(block_cls, out_dir: Path) -> Path:
     too, under a package name of its own (the hash covers the file).  Such
     a file may import this project's blocks as ``crane_cosim.blocks``, which
     must then be importable where the FMU runs."""
-    from pythonfmu.builder import FmuBuilder
-
     model = block_cls.model_name
     outside = _outside_module(block_cls)
     out_dir = Path(out_dir)
@@ -450,9 +447,6 @@ def bridge_spec_of(path) -> dict | None:
     """The spec of the bridge FMU at ``path`` (built by
     :func:`build_bridge_fmu`), or None for any other FMU; the archive is
     read through its safety checks (``CraneCosimError`` if it fails them)."""
-    from ..files.archive import check_archive, read_member
-    from ..errors import CraneCosimError
-
     names = [i.filename for i in check_archive(Path(path), "FMU")]
     found = [n for n in names if n.startswith("resources/crane_cosim_fmu_") and n.count("/") == 2
              and n.endswith("/" + BRIDGE_SPEC_FILE)]

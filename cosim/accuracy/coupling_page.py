@@ -3,10 +3,12 @@ figures, written from the studies' JSON files (``coupling_study.py``,
 ``multirate_study.py``)."""
 from __future__ import annotations
 
+import datetime
 import json
+import platform
 from pathlib import Path
 
-from .coupling_cases import EXAMPLE_ALGORITHMS, EXAMPLES, ESTIMATE_STEP, VARIANTS, VESSELS
+from .coupling_cases import ESTIMATE_STEP, EXAMPLE_ALGORITHMS, EXAMPLES, VARIANTS, VESSELS
 
 __all__ = ["write_outputs", "write_markdown", "variant_name"]
 
@@ -220,8 +222,6 @@ def _multirate_tables(rows) -> str:
 
 
 def write_markdown(rows, examples, multirate, path: Path) -> None:
-    import datetime
-    import platform
     tables = []
     steps = sorted({r["step"] for r in rows})
     head = ["variant"] + [f"{h * 1e3:g} ms" for h in steps]
@@ -272,6 +272,7 @@ def variant_name(coupling, algorithm, extrapolation) -> str:
 def _plot(panels, path: Path, ylabel: str, limit: float) -> None:
     """Error versus step on log axes, a panel a ``(title, {curve name:
     rows})``; a diverged run is an x at 1, ``limit`` a dashed line."""
+    # matplotlib only where the figures are drawn
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

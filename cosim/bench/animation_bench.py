@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import tempfile
 import time
+from importlib.util import find_spec
 from pathlib import Path
+
+from ..runtime import run_cosim
+from ..scenarios import SCENARIOS
+from ..views import animate
 
 __all__ = ["bench_animation"]
 
@@ -20,9 +25,6 @@ def bench_animation(scenarios, stop_time: float, work=None, on_record=None) -> l
     """Run each of ``scenarios`` (names of ``SCENARIOS``) for ``stop_time``
     [s] in ``work`` (default: a temporary folder) and time its animation's
     three forms; ``on_record`` is told each record as it is made."""
-    from ..runtime import run_cosim
-    from ..scenarios import SCENARIOS
-    from ..views import animate
     records = []
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_") as tmp:
         work = Path(work or tmp)
@@ -52,5 +54,4 @@ def bench_animation(scenarios, stop_time: float, work=None, on_record=None) -> l
 
 
 def _has_ffmpeg() -> bool:
-    from importlib.util import find_spec
     return find_spec("imageio_ffmpeg") is not None

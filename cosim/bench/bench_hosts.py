@@ -33,14 +33,25 @@ has ``error`` instead of figures.
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import pandas as pd
+
+from ..accuracy.comparison import relative_rms
+from ..blocks.block import WRENCH_COMPONENTS
 from ..errors import CraneCosimError
+from ..files.results import read_results
+from ..fmus.build import prepare_fmus
 from ..hosts import OTHER_MASTERS
+from ..runtime.config import RunConfig
+from ..runtime.run import run_cosim
+from ..runtime.runlog import check_folder
+from ..scenarios import SCENARIOS
 from .rates import STEP, check_bench_settings
 
 __all__ = ["HOSTS", "compare_hosts", "hosts_main"]
@@ -55,12 +66,10 @@ DEFAULT_SCENARIO = "crane_on_vessel"
 
 def wrench_columns() -> list[str]:
     """The interface wrench every crane outputs (``docs/names.md``)."""
-    from ..blocks.block import WRENCH_COMPONENTS
     return [f"crane.W_mount_{c}" for c in WRENCH_COMPONENTS]
 
 
 def _system(scenario: str, stop_time: float, folder: Path):
-    from ..scenarios import SCENARIOS
     system = SCENARIOS[scenario](base_dir=folder, stop_time=stop_time, step=STEP)
     system.algorithm, system.extrapolation = ALGORITHM, "none"
     return system
@@ -70,14 +79,10 @@ def run_host(host: str, scenario: str, stop_time: float, folder: Path, csv: Path
     """One run of ``scenario`` under ``host`` in this process, its FMUs in
     ``folder`` (built): ``stepping_s`` and ``steps``; the recorded wrench
     written to ``csv`` (``time`` and the columns of :func:`wrench_columns`)."""
-    from ..files.results import read_results
-
     system = _system(scenario, stop_time, folder)
     columns = wrench_columns()
     timing: dict = {}
     if host == "crane-cosim":
-        from ..runtime.config import RunConfig
-        from ..runtime.run import run_cosim
         out = csv.with_suffix("")
         result = run_cosim(system, out, RunConfig(record=tuple(columns), progress=False, replace_run=True))
         if result.status != "completed":
@@ -109,10 +114,6 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
     """The records of ``scenario`` under each of ``hosts`` (module
     docstring), ``on_record(record)`` called as each is complete and
     ``on_run(host, figures)`` after each run."""
-    from ..accuracy.comparison import relative_rms
-    from ..fmus.build import prepare_fmus
-    import pandas as pd
-
     check_bench_settings(stop_time, repeat, STEP)
     if hosts[0] != "crane-cosim":
         raise CraneCosimError("the hosts compared start with crane-cosim, the ratios' reference")
@@ -158,8 +159,6 @@ def compare_hosts(scenario: str = DEFAULT_SCENARIO, stop_time: float = 5.0, work
 def hosts_main(args) -> int:
     """``crane-cosim bench --hosts``: a table (or ``--json``) on stdout,
     a line per host on stderr as it completes."""
-    from ..runtime.runlog import check_folder
-
     check_bench_settings(args.stop_time, args.repeat, STEP)
     if args.out is not None:
         check_folder(args.out, "--out")
@@ -182,7 +181,6 @@ def hosts_main(args) -> int:
     if args.json:
         print(json.dumps(records, indent=2))
         return 0
-    import platform
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"{args.stop_time:g} s simulated per run at a 1 ms step, {ALGORITHM} (libcosim's and ecos's fixed-step "
           f"algorithm), the fastest of {args.repeat}; the stepping alone timed (loading and initialization left "

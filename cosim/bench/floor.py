@@ -14,7 +14,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from pythonfmu.builder import FmuBuilder
+
 from ..blocks.pass_on import PassOn
+from ..fmus.build import build_block_fmu
 from ..runtime.loading import open_instance
 
 __all__ = ["floor_us_per_step"]
@@ -43,7 +46,6 @@ class BareSlave(Fmi2Slave):
 
 def _bare_fmu(folder: Path) -> Path:
     """A bare pythonfmu FMU, built with pythonfmu's own builder."""
-    from pythonfmu.builder import FmuBuilder
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "bare_slave.py"
     script.write_text(_BARE)
@@ -69,8 +71,6 @@ def _time_steps(path: Path, work: Path, steps: int, step: float) -> float:
 def floor_us_per_step(work=None, steps: int = 20000, step: float = 1e-3, repeat: int = 3) -> dict:
     """``{"pythonfmu": µs, "adapter": µs}``: the fastest of ``repeat`` means of
     ``steps`` steps of each floor FMU (see the module docstring)."""
-    from ..fmus.build import build_block_fmu
-
     with tempfile.TemporaryDirectory(prefix="crane_cosim_floor_", dir=work) as tmp:
         tmp = Path(tmp)
         fmus = {"pythonfmu": _bare_fmu(tmp / "bare"), "adapter": build_block_fmu(PassOn, tmp / "adapter")}

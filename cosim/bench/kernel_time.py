@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from timeit import Timer
 
+from ..blocks import stepping
 from ..blocks.registry import BLOCKS
+from ..runtime.model import our_model_name
 
 __all__ = ["kernel_us_per_step", "kernel_us_by_component"]
 
@@ -34,8 +36,6 @@ def kernel_us_per_step(block, step: float, repeat: int = 3, budget: float = BUDG
     communication step of ``step`` [s]: the fastest of ``repeat`` means
     (``timeit``) of as many steps and output evaluations as take about
     ``budget`` [s], at most :data:`MOST_CALLS` (see the module docstring)."""
-    from ..blocks import stepping
-
     block.prepare()
     x, u = block.initial_state(), block.default_inputs()
     if getattr(block, "_step", None) is not None:
@@ -61,8 +61,6 @@ def kernel_us_by_component(system) -> dict:
     refuses them as the system file spells them), at the system's step
     (or the component's own); components that are no block of this
     project, or a networked one, are left out."""
-    from ..runtime.model import our_model_name
-
     out = {}
     for comp in system.components:
         try:

@@ -42,13 +42,23 @@ import tempfile
 import time
 from pathlib import Path
 
+from fmpy import extract, read_model_description
+from fmpy.fmi2 import FMU2Slave
+
+from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
+from ..files.results import read_results
 from ..fmus.build import prepare_fmus
+from ..monolithic.crane_loop import warm_up_loop
 from ..monolithic.reference import run_monolithic
 from ..runtime.config import RunConfig
+from ..runtime.model import models_of
 from ..runtime.plan import plan_of
 from ..runtime.run import run_cosim
+from ..runtime.runlog import check_folder
 from ..scenarios import DEFAULTS, SCENARIOS
+from ..ssp import write_ssd
+from ..studies.sweep import CASES, cases_of_ranges, sweep
 from .floor import floor_us_per_step
 from .kernel_time import kernel_us_by_component
 from .portable_bench import portable_main
@@ -60,10 +70,6 @@ def bare_fmpy_us_per_step(system, results: Path, work: Path) -> float:
     the master.  The inputs replay the co-simulation's recorded values, so
     the FMUs compute the same trajectory (cost depends on it: the blocks
     cache their kinematics while the state does not change)."""
-    from fmpy import extract, read_model_description
-    from ..files.results import read_results
-    from fmpy.fmi2 import FMU2Slave
-
     plan = plan_of(system)
     recorded = read_results(results)
     slaves = []
@@ -213,11 +219,8 @@ def run_bench(stop_time: float = 5.0, work=None, repeat: int = 3, scenarios=None
 def main(args) -> int:
     """The ``bench`` command: records as a table or JSON on stdout, progress
     (a line per scenario and mode as it completes) on stderr."""
-    from ..blocks.warm_up import warm_up
-    from ..monolithic.crane_loop import warm_up_loop
+    # numba loads only where a compiled step runs
     from ..runtime.compiled.master_warm_up import warm_up_master
-    from ..runtime.model import models_of
-    from ..runtime.runlog import check_folder
 
     if getattr(args, "portable", False):
         check_bench_settings(args.stop_time, args.repeat)
@@ -300,9 +303,6 @@ def bench_sweep(cases: int, stop_time: float, out: Path | None = None) -> dict:
     varied), on a local cluster of one worker process and of two; and the
     overhead per case: a case's wall time (its process started, the FMUs
     loaded, the results converted to Parquet) less the run's own."""
-    from ..ssp import write_ssd
-    from ..studies.sweep import CASES, cases_of_ranges, sweep
-
     with tempfile.TemporaryDirectory(prefix="crane_cosim_bench_sweep_") as tmp:
         root = Path(out) if out is not None else Path(tmp)
         system = write_ssd(SCENARIOS["crane_on_vessel"](base_dir=root), root / "CraneOnVessel.ssd")

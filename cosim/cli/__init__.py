@@ -33,7 +33,9 @@ stay on disk.
 """
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import warnings
 
 from ..errors import CraneCosimError, SimulationError, Terminated
@@ -62,9 +64,6 @@ def _terminate(signum, frame):
 
 
 def main(argv=None) -> int:
-    import signal
-    import threading
-
     # the help is plain text: the docstring's first line without its markup
     p = parser(__doc__.split("\n")[0].replace("``", ""))
     args, extra = p.parse_known_args(argv)

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..errors import CraneCosimError
 from ..runtime import recording
 from ..runtime.config import SPIN, RunConfig
+from ..views.live import parse_address
 
 __all__ = ["run_config", "pairs"]
 
@@ -39,7 +40,6 @@ def view_address(text):
     """``--view [HOST:]PORT`` as ``(host, port)``, or None."""
     if text is None:
         return None
-    from ..views.live import parse_address
     return parse_address(text)
 
 

@@ -6,15 +6,25 @@ import sys
 from pathlib import Path
 
 from ..blocks.registry import BLOCKS
+from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import NoSpaceLeft, claimed, made_folders_undone, unwritable
 from ..files.results import RESULTS_FILE
-from ..fmus.build import needs_building
+from ..fmus.build import build_all, needs_building
+from ..monolithic.reference import run_monolithic
 from ..runtime.algorithms import ALGORITHMS
 from ..runtime.checks import settings_problems
 from ..runtime.coupling import COUPLINGS
-from ..runtime.plan import EXTRAPOLATIONS
+from ..runtime.model import models_of
+from ..runtime.observers.bridges import describe as describe_bridges
+from ..runtime.observers.pacing import describe
+from ..runtime.plan import EXTRAPOLATIONS, problems_of
+from ..runtime.run import run_cosim
+from ..runtime.runlog import check_folder, clear_folder
 from ..scenarios import SCENARIOS
+from ..ssp import open_system, write_ssd, write_ssp
+from ..vessel_start import settle_vessel
+from ..views import animate
 from ..views.live import live_view
 from .options import run_config, view_address
 
@@ -22,9 +32,6 @@ __all__ = ["cmd_run", "cmd_check", "cmd_export", "cmd_demo", "describe_estimate"
 
 
 def cmd_check(args) -> int:
-    from ..ssp import open_system
-    from ..runtime.plan import problems_of
-
     config = run_config(args)
     with open_system(args.system) as opened:
         system = opened.system
@@ -76,9 +83,6 @@ def checked_settings(system, config) -> None:
 
 
 def cmd_run(args) -> int:
-    from ..ssp import open_system
-    from ..runtime.runlog import check_folder, clear_folder
-
     if args.out is not None:
         # refused before anything runs; replaced (with --force) when the run starts
         check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out", "--force")
@@ -103,9 +107,6 @@ def _run(args, config, system, folder: Path) -> int:
 
 
 def _run_in(args, config, system, out: Path) -> int:
-    from ..monolithic.reference import run_monolithic
-    from ..runtime.run import run_cosim
-
     full = False  # a full disk takes no plots
     try:
         if args.monolithic:
@@ -133,12 +134,10 @@ def _run_in(args, config, system, out: Path) -> int:
     if result.status == "ended":
         print(f"crane-cosim: note: the run ended before its stop time: {result.reason}")
     if result.bridges:
-        from ..runtime.observers.bridges import describe as describe_bridges
         print("\n".join(describe_bridges(result.bridges)))
     for warning in result.warnings or ():
         print(f"crane-cosim: warning: {warning}", file=sys.stderr)
     if result.real_time is not None:
-        from ..runtime.observers.pacing import describe
         print(describe(result.real_time))
     if result.coupling_error is not None:
         print(describe_estimate(result.coupling_error))
@@ -149,7 +148,6 @@ def _animate(out: Path, stream=None) -> Path | None:
     """The run's animation beside its plots, or None: a failure to draw it is
     said, never the run's own outcome hidden.  What it makes is said first,
     on ``stream`` (default stderr): it takes seconds."""
-    from ..views import animate
     print(f"writing the 3-D animation page in {out} ...", file=stream or sys.stderr, flush=True)
     try:
         return animate(out)
@@ -174,8 +172,6 @@ def describe_estimate(found: dict) -> str:
 
 
 def cmd_export(args) -> int:
-    from ..ssp import open_system, write_ssp
-
     out = Path(args.out)
     if out.is_dir():
         raise CraneCosimError(f"{out} is a folder; name the .ssp file to write")
@@ -193,15 +189,9 @@ def cmd_export(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from ..ssp import write_ssd
-    from ..fmus.build import build_all
-    from ..blocks.warm_up import warm_up
-    from ..runtime.compiled.master_warm_up import warm_up_master
-    from ..runtime.model import models_of
+    # matplotlib, then numba: where the demo draws and runs
     from ..reports.plots import plot_run
-    from ..runtime.run import run_cosim
-    from ..runtime.runlog import check_folder
-    from ..vessel_start import settle_vessel
+    from ..runtime.compiled.master_warm_up import warm_up_master
 
     out = Path(args.out)
     # everything the user typed is checked before the minutes of building

@@ -1,11 +1,17 @@
 """``crane-cosim sweep``, ``fatigue`` and ``bench``."""
 from __future__ import annotations
 
+import json
+import math
 import sys
 
+from ..bench.animation_bench import bench_animation
 from ..errors import CraneCosimError
 from ..files.folders import made_folders_undone
 from ..files.results import cut_short
+from ..runtime.runlog import check_folder
+from ..studies.fatigue import UNKNOWN_UNIT, YEAR, lifetime_text, parse_combination, slewing_ring_bolt, study
+from ..studies.sweep import cases_of_ranges, cases_of_table, sweep
 from .options import run_config
 
 __all__ = ["cmd_sweep", "cmd_fatigue", "cmd_bench"]
@@ -25,8 +31,6 @@ def _numbers(text: str, what: str, count=None) -> list[float]:
 
 
 def cmd_sweep(args) -> int:
-    from ..runtime.runlog import check_folder
-    from ..studies.sweep import cases_of_ranges, cases_of_table, sweep
     if (args.cases is None) == (not args.vary):
         raise CraneCosimError("give the cases as a table (CASES.csv) or as --vary ranges, one of the two")
     if args.workers is not None and args.workers < 1:
@@ -47,8 +51,6 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_fatigue(args) -> int:
-    import math
-    from ..studies.fatigue import UNKNOWN_UNIT, YEAR, lifetime_text, parse_combination, slewing_ring_bolt, study
     combinations = [parse_combination(c) for c in args.combine]
     for text in args.bolt:
         n, d, *angle = _numbers(text, "--bolt", (2, 3))
@@ -76,9 +78,10 @@ def cmd_fatigue(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    # the benchmarks load numba: only where they run
     from ..bench.rates import main as bench_main
     if args.sweep is not None:
-        from ..bench.rates import bench_sweep
+        from ..bench.rates import bench_sweep  # as above
         if args.sweep < 2:
             raise CraneCosimError(f"--sweep {args.sweep}: give at least 2 cases")
         r = bench_sweep(args.sweep, args.stop_time, args.out)
@@ -89,6 +92,7 @@ def cmd_bench(args) -> int:
     if args.animation:
         return _bench_animation(args)
     if args.hosts:
+        # the benchmarks load numba: only where they run
         from ..bench.bench_hosts import hosts_main
         return hosts_main(args)
     return bench_main(args)
@@ -96,10 +100,6 @@ def cmd_bench(args) -> int:
 
 def _bench_animation(args) -> int:
     """``bench --animation``: the records as JSON, or a line each."""
-    import json
-
-    from ..bench.animation_bench import bench_animation
-
     def say(r):
         if args.json:
             print(json.dumps(r))

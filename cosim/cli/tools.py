@@ -2,23 +2,36 @@
 from __future__ import annotations
 
 import logging
+import math
 import re
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
+from ..blocks.block import ParameterError, Variable
+from ..blocks.hull_database import write_database
+from ..blocks.registry import BLOCKS
+from ..blocks.udp_bridge import bridge_block, bridge_of
+from ..blocks.units import UNITS
+from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
+from ..example_sets import example_parameter_sets
 from ..files.results import cut_short
+from ..files.results_export import export_results
+from ..fmus.build import build_all, build_bridge_fmu
+from ..fmus.portable import build_portable_fmu
+from ..hosts.serve import Server, random_drop
+from ..hydro.compute import compute_database, read_hull
+from ..runtime.runlog import check_folder, make_folder
+from ..views import animate
 
 __all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "cmd_hydro"]
 
 
 def cmd_build(args) -> int:
-    from ..blocks.registry import BLOCKS
-    from ..fmus.build import build_all
-    from ..example_sets import example_parameter_sets
-    from ..fmus.portable import build_portable_fmu
-    from ..runtime.runlog import make_folder
-    from ..blocks.warm_up import warm_up
+    # numba loads only where a compiled step runs
     from ..runtime.compiled.master_warm_up import warm_up_master
 
     unknown = [m for m in args.model if m not in BLOCKS]
@@ -44,9 +57,6 @@ def cmd_build(args) -> int:
 
 def _bridge_ports(text: str, option: str) -> tuple:
     """The ports ``name[:unit],...`` of ``--inputs`` or ``--outputs``."""
-    from ..blocks.block import Variable
-    from ..blocks.units import UNITS
-
     what = "input" if option == "--inputs" else "output"
     ports = []
     for item in filter(None, (i.strip() for i in text.split(","))):
@@ -63,11 +73,6 @@ def _bridge_ports(text: str, option: str) -> tuple:
 
 
 def cmd_build_bridge(args) -> int:
-    from ..blocks.registry import BLOCKS
-    from ..blocks.udp_bridge import bridge_block, bridge_of
-    from ..fmus.build import build_bridge_fmu
-    from ..runtime.runlog import check_folder
-
     if (args.block is None) == (args.name is None):
         raise CraneCosimError(f"build-bridge needs either a block ({', '.join(BLOCKS)}) or --name with --inputs "
                               f"and --outputs, {'not both' if args.block else 'and got neither'}")
@@ -121,16 +126,6 @@ def _block_parameters(block_cls, items) -> dict:
 
 
 def cmd_serve(args) -> int:
-    import math
-    import signal
-    import threading
-
-    from ..blocks.registry import BLOCKS
-    from ..blocks.block import ParameterError
-    from ..runtime.runlog import check_folder
-    from ..hosts.serve import Server, random_drop
-    from ..blocks.warm_up import warm_up
-
     if args.block not in BLOCKS:
         raise CraneCosimError(f"no block named {args.block!r} to serve; known: {', '.join(BLOCKS)}")
     if not 0 <= args.port <= 65535:
@@ -187,8 +182,6 @@ def cmd_serve(args) -> int:
 
 
 def cmd_export_results(args) -> int:
-    from ..files.results_export import export_results
-
     for path in export_results(args.results, args.csv, args.parquet, args.out):
         print(path)
     return 0
@@ -196,11 +189,6 @@ def cmd_export_results(args) -> int:
 
 def cmd_hydro(args) -> int:
     """Compute the hull file's database with Capytaine and write it."""
-    import time
-
-    from ..blocks.hull_database import write_database
-    from ..hydro.compute import compute_database, read_hull
-
     spec = read_hull(args.hull)
     out = args.out or args.hull.with_suffix(".nc")
     # the standard output holds the database's path alone, for a script to
@@ -220,7 +208,6 @@ def cmd_hydro(args) -> int:
 
 def cmd_animate(args) -> int:
     """Write the run's animation."""
-    from ..views import animate
     if (note := cut_short(args.results)) is not None:
         print(f"crane-cosim: note: {note}", file=sys.stderr)
     print(animate(args.results, args.out, args.speed, args.fps))

@@ -65,6 +65,7 @@ def write_csv(table: pa.Table, path) -> Path:
 
 def write_parquet(table: pa.Table, path) -> Path:
     """``table`` as the Parquet file ``path`` (zstd), its metadata kept."""
+    # Parquet's writer only where a Parquet file is written
     import pyarrow.parquet as pq
     path = Path(path)
     pq.write_table(table, path, compression="zstd")

@@ -44,8 +44,14 @@ import tempfile
 from pathlib import Path
 from time import perf_counter
 
+import numpy as np
+import pandas as pd
+
 from ..errors import CraneCosimError
+from ..fmus.build import prepare_fmus
+from ..runtime.plan import plan_of
 from ..runtime.system import System
+from ..ssp import PARAMETER_SET, open_system, write_ssp_folder
 
 __all__ = ["run_ecos"]
 
@@ -64,6 +70,7 @@ def _ecospy():
             if found:
                 ctypes.CDLL(found, mode=ctypes.RTLD_GLOBAL)
     try:
+        # ecospy, an optional host, only where it runs
         import ecospy
     except (ImportError, OSError) as exc:
         raise CraneCosimError(f"running under ecos needs the Python packages ecospy and tbb, and ecospy cannot be "
@@ -97,18 +104,11 @@ def run_ecos(system, outputs: list[str] | None = None, log_level: str = "warn", 
     """
     if isinstance(system, System):
         return _run_ecos(system, outputs, log_level, timing)
-    from ..ssp import open_system
     with open_system(system) as opened:
         return _run_ecos(opened.system, outputs, log_level, timing)
 
 
 def _run_ecos(system: System, outputs, log_level: str, timing: dict | None = None):
-    import numpy as np
-    import pandas as pd
-    from ..ssp import PARAMETER_SET, write_ssp_folder
-    from ..fmus.build import prepare_fmus
-    from ..runtime.plan import plan_of
-
     if log_level not in _LOG_LEVELS:
         raise CraneCosimError(f"unknown log level {log_level!r}; use one of {', '.join(_LOG_LEVELS)}")
     if system.start_time < 0:

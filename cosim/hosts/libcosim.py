@@ -22,8 +22,14 @@ from __future__ import annotations
 import ctypes
 from time import perf_counter
 
+import numpy as np
+import pandas as pd
+
 from ..errors import CraneCosimError
+from ..fmus.build import prepare_fmus
+from ..runtime.plan import plan_of
 from ..runtime.system import System
+from ..ssp import open_system
 
 __all__ = ["run_libcosim"]
 
@@ -33,6 +39,7 @@ _LOG_LEVELS = ("trace", "debug", "info", "warning", "error", "fatal")
 
 def _libcosimpy():
     try:
+        # libcosimpy, an optional host, only where it runs
         from libcosimpy import CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal
     except ImportError as exc:
         raise CraneCosimError(f"running under OSP libcosim needs the Python package libcosimpy, which cannot "
@@ -78,17 +85,11 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     """
     if isinstance(system, System):
         return _run_libcosim(system, None, outputs, log_level, timing)
-    from ..ssp import open_system
     with open_system(system) as opened:  # an archive's files live until the run ends
         return _run_libcosim(opened.system, opened.ssd, outputs, log_level, timing)
 
 
 def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | None = None):
-    import numpy as np
-    import pandas as pd
-    from ..fmus.build import prepare_fmus
-    from ..runtime.plan import plan_of
-
     CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal = _libcosimpy()
     if ssd is not None:
         if system.coupling != "inertia":

@@ -169,6 +169,7 @@ def _lowest_lid(mesh, omega_max) -> float:
 def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
     """The database of the hull ``spec`` (:func:`read_hull`)."""
     try:
+        # capytaine, an optional extra, only where a database is computed
         import capytaine as cpt
     except ImportError:
         raise CraneCosimError(HYDRO_MISSING) from None

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..blocks.registry import BLOCKS
 from ..blocks.block import ParameterError
+from ..blocks.registry import BLOCKS
 from ..errors import CraneCosimError
+from ..fmus.build import bridge_spec_of
 from .crane_loop import crane_loop
 
 
@@ -30,8 +31,6 @@ class _Unsettled(CraneCosimError):
 def block_models(plan) -> list[str]:
     """The block behind each component of ``plan``, in order; a component
     that is not one of this project's FMUs is an error naming it."""
-    from ..fmus.build import bridge_spec_of
-
     models = []
     for comp in plan.parts:
         path = comp.path

@@ -8,7 +8,11 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+import numpy as np
+
+from ..blocks.knuckle_boom import cylinder_loops
 from ..blocks.registry import BLOCKS
+from ..blocks.screw import rot_x
 
 _INTRO = """# The FMUs
 
@@ -361,13 +365,11 @@ def draw_cylinder_loops(path) -> Path:
     """``docs/knuckle_boom_geometry.png``: the two cylinder loops of Table 1 of
     Cibicik & Egeland (2019) in the y-z plane of Frame k-1, retracted and extended, with the
     pins and offsets as :mod:`crane_cosim.blocks.cylinder_loop` places them."""
+    # matplotlib only where the figures are drawn
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
-    from ..blocks.knuckle_boom import cylinder_loops
-    from ..blocks.screw import rot_x
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 7.0))
     for ax, loop, link_len in zip(axes, cylinder_loops(), (7.5, 5.0)):

@@ -23,10 +23,10 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..files.results import (PLOTS_FOLDER, component_models, model_of, read_results, read_summary,  # noqa: E402
-                             replaced)
-from .legends import readable  # noqa: E402
+from ..blocks.registry import BLOCKS
+from ..files.results import PLOTS_FOLDER, component_models, model_of, read_results, read_summary, replaced  # noqa: E402
 from .display_units import PLAIN_NUMBERS, display_unit  # noqa: E402
+from .legends import readable  # noqa: E402
 
 # (file stem, title, the variable that must be there, [axes: variable pattern, ...])
 # Patterns match the variable part of ``component.variable``; set-points
@@ -206,7 +206,6 @@ def _saved(fig, path: Path) -> Path:
 def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
     """The semi-axes of the ellipse ``component`` was programmed to follow
     (from the run's ``summary.json``), or None if it followed none."""
-    from ..blocks.registry import BLOCKS
     components = read_summary(out_dir).get("components")
     comp = components.get(component) if isinstance(components, dict) else None
     if not isinstance(comp, dict):

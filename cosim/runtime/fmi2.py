@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from time import perf_counter
 
 import numpy as np
+from fmpy import calloc, free
+from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE, fmi2CallbackFunctions,
+                       fmi2CallbackLoggerTYPE, fmi2LastSuccessfulTime, fmi2Terminated)
 
 from .instance import Ended, FMUInstance
 
@@ -94,10 +97,6 @@ class FMI2Instance(FMUInstance):
               "Boolean": (ctypes.c_int, "int32")}
 
     def _load(self, unzip_dir: str) -> None:
-        from fmpy import calloc, free
-        from fmpy.fmi2 import (FMU2Slave, fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE,
-                               fmi2CallbackFunctions, fmi2CallbackLoggerTYPE)
-
         self._slave = self._call("load", FMU2Slave, guid=self.model.token, unzipDirectory=unzip_dir,
                                  modelIdentifier=self.model.model_identifier, instanceName=self.name)
 
@@ -242,7 +241,6 @@ class FMI2Instance(FMUInstance):
         """After a discarded step: whether the FMU asked to end the simulation
         having reached the step's end (noted for the execution); one that
         stopped inside the step ends the run at its start."""
-        from fmpy.fmi2 import fmi2LastSuccessfulTime, fmi2Terminated
         if not self._slave.getBooleanStatus(fmi2Terminated):
             return False
         if self._slave.getRealStatus(fmi2LastSuccessfulTime) < t + h * (1 - 1e-9):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ctypes
 from time import perf_counter
 
+from fmpy.fmi3 import FMU3Slave
+
 from ..errors import CraneCosimError
 from .instance import Ended, FMUInstance
 
@@ -31,8 +33,6 @@ class FMI3Instance(FMUInstance):
               "Boolean": (ctypes.c_bool, "bool"), **_INTEGERS}
 
     def _load(self, unzip_dir: str) -> None:
-        from fmpy.fmi3 import FMU3Slave
-
         self._slave = self._call("load", FMU3Slave, guid=self.model.token, unzipDirectory=unzip_dir,
                                  modelIdentifier=self.model.model_identifier, instanceName=self.name)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -334,7 +335,6 @@ def replace_component(system, name: str, source):
     only: a bridge's address, say, is set after the swap.  Values of
     variables the new FMU does not have were the replaced model's: they are
     left out, with a warning that names them, as ``run --replace`` does."""
-    import warnings
     comp = system.component(name)
     config = RunConfig(replacements={name: source})
     planner = _Planner(config.applied_to(system), config, block_checks=False)

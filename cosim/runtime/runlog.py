@@ -242,6 +242,7 @@ class RunLog:
     def started(self) -> None:
         self._wall0 = time.perf_counter()
         if self.progress:
+            # tqdm only where a bar is drawn
             from tqdm import tqdm
             self.bar = tqdm(total=self.stop_time - self.start_time, unit="s", delay=2.0,
                             disable=None, leave=False,

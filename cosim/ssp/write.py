@@ -10,16 +10,19 @@ import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
-from ..errors import CraneCosimError
 from ..blocks.units import base_unit_attributes
+from ..errors import CraneCosimError
+from ..fmus.build import prepare_fmus
+from ..runtime.model import describe
+from ..runtime.plan import plan_of
 from ..runtime.system import System
+from ..runtime.types import FAMILY, _article, value_of
 from .namespaces import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV, _q
 
 __all__ = ["write_ssd", "write_ssp", "write_ssp_folder", "SSP_TYPES"]
 
 
 def _variables(system: System) -> dict:
-    from ..runtime.model import describe
     out = {}
     for comp in system.components:
         try:
@@ -46,7 +49,6 @@ SSP_TYPES = {"Real": "Real", "Float64": "Real", "Integer": "Integer", "Int32": "
 
 
 def _parameter(params: ET.Element, comp: str, name: str, value, var, units: set) -> None:
-    from ..runtime.types import FAMILY, _article, value_of
     p = ET.SubElement(params, _q(SSV, "Parameter"), name=name)
     if var is not None:
         try:
@@ -234,9 +236,6 @@ def _note_fmi3(plan) -> None:
 
 def _ssp_entries(system: System) -> dict:
     """The files of the SSP layout, by name: bytes, or the FMU's path."""
-    from ..fmus.build import prepare_fmus
-    from ..runtime.plan import plan_of
-
     prepare_fmus(system)
     # an archive others open must hold a system that fits together: every
     # FMU read through the archive checks, every value checked against its variable

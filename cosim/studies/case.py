@@ -23,13 +23,17 @@ worker is the only one writing its folder.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from ..errors import CraneCosimError, SimulationError, Terminated
 
 __all__ = ["OUTCOME", "CONFIG", "LOG", "ROW", "case_command", "run_case", "main"]
 
@@ -68,7 +72,6 @@ def _ended(part: Path, code: int, name: str) -> tuple[str, str]:
     summary, outcome = _read_json(part / "summary.json"), _read_json(part / OUTCOME)
     said = [s for s in (summary, outcome) if s is not None and s.get("status")]
     if not said:
-        import signal
         how = f"exit status {code}"
         if code < 0:
             try:
@@ -89,7 +92,9 @@ def _converted(part: Path) -> dict:
     columns' types, units and roles kept in its metadata), and the peaks of
     the interface wrench, ``{peak_<column>: value}``.  The rows of a case
     killed while writing are those of the batches it wrote."""
+    # deferred: Dask workers import this module to start cases, and load these where they are used
     import numpy as np
+
     from ..files.results import RESULTS_FILE, metadata_of, read_table
     from ..files.results_export import write_parquet
     from ..runtime.coupling import columns_of_role
@@ -110,6 +115,7 @@ def run_case(system: str, name: str, values: dict, out: str, config_json: str) -
     ``<out>/cases/<name>``, in a process of its own; returns its summary
     row.  Runs on a Dask worker.  Whatever goes wrong is the case's
     failure, with its reason in the row: nothing is raised."""
+    # deferred: Dask workers import this module to start cases, and load these where they are used
     from ..runtime.config import RunConfig
     from .case_fmus import fmus_for_this_python
     from .sweep_folder import CASES
@@ -140,7 +146,6 @@ def run_case(system: str, name: str, values: dict, out: str, config_json: str) -
                         f"its results cannot be read or converted to Parquet ({type(exc).__name__}: "
                         f"{exc})").replace(str(part), str(final))
     except Exception as exc:  # noqa: BLE001
-        from ..errors import CraneCosimError
         row["status"], row["reason"] = "failed", (str(exc) if isinstance(exc, CraneCosimError) else
                                                   f"it could not be run on its worker ({type(exc).__name__}: {exc})")
     row["wall_s"] = time.perf_counter() - t0
@@ -159,8 +164,6 @@ def _die_with_parent(parent: int) -> None:
     it ends (Linux's ``PR_SET_PDEATHSIG``); at once if it ended already."""
     if sys.platform != "linux":
         return
-    import ctypes
-    import signal
     ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
     if os.getppid() != parent:  # the worker died before the line above
         os.kill(os.getpid(), signal.SIGKILL)
@@ -177,10 +180,10 @@ def main(argv=None) -> int:
     system, folder = argv
     folder = Path(folder)
 
-    from ..errors import CraneCosimError, SimulationError, Terminated
-    from ..ssp import open_system
+    # deferred: Dask workers import this module to start cases, and load these where they are used
     from ..runtime.config import RunConfig
     from ..runtime.run import run_cosim
+    from ..ssp import open_system
     try:
         config = RunConfig.from_json((folder / CONFIG).read_text())
         with open_system(system) as opened:

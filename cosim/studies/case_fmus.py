@@ -16,6 +16,7 @@ The case runs with them as ``--replace`` would swap them in.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -23,6 +24,11 @@ import socket
 import sys
 import time
 from pathlib import Path
+
+from ..fmus import native
+from ..fmus.build import BLOCKS, build_fmu, fmu_is_current, needs_building
+from ..ssp import open_system
+from .sweep_folder import FMUS
 
 __all__ = ["BUILT", "environment_key", "fmus_for_this_python"]
 
@@ -33,7 +39,6 @@ BUILT = "built.txt"
 def environment_key() -> str:
     """The name of this Python's FMU folder: a hash of the binary record its
     FMUs carry (``fmus/native.py``: the Python's path, version, libpython)."""
-    from ..fmus import native
     return hashlib.sha256(native.binary_record().encode()).hexdigest()[:12]
 
 
@@ -41,7 +46,6 @@ def environment_key() -> str:
 def _locked(path: Path):
     """Hold an exclusive lock on the file ``path`` (``flock``; where the file
     system has no locks, go on without: the rename keeps each FMU whole)."""
-    import fcntl
     with open(path, "a") as f:
         try:
             fcntl.flock(f, fcntl.LOCK_EX)
@@ -56,7 +60,6 @@ def _locked(path: Path):
 
 def _build(model: str, folder: Path) -> None:
     """Build ``<folder>/<model>.fmu`` in a private folder and rename it in."""
-    from ..fmus.build import build_fmu
     private = folder / f".build-{socket.gethostname()}-{os.getpid()}"
     shutil.rmtree(private, ignore_errors=True)
     try:
@@ -76,10 +79,6 @@ def fmus_for_this_python(system_path, config, out) -> dict[str, str]:
     ``<out>/fmus/<key>/``, built when missing or stale.  Empty when every
     FMU suits this Python (the sweep's own, as a local cluster has it), and
     for an ``.ssp`` archive (each case's process extracts its own copy)."""
-    from ..ssp import open_system
-    from ..fmus.build import BLOCKS, fmu_is_current, needs_building
-    from .sweep_folder import FMUS
-
     with open_system(system_path) as opened:
         if opened.archive is not None:
             return {}

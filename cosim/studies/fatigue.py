@@ -36,13 +36,16 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..errors import CraneCosimError
-from ..files.results import read_summary
+from ..files.results import read_results, read_summary, results_path
+from ..reports.display_units import display_unit
+from ..runtime.runlog import make_folder
 
 SLOPES = (3, 4, 5)
 N_REF = 1e7
@@ -59,6 +62,7 @@ def cycles(series) -> pd.DataFrame:
     """The rainflow cycles of ``series`` (ASTM E1049-85, 5.4.4): columns
     ``range``, ``mean``, ``count`` (1 or 0.5), ``start`` and ``end`` (sample
     indices)."""
+    # rainflow only where cycles are counted
     import rainflow
     rows = list(rainflow.extract_cycles(np.asarray(series, float)))
     return pd.DataFrame(rows, columns=["range", "mean", "count", "start", "end"])
@@ -154,7 +158,6 @@ def signals_of(df: pd.DataFrame, patterns=None, combinations=(), roles: dict | N
     wildcards; None: the columns whose role is the interface wrench, from
     ``roles``, the run's column -> role) and the ``combinations``, by name
     (a term ``@<role>`` is the column of that role)."""
-    from fnmatch import fnmatchcase
     roles = roles or {}
     if patterns is None:
         out = {c: df[c].to_numpy() for c in df.columns if roles.get(c, "").startswith(WRENCH_ROLE)}
@@ -246,7 +249,6 @@ def read_run(folder: Path, skip: float = 0.0) -> pd.DataFrame:
     """The results of a run folder (``results.arrows``, a sweep case's
     ``results.parquet``, or the ``results.csv`` of an earlier version's
     run), its first ``skip`` seconds left out."""
-    from ..files.results import read_results, results_path
     folder = Path(folder)
     path = results_path(folder)
     if not path.is_file():
@@ -326,7 +328,6 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
     counted, the tables, the figures): a study of many long runs takes a
     minute.  Returns both tables."""
     say = say or (lambda text: None)
-    from ..runtime.runlog import make_folder
     out = make_folder(out, "the fatigue study's folder")
     per_case, records = [], {}
     found = read_cases(results)
@@ -353,6 +354,7 @@ def study(results, out, patterns=None, combinations=(), skip: float = 0.0, n_ref
                              for sig, g in cases.groupby("signal", sort=False)])
     lifetime.to_csv(out / "fatigue_lifetime.csv", index=False)
     if plots:
+        # matplotlib only where the figures are drawn
         from ..reports.fatigue_plots import plot_fatigue
         say(f"drawing the figures of {len(found)} case(s) in {out} (the slowest part; --no-plots leaves them out) "
             f"...")
@@ -364,7 +366,6 @@ def lifetime_text(lifetime: pd.DataFrame, slopes=SLOPES) -> str:
     """The lifetime table as the command prints it: a row per signal, its
     DELs in the unit that keeps them between 1 and 1000 (kN or MN, kN·m or
     MN·m; ``reports/display_units.py``), named in a column of its own."""
-    from ..reports.display_units import display_unit
     columns = [f"DEL_m{m:g}" for m in slopes]
     rows = []
     for _, row in lifetime.iterrows():

@@ -56,11 +56,15 @@ import pandas as pd
 from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed
+from ..fmus.build import prepare_fmus
 from ..runtime.algorithms import ALGORITHMS
-from ..runtime.checks import settings_problems
+from ..runtime.checks import joined, settings_problems
+from ..runtime.config import RunConfig
 from ..runtime.coupling import COUPLINGS
 from ..runtime.model import models_of
-from ..runtime.plan import EXTRAPOLATIONS
+from ..runtime.plan import EXTRAPOLATIONS, problems_of
+from ..runtime.runlog import check_folder
+from ..ssp import open_system
 from .case import PEAK_ROLE, run_case
 from .sweep_folder import CASES, RESULTS, SUMMARY, clear, earlier_rows, identity, make_folder, write_identity
 
@@ -177,14 +181,12 @@ def check_cases(system, cases, config) -> None:
     """Raise :class:`CraneCosimError` naming the first case the system
     cannot run (an unknown variable, a value not of its type or out of its
     bounds), before any case runs."""
-    from ..runtime.plan import problems_of
     for name, values in cases:
         try:
             problems, _ = problems_of(system, config.replace(values={**config.values, **values}))
         except CraneCosimError as exc:
             problems = [str(exc)]
         if problems:
-            from ..runtime.checks import joined
             raise CraneCosimError(f"case {name}: {joined(problems)}")
 
 
@@ -194,6 +196,7 @@ def _connect(scheduler: str | None, workers: int | None):
     """``(client, cluster)``: a client of the cluster whose scheduler is
     ``scheduler``, or of a new local cluster (then ``cluster``) of
     ``workers`` processes."""
+    # Dask only where cases run on a cluster
     from dask.distributed import Client, LocalCluster
     if scheduler:
         try:
@@ -273,6 +276,7 @@ def _rows_on_disk(out: Path, names) -> dict:
 def _lost(name: str, values: dict, exc: BaseException) -> dict:
     """The row of a case whose task ended without a row (its workers died,
     the cluster lost it)."""
+    # Dask only where cases run on a cluster
     from distributed.scheduler import KilledWorker
     if isinstance(exc, KilledWorker):
         reason = "the workers that ran it died, each time, before it ended"
@@ -292,11 +296,6 @@ def sweep(system_path, cases, out, config=None, scheduler: str | None = None, wo
     sweep is refused unless ``force``, which clears its cases first
     (``studies/sweep_folder.py``).  ``label`` names ``out`` in sentences
     (``--out`` on the command line)."""
-    from ..fmus.build import prepare_fmus
-    from ..ssp import open_system
-    from ..runtime.config import RunConfig
-    from ..runtime.runlog import check_folder
-
     config = (config or RunConfig()).replace(progress=False)
     config.check()
     out = Path(out)
@@ -321,6 +320,7 @@ def _swept(system_path: str, cases, out: Path, config, ident: dict, models, algo
            progress: bool, force: bool, label: str) -> pd.DataFrame:
     """:func:`sweep`'s cases run, the system and cases checked, in its
     claimed folder ``out``: the summary table."""
+    # Dask only where cases run on a cluster
     from dask.distributed import as_completed
 
     rows = earlier_rows(out, ident, cases, config, force, label)
@@ -345,6 +345,7 @@ def _swept(system_path: str, cases, out: Path, config, ident: dict, models, algo
         write_identity(out, ident, label)
         write_summary(out, cases, rows)
         if progress:
+            # tqdm only where a bar is drawn
             from tqdm import tqdm
             bar = tqdm(total=len(cases), initial=len(rows), unit="case", file=sys.stderr)
         where = str(out.resolve())

@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..errors import CraneCosimError
+from ..fmus.build import BLOCKS, fmu_is_current, source_hash
 
 __all__ = ["SWEEP", "SUMMARY", "CASES", "FMUS", "RESULTS", "identity", "earlier_rows", "clear", "make_folder",
            "write_identity"]
@@ -57,7 +58,6 @@ def identity(opened, config) -> dict:
     ``config`` (its options, without the cases' values) runs, as
     ``sweep.json`` records it; the project's FMUs must be built
     (``prepare_fmus``) first."""
-    from ..fmus.build import BLOCKS, fmu_is_current, source_hash
     system = {"name": opened.system.name, "sha256": _sha256(opened.archive or opened.ssd)}
     if opened.archive is None:  # an archive's hash covers its FMUs
         applied = config.applied_to(opened.system)

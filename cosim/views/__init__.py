@@ -8,6 +8,9 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 from ..files.results import ANIMATION_FILE
+from .page import write_page
+from .scene import FRAMES_PER_SECOND, scene_of_run
+from .video import VIDEO_FPS, write_video
 
 __all__ = ["animate", "LIVE_ADDRESS"]
 
@@ -23,10 +26,6 @@ def animate(run_dir, out=None, speed: float = 1.0, fps: float | None = None) -> 
     playing at ``speed`` times real time, the page with ``fps`` frames a
     second of simulated time (a video has ``VIDEO_FPS`` frames a second of
     its own); returns the file."""
-    from .page import write_page
-    from .scene import FRAMES_PER_SECOND, scene_of_run
-    from .video import VIDEO_FPS, write_video
-
     run_dir = Path(run_dir)
     out = Path(out) if out is not None else run_dir / ANIMATION_FILE
     suffix = out.suffix.lower()

@@ -126,6 +126,7 @@ _AT_ADDRESS = """
 def figure_of(scene: Scene, speed: float = 1.0, camera: dict | None = None):
     """The plotly figure of ``scene``, its frames playing at ``speed`` times
     real time, seen by ``camera``."""
+    # plotly only where the page is drawn
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..blocks.registry import BLOCKS
 from ..errors import CraneCosimError
 from ..files.results import SUMMARY_FILE, model_of, read_results, read_summary
 from .skeletons import Part, crane_parts, hull_outline_of
@@ -126,7 +127,6 @@ def _summary(run_dir: Path) -> dict:
 def _block_of(name: str, spec: dict):
     """``(block, why)``: the package's block of component ``name`` made with
     the run's parameters, or ``(None, the reason it is not drawn)``."""
-    from ..blocks.registry import BLOCKS
     model = model_of(spec)
     cls = BLOCKS.get(model)
     if cls is None:

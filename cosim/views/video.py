@@ -35,6 +35,7 @@ def write_video(scene: Scene, path) -> Path:
     mp4 = path.suffix.lower() == ".mp4"
     if mp4:
         try:
+            # imageio-ffmpeg, an optional extra, only where a video is made
             import imageio_ffmpeg
         except ImportError:
             raise CraneCosimError(VIDEO_MISSING) from None
@@ -45,7 +46,9 @@ def write_video(scene: Scene, path) -> Path:
     if mp4:
         return replaced(path, lambda part: _encode_mp4(frames, part, size, imageio_ffmpeg, path))
     else:
+        # Pillow only where a video is made
         from PIL import Image
+
         # one palette, the first frame's (its lines, the axes, the strip: the
         # colours every frame has), quicker than one of each frame's own
         images, palette = [], None
@@ -107,6 +110,7 @@ def _encode_mp4(frames, path: Path, size, imageio_ffmpeg, named: Path) -> None:
 def write_frame(scene: Scene, time: float, path, size=MP4_SIZE) -> Path:
     """Write the video's frame nearest ``time`` [s] as a PNG at ``path`` (an
     example's picture); returns the path."""
+    # Pillow only where a video is made
     from PIL import Image
     k = int(np.argmin(np.abs(scene.times - time)))
     Image.fromarray(next(_frames(scene, size, only=k))[..., :3]).save(path, optimize=True)
@@ -118,6 +122,7 @@ def _frames(scene: Scene, size, only: int | None = None):
     the other (or of frame ``only``): one figure, its lines' data changed
     each frame; each image is the canvas's own buffer, good until the next
     is asked for."""
+    # matplotlib only where a video is made
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -172,6 +177,7 @@ def _zoom_to_fill(canvas, ax, area, lo, hi) -> float:
     fills ``area`` (the figure's fractions its axes were given), a fifth
     of it left for the tick labels: a long hull seen from one side leaves
     most of it empty at matplotlib's zoom of 1.  Between 1 and 2."""
+    # matplotlib only where a video is made
     from mpl_toolkits.mplot3d import proj3d
     ax.set_box_aspect(hi - lo)
     canvas.draw()

@@ -64,11 +64,9 @@ def test_the_demo_says_each_thing_before_it_does_it(capsys, monkeypatch, tmp_pat
     silence after the run's 100%).  The work itself is replaced by notes."""
     from types import SimpleNamespace
 
-    from crane_cosim import vessel_start, views
-    from crane_cosim.blocks import warm_up
+    from crane_cosim.cli import runs
     from crane_cosim.runtime.compiled import master_warm_up
     from crane_cosim.reports import plots
-    from crane_cosim.runtime import run
 
     done = []
 
@@ -77,13 +75,13 @@ def test_the_demo_says_each_thing_before_it_does_it(capsys, monkeypatch, tmp_pat
             done.append((what, capsys.readouterr().out))  # what was said since the last stage
             return result
         return work
-    monkeypatch.setattr(build, "build_all", doing("build", []))
-    monkeypatch.setattr(warm_up, "warm_up", doing("compile", []))
+    monkeypatch.setattr(runs, "build_all", doing("build", []))
+    monkeypatch.setattr(runs, "warm_up", doing("compile", []))
     monkeypatch.setattr(master_warm_up, "warm_up_master", doing("compile", False))
-    monkeypatch.setattr(vessel_start, "settle_vessel", doing("settle", {}))
-    monkeypatch.setattr(run, "run_cosim", doing("run", SimpleNamespace(wall_time=1.0, real_time_factor=1.0)))
+    monkeypatch.setattr(runs, "settle_vessel", doing("settle", {}))
+    monkeypatch.setattr(runs, "run_cosim", doing("run", SimpleNamespace(wall_time=1.0, real_time_factor=1.0)))
     monkeypatch.setattr(plots, "plot_run", doing("plots", []))
-    monkeypatch.setattr(views, "animate", doing("page", tmp_path / "animation.html"))
+    monkeypatch.setattr(runs, "animate", doing("page", tmp_path / "animation.html"))
     assert main(["demo", "--out", str(tmp_path / "demo"), "--stop-time", "0.1"]) == 0
     assert [what for what, _ in done] == ["build", "compile", "compile", "settle", "run", "plots", "page"]
     said = dict(done)

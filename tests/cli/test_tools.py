@@ -5,9 +5,7 @@ import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
-from crane_cosim.blocks import hull_database
-from crane_cosim.cli import main
-from crane_cosim.hydro import compute
+from crane_cosim.cli import main, tools
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,8 +24,8 @@ def test_hydro_says_how_a_vessel_takes_the_database(tmp_path, monkeypatch, capsy
     (Capytaine's computation replaced: its figures are tests/hydro's)."""
     hull = tmp_path / "barge.toml"
     shutil.copy(ROOT / "examples" / "hydro_vessel" / "barge.toml", hull)
-    monkeypatch.setattr(compute, "compute_database", lambda spec, progress: SimpleNamespace(computed_by="Capytaine"))
-    monkeypatch.setattr(hull_database, "write_database", lambda db, out: Path(out).write_bytes(b"CDF"))
+    monkeypatch.setattr(tools, "compute_database", lambda spec, progress: SimpleNamespace(computed_by="Capytaine"))
+    monkeypatch.setattr(tools, "write_database", lambda db, out: Path(out).write_bytes(b"CDF"))
     assert main(["hydro", str(hull)]) == 0
     captured = capsys.readouterr()
     assert captured.out.strip() == str(tmp_path / "barge.nc")

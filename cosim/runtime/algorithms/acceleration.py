@@ -42,13 +42,10 @@ REUSE = 8
 #: a correction whose residual is more than this many times the pass
 #: before's drops the model.  Not 1: measured in each value's own scale, a
 #: pass that converges may pass the difference from one value to another of
-#: a smaller scale, and its largest grow.  On the crane on the vessel a
-#: model from the last step took the prediction's 9.4e-4 (a joint rate's)
-#: to 1.8e-3 (the mount wrench's), the plain pass after to 2.2e-4; dropped
-#: at every such growth, the model was rebuilt in every step of the lift's
-#: second phase (4 passes where 1 do).  Kept below tenfold: 1.10 -> 0.83
-#: re-step passes a step over 20 s, the crane with friction 2.31 -> 1.33,
-#: the flagship 1.68 -> 1.24, the same with no limit at all
+#: a smaller scale, and its largest grow; a model dropped at every such
+#: growth is rebuilt step after step where one kept would do (the re-step
+#: passes with each limit: docs/benchmarks.md, "A model kept through a
+#: pass that moves the difference")
 GROWTH = 10.0
 
 

@@ -74,6 +74,7 @@ def links_against_order(plan) -> int:
     depends on that torque) is gone round once: its links against the
     order (the components they enter, of the strongly connected inputs
     that make it up) count once."""
+    # scipy.sparse only where a plan is made, not at every import of the runtime
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
@@ -144,6 +145,7 @@ def point_schedule(plan):
     from the torques), the vessel (the mount's acceleration from the bias
     wrench) and the crane again (the mount wrench from that acceleration):
     four components read, where three passes in order read eight."""
+    # scipy.sparse only where a plan is made, not at every import of the runtime
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 

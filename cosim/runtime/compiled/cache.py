@@ -40,7 +40,7 @@ def install() -> None:
     ``<cache_dir>/master-<digest>`` (before they are defined: numba picks a
     function's cache folder when it is decorated).  Where numba's internal
     classes are laid out otherwise, its own cache beside the sources."""
-    try:
+    try:  # numba, loaded by the compiled package that calls this, where it installs its cache
         from numba.core import caching
 
         base, mixin, impl = caching._CacheLocator, caching._SourceFileBackedLocatorMixin, caching.CacheImpl

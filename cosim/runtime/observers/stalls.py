@@ -212,6 +212,7 @@ class _Compiles:
     def start(self) -> None:
         if "numba" not in sys.modules:
             return
+        # numba only where the run has loaded it (checked above)
         from numba.core import event
 
         owner = self
