@@ -8,8 +8,8 @@ from crane_cosim.bench import rates as bench
 
 def test_the_benchmark_says_what_it_runs_and_how_long_before_it_starts(monkeypatch, capsys):
     started = []
-    monkeypatch.setattr("crane_cosim.blocks.warm_up.warm_up", lambda *a, **k: [])
-    monkeypatch.setattr("crane_cosim.monolithic.crane_loop.warm_up_loop", lambda *a, **k: [])
+    monkeypatch.setattr(bench, "warm_up", lambda *a, **k: [])  # where the benchmark holds them
+    monkeypatch.setattr(bench, "warm_up_loop", lambda *a, **k: [])
     monkeypatch.setattr("crane_cosim.runtime.compiled.master_warm_up.warm_up_master", lambda *a, **k: False)
 
     def run_bench(*args, **kwargs):

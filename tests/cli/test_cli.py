@@ -442,11 +442,11 @@ def test_step_longer_than_the_run(capsys, system_file, tmp_path, mode):
     ("0.0005", "--stop-time 0.0005 s is shorter than the example's step of 0.005 s"),
 ])
 def test_demo_checks_stop_time_before_building(capsys, monkeypatch, tmp_path, stop, fragment):
-    from crane_cosim.fmus import build
+    from crane_cosim.cli import runs
 
     def started(*a, **k):
         raise AssertionError("the demo started building")
-    monkeypatch.setattr(build, "build_all", started)
+    monkeypatch.setattr(runs, "build_all", started)  # where the demo holds it
     code, err = _demo(capsys, "--out", tmp_path / "demo", "--stop-time", stop)
     assert code == 2
     assert_one_sentence(err, fragment)
