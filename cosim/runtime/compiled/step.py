@@ -7,8 +7,8 @@ and operations, in the same order, as the Python algorithm, which is its
 reference (tests/runtime/test_compiled_step.py compares the two to the bit).
 
 What a step of the Python algorithm spends on itself, a microsecond or two
-a call of an FMU and a few for each small numpy operation (some 110 us a
-step of the crane on the vessel), is gone; the FMUs' own time stays.
+a call of an FMU and a few for each small numpy operation, is gone; the
+FMUs' own time stays (docs/benchmarks.md).
 ``engine.py`` builds the tables this step reads from the algorithm and
 explains what it reports; ``component.py`` holds the calls of one
 component, ``held.py`` a component's step in a pass (and the components
