@@ -14,15 +14,13 @@ from crane_cosim.fmus.portable import build_portable_fmu
 
 
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: a worker per core and two more.  Some tests wait on
+    """``-n auto``: a worker per core and one more.  Some tests wait on
     what no worker's CPU time shows (Wine's server, a compiler, a peer over
-    a socket, another worker compiling a kernel or making a shared
-    fixture), and with a worker per core the cores then stand idle: about a
-    tenth of the suite's time on two cores; on a cold cache, where workers
-    wait for each other's compiles, one more worker still finds them idle
-    (docs/benchmarks.md)."""
+    a socket, another worker making a shared fixture), and with a worker
+    per core the cores then stand idle: about a tenth of the suite's time
+    on two cores (docs/benchmarks.md)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 2
+    return cores + 1
 
 
 @pytest.hookimpl(hookwrapper=True)
