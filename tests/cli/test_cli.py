@@ -391,12 +391,14 @@ def test_out_cannot_be_created(capsys, system_file, tmp_path, command):
 def test_results_folder_lost_after_the_check_is_one_sentence(capsys, monkeypatch, system_file, tmp_path):
     """The folder passes the check and is then blocked (another program, a
     full disk ...): still one sentence, naming the folder."""
-    from crane_cosim.runtime import runlog
+    from crane_cosim.cli import runs
     out = tmp_path / "out"
-    monkeypatch.setattr(runlog, "check_folder", lambda *a, **k: None)
+    passed = []  # the command's check, where the command holds it, passes it
+    monkeypatch.setattr(runs, "clear_folder", lambda *a, **k: passed.append(a[0]))
     (tmp_path / "out").write_text("")
     code, err = run_cli(capsys, system_file(stop_time=0.01), "--out", out)
     assert code == 2
+    assert passed == [out]
     assert_one_sentence(err, f"--out {out} cannot be created: {out} is a file, not a folder")
 
 
