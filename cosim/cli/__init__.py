@@ -1,30 +1,8 @@
 """The ``crane-cosim`` command.
 
-    crane-cosim run SYSTEM [--stop-time T] [--step H] [--out DIR] [--monolithic]
-                           [--coupling inertia|explicit] [--algorithm jacobi|gauss-seidel|iterated-midpoint|
-                                                                      iterated-quadratic]
-                           [--extrapolation midpoint|none] [--iterations N] [--component-step component=H ...]
-                           [--set component.variable=value ...]
-                           [--replace component=model.fmu ...]
-                           [--record component.variable ...] [--record-every N] [--force]
-                           [--real-time [FACTOR]] [--spin SECONDS] [--rt-priority N]
-                           [--estimate] [--tolerance TOL] [--no-plots] [--animate] [--view [HOST:]PORT]
-    crane-cosim check SYSTEM [--set ...] [--replace ...]
-    crane-cosim export SYSTEM OUT.ssp [--force] [--set component.variable=value ...]
-    crane-cosim build-fmus [--out DIR] [--no-compile]
-    crane-cosim build-bridge BLOCK [--out DIR]
-    crane-cosim build-bridge --name MODEL --inputs NAME[:UNIT],... --outputs NAME[:UNIT],... [--out DIR]
-    crane-cosim serve BLOCK --port P [--host ADDRESS] [--set NAME=VALUE ...] [--drop FRACTION [--seed N]]
-                            [--idle SECONDS] [--stats FILE]
-    crane-cosim demo [--out DIR] [--scenario NAME] [--stop-time T]
-    crane-cosim bench [--json] [--stop-time T] [--repeat N] [--scenario NAME] [--sweep CASES | --hosts]
-    crane-cosim sweep SYSTEM [CASES.csv] [--vary component.variable=v1,v2,... ...] [--out DIR] [--workers N]
-                             [--scheduler ADDRESS] [--stop-time T] [--step H] [--algorithm A]
-                             [--record component.variable ...] [--record-every N] [--force]
-    crane-cosim export-results RESULTS [--csv] [--parquet] [--out FILE]
-    crane-cosim fatigue RESULTS [--signal PATTERN ...] [--combine NAME=EXPR ...] [--bolt N,D[,ANGLE]]
-                                [--skip S] [--n-ref N] [--life YEARS] [--slopes M,...] [--out DIR] [--no-plots]
-    crane-cosim animate RESULTS [--out FILE.html|FILE.mp4|FILE.gif] [--speed X] [--fps N]
+Its commands and their options are declared once, in ``parser.py``:
+``crane-cosim --help`` lists the commands, ``crane-cosim COMMAND --help``
+a command's options (the README shows them at work).
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
 exit status (2: bad input, 1: the run failed, 130: interrupted by Ctrl-C,
