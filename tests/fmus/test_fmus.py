@@ -19,6 +19,7 @@ from fmpy.validation import validate_fmu
 
 from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.errors import CraneCosimError
+from crane_cosim.fmus.build import source_hash
 from crane_cosim.runtime.loading import open_instance
 from limits import HUNG
 
@@ -194,7 +195,6 @@ def test_the_binarys_interpreter_state_is_released_before_exit(fmu_dir, plain_fm
     exit handlers; an instance keeps working after it (in a Python host the
     state object holds nothing it uses), so the reset is safe whenever
     Python's exit runs it."""
-    from crane_cosim.fmus.build import source_hash
     module_name = f"crane_cosim_fmu_{source_hash()}.host_process"
     shimmed, _, _ = _slave(fmu_dir / "Controller.fmu", "s", tmp_path)
     folder = tmp_path / "s" / "binaries" / "linux64"
@@ -368,7 +368,7 @@ def test_an_fmus_process_imports_its_own_block_alone(model, fmu_dir, unzipped):
                           timeout=HUNG)
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = json.loads(done.stdout)
-    package = f"crane_cosim_fmu_{entry.rpartition('_')[2]}.blocks"  # the FMU's private copy (fmus/build.py)
+    package = f"crane_cosim_fmu_{source_hash()}.blocks"  # the FMU's private copy of the blocks
     block_modules = {cls.__module__.rpartition(".")[2] for cls in BLOCKS.values()}
     ours = {m.rpartition(".")[2] for m in loaded if m.startswith(package + ".")}
     assert ours & block_modules == {BLOCKS[model].__module__.rpartition(".")[2]}, sorted(ours)
