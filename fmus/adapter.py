@@ -33,7 +33,7 @@ a value the block refuses is logged and the old one kept.  The variables'
 get and set calls, with their checks, are ``fmus/values.py``'s.
 
 A block that holds something outside Python's memory (a bridge's socket,
-``blocks/udp_bridge.py``) gets it in ``Block.prepare`` and gives it back in
+``bridge/udp_bridge.py``) gets it in ``Block.prepare`` and gives it back in
 ``Block.close``, which the adapter calls at ``fmi2Terminate``, before it
 remakes the block, and when the slave is garbage collected: pythonfmu 0.7
 calls no Python method at ``fmi2FreeInstance`` (nor for the instance it

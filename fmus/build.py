@@ -14,7 +14,7 @@ here from the same block declaration (units, ``Block.feedthrough``).
 package's or one defined elsewhere (a test's), whose file the FMU then
 carries beside the private copy of the blocks.
 
-:func:`build_bridge_fmu` builds a UDP bridge (``blocks/udp_bridge.py``):
+:func:`build_bridge_fmu` builds a UDP bridge (``bridge/udp_bridge.py``):
 its class is made at run time and cannot be imported by name, so the FMU
 carries its spec (model name, ports, feedthrough) as JSON in its private
 package, and the entry script makes the class again from it.  The spec is
@@ -52,7 +52,7 @@ from pythonfmu.builder import FmuBuilder
 
 from ..blocks.block import Block
 from ..blocks.registry import BLOCKS
-from ..blocks.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
+from ..bridge.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
 from ..blocks.units import base_unit_attributes
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, read_member
@@ -63,6 +63,9 @@ __all__ = ["build_fmu", "build_block_fmu", "build_bridge_fmu", "build_all", "pre
 
 HERE = Path(__file__).resolve().parent
 BLOCKS_DIR = HERE.parent / "blocks"
+#: the UDP bridge's folder, which every FMU carries beside the blocks (a
+#: bridge FMU imports it)
+BRIDGE_DIR = HERE.parent / "bridge"
 #: File inside the FMU (under resources/) that records the source hash.
 FMU_SOURCE_FILE = "crane_cosim_source.txt"
 #: Module of the FMU's private package that holds a block from outside the
@@ -84,16 +87,16 @@ FMU_MODULES = ("adapter.py", "values.py", "host_process.py")
 def _source_files() -> list[Path]:
     # the shim's source and the files it includes (one translation unit)
     shim = sorted(native.SHIM_SOURCE.parent.glob("*.[ch]"))
-    return (sorted(BLOCKS_DIR.glob("*.py")) + sorted(BLOCKS_DIR.glob(f"{HULLS}/*.nc"))
+    return (sorted(BLOCKS_DIR.glob("*.py")) + sorted(BLOCKS_DIR.glob(f"{HULLS}/*.nc")) + sorted(BRIDGE_DIR.glob("*.py"))
             + [HERE / m for m in FMU_MODULES] + [HERE / "build.py", HERE / "native.py", *shim])
 
 
 def _outside_module(block_cls) -> Path | None:
     """The file of ``block_cls``'s module if the block is not one of the
-    package's (those lie in ``blocks/``), else None.  Raises ``ValueError``
+    package's (those lie in ``blocks/``, a bridge in ``bridge/``), else None.  Raises ``ValueError``
     for a class that the FMU could not import by name from that file."""
     path = Path(inspect.getfile(block_cls)).resolve()
-    if path.parent == BLOCKS_DIR:
+    if path.parent in (BLOCKS_DIR, BRIDGE_DIR):
         return None
     module = sys.modules.get(block_cls.__module__)
     if getattr(module, block_cls.__qualname__, None) is not block_cls or path.suffix != ".py":
@@ -157,8 +160,9 @@ def needs_building(path: Path, block_cls) -> bool:
 
 
 def _write_package(root: Path, package: str, outside: Path | None) -> None:
-    """The FMU's private package: the blocks, the adapter and, for a block
-    from outside the package, its module as :data:`OUTSIDE_MODULE`."""
+    """The FMU's private package: the blocks, the bridge, the adapter and,
+    for a block from outside the package, its module as
+    :data:`OUTSIDE_MODULE`."""
     pkg = root / package
     (pkg / "blocks").mkdir(parents=True)
     (pkg / "__init__.py").write_text('"""Private copy of crane-cosim blocks for one FMU."""\n')
@@ -167,6 +171,9 @@ def _write_package(root: Path, package: str, outside: Path | None) -> None:
     (pkg / "blocks" / HULLS).mkdir()
     for f in BLOCKS_DIR.glob(f"{HULLS}/*.nc"):
         shutil.copy2(f, pkg / "blocks" / HULLS / f.name)
+    (pkg / "bridge").mkdir()
+    for f in BRIDGE_DIR.glob("*.py"):
+        shutil.copy2(f, pkg / "bridge" / f.name)
     for module in FMU_MODULES:
         shutil.copy2(HERE / module, pkg / module)
     if outside is not None:
@@ -186,7 +193,7 @@ _BRIDGE_IMPORT = '''import json as _json
 from pathlib import Path as _Path
 
 import {package} as _package
-from {package}.blocks.udp_bridge import bridge_from_spec
+from {package}.bridge.udp_bridge import bridge_from_spec
 
 # The class is made from the spec built in, once, when the module is
 # imported: pythonfmu runs this file again for every further instance, with
@@ -240,7 +247,7 @@ def build_fmu(model: str, out_dir: Path) -> Path:
 
 def build_bridge_fmu(spec_or_block, out_dir: Path) -> Path:
     """Build ``<out_dir>/<model_name>.fmu``, a UDP bridge
-    (``blocks/udp_bridge.py``), from a bridge class (made by
+    (``bridge/udp_bridge.py``), from a bridge class (made by
     ``bridge_block`` or ``bridge_of``), its spec (a dict), or a block
     class, whose bridge (``bridge_of``) it builds; returns its path.
     Raises ``ValueError`` for a spec or ports a bridge cannot have, and for

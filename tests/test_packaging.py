@@ -8,8 +8,9 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: the installed name of each top folder (``[tool.setuptools.package-dir]``)
-TOP = {"cosim": "crane_cosim", "blocks": "crane_cosim.blocks", "fmus": "crane_cosim.fmus"}
+#: the installed name of each top folder, as ``[tool.setuptools.package-dir]`` maps them
+TOP = {folder: name for name, folder in
+       tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].items()}
 
 
 def test_every_package_is_installed():

@@ -1,4 +1,4 @@
-"""The run's UDP bridges (``blocks/udp_bridge.py``) at its end: each one's
+"""The run's UDP bridges (``bridge/udp_bridge.py``) at its end: each one's
 counters, read from its outputs, under ``"bridges"`` in ``summary.json``
 with the peer's status, and a warning under ``"warnings"`` for a peer that
 never answered, one that was silent while the run went on
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ...blocks.udp_bridge import PARAMETERS
+from ...bridge.udp_bridge import PARAMETERS
 from ...fmus.build import bridge_spec_of
 from . import Observer
 

@@ -1,4 +1,4 @@
-"""The ledger of a UDP bridge's run (``blocks/udp_bridge.py``): the requests
+"""The ledger of a UDP bridge's run (``bridge/udp_bridge.py``): the requests
 it sent, and for each answer of the run that comes, the request it answers
 or why it answers none; the counters ``bridge_sent``, ``bridge_answers``,
 ``bridge_lost`` and ``bridge_late`` are kept here.

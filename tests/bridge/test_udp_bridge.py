@@ -1,5 +1,5 @@
-"""The UDP bridge (``blocks/udp_bridge.py``) in-process, against a peer thread
-running our blocks (``cosim/hosts/serve.py``) or a peer answering by hand,
+"""The UDP bridge (``bridge/udp_bridge.py``) in-process, against a peer thread
+running our blocks (``cosim/bridge/serve.py``) or a peer answering by hand,
 compared with calling the blocks directly: what it counts, and what it
 ignores.  The packet, the peer's rules and the bridge's declaration, which
 need no socket, are in ``test_bridge_packet.py``."""
@@ -13,10 +13,10 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from crane_cosim.blocks.bridge_packet import ANSWER, END, REQUEST, answer_to, pack, unpack
+from crane_cosim.bridge.packet import ANSWER, END, REQUEST, answer_to, pack, unpack
 from crane_cosim.blocks.controller import Controller
-from crane_cosim.blocks.udp_bridge import COUNTERS, BridgeError, bridge_of
-from crane_cosim.hosts.serve import Server, random_drop
+from crane_cosim.bridge.udp_bridge import COUNTERS, BridgeError, bridge_of
+from crane_cosim.bridge.serve import Server, random_drop
 from integrator_block import Integrator
 from limits import HUNG
 

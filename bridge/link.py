@@ -1,6 +1,6 @@
-"""The socket of a UDP bridge (``blocks/udp_bridge.py``) for one run: bound
+"""The socket of a UDP bridge (``bridge/udp_bridge.py``) for one run: bound
 to the local address that reaches the peer, sending the bridge's packets
-(``blocks/bridge_packet.py``) under a run id drawn at random when it opens,
+(``bridge/packet.py``) under a run id drawn at random when it opens,
 and passing on only the peer's answers of that run.  Everything else that
 arrives is counted, never read: a datagram not of the packet layout
 (``malformed``, and by version those of another version of the layout from
@@ -17,7 +17,7 @@ import secrets
 import socket
 import time
 
-from .bridge_packet import ANSWER, END, PacketError, pack, unpack
+from .packet import ANSWER, END, PacketError, pack, unpack
 
 __all__ = ["BridgeError", "Link"]
 
@@ -112,7 +112,7 @@ class Link:
 
     def receive(self, wait: float):
         """The next answer of this run from the peer (a
-        :class:`~bridge_packet.Packet`), waiting up to ``wait`` [s] (0: only
+        :class:`~packet.Packet`), waiting up to ``wait`` [s] (0: only
         one already arrived), or None; anything else is counted."""
         sock = self.sock
         end = time.monotonic() + wait

@@ -23,8 +23,8 @@ import pytest
 from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, bridge_fmu, bridged, free_port,  # noqa: F401
                             one_sentence, reference, served)
 from crane_cosim.blocks.controller import Controller
-from crane_cosim.blocks.bridge_packet import REQUEST, pack
-from crane_cosim.blocks.udp_bridge import bridge_block, bridge_of
+from crane_cosim.bridge.packet import REQUEST, pack
+from crane_cosim.bridge.udp_bridge import bridge_block, bridge_of
 from crane_cosim.cli import main
 from crane_cosim.fmus.build import build_bridge_fmu, fmu_is_current, guid, source_hash
 from crane_cosim.fmus.native import find_compiler

@@ -2,8 +2,8 @@
 real hardware, a rig, or one of our blocks served by ``crane-cosim serve``
 (hardware in the loop).
 
-The packets are those of ``blocks/bridge_packet.py`` (layout version 2),
-sent through ``blocks/bridge_link.py``'s socket: bound to the local address
+The packets are those of ``bridge/packet.py`` (layout version 2),
+sent through ``bridge/link.py``'s socket: bound to the local address
 that reaches the peer, under a run id drawn at random when it opens.  The
 bridge takes an answer only when it echoes a request the bridge sent (its
 run, sequence number, attempt and time) and arrived after it; anything
@@ -35,11 +35,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from .block import Block, ParameterError, Variable
-from .bridge_ledger import WINDOW, Ledger, Request
-from .bridge_link import BridgeError, Link
-from .bridge_packet import HEADER_SIZE, MAGIC, MAX_ATTEMPT, REQUEST, VERSION, pack, unpack
-from .units import UNITS
+from ..blocks.block import Block, ParameterError, Variable
+from .ledger import WINDOW, Ledger, Request
+from .link import BridgeError, Link
+from .packet import HEADER_SIZE, MAGIC, MAX_ATTEMPT, REQUEST, VERSION, pack, unpack
+from ..blocks.units import UNITS
 
 __all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "pack", "unpack", "BridgeError", "UdpBridge", "COUNTERS", "MODES",
            "POLICIES", "WINDOW", "bridge_block", "bridge_of", "bridge_from_spec"]
@@ -207,7 +207,7 @@ class UdpBridge(Block):
         return new
 
     def _sorted(self, p):
-        """Sort the answer ``p`` (``bridge_ledger.Ledger.sort``) and take it
+        """Sort the answer ``p`` (``ledger.Ledger.sort``) and take it
         if it answers an open request; that request, or None.  Any answer to
         a request sent ends a silence."""
         r, heard = self._ledger.sort(p)

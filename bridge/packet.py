@@ -1,4 +1,4 @@
-"""The packet layout of a UDP bridge (``blocks/udp_bridge.py``) and its peer
+"""The packet layout of a UDP bridge (``bridge/udp_bridge.py``) and its peer
 (``crane-cosim serve``, or a controller of one's own), version 2.
 
 One datagram goes each way per exchange, little-endian throughout:

@@ -1,5 +1,5 @@
 """One of our blocks as the peer of a UDP bridge (``crane-cosim serve``): the
-other end of ``blocks/udp_bridge.py``, run in-process with the block's own
+other end of ``bridge/udp_bridge.py``, run in-process with the block's own
 numpy or numba code.
 
 :class:`Peer` is the protocol, free of sockets: what a real controller must
@@ -20,7 +20,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..blocks.bridge_packet import END, REQUEST, VERSION, PacketError, answer_to, unpack
+from .packet import END, REQUEST, VERSION, PacketError, answer_to, unpack
 
 __all__ = ["Peer", "Server", "ServeStats", "IDLE", "random_drop"]
 

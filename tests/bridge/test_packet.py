@@ -1,20 +1,20 @@
 """What of the UDP bridge needs no socket: the packet layout
-(``blocks/bridge_packet.py``, version 2), the peer's rules
-(``cosim/hosts/serve.py``'s :class:`Peer`: one run served at a time,
+(``bridge/packet.py``, version 2), the peer's rules
+(``cosim/bridge/serve.py``'s :class:`Peer`: one run served at a time,
 everything else counted and never answered) and the bridge's declaration
-(``blocks/udp_bridge.py``)."""
+(``bridge/udp_bridge.py``)."""
 import json
 import struct
 
 import numpy as np
 import pytest
 
-from crane_cosim.blocks.bridge_packet import (ANSWER, END, HEADER_SIZE, MAGIC, REQUEST, VERSION, PacketError,
+from crane_cosim.bridge.packet import (ANSWER, END, HEADER_SIZE, MAGIC, REQUEST, VERSION, PacketError,
                                               answer_to, pack, unpack, version_of)
 from crane_cosim.blocks.block import ParameterError, Variable
 from crane_cosim.blocks.controller import Controller
-from crane_cosim.blocks.udp_bridge import COUNTERS, bridge_block, bridge_from_spec, bridge_of
-from crane_cosim.hosts.serve import Peer
+from crane_cosim.bridge.udp_bridge import COUNTERS, bridge_block, bridge_from_spec, bridge_of
+from crane_cosim.bridge.serve import Peer
 from integrator_block import Integrator
 
 CLIENT, OTHER = ("127.0.0.1", 40001), ("127.0.0.1", 40002)
