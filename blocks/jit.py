@@ -1,43 +1,32 @@
-"""Kernel modules compiled by numba, with a compile cache that outlives the
-run.
+"""Kernel modules compiled by numba, with a compile cache that outlives the run.
 
 A kernel module (such as ``blocks/knuckle_boom_kernels.py``) is plain Python
-over floats and numpy arrays that imports nothing of the package but, in
-one line, the small kernels it shares with others
-(``from .kernel_helpers import _cross, _lu_solve``), and, a line each, the
-functions of other kernel modules it builds on
-(``from .supported_base_kernels import _base``), whose definitions are
-joined to its text when it is loaded, so that it is compiled from one
-file, its content hash covering them.
+over floats and numpy arrays that imports of the package only the kernels it
+shares (``from .kernel_helpers import _cross, _lu_solve``, or of another
+kernel module), whose definitions are joined to its text when it is loaded,
+so that it is compiled from one file, its content hash covering them.
 :func:`load_kernels` returns it with every function it defines compiled by
 ``numba.njit(cache=True)``, or ``None`` when numba is not installed or
 ``CRANE_COSIM_NUMBA=0`` is set; the blocks then run their numpy code, which
 gives the same results (the tests compare the two) and is slower.
 
-Compiling takes tens of seconds; numba's cache keeps the machine code next
+Compiling takes a while; numba's cache keeps the machine code next
 to the source file (``__pycache__``), keyed on its path.  An FMU unpacks its
 sources to a new temporary folder for every run, so the module is loaded
 from a copy at a path that depends on its content only:
 ``<cache>/kernels-<sha256>/<name>.py``, ``<cache>`` being
 ``$CRANE_COSIM_CACHE_DIR`` or the user's cache folder (``~/.cache/crane-cosim``,
-``%LOCALAPPDATA%\\crane-cosim`` on Windows).  Every FMU and every run with
-the same kernel source then shares one compiled copy; a changed source gets
-a new folder.  If the cache folder cannot be written, the copy goes to a
+``%LOCALAPPDATA%\\crane-cosim`` on Windows).  If the cache folder cannot be written, the copy goes to a
 temporary folder and is compiled afresh in every process, and the process
 says so once, with the reason (:func:`cache_problem`).
 
-For telling the user what happens during those seconds:
-:func:`kernels_compiled` says whether the cache already holds machine code
-of every function of a kernel module for this machine, Python and numba
-(so that loading takes about a second), :func:`kernel_functions` names the
-functions, and :func:`compile_events` reports each function as numba
-starts and finishes compiling it (callees first, as numba compiles them).
-Whoever triggers a compilation (a block's first call, the vessel's
-settling under the demo's crane, an FMU), it announces itself: one line on
-stderr before numba starts on a kernel module, naming its block, that it
-is once per machine and where it is kept (:func:`kept_where`), unless a
-caller reports it with :func:`compile_events` (``compile_word.py``: a line
-of its own and a bar).
+To tell the user what happens meanwhile: :func:`kernels_compiled` says
+whether the cache holds machine code of every function of a kernel module
+for this machine, Python and numba, and :func:`compile_events` reports each
+function as numba starts and finishes it.  Whoever triggers a compilation,
+it announces itself: a line on stderr naming the block, that it is once
+per machine and where it is kept (:func:`kept_where`), unless a caller
+reports it itself (``compile_word.py``: a line of its own and a bar).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ or, with their time derivatives ``du``, on the polynomial
 ``u + s du[0] + s**2/2 du[1]`` in the time ``s`` [s] since the step's start
 (``Block.advance_along``).  For a :class:`blocks.compiled_block.CompiledBlock` each
 stage goes from Python to the kernel ``derivatives(t, x, u, *args)`` and
-back, with its checks, a few microseconds a stage.  Here the same
+back, with its checks.  Here the same
 arithmetic, in the same order, is compiled together with the kernel, so
 that a step is one call: :func:`compiled_step` returns the new state, or
 ``None`` where a stage's rates were not all finite (or without numba), and
@@ -18,10 +18,6 @@ the same bits.  This presumes what every compiled block does: its
 is not finite; a block whose rates add anything to the kernel's must not
 be stepped so (its kernel module then names that kernel otherwise).
 
-Cost of the indirection: the step compiles in 0.1-3 s once per machine
-and kernel source (numba's cache then loads it in about 0.1 s), beside
-the kernels' own compilation.
-
 The step's source is this module's :data:`_TEMPLATE` importing that
 kernel from the kernel module as ``blocks/jit.py`` loads it
 (``jit.load_kernels``); it is written next to that module's stable copy, in
@@ -30,8 +26,8 @@ the template's own hash, so that numba's cache (``cache=True``) keeps its
 machine code across runs and FMUs as it keeps the kernels', and a change
 of either gives a new file.  (A generic step taking the kernel as an
 argument would be simpler, but numba recompiles such a function in every
-process, its cache key holding the argument's identity, and unboxing a
-function argument costs about 9 µs a call.)
+process, its cache key holding the argument's identity, and unboxes the
+function at every call.)
 """
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The packet layout of a UDP bridge (``bridge/udp_bridge.py``) and its peer
-(``crane-cosim serve``, or a controller of one's own), version 2.
+"""The packet layout, version 2, of a UDP bridge (``udp_bridge.py``) and its peer.
 
 One datagram goes each way per exchange, little-endian throughout:
 
@@ -28,7 +27,7 @@ datagram of another length, magic or kind is not one of this layout; one
 that starts with ``CCB`` and another digit is of another version of it
 (version 1, ``CCB1``, had neither run, kind nor attempt), which either end
 counts and names rather than reads.  This module imports the standard
-library and numpy only; it is copied into every FMU with the blocks.
+library and numpy only (every FMU carries it).
 """
 from __future__ import annotations
 

@@ -5,33 +5,29 @@ package name unique to their source (``crane_cosim_fmu_<hash>``), so FMUs of
 different versions can run side by side in one process, with or without this
 project installed: all Python FMUs in a process share one ``sys.modules``.
 
-pythonfmu (0.7) leaves the modelDescription incomplete: no units, outputs
-without their dependencies (so a host must assume every output depends on
-every input) and no ``ModelStructure/InitialUnknowns``.  All three are added
-here from the same block declaration (units, ``Block.feedthrough``).
+pythonfmu (0.7) leaves out of the modelDescription the units, the outputs'
+dependencies and ``ModelStructure/InitialUnknowns``: they are added here from
+the same block declaration (units, ``Block.feedthrough``).
 
-:func:`build_block_fmu` builds the FMU of any block class, one of the
-package's or one defined elsewhere (a test's), whose file the FMU then
-carries beside the private copy of the blocks.
-
-:func:`build_bridge_fmu` builds a UDP bridge (``bridge/udp_bridge.py``):
-its class is made at run time and cannot be imported by name, so the FMU
-carries its spec (model name, ports, feedthrough) as JSON in its private
-package, and the entry script makes the class again from it.  The spec is
-part of the source hash: other ports, another GUID.
+:func:`build_block_fmu` builds the FMU of any block class, one of the package's
+or one defined elsewhere (a test's, whose file the FMU carries).
+:func:`build_bridge_fmu` builds a UDP bridge (``bridge/udp_bridge.py``): its
+class is made at run time and cannot be imported by name, so the FMU carries
+its spec (model name, ports, feedthrough) as JSON in its private package, and
+the entry script makes the class again from it.  The spec is part of the source
+hash: other ports, another GUID.
 
 The same sources build the same FMU, byte for byte: the GUID is derived from
 the model's name and the hash of its sources (not drawn at random), the
-modelDescription carries no build time, and the archive's entries are
-sorted with fixed time stamps and permissions.
+modelDescription carries no build time, and the archive's entries are sorted
+with fixed time stamps and permissions.
 
 The Linux binary ``binaries/linux64/<model>.so`` is this project's shim
-(``native.py``), with pythonfmu's binary beside it, so that the FMU runs in
-C hosts and exits cleanly everywhere, and takes input derivatives: such an
-FMU declares ``canInterpolateInputs``.  Without a C compiler it stays
-pythonfmu's binary, with a warning, and the FMU takes no input derivatives.
-The Windows binary is pythonfmu's own in every build, which refuses input
-derivatives whatever the modelDescription says.
+(``native.py``), with pythonfmu's beside it: it runs in C hosts, exits cleanly
+and takes input derivatives (``canInterpolateInputs``).  Without a C compiler
+it stays pythonfmu's binary, with a warning, and the FMU takes no input
+derivatives.  The Windows binary is pythonfmu's own in every build, which
+refuses input derivatives whatever the modelDescription says.
 """
 from __future__ import annotations
 

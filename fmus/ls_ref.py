@@ -1,9 +1,8 @@
-"""What a portable FMU tells its user about itself and how to check it:
-the files of the FMI layered standard for related files (FMI-LS-REF,
-version 1.0.0-alpha.1, the Modelica Association's, not yet final) and a
-page of documentation, all made from the block's declarations (its ports,
-parameters, ``reference``, ``validation`` and ``reference_experiment``), so
-that they cannot drift from the FMU.
+"""What a portable FMU tells its user about itself and how to check it: the files
+of the FMI layered standard for related files (FMI-LS-REF 1.0.0-alpha.1, not
+yet final) and a page of documentation, all made from the block's declarations
+(its ports, parameters, ``reference``, ``validation`` and
+``reference_experiment``), so that they cannot drift from the FMU.
 
 In ``extra/org.fmi-standard.fmi-ls-ref/``:
 
@@ -11,25 +10,24 @@ In ``extra/org.fmi-standard.fmi-ls-ref/``:
   below, with its MIME type, role, description and SHA3-256 checksum;
 * ``reference.ssv`` (role ``parameter``): the values of the reference
   experiment, every parameter at its documented default and the block's
-  ``reference_experiment`` values (inputs held constant among them), an
-  SSP 1.0 parameter set that applies to the variables of the same names;
+  ``reference_experiment`` values (inputs held constant among them), an SSP 1.0
+  parameter set;
 * ``reference.csv`` (role ``result``): the Real outputs of the reference
-  experiment, the FMU's ``DefaultExperiment`` stepped at its step size
-  with ``reference.ssv`` applied, after initialization and after each
-  step that is a multiple of ``every`` (``time`` and the outputs by name;
-  each value as Python's ``repr``, which reads back to the same bits);
-* one ``.ssv`` per parameter set of the project's examples that use the
-  block (role ``parameter``), as the caller gives them.
+  experiment, the FMU's ``DefaultExperiment`` stepped at its step size with
+  ``reference.ssv`` applied, after initialization and after each step that is a
+  multiple of ``every`` (by name; each value as Python's ``repr``, which reads
+  back to the same bits);
+* one ``.ssv`` per parameter set of the project's examples that use the block
+  (role ``parameter``), as the caller gives them.
 
-In ``documentation/``: ``index.html``, the FMU's page (what it models, the
-publication it follows, how it is validated, where it runs, its ports with
-units, its parameters with their defaults), and ``fmi-ls-ref.html``, how to run the
-reference experiment and what agreement to expect.
+In ``documentation/``: ``index.html``, the FMU's page (what it models and after
+which publication, its validation, where it runs, its ports and parameters),
+and ``fmi-ls-ref.html``, how to run the reference experiment and what agreement
+to expect.
 
-Where this departs from the layered standard: the reference experiment is
-described in ``fmi-ls-ref.html`` and by the ``Related`` descriptions, not
-in an experiment file (role ``experiment``), whose format (the Modelica
-Association's harmonized experiments format) is not published yet.
+Unlike the layered standard, the reference experiment is described in
+``fmi-ls-ref.html`` and the ``Related`` descriptions: the format of an
+experiment file (role ``experiment``) is not published yet.
 """
 from __future__ import annotations
 

@@ -1,36 +1,33 @@
-"""Portable FMUs: the project's FMUs made to run where no Python is
-installed, and in a host that runs another Python (``crane-cosim
-build-fmus --portable``; ``docs/fmus.md``, "Portable FMUs").
+"""Portable FMUs: ours made to run where no Python is installed, or beside another
+Python (``build-fmus --portable``; ``docs/fmus.md``).
 
 A portable FMU is the lean FMU (``fmus/build.py``) with four things more:
 
-* its Linux binary is the out-of-process proxy (``native/fmi2_proxy.c``),
-  which runs each instance in a process of its own and forwards every FMI
-  call to it; the lean FMU's binary and pythonfmu's lie in
+* its Linux binary is the out-of-process proxy (``native/fmi2_proxy.c``), which
+  runs each instance in a process of its own and forwards every FMI call to it;
+  the lean FMU's binary and pythonfmu's lie in
   ``binaries/linux64/crane_cosim/`` with the program of that process
-  (``native/fmi2_child.c``), so that every call, status and message is the
-  lean FMU's;
+  (``native/fmi2_child.c``), so that every call, status and message is the lean
+  FMU's;
 * ``resources/crane_cosim_runtime/<hash>.tar.gz``, the Python it runs
   (``fmus/portable_runtime.py``), unpacked once per machine into the user's
   cache folder;
-* ``resources/crane_cosim_kernels/<hash>.tar.gz``, the block's numba
-  kernels compiled for a generic x86-64 processor, so that the first run
-  on a machine compiles nothing;
-* its documentation page, parameter sets and a reference experiment with
-  its expected outputs (``fmus/ls_ref.py``), the outputs computed by the
-  lean FMU's binary and code with those kernels.
+* ``resources/crane_cosim_kernels/<hash>.tar.gz``, the block's numba kernels
+  compiled for a generic x86-64 processor, so that the first run on a machine
+  compiles nothing;
+* its documentation page, parameter sets and a reference experiment with its
+  expected outputs (``fmus/ls_ref.py``), the outputs computed by the lean FMU's
+  binary and code with those kernels.
 
-Where the Windows cross compiler is installed (``native.windows_unavailable_reason``),
-the FMU's Windows binary runs out of process the same way: the proxy
-cross-compiled from the same sources in ``binaries/win64``, the lean FMU's
-Windows binary (pythonfmu's) beside the process's program in
-``binaries/win64/crane_cosim/``, and the Windows runtime
+Where the Windows cross compiler is installed, the FMU's Windows binary runs
+out of process the same way: the proxy cross-compiled from the same sources in
+``binaries/win64``, the lean FMU's Windows binary (pythonfmu's) beside the
+process's program in ``binaries/win64/crane_cosim/``, and the Windows runtime
 (``fmus/portable_windows.py``) in
-``resources/crane_cosim_runtime_win64/<hash>.tar.gz``; elsewhere the
-Windows binary is left out (the lean FMU's runs the block in the host's
-Python).  :func:`run_out_of_process` makes any unzipped FMU's Linux binary
-run out of process the same way, without a runtime (``crane-cosim run
---processes``).
+``resources/crane_cosim_runtime_win64/<hash>.tar.gz``; elsewhere the lean FMU's
+Windows binary is left in.  :func:`run_out_of_process` makes any unzipped FMU's
+Linux binary run out of process the same way, without a runtime
+(``crane-cosim run --processes``).
 """
 from __future__ import annotations
 

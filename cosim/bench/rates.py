@@ -1,8 +1,8 @@
 """``crane-cosim bench``: real-time factors of the monolithic run and of the
-co-simulation at each example's own settings (its system file's algorithm
-and step, which keep every force within 0.1% of the monolithic run), and
-the master's own time per macro step next to the bare minimum of fmpy
-calls measured in the same run.
+co-simulation at each example's own settings (its system file's algorithm and
+step, which keep every force within 0.1% of the monolithic run), and the
+master's own time per macro step next to the bare minimum of fmpy calls
+measured in the same run.
 
 Records (``--json``), one per scenario and mode:
 
@@ -10,28 +10,24 @@ Records (``--json``), one per scenario and mode:
   ``algorithm`` for cosim);
 * ``rtf``: simulated seconds per wall second;
 * ``master_overhead_us``: the master's own time per macro step [µs], the
-  co-simulation's wall time outside the FMI calls (exchange of values,
-  checks, recording); ``null`` for monolithic;
+  co-simulation's wall time outside the FMI calls (exchange of values, checks,
+  recording); ``null`` for monolithic;
 * for cosim also ``master_us_per_step`` (all of it), ``fmi_calls_us_per_step``
-  (inside ``fmi2SetReal``/``fmi2DoStep``/``fmi2GetReal``, including the
-  FMUs' own computation) and ``bare_fmpy_us_per_step``: the same FMUs
-  stepped by the bare minimum of calls through fmpy's public API (one
-  ``setReal``, one ``doStep``, one ``getReal`` per FMU and step, replaying
-  the co-simulation's inputs, no exchange or recording),
-  ``fmu_us_per_step``: per component, the time inside its FMI calls per
-  macro step [µs], ``fmu_steps_per_step``: per component, the steps it
-  was asked to make per macro step (an iterated algorithm steps a
-  component in halves and again), and ``kernel_us_per_step``: per
-  component, its block's own computation for a step in process [µs]
+  (inside ``fmi2SetReal``/``fmi2DoStep``/``fmi2GetReal``, including the FMUs'
+  own computation) and ``bare_fmpy_us_per_step``: the same FMUs stepped by the
+  bare minimum of calls through fmpy's public API (one ``setReal``, one
+  ``doStep``, one ``getReal`` per FMU and step, replaying the co-simulation's
+  inputs, no exchange or recording), ``fmu_us_per_step``: per component, the
+  time inside its FMI calls per macro step [µs], ``fmu_steps_per_step``: per
+  component, the steps it was asked to make per macro step (an iterated
+  algorithm steps a component in halves and again), and ``kernel_us_per_step``:
+  per component, its block's own computation for a step in process [µs]
   (``cosim/bench/kernel_time.py``).
 
 and a last record, ``mode`` ``floor``: ``pythonfmu_us_per_step`` and
-``adapter_us_per_step``, the three FMI calls of a step into a Python FMU
-that does nothing, bare and through the project's adapter, timed the same
-way (``cosim/bench/floor.py``): the floor under every ``fmu_us_per_step``.
-
-``--hosts`` instead compares our master with OSP libcosim and NTNU Ålesund's ecos on
-the same system (``cosim/bench/bench_hosts.py``).
+``adapter_us_per_step``, a step's three FMI calls into a Python FMU that does
+nothing, bare and through our adapter (``cosim/bench/floor.py``).  ``--hosts``:
+``cosim/bench/bench_hosts.py``.
 """
 from __future__ import annotations
 

@@ -1,12 +1,11 @@
 """Fatigue of the crane-vessel interface from recorded runs.
 
-Each signal (an interface force or moment: by default the columns whose
-role is the interface wrench, ``interface.wrench.*`` in the run's
-``summary.json``, the crane's ``W_mount_*``; or a linear combination of
-recorded columns, such as the axial force in a bolt of the slewing ring)
-is reduced to its cycles by rainflow counting
-(ASTM E1049-85, section 5.4.4, by the ``rainflow`` package): ranges, means
-and counts, a half cycle counting 0.5.  For an S-N curve of slope ``m``
+Each signal (an interface force or moment: by default the columns whose role is
+the interface wrench, ``interface.wrench.*`` in the run's ``summary.json``, the
+crane's ``W_mount_*``; or a linear combination of recorded columns, such as the
+axial force in a bolt of the slewing ring) is reduced to its cycles by rainflow
+counting (ASTM E1049-85, section 5.4.4, by the ``rainflow`` package): ranges,
+means and counts, a half cycle counting 0.5.  For an S-N curve of slope ``m``
 (``N S**m`` constant, Basquin) the damage of the cycles is proportional to
 ``D = sum(n_i S_i**m)``, and the damage-equivalent load is the range that,
 repeated ``N_ref`` times, does the same damage:
@@ -15,21 +14,18 @@ repeated ``N_ref`` times, does the same damage:
 
 With ``N_ref`` the number of cycles counted in a sinusoid, its DEL is its
 range, for every slope.  A run of ``T`` seconds stands for the lifetime
-``T_life`` spent in its conditions: the damage scales by ``T_life / T``,
-and ``DEL_m = (D T_life / (T N_ref)) ** (1 / m)`` is the case's lifetime
-DEL.  Over a scatter table of cases, each with the probability ``p_k`` of
-its conditions (the fraction of the lifetime spent in them, summing to 1),
-the damages add:
+``T_life`` spent in its conditions: the damage scales by ``T_life / T``, and
+``DEL_m = (D T_life / (T N_ref)) ** (1 / m)`` is the case's lifetime DEL.  Over
+a scatter table of cases, each with the probability ``p_k`` of its conditions
+(the fraction of the lifetime spent in them, summing to 1), the damages add:
 
     DEL_m = (sum_k p_k D_k T_life / (T_k N_ref)) ** (1 / m)
           = (sum_k p_k DEL_{m,k} ** m) ** (1 / m)
 
-Defaults: slopes 3, 4 and 5 (welded steel details, and bolts and base
-material, DNV-RP-C203), ``N_ref`` = 1e7 cycles, ``T_life`` = 20 years.
-Assumptions: the S-N curve is one line (no knee, no endurance limit, no
-mean-stress correction; the means are reported, not used), and a run's
-record stands for its conditions stationarily, so its first ``skip``
-seconds (the start-up transient) are left out.
+Defaults: slopes 3, 4 and 5 (DNV-RP-C203: welded steel details, bolts and base
+material), ``N_ref`` = 1e7, ``T_life`` = 20 years.  Assumed: one S-N line (no
+knee, no endurance limit, no mean-stress correction), and a run standing for
+its conditions after its first ``skip`` seconds.
 """
 from __future__ import annotations
 

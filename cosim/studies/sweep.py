@@ -1,40 +1,33 @@
 """Many runs of one system: a sweep over cases, on a Dask cluster.
 
 A case is a set of parameter values (``component.variable=value``, as
-``crane-cosim run --set`` takes them): a sea state, a seed, a payload, a
-gain.  The cases come from a table (CSV: a column ``case`` naming each
-case, optional, then one column per ``component.variable``), or from the
-product of ranges (``--vary waves.Hs=1,2,3 --vary waves.seed=1,2``).
+``crane-cosim run --set`` takes them): a sea state, a seed, a payload, a gain.
+The cases come from a table (CSV: a column ``case`` naming each case, optional,
+then one column per ``component.variable``), or from the product of ranges
+(``--vary waves.Hs=1,2,3 --vary waves.seed=1,2``).
 
 Each case is one run of the system with its values, a
 :class:`~crane_cosim.runtime.config.RunConfig` (the sweep's options and the
-case's values) checked with the system before the cluster starts, then
-carried as JSON to a process of its own (``studies/case.py``: our FMUs run
-Python in the process that loads them, so a case never shares a process
-with another, and a case that crashes takes nothing else down).  The
-process is started by a Dask worker: a ``LocalCluster`` of one worker
-process per core by default, or the cluster whose scheduler is given
-(``--scheduler tcp://host:8786``; its workers must have this package
-installed and see the system's and the output's folders at the same
-paths; a worker whose Python is not the command's builds the FMUs once
-for its Python, ``studies/case_fmus.py``).  A case runs in
-``<out>/cases/<case>.part`` and is renamed to ``<out>/cases/<case>`` when
-it ends, its results converted to Parquet (``results.parquet``,
-compressed) beside its ``summary.json``.  Whatever goes wrong with one case
-is that case's failure, with the reason its run wrote; the other cases go
-on.  A worker that dies in the middle of a case loses nothing: Dask runs
-the case again on another worker, from the start.
+case's values) checked with the system before the cluster starts, then carried
+as JSON to a process of its own (``studies/case.py``: our FMUs run Python in
+the process that loads them, so a case never shares a process with another, and
+a case that crashes takes nothing else down).  The process is started by a Dask
+worker: a ``LocalCluster`` of one worker process per core by default, or the
+cluster whose scheduler is given (``--scheduler tcp://host:8786``; its workers
+must have this package installed and see the system's and the output's folders
+at the same paths; a worker whose Python is not the command's builds the FMUs
+once for its Python, ``studies/case_fmus.py``).  A case runs in
+``<out>/cases/<case>.part``, renamed without ``.part`` when it ends (results
+in Parquet).  Whatever goes wrong with one case is that case's
+failure, with the reason its run wrote; the other cases go on.  A worker that
+dies in the middle of a case loses nothing: Dask runs the case again on another
+worker, from the start.
 
-``<out>/summary.csv`` lists every case: its values, status (``completed``
-or ``failed``, with the reason, or ``pending``), wall time, and the
-largest magnitude of each component of the wrench at an interface (the
-outputs with the role ``interface.wrench``, ``runtime/coupling.py``: the
-crane's wrench at the mount).  It is written again as each case ends, so an
-interrupted sweep leaves it up to date.  A sweep run again into the same
-folder skips the cases that completed, when they are the same cases (the
-same system, values, options and version of the project); a folder that
-holds another sweep is refused, unless ``force`` clears its cases
-(``studies/sweep_folder.py``).
+``<out>/summary.csv`` lists every case (values, status, wall time, the largest
+magnitude of each component of the interface wrench), written again as each
+case ends.  A sweep run again into its folder skips the cases that completed; a
+folder of another sweep is refused (``studies/sweep_folder.py``).  Its use:
+``docs/sweeps.md``.
 """
 from __future__ import annotations
 

@@ -1,35 +1,31 @@
-"""What speeds up the iterated algorithms' passes: the prediction of the
-first pass (:func:`extrapolated`), and the acceleration of the fixed point
-by the interface quasi-Newton method with an inverse Jacobian from a
-least-squares model (IQN-ILS) of Degroote, Bathe and Vierendeels (2009),
-with the columns of past steps reused (what preCICE calls time windows
-reused).
+"""What speeds up the iterated algorithms' passes: the prediction of the first
+pass (:func:`extrapolated`), and the acceleration of the fixed point by the
+interface quasi-Newton method with an inverse Jacobian from a least-squares
+model (IQN-ILS) of Degroote, Bathe and Vierendeels (2009), with the columns of
+past steps reused (what preCICE calls time windows reused).
 
 A pass of an iterated algorithm maps the values ``x`` its components read
-before they produce them (the outputs of a later component, or of the
-reader itself) to the values ``x~ = H(x)`` they produce; the step's fixed
-point is ``H(x) = x``.  Plain iteration takes ``x~`` as the next ``x`` and
-converges by the loop's contraction per pass (the crane's mount wrench
-and the vessel's motion, the controller's torque and the joints' speeds:
-a third to a half per pass at 5 ms).  IQN-ILS takes the changes of the
-residual ``r = x~ - x`` and of ``x~`` seen so far, ``V`` and ``W`` column
-by column, and steps to ``x~ + W c`` where ``c`` fits ``V c = -r`` in
-least squares: a secant model of the loop's Jacobian, built from the
-differences the passes give for nothing.  The loop changes little from
-one step to the next, so the columns of the last ``REUSE`` steps that gave
-any (a step settled by one correction gives none) model it from the first
-correction on.
+before they produce them (the outputs of a later component, or of the reader
+itself) to the values ``x~ = H(x)`` they produce; the step's fixed point is
+``H(x) = x``.  Plain iteration takes ``x~`` as the next ``x`` and converges by
+the loop's contraction per pass (the crane's mount wrench and the vessel's
+motion, the controller's torque and the joints' speeds: a third to a half per
+pass at 5 ms).  IQN-ILS takes the changes of the residual ``r = x~ - x`` and of
+``x~`` seen so far, ``V`` and ``W`` column by column, and steps to ``x~ + W c``
+where ``c`` fits ``V c = -r`` in least squares: a secant model of the loop's
+Jacobian, built from the differences the passes give for nothing.  The loop
+changes little from one step to the next, so the columns of the last ``REUSE``
+steps that gave any (a step settled by one correction gives none) model it from
+the first correction on.
 
 The values are compared in units of their scales (the peaks the iterated
-algorithms settle against), so that a force in newtons and a speed in
-radians per second weigh alike in the fit; the fit divides its rows by
-those scales rounded up to powers of two, which change far less often than
-the peaks (so that the compiled step refits only when a column comes or
-goes or a scale doubles: on the flagship 41% of the passes' fits and 8% of
-the loop's) and divide exactly.  Where a correction leaves a
-residual more than ``GROWTH`` times larger than the pass before (a model
-from steps unlike this one), the columns are dropped and the pass's own
-values taken, a plain pass.
+algorithms settle against), so that a force in newtons and a speed in radians
+per second weigh alike in the fit; the fit divides its rows by those scales
+rounded up to powers of two, which change far less often than the peaks (so
+that the compiled step refits only when a column comes or goes or a scale
+doubles) and divide exactly.  Where a correction leaves a residual more than
+``GROWTH`` times larger than the pass before (a model from steps unlike this
+one), the columns are dropped and the pass's own values taken, a plain pass.
 """
 from __future__ import annotations
 

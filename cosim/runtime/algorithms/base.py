@@ -20,9 +20,8 @@ ACCURACY = 1e-3
 #: the iterated algorithms' passes settle when no value read from them moves,
 #: in a pass, by more than this fraction of the accuracy asked, relative to
 #: its peak.  What is left of the fixed point accumulates over a run where
-#: the motion is undamped: on the crane on the light vessel (120 kg) at
-#: 2 ms over 20 s, a tenth of 0.1% left 7.7e-4 of the peaks, a hundredth
-#: 2.1e-5, the midpoint rule's own error
+#: the motion is undamped: a hundredth keeps it below the midpoint rule's
+#: own error (docs/master.md, the iterated midpoint's passes)
 SETTLE = 0.01
 
 #: the least scale of a change of an output: this fraction of the largest

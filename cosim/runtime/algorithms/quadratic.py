@@ -1,33 +1,32 @@
-"""The ``iterated-quadratic`` algorithm: the loop of the iterated midpoint,
-with each input from a component that is stepped again following, over
+"""The ``iterated-quadratic`` algorithm: the loop of the iterated midpoint, with
+each input from a component that is stepped again following, over
 ``[t, t + h]``, the quadratic through its source's outputs at ``t``,
 ``t + h/2`` and ``t + h``, the newest of each.
 
-Every component stepped again steps in two halves in every pass and is
-read at ``t + h/2`` and ``t + h``.  Its inputs are set at ``t`` with their
-first and second time derivatives there (``fmi2SetRealInputDerivatives``,
-FMI 2.0 section 4.2.1): ``u(t + s) = u0 + a1 s/h + a2 (s/h)**2`` with
+Every component stepped again steps in two halves in every pass and is read at
+``t + h/2`` and ``t + h``.  Its inputs are set at ``t`` with their first and
+second time derivatives there (``fmi2SetRealInputDerivatives``, FMI 2.0 section
+4.2.1): ``u(t + s) = u0 + a1 s/h + a2 (s/h)**2`` with
 ``a1 = -3 u0 + 4 um - ue`` and ``a2 = 2 u0 - 4 um + 2 ue`` from the values
-``u0``, ``um``, ``ue`` at ``t``, ``t + h/2``, ``t + h``.  A source not
-stepped yet in the first pass gives the iterated midpoint's prediction
-(the quadratic through its last two settled mid-step values and its value
-at ``t``), at mid-step and at ``t + h`` (with a fixed number of passes:
-its value at ``t`` for all three; where the prediction holds, no re-step
-pass is made).  The
+``u0``, ``um``, ``ue`` at ``t``, ``t + h/2``, ``t + h``.  A source not stepped
+yet in the first pass gives the iterated midpoint's prediction (the quadratic
+through its last two settled mid-step values and its value at ``t``), at
+mid-step and at ``t + h`` (with a fixed number of passes: its value at ``t``
+for all three; where the prediction holds, no re-step pass is made).  The
 passes repeat until no output read from them, at mid-step or at ``t + h``,
 moves by more than a hundredth of the accuracy asked of its peak (the iterated
-midpoint's bound), at most ``MAX_PASSES`` times
-(or ``iterations`` passes): the fixed point is the collocation of the
-coupling at the three points (Lobatto IIIA).  An input from a component
-that is not stepped again (a set-point signal, a controller before the
-loop), and an input that is not a continuous real, is held at its
-source's mid-step value, as in the iterated midpoint, which keeps a step
-in a signal a step, where a quadratic through it would overshoot.
+midpoint's bound), at most ``MAX_PASSES`` times (or ``iterations`` passes): the
+fixed point is the collocation of the coupling at the three points (Lobatto
+IIIA).  An input from a component that is not stepped again (a set-point
+signal, a controller before the loop), and an input that is not a continuous
+real, is held at its source's mid-step value, as in the iterated midpoint,
+which keeps a step in a signal a step, where a quadratic through it would
+overshoot.
 
-Settled, the coupling is fourth order; its accuracy on the examples
-against the iterated midpoint's: docs/master.md.  Components stepped again must declare ``canGetAndSetFMUstate`` and
-``canInterpolateInputs`` (FMI 2.0: FMI 3.0 has no input derivatives).
-The execution may step its compiled twin in its place
+Settled, the coupling is fourth order; its accuracy on the examples against the
+iterated midpoint's: docs/master.md.  Components stepped again must declare
+``canGetAndSetFMUstate`` and ``canInterpolateInputs`` (FMI 2.0: FMI 3.0 has no
+input derivatives).  The execution may step its compiled twin in its place
 (``runtime/compiled``), to the same bits.
 """
 from __future__ import annotations

@@ -1,36 +1,32 @@
-"""The co-simulation's estimate of its own coupling error, without a
-monolithic run: Richardson extrapolation against a second co-simulation of
-the same system at half the step, run beside it.
+"""The co-simulation's estimate of its own coupling error, without a monolithic
+run: Richardson extrapolation against a second co-simulation of the same system
+at half the step, run beside it.
 
 Where the error of a co-simulation at step ``h`` is ``e(h) ~ C h^p`` (the
 coupling's order ``p``: 1 for Jacobi and Gauss-Seidel, with or without
-extrapolated inputs, 2 for the iterated midpoint, 4 for the iterated
-quadratic, each where its passes settle, and lower with fewer passes than
-its loop needs: the algorithm's ``coupling_order`` from the passes both
-runs made; ``docs/coupling-error.md``),
-the run at ``h/2`` has ``e(h)/2^p``, so at every communication point
+extrapolated inputs, 2 for the iterated midpoint, 4 for the iterated quadratic,
+each where its passes settle, and lower with fewer passes than its loop needs:
+the algorithm's ``coupling_order`` from the passes both runs made;
+``docs/coupling-error.md``), the run at ``h/2`` has ``e(h)/2^p``, so at every
+communication point
 
     e(h) ~ (y_h - y_{h/2}) 2^p / (2^p - 1)
 
-is an estimate of the error of the recorded output ``y_h`` against the
-exact coupling of the same FMUs, the monolithic run (Hairer, Nørsett &
-Wanner 1993, section II.4).  Unlike an estimate from the local defect of
-one step (the difference between an input held and the output that
-followed, or the energy it lets through a connection), it is the global
-error, phase drift of an undamped mode and all, in the norm users compare
-with: the difference over the run, over each output's peak.  It is as good
-as the asymptotic regime: on the examples, the error halves (first order)
-or quarters (second order) with the step, as it does on every example at
-1 ms but the flexible crane with Gauss-Seidel, whose drive torque steps
-(``docs/coupling-error.md``).  The cost is the second run: about three
-times the time of the run alone.
+is an estimate of the error of the recorded output ``y_h`` against the exact
+coupling of the same FMUs, the monolithic run (Hairer, Nørsett & Wanner 1993,
+section II.4).  Unlike an estimate from the local defect of one step (the
+difference between an input held and the output that followed, or the energy it
+lets through a connection), it is the global error, phase drift of an undamped
+mode and all, in the norm users compare with: the difference over the run, over
+each output's peak.  It is as good as the asymptotic regime, where the error
+falls with the step by its order (``docs/coupling-error.md`` shows where each
+example is).  The cost is the second run, at half the step.
 
-The outputs estimated are the forces and moments (unit N or N.m), which
-are what the co-simulation is for; a system with none has every output
-estimated.  Each is scaled by its peak so far, or, for one that is zero but
-for round-off, by ``FLOOR`` of the largest of those in the same unit of
-the same component (the scale the iterated midpoint measures its passes
-against).
+The outputs estimated are the forces and moments (unit N or N.m), which are
+what the co-simulation is for; a system with none has every output estimated.
+Each is scaled by its peak so far, or, for one that is zero but for round-off,
+by ``FLOOR`` of the largest of those in the same unit of the same component
+(the scale the iterated midpoint measures its passes against).
 """
 from __future__ import annotations
 

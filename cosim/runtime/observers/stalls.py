@@ -1,36 +1,33 @@
-"""Stalls of a paced run: work moved out of the steps into the time they
-wait, and what made the slowest steps slow.
+"""Stalls of a paced run: work moved out of the steps into the time they wait, and
+what made the slowest steps slow.
 
-What can stall one step of a run paced to the wall clock, in a Python
-process, and what is done about it here (``pacing.py`` calls these):
+What can stall a step paced to the wall clock in Python, and what is done here
+(``pacing.py`` calls these):
 
 * **the cyclic garbage collector** runs when enough container objects were
   made, in whatever step that happens, and a collection of the older
-  generations takes a millisecond or more.  :class:`Collector` keeps it
-  out of the steps: the objects of the set-up are frozen out of its way
-  (``gc.freeze``), automatic collection is off for the paced run, and the
-  young generations (0 and 1) are collected in the time a step waits, when
-  the cost of the last few collections (in CPU time) fits; the oldest
-  generation waits for the end of the run.  Garbage that only the oldest
-  generation's collection frees (cycles among objects that survived a
-  collection) is held until then.
-* **the results' writer** writes a batch of a second's rows in the step
-  that records a row when none was written in the waiting time.  The pacer
-  writes them in the waiting time instead (:class:`Batches`): every
-  ``BATCH_SECONDS`` of wall time a batch, in the first wait long enough for
-  what the cheapest of the last ones cost (in CPU time), and it never
-  writes in a step.
-* **a kernel compiled late** (numba compiling, or loading from its cache,
-  at a kernel's first call with a new signature) is noted when it happens
-  in a step: the blocks compile theirs in set-up.
-* **the progress bar** is moved in the waiting time (``pacing.Pacing``).
+  generations takes a millisecond or more.  :class:`Collector` keeps it out of
+  the steps: the objects of the set-up are frozen out of its way
+  (``gc.freeze``), automatic collection is off for the paced run, and the young
+  generations (0 and 1) are collected in the time a step waits, when the cost
+  of the last few collections (in CPU time) fits; the oldest generation waits
+  for the end of the run.  Garbage that only the oldest generation's collection
+  frees (cycles among objects that survived a collection) is held until then.
+* **the results' writer** writes a batch of a second's rows in the step that
+  records a row when none was written in the waiting time.  The pacer writes
+  them in the waiting time instead (:class:`Batches`): every ``BATCH_SECONDS``
+  of wall time a batch, in the first wait long enough for what the cheapest of
+  the last ones cost (in CPU time), and it never writes in a step.
+* **a kernel compiled late** (at its first call with a new signature) is noted:
+  the blocks compile theirs in set-up; **the progress bar** moves in the
+  waiting time (``pacing.Pacing``).
 
 :class:`Watch` keeps the slowest steps (:data:`SLOWEST`) with the parts of
-their time: each component's FMI calls, the master's own work, the
-observers before the pacer (recording results), collections, compiling,
-and the time the thread was not on a CPU (preempted by another process, or
-waiting on I/O); ``summary.json`` gives them under ``"real_time"`` as
-``"slowest_steps"``, each with its cause in words.
+their time: each component's FMI calls, the master's own work, the observers
+before the pacer (recording results), collections, compiling, and the time the
+thread was not on a CPU (preempted by another process, or waiting on I/O);
+``summary.json`` gives them under ``"real_time"`` as ``"slowest_steps"``, each
+with its cause in words.
 """
 from __future__ import annotations
 
