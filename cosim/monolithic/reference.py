@@ -26,7 +26,7 @@ from ..runtime.recording import SIZE_LIMIT, check_every, check_size, recorded, r
 from ..runtime.runlog import RunLog, RunResult, clear_folder
 from ..runtime.system import System
 from .crane_loop import warm_up_loop
-from .composite import Composite, _Unsettled, block_models  # noqa: F401 (the monolithic run's model)
+from .composite import Composite, block_models
 
 RTOL = 1e-9
 ATOL = 1e-9

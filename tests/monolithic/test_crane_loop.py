@@ -9,7 +9,7 @@ import pytest
 
 from crane_cosim.blocks import jit
 from crane_cosim.monolithic import crane_loop
-from crane_cosim.monolithic.reference import Composite
+from crane_cosim.monolithic.composite import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import SCENARIOS, flexible_crane
 

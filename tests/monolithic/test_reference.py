@@ -14,7 +14,7 @@ from crane_cosim.blocks.kane import (Body, Chain, Joint, applied_forces, gravity
                                      kinetic_energy, mass_matrix)
 from crane_cosim.blocks.screw import rot_x, rot_z
 from crane_cosim.files.folders import FolderBusy, refuse_busy
-from crane_cosim.monolithic.reference import Composite
+from crane_cosim.monolithic.composite import Composite
 from crane_cosim.runtime import plan_of
 from crane_cosim.scenarios import crane_on_vessel
 
