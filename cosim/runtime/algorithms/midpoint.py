@@ -87,11 +87,13 @@ class IteratedMidpoint(Predictions, Algorithm):
         self.links = links_against_order(plan)
         #: re-step passes: at most this many; settling, fewer
         self.iterations = (MAX_PASSES if iterations is None else iterations) if again else 0
-        self.tolerance = SETTLE * plan.settings.accuracy if iterations is None else None
+                #: the passes settle when no value read moves by more than this
+        #: fraction of its scale in a pass (None: a fixed count of passes)
+        self.settling_bound = SETTLE * plan.settings.accuracy if iterations is None else None
         #: the passes of outputs to inputs at t + h, where the outputs'
         #: dependencies make a loop; else the components read in order
         self.point_passes = self.links + 1
-        schedule = point_schedule(plan) if self.tolerance is not None else None
+        schedule = point_schedule(plan) if self.settling_bound is not None else None
         #: the reads at t + h along the schedule (None: in passes)
         self.point = PointReads(plan, schedule, self.point_predicted) if schedule is not None else None
         fixed_step = {k for k, p in enumerate(plan.parts) if not p.model.capabilities.can_vary_step}
@@ -112,7 +114,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         #: held its source's output); with a fixed number of passes, those
         #: stepped again as well, whose change tells the order the estimate
         #: of the coupling error takes
-        self.watched = self.early if self.tolerance is not None else sorted(set(again) | early) if again else []
+        self.watched = self.early if self.settling_bound is not None else sorted(set(again) | early) if again else []
         smooth = [np.array(continuous_reals(part.outputs), bool) for part in plan.parts]
         #: per component, its read outputs that are continuous reals: those predicted
         self.predict_at = [a[m[a]] if len(a) else a for a, m in zip(self.read_at, smooth)]
@@ -120,7 +122,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         self.history, self.history_h = [[] for _ in range(n)], None
         #: the quasi-Newton model of the loop over the predicted values (None: plain passes)
         size = sum(len(self.predict_at[j]) for j in self.early) * self.predicted_points
-        self.accelerated = QuasiNewton(size) if self.tolerance is not None and size else None
+        self.accelerated = QuasiNewton(size) if self.settling_bound is not None and size else None
         for k in again:
             instances[k].may_roll_back = True
         #: the components' mid-step values, one array (``mid_flat``) of which
@@ -185,7 +187,7 @@ class IteratedMidpoint(Predictions, Algorithm):
                 instances[j].free_state(state)
         self._remember()
         if self.point is not None:
-            self.point.read(instances, h, MAX_PASSES, self.tolerance, self.scale)
+            self.point.read(instances, h, MAX_PASSES, self.settling_bound, self.scale)
         else:
             for inst in instances:
                 inst.get_outputs()
@@ -282,8 +284,8 @@ class IteratedMidpoint(Predictions, Algorithm):
             scale = np.tile(scale, len(now) // max(1, len(scale)))
         change = largest_change(now, before, scale)
         self.change = change
-        self.settled = change <= (CONVERGED if self.tolerance is None else self.tolerance)
-        return self.tolerance is not None and self.settled
+        self.settled = change <= (CONVERGED if self.settling_bound is None else self.settling_bound)
+        return self.settling_bound is not None and self.settled
 
     def _finish(self, saved, at_mid, t, h) -> None:
         """End the step after a pass whose values settled: a component

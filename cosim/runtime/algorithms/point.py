@@ -121,9 +121,9 @@ class PointReads:
         #: per looped group (its index in the schedule), how many points took how many rounds
         self.rounds = {g: {} for g in self.loops}
 
-    def read(self, instances, h: float, rounds: int, tolerance: float, scale) -> None:
+    def read(self, instances, h: float, rounds: int, settling_bound: float, scale) -> None:
         """Read every component at the point after a step of ``h`` [s]; a
-        loop at most ``rounds`` rounds, settled within ``tolerance`` of the
+        loop at most ``rounds`` rounds, settled within ``settling_bound`` of the
         ``scale`` of each value (per component, ``base.Peaks.scale``; or the
         value's own magnitude where larger)."""
         if h != self.h:  # the points are no longer a step apart: predict afresh
@@ -149,7 +149,7 @@ class PointReads:
                 made += 1
                 _give_and_read(instances, ks, routes)
                 produced = loop.values(instances)
-                if largest_change(produced, read, scales) <= tolerance:
+                if largest_change(produced, read, scales) <= settling_bound:
                     break
                 if loop.model is None:
                     read = produced

@@ -26,7 +26,7 @@ PREDICTED = 2
 class Predictions:
     """What an iterated algorithm predicts and accelerates, as a base of
     :class:`~.midpoint.IteratedMidpoint`, whose set-up makes what it reads:
-    ``tolerance``, ``early``, ``predict_at``, ``history``, ``mid``,
+    ``settling_bound``, ``early``, ``predict_at``, ``history``, ``mid``,
     ``mid_flat``, ``predicted_at``, ``scale``, ``accelerated`` and
     ``_read_now()``."""
 
@@ -35,7 +35,7 @@ class Predictions:
         """Whether the first pass starts from a prediction: where the passes
         settle (a fixed number of passes starts from the values at t, as it
         always has)."""
-        return self.tolerance is not None
+        return self.settling_bound is not None
 
     def _predict(self) -> None:
         """The values of the components read before they step, from the last

@@ -62,7 +62,7 @@ def why_not_compiled(algorithm) -> str | None:
         return "no clock_gettime in the C library"
     if type(algorithm) not in (IteratedMidpoint, IteratedQuadratic):
         return f"the {algorithm.name} step is not compiled"
-    if algorithm.tolerance is None:
+    if algorithm.settling_bound is None:
         return "a fixed number of passes"
     if algorithm.point is None:
         return "outputs read in passes at the point"
@@ -240,7 +240,7 @@ class CompiledMidpoint:
         for k, inst in enumerate(insts):  # the instance's fmi_time counts them
             inst.fmi_ns = (self.fmi_ns, k)
         state = (np.zeros(1 + len(loops), np.int64),
-                 np.array([math.nan, math.nan, alg.tolerance, GROWTH, FLOOR, REUSE, MAX_PASSES], float))
+                 np.array([math.nan, math.nan, alg.settling_bound, GROWTH, FLOOR, REUSE, MAX_PASSES], float))
         reports = (np.zeros(n, np.bool_), misc, self.ts, self.counts, self.loop_rounds, self.result, self.fault,
                    self.fault_t, self.discarded, self.fmi_ns)
         self.args = (*_component_tables(alg, self.states), *_pass_tables(alg), *_peak_tables(alg.peaks),
