@@ -90,11 +90,11 @@ def test_which_components_step_twice():
                   {"base": [2], "crane": [0, 1, 3, 4], "friction": [2]}, iterations=1)
     step = IteratedMidpoint(p, fake.instances(p))
     assert [names[k] for k in step.again] == ["base", "crane", "friction"]
-    halves = {(q, names[k]): h for q, k, h, last in step.plan_of_passes}
+    halves = {(q, names[k]): h for q, k, h, last in step.pass_steps}
     # read later in the step: in halves; the last of the second pass is read by no one after it
     assert halves[0, "signal"] and halves[0, "drive"] and halves[1, "base"]
     assert not halves[1, "friction"]
-    last = {(q, names[k]): last for q, k, h, last in step.plan_of_passes}
+    last = {(q, names[k]): last for q, k, h, last in step.pass_steps}
     # a first step that is rolled back ends at mid-step
     assert not last[0, "base"] and last[1, "base"] and last[0, "signal"]
     # and every step of theirs that a rollback may follow says so to the FMU
@@ -106,7 +106,7 @@ def test_a_step_that_nothing_reads_is_not_taken():
     no one reads, is left out."""
     p = fake.plan([fake.model("sink"), fake.model("source")], {"sink": [1]}, iterations=1)
     step = IteratedMidpoint(p, fake.instances(p))
-    assert [(q, k) for q, k, h, last in step.plan_of_passes] == [(0, 1), (1, 0)]
+    assert [(q, k) for q, k, h, last in step.pass_steps] == [(0, 1), (1, 0)]
 
 
 def test_passes_follow_the_links_against_the_order():

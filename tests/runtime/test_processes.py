@@ -142,7 +142,7 @@ def test_components_that_step_together_give_the_bits_of_the_run_in_process(tmp_p
 
     def spy(alg):
         rows = plan_of(alg)
-        together.append({alg.instances[k].name for (_, k, _, _), joins in zip(alg.plan_of_passes, rows) if joins})
+        together.append({alg.instances[k].name for (_, k, _, _), joins in zip(alg.pass_steps, rows) if joins})
         return rows
     monkeypatch.setattr(engine, "_together", spy)
     results = {}

@@ -99,7 +99,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         fixed_step = {k for k, p in enumerate(plan.parts) if not p.model.capabilities.can_vary_step}
         #: (pass, component, whether it steps in halves, read at mid-step,
         #: and whether this is its last step of the communication step)
-        self.plan_of_passes = steps_of_passes(plan, again, self.iterations, fixed_step)
+        self.pass_steps = steps_of_passes(plan, again, self.iterations, fixed_step)
         self.again = again
         self.fixed_step = fixed_step
         read, early = read_outputs(plan)
@@ -213,7 +213,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         at_mid = set()  # components stopped at mid-step in this pass
         current = 0  # the pass now made (passes in which no step is read are left out)
         self.passes, self.settled, self.change = 0, False, 0.0
-        for p, k, halves, last in self.plan_of_passes:
+        for p, k, halves, last in self.pass_steps:
             if p > current:  # a re-step pass begins
                 if before is not None and self._settled(before):
                     return self._finish(saved, at_mid, t, h)

@@ -83,7 +83,7 @@ class IteratedQuadratic(IteratedMidpoint):
         self.follow_from, self.follow_to = self._flat_routes(self.follows)
         #: the first pass as the iterated midpoint plans it, for the others:
         #: whether each is read at mid-step
-        self.first = {k: halves for p, k, halves, last in self.plan_of_passes if p == 0 and k not in again}
+        self.first = {k: halves for p, k, halves, last in self.pass_steps if p == 0 and k not in again}
 
     def step(self, k, t, h) -> None:
         for inst, y0, y1 in zip(self.instances, self.start, self.end):

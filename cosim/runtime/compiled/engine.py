@@ -133,12 +133,12 @@ def _together(alg) -> list[bool]:
     ``CRANE_COSIM_STEP_TOGETHER=0`` (:data:`TOGETHER_SWITCH`) is set, for
     measuring what stepping together gains."""
     if os.environ.get(TOGETHER_SWITCH, "").strip() == "0":
-        return [False] * len(alg.plan_of_passes)
+        return [False] * len(alg.pass_steps)
     sources = [{r.src for r in routes} for routes in alg.plan.routes]
     batched = [inst.native_access().post_steps != 0 for inst in alg.instances]
     together, group = [], []
-    for row, (p, k, _, _) in enumerate(alg.plan_of_passes):
-        joins = (bool(group) and alg.plan_of_passes[row - 1][0] == p and batched[k] and batched[group[0]]
+    for row, (p, k, _, _) in enumerate(alg.pass_steps):
+        joins = (bool(group) and alg.pass_steps[row - 1][0] == p and batched[k] and batched[group[0]]
                  and not sources[k] & set(group))
         group = group + [k] if joins else [k]
         together.append(joins)
@@ -148,10 +148,10 @@ def _together(alg) -> list[bool]:
 def _pass_tables(alg) -> tuple:
     """The passes (``plan``, ``again``), the mid-step values, their history,
     the indices of the values watched and predicted."""
-    plan_rows = np.array([[p, k, halves, last, together] for (p, k, halves, last), together
-                          in zip(alg.plan_of_passes, _together(alg))], np.int64).reshape(-1, 5)
+    pass_rows = np.array([[p, k, halves, last, together] for (p, k, halves, last), together
+                          in zip(alg.pass_steps, _together(alg))], np.int64).reshape(-1, 5)
     predicted_at = np.asarray(alg.predicted_at, np.int64)
-    return (plan_rows, np.asarray(alg.again, np.int64), alg.mid_flat, np.zeros((2, len(predicted_at))),
+    return (pass_rows, np.asarray(alg.again, np.int64), alg.mid_flat, np.zeros((2, len(predicted_at))),
             np.asarray(alg.watched_at, np.int64), predicted_at)
 
 
