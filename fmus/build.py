@@ -48,8 +48,8 @@ from pythonfmu.builder import FmuBuilder
 
 from ..blocks.block import Block
 from ..blocks.registry import BLOCKS
-from ..bridge.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
 from ..blocks.units import base_unit_attributes
+from ..bridge.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, read_member
 from . import native

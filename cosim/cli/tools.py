@@ -13,16 +13,16 @@ from pathlib import Path
 from ..blocks.block import ParameterError, Variable
 from ..blocks.hull_database import write_database
 from ..blocks.registry import BLOCKS
-from ..bridge.udp_bridge import bridge_block, bridge_of
 from ..blocks.units import UNITS
 from ..blocks.warm_up import warm_up
+from ..bridge.serve import Server, random_drop
+from ..bridge.udp_bridge import bridge_block, bridge_of
 from ..errors import CraneCosimError
 from ..example_sets import example_parameter_sets
 from ..files.results import cut_short
 from ..files.results_export import export_results
 from ..fmus.build import build_all, build_bridge_fmu
 from ..fmus.portable import build_portable_fmu
-from ..bridge.serve import Server, random_drop
 from ..hydro.compute import compute_database, read_hull
 from ..runtime.runlog import check_folder, make_folder
 from ..views import animate

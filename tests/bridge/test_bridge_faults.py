@@ -13,8 +13,8 @@ import pytest
 
 from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, Relay, bridge_fmu, bridged,  # noqa: F401
                             one_sentence, reference, served)
-from crane_cosim.bridge.packet import ANSWER, END, REQUEST, pack, unpack
 from crane_cosim.blocks.joint_friction import JointFriction
+from crane_cosim.bridge.packet import ANSWER, END, REQUEST, pack, unpack
 from crane_cosim.cli import main
 from crane_cosim.ssp import write_ssd
 from crane_cosim.fmus.build import build_bridge_fmu

@@ -9,12 +9,12 @@ import struct
 import numpy as np
 import pytest
 
-from crane_cosim.bridge.packet import (ANSWER, END, HEADER_SIZE, MAGIC, REQUEST, VERSION, PacketError,
-                                              answer_to, pack, unpack, version_of)
 from crane_cosim.blocks.block import ParameterError, Variable
 from crane_cosim.blocks.controller import Controller
-from crane_cosim.bridge.udp_bridge import COUNTERS, bridge_block, bridge_from_spec, bridge_of
+from crane_cosim.bridge.packet import (ANSWER, END, HEADER_SIZE, MAGIC, REQUEST, VERSION, PacketError,
+                                       answer_to, pack, unpack, version_of)
 from crane_cosim.bridge.serve import Peer
+from crane_cosim.bridge.udp_bridge import COUNTERS, bridge_block, bridge_from_spec, bridge_of
 from integrator_block import Integrator
 
 CLIENT, OTHER = ("127.0.0.1", 40001), ("127.0.0.1", 40002)
