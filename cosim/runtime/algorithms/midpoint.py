@@ -87,7 +87,7 @@ class IteratedMidpoint(Predictions, Algorithm):
         self.links = links_against_order(plan)
         #: re-step passes: at most this many; settling, fewer
         self.iterations = (MAX_PASSES if iterations is None else iterations) if again else 0
-                #: the passes settle when no value read moves by more than this
+        #: the passes settle when no value read moves by more than this
         #: fraction of its scale in a pass (None: a fixed count of passes)
         self.settling_bound = SETTLE * plan.settings.accuracy if iterations is None else None
         #: the passes of outputs to inputs at t + h, where the outputs'
