@@ -203,8 +203,8 @@ class JointFriction(CompiledBlock):
     # a sliding bristle relaxes in g(v) / (sigma0 |v|), a tenth of a
     # millisecond at Table 1's values; at stick it is a spring of stiffness
     # sigma0 f_n d / 2 on the joint: the monolithic reference integrates such
-    # a system with Radau (1.6 times faster than DOP853 for the crane on the
-    # vessel, the two agreeing to 6e-7 of the friction torques' peak)
+    # a system with Radau, an implicit method (docs/benchmarks.md compares it
+    # with DOP853 on the crane on the vessel)
     stiff = True
     #: the compiled twin of the outputs, rates and exact step, the same bits
     #: as the numpy code below, its reference

@@ -23,8 +23,7 @@ from ..errors import CraneCosimError
 
 #: Bytes a value takes in results.arrows: a float64 or int64 takes 8 (a
 #: Boolean 1 bit, a String its length); each batch adds about 50 bytes a
-#: column (at 1 ms: under 1% with a batch a second, 6% with a paced run's
-#: batch every 0.1 s, which the estimate does not count; the size measured:
+#: column, which the estimate does not count (its share measured:
 #: docs/benchmarks.md, "Writing the results").
 BYTES_PER_VALUE = 8
 #: Bytes a column takes in results.arrows besides its values: its field in

@@ -53,7 +53,7 @@ class IteratedMidpoint(Predictions, Algorithm):
     predicted_points = 1
     #: whether a loop of direct feedthrough at t + h starts from its values
     #: predicted (``point.py``): the values read after the step come from
-    #: inputs held at mid-step, a hundredth of their peaks off at 5 ms
+    #: inputs held at mid-step, half a step's change off
     point_predicted = True
 
     @classmethod
