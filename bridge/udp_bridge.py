@@ -45,6 +45,8 @@ __all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "pack", "unpack", "BridgeError", "
            "POLICIES", "WINDOW", "bridge_block", "bridge_of", "bridge_from_spec"]
 
 MODES = ("lock-step", "free-running")
+#: the prefix of the parameter that holds an output's safe value
+SAFE = "safe_"
 POLICIES = ("stop", "hold")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -60,8 +62,12 @@ PARAMETERS = (
     Variable("retry", "s", 0.005, "Lock-step: a request still unanswered after this long is sent again "
              "(default 0.005 s: many round trips on a local network, a fraction of a typical timeout)"),
     Variable("on_silence", "", "stop", "What a peer silent for timeout does: stop fails the step, naming the "
-             "peer; hold keeps the last outputs, counted in bridge_held, until the peer answers again "
-             "(default stop)", type="String"),
+             "peer; hold keeps the last outputs for at most hold_steps steps (counted in bridge_held), then "
+             "gives the safe outputs (safe_<output>, counted in bridge_safe), until the peer answers again; "
+             "the run's status is then degraded, never completed (default stop)", type="String"),
+    Variable("hold_steps", "1", 10.0, "With on_silence = hold: the most steps in a row whose outputs are held "
+             "while the peer is silent, a whole number from 0; after them the outputs are the safe ones "
+             "(default 10: 10 ms at a 1 ms step, 50 ms at the examples' 5 ms)"),
     Variable("local_port", "1", 0.0, "Local UDP port the bridge sends from and listens on, on the local address "
              "that reaches the peer, 0 to 65535 (default 0: any free port; set one where a firewall or the peer "
              "expects it)"),
@@ -81,6 +87,8 @@ COUNTERS = (
              "previous step"),
     Variable("bridge_held", "1", 0.0, "Steps whose outputs were held because the peer was silent for timeout "
              "(on_silence = hold)"),
+    Variable("bridge_safe", "1", 0.0, "Steps whose outputs were the safe ones (safe_<output>) because the peer "
+             "was silent for longer than hold_steps held steps (on_silence = hold)"),
     Variable("bridge_age", "1", 0.0, "Requests sent after the one the outputs in use answer (0 in lock-step "
              "while the peer answers)"),
     Variable("bridge_malformed", "1", 0.0, "Datagrams ignored that are not of the packet layout (version 2) and "
@@ -120,9 +128,11 @@ class UdpBridge(Block):
     ``on_silence = "stop"``, fails the step (or the output) with one
     sentence naming the peer, the time and how long it was silent (or that
     it never answered); with ``"hold"`` the outputs keep their last values
-    and the peer is marked silent: the following requests are sent and
-    what has arrived is taken, without waiting, until an answer of the peer
-    to any request ends the silence.
+    for at most ``hold_steps`` steps in a row, then take the safe values
+    declared for them (``safe_<output>``), and the peer is marked silent:
+    the following requests are sent and what has arrived is taken, without
+    waiting, until an answer of the peer to one of the last
+    :data:`WINDOW` requests ends the silence.
 
     The bridge has no continuous state, and the peer cannot be rolled back:
     ``can_get_and_set_state`` is false, which masters that step twice
@@ -157,11 +167,15 @@ class UdpBridge(Block):
         self.require_one_of("mode", MODES)
         self.require_one_of("on_silence", POLICIES)
         self.require_positive("timeout", "retry")
+        if not _whole(p.hold_steps, 0, 2**31 - 1):
+            raise ParameterError(f"{name} parameter hold_steps = {p.hold_steps:g} is invalid: it must be a whole "
+                                 f"number from 0")
         self._n_values = len(self.outputs) - len(COUNTERS)
         self._link = Link(name, p.host.strip(), int(p.port), int(p.local_port), self._n_values)
         self.address = self._link.address
         self._lock_step = p.mode == "lock-step"
         self._values = np.array([v.start for v in self.outputs[:self._n_values]], dtype=float)
+        self._safe = np.array([getattr(p, f"{SAFE}{v.name}") for v in self.outputs[:self._n_values]], dtype=float)
         self._ledger = Ledger(self._lock_step)
         self._answered = None  # (t, inputs) the values answer (lock-step)
         self._stepped = False
@@ -171,7 +185,8 @@ class UdpBridge(Block):
         # from: silence counts from there, so that a pause of the master's
         # own (a compile on a cold cache) is never blamed on the peer
         self._waiting_since = None
-        self.stale = self.held = 0
+        self.stale = self.held = self.safe = 0
+        self._held_in_a_row = 0
 
     # the counters: the ledger's, and the datagrams ignored
     sent = property(lambda self: self._ledger.sent)
@@ -214,6 +229,7 @@ class UdpBridge(Block):
         if heard:
             self._waiting_since = None
             self._silent = False
+            self._held_in_a_row = 0
         if r is not None:
             self._ledger.take(r, p.attempt)
             self._values = p.values
@@ -231,7 +247,7 @@ class UdpBridge(Block):
             if r.taken is None:
                 self._ledger.give_up(r)
                 if step:
-                    self.held += 1
+                    self._held_step()
         elif not self._await(r, u):
             self._ledger.give_up(r)
             self._silence(t, step)
@@ -268,6 +284,16 @@ class UdpBridge(Block):
                               f"left the request for t = {t:g} s unanswered ({timing}){self._ignored()}")
         self._silent = True
         if step:
+            self._held_step()
+
+    def _held_step(self) -> None:
+        """A step of a silent peer (``on_silence = hold``): its outputs held,
+        or, after ``hold_steps`` such steps in a row, the safe ones."""
+        self._held_in_a_row += 1
+        if self._held_in_a_row > self.p.hold_steps:
+            self._values = self._safe.copy()
+            self.safe += 1
+        else:
             self.held += 1
 
     def _ignored(self) -> str:
@@ -309,8 +335,17 @@ class UdpBridge(Block):
         if (self._lock_step or not self._stepped) and self._answered != (t, u.tobytes()):
             self._ask(t, u, step=False)
         return np.concatenate([self._values, [self.sent, self.answers, self.lost, self.late, self.stale, self.held,
-                                              self._ledger.seq - self._ledger.used, self.malformed,
+                                              self.safe, self._ledger.seq - self._ledger.used, self.malformed,
                                               self.unasked]])
+
+
+def _safe_parameter(v: Variable) -> Variable:
+    """The parameter ``safe_<output>``: the value of output ``v`` while its
+    peer is silent beyond ``hold_steps`` steps."""
+    return Variable(f"{SAFE}{v.name}", v.unit, float(v.start),
+                    f"Output {v.name} while the peer is silent beyond hold_steps held steps (on_silence = hold); "
+                    f"declare it: the default is the output's start value ({float(v.start):g}), which need not be "
+                    f"safe")
 
 
 def _port_spec(v: Variable) -> dict:
@@ -346,6 +381,11 @@ def bridge_block(model_name: str, inputs, outputs, feedthrough=(), description: 
                 raise ValueError(f"{model_name}: {kind} {v.name} has the start value {v.start!r}, which is not a "
                                  f"finite number")
             taken[v.name] = kind
+    safe = tuple(_safe_parameter(v) for v in outputs)
+    for s in safe:
+        if s.name in taken:
+            raise ValueError(f"{model_name}: {taken[s.name]} {s.name} has the name of the safe value the bridge "
+                             f"declares for its output {s.name[len(SAFE):]}")
     feedthrough = tuple((pattern, tuple(groups)) for pattern, groups in feedthrough)
     spec = {"model_name": model_name,
             "description": description or UdpBridge.description,
@@ -355,7 +395,8 @@ def bridge_block(model_name: str, inputs, outputs, feedthrough=(), description: 
                             for pattern, groups in feedthrough]}
     cls = type(model_name, (UdpBridge,), {
         "__module__": __name__, "__qualname__": model_name, "__doc__": UdpBridge.__doc__,
-        "model_name": model_name, "description": spec["description"], "inputs": inputs,
+        "model_name": model_name, "description": spec["description"], "parameters": PARAMETERS + safe,
+        "inputs": inputs,
         "outputs": outputs + COUNTERS, "bridge_spec": spec,
         # the counters first: a template's pattern such as "*" must not claim them
         "feedthrough": tuple((c.name, ()) for c in COUNTERS) + feedthrough})

@@ -5,7 +5,7 @@ Its commands and their options are declared once, in ``parser.py``:
 a command's options (the README shows them at work).
 
 Bad input and failed runs end with one sentence on stderr and a non-zero
-exit status (2: bad input, 1: the run failed, 130: interrupted by Ctrl-C,
+exit status (2: bad input, 1: the run failed or is degraded, 130: interrupted by Ctrl-C,
 143: terminated by SIGTERM); results computed before a failure or a stop
 stay on disk.
 """

@@ -141,6 +141,10 @@ def _run_in(args, config, system, out: Path) -> int:
         print(describe(result.real_time))
     if result.coupling_error is not None:
         print(describe_estimate(result.coupling_error))
+    if result.status == "degraded":
+        print("crane-cosim: error: the run is degraded, not completed: a bridge's peer was silent and the run went "
+              "on with held or safe outputs (the warnings above say which and how long)", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -144,6 +144,7 @@ class RunLog:
         self.columns: list = []
         self.result = None
         self._ended = None
+        self._degraded: list[str] = []
         self._wall0 = time.perf_counter()
 
     @classmethod
@@ -217,6 +218,12 @@ class RunLog:
         """A component ended the run before its stop time (status ``ended``)."""
         self._ended = reason
 
+    def degraded(self, reason: str) -> None:
+        """The run went on without what a component should have given it (a
+        bridge's silent peer): status ``degraded``, whatever else ended it
+        but an error, ``reason`` joined to any given before."""
+        self._degraded.append(reason)
+
     def record(self, t: float, values, texts=()) -> None:
         """A row at ``t`` [s]: ``values`` the numeric columns', ``texts`` the
         String columns' (:meth:`ResultWriter.append`)."""
@@ -269,6 +276,8 @@ class RunLog:
     def __exit__(self, exc_type, exc, tb):
         wall = time.perf_counter() - self._wall0
         status, error = ("completed", None) if self._ended is None else ("ended", self._ended)
+        if self._degraded:
+            status, error = "degraded", "; ".join(self._degraded)
         if exc_type is not None:
             if issubclass(exc_type, Terminated):
                 status, error = "terminated", f"terminated by SIGTERM at t = {self.t:g} s"

@@ -1,6 +1,6 @@
 """A bridge and a served block when things go wrong, each said aloud: the
-server killed in the middle of a run (the run stops, or holds the outputs
-and warns), a peer that never answers (a warning and a status in
+server killed in the middle of a run (the run stops, or holds the outputs,
+then makes them safe, and ends degraded), a peer that never answers (a warning and a status in
 summary.json whatever ``on_silence`` says), and strangers sending datagrams
 of every kind to the server or to the bridge during a run, which change
 nothing and are counted."""
@@ -53,40 +53,55 @@ def test_server_killed_mid_run_stops_the_run(capsys, tmp_path, fmu_dir, bridge_f
     assert summary["bridges"]["controller"]["status"] == "answered"  # up to the last point exchanged
 
 
-def test_server_killed_mid_run_holds_the_outputs_and_says_so(tmp_path, fmu_dir, bridge_fmu, reference):
+def test_server_killed_mid_run_holds_the_outputs_then_makes_them_safe_and_says_so(tmp_path, fmu_dir, bridge_fmu,
+                                                                                  reference):
+    """With on_silence = hold, hold_steps = 100 and the safe torques
+    declared: after the kill, 100 steps hold the last answer, every later
+    step gives the safe torques; the run goes to its end, degraded (not
+    completed), and says so."""
+    safe = {"safe_tau_slew": 0.0, "safe_tau_boom": 2.5e4, "safe_tau_jib": 7.0e3}
     with served() as server:
         relay = Relay(server, kill_after=200)
         try:
-            result = run_cosim(bridged(tmp_path, fmu_dir, bridge_fmu, relay.port, timeout=0.2, on_silence="hold"),
-                               tmp_path / "out", progress=False)
+            result = run_cosim(bridged(tmp_path, fmu_dir, bridge_fmu, relay.port, timeout=0.2, on_silence="hold",
+                                       hold_steps=100.0, **safe), tmp_path / "out", progress=False)
         finally:
             relay.close()
-    assert result.status == "completed"
     df = read_results(tmp_path / "out")
-    held, answers = df["controller.bridge_held"].to_numpy(), df["controller.bridge_answers"].to_numpy()
-    # every step is either answered or held, and the held ones are the last
-    assert (np.diff(held) + np.diff(answers) == 1).all()
-    n_held = int(held[-1])
-    assert 250 < n_held < 350 and (np.diff(held)[-n_held:] == 1).all()
-    assert df["controller.bridge_age"].iloc[-1] == n_held
+    held, safe_steps = df["controller.bridge_held"].to_numpy(), df["controller.bridge_safe"].to_numpy()
+    answers = df["controller.bridge_answers"].to_numpy()
+    # every step is answered, held or made safe: the held ones after the answered, the safe ones last
+    assert (np.diff(held) + np.diff(safe_steps) + np.diff(answers) == 1).all()
+    n_held, n_safe = int(held[-1]), int(safe_steps[-1])
+    assert n_held == 100 and 150 < n_safe < 250
+    silent = n_held + n_safe
+    assert (np.diff(held)[-silent:-n_safe] == 1).all() and (np.diff(safe_steps)[-n_safe:] == 1).all()
+    assert df["controller.bridge_age"].iloc[-1] == silent
     tau = df[[f"controller.tau_{j}" for j in ("slew", "boom", "jib")]].to_numpy()
-    assert (tau[-n_held:] == tau[-n_held - 1]).all()  # held at the last answer
+    assert (tau[-silent:-n_safe] == tau[-silent - 1]).all()  # held at the last answer
+    assert (tau[-n_safe:] == list(safe.values())).all()
     # up to the kill, the run is the all-FMU one
-    before = df.iloc[:-n_held]
+    before = df.iloc[:-silent]
     np.testing.assert_allclose(before[reference.columns], reference.iloc[:len(before)], rtol=1e-12, atol=0)
-    assert result.bridges["controller"]["status"] == "held" and result.bridges["controller"]["held"] == n_held
-    assert result.warnings == [f"the peer of controller at udp://127.0.0.1:{relay.port} was silent at times: "
-                               f"controller's outputs were held at {n_held} steps (on_silence = hold; bridge_held in "
-                               f"results.arrows says when)"]
+    warning = (f"the peer of controller at udp://127.0.0.1:{relay.port} was silent at times: controller's outputs "
+               f"were held at 100 steps and the safe ones at {n_safe} (on_silence = hold; bridge_held and "
+               f"bridge_safe in results.arrows say when)")
+    assert result.status == "degraded" and result.reason == warning
+    assert result.bridges["controller"]["status"] == "safe outputs"
+    assert (result.bridges["controller"]["held"], result.bridges["controller"]["safe"]) == (100, n_safe)
+    assert result.warnings == [warning]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["status"] == "degraded" and summary["error"] == warning
     assert summary["warnings"] == result.warnings and summary["bridges"] == result.bridges
 
 
 # -- a peer that never answers -------------------------------------------------------------
 @pytest.mark.parametrize("policy", ["hold", "stop"])
 def test_a_peer_that_never_answers_is_said_whatever_on_silence_says(capsys, tmp_path, fmu_dir, bridge_fmu, policy):
-    """With hold, the run completes with the controller's start values
-    throughout: a warning on the terminal and the status in summary.json.
+    """With hold, the run goes to its end with the controller's start values,
+    held for hold_steps steps and then the safe ones (by default the start
+    values too): degraded, a warning and an error line on the terminal, the
+    status in summary.json.
     With stop, the run fails in its first exchange, before any point was
     recorded, and says both."""
     ssd, out = _ssd(tmp_path, fmu_dir, stop_time=0.05), tmp_path / "out"
@@ -108,17 +123,21 @@ def test_a_peer_that_never_answers_is_said_whatever_on_silence_says(capsys, tmp_
         assert entry["status"].startswith("not read")
         assert len(read_results(out)) == 0
         return
-    assert code == 0 and summary["status"] == "completed"
+    assert code == 1 and summary["status"] == "degraded"
     sent = entry["sent"]
-    warning = (f"the peer of controller at udp://127.0.0.1:{port} never answered: controller's outputs stayed at "
-               f"their start values ({sent} requests sent; on_silence = hold)")
-    assert captured.err.strip().splitlines() == [f"crane-cosim: warning: {warning}"]
-    assert summary["warnings"] == [warning]
+    warning = (f"the peer of controller at udp://127.0.0.1:{port} never answered: controller's outputs were their "
+               f"start values, held at 10 steps and the safe ones at 40 ({sent} requests sent; on_silence = hold)")
+    assert captured.err.strip().splitlines() == [
+        f"crane-cosim: warning: {warning}",
+        "crane-cosim: error: the run is degraded, not completed: a bridge's peer was silent and the run went on "
+        "with held or safe outputs (the warnings above say which and how long)"]
+    assert summary["warnings"] == [warning] and summary["error"] == warning
     assert entry == {"peer": f"udp://127.0.0.1:{port}", "mode": "lock-step", "on_silence": "hold",
                      "status": "never answered", "sent": sent, "answers": 0, "lost": sent, "late": 0, "stale": 0,
-                     "held": 50, "age": 51, "malformed": 0, "unasked": 0, "time": 0.05}  # one request at 0, one a step
+                     "held": 10, "safe": 40, "age": 51, "malformed": 0, "unasked": 0,
+                     "time": 0.05}  # one request at 0, one a step; hold_steps 10 by default
     assert (f"bridge controller (udp://127.0.0.1:{port}, lock-step): never answered; {sent} requests sent, "
-            f"0 answered, {sent} lost, 0 late, 0 stale, 50 held") in captured.out
+            f"0 answered, {sent} lost, 0 late, 0 stale, 10 held, 40 safe") in captured.out
 
 
 # -- strangers ------------------------------------------------------------------------------

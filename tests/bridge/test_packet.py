@@ -202,6 +202,8 @@ def _port(name, unit="1"):
     (("Rig", (_port("a"),), (_port("a"),)), "Rig: output a is declared twice"),
     (("Rig", (_port("port"),), (_port("y"),)), "Rig: input port is the name of the bridge's own parameter"),
     (("Rig", (), (_port("bridge_late"),)), "Rig: output bridge_late is the name of the bridge's own counter"),
+    (("Rig", (_port("safe_y"),), (_port("y"),)), "Rig: input safe_y has the name of the safe value the bridge "
+                                                 "declares for its output y"),
     (("Rig", (_port("a", "Nm"),), (_port("y"),)), "Rig: input a has the unit 'Nm', which is not one of the known"),
     (("Rig", (_port("a"),), (_port("y"),), (("z", ()),)), "Rig: feedthrough pattern 'z' matches no output"),
 ])
@@ -226,6 +228,9 @@ def test_a_bridge_of_a_bridge_is_refused():
     ({"port": 5000.0, "timeout": 0.0}, "ControllerBridge parameter timeout = 0 s is invalid: it must be positive"),
     ({"port": 5000.0, "retry": -1.0}, "parameter retry = -1 s is invalid"),
     ({"port": 5000.0, "host": " "}, "ControllerBridge parameter host is empty"),
+    ({"port": 5000.0, "hold_steps": -1.0}, "ControllerBridge parameter hold_steps = -1 is invalid: it must be a "
+                                           "whole number from 0"),
+    ({"port": 5000.0, "hold_steps": 2.5}, "parameter hold_steps = 2.5 is invalid"),
 ])
 def test_bridge_refuses_parameters_it_cannot_use(params, message):
     with pytest.raises(ParameterError) as err:

@@ -298,6 +298,47 @@ def test_silent_peer_held_then_lock_step_resumes():
         assert c["bridge_sent"] == c["bridge_answers"] + c["bridge_lost"] + c["bridge_late"]
 
 
+
+def test_held_for_hold_steps_then_safe_until_the_peer_answers():
+    """With on_silence = hold and hold_steps = 2: the first two silent steps
+    hold the outputs, the next ones give the declared safe values (a torque
+    that is not zero, the start values being), counted apart; an answer
+    ends the silence, the next request is waited for and its answer
+    output, and the next silence is held anew for two steps before the safe
+    values."""
+    x, u = np.zeros(0), np.full(6, 0.3)
+    safe = {f"safe_{v.name}": 1.5 * k - 2.0 for k, v in enumerate(Controller.outputs)}  # none zero
+    with listener() as peer, bridge(ControllerBridge, peer.getsockname()[1], on_silence="hold", timeout=0.05,
+                                    retry=0.01, hold_steps=2, **safe) as b:
+        starts = [v.start for v in Controller.outputs]
+        assert b.output(0.0, x, u)[:N_OUT].tolist() == starts  # waited for, then silent: not a step
+        outputs = []
+        for k in range(4):
+            b.advance(k * H, x, u, H)
+            outputs.append(b.output((k + 1) * H, x, u))
+        assert [y[:N_OUT].tolist() for y in outputs] == [starts, starts, list(safe.values()), list(safe.values())]
+        assert [(counters(y)["bridge_held"], counters(y)["bridge_safe"]) for y in outputs] == [
+            (1, 0), (2, 0), (2, 1), (2, 2)]
+        requests = [peer.recvfrom(1000) for _ in range(b.sent)]
+        data, addr = requests[-1]  # the newest, given up: answered late, it ends the silence
+        peer.sendto(answer_to(data, np.full(N_OUT, 9.0).tobytes()), addr)
+        arrived(b)
+        asking = in_thread(lambda: b.advance(4 * H, x, u, H))
+        data, addr = peer.recvfrom(1000)  # waited for again, and answered
+        peer.sendto(answer_to(data, np.full(N_OUT, 5.0).tobytes()), addr)
+        asking.join()
+        y = b.output(5 * H, x, u)
+        assert y[:N_OUT].tolist() == [5.0] * N_OUT
+        assert (counters(y)["bridge_held"], counters(y)["bridge_safe"]) == (2, 2)
+        held = []
+        for k in range(5, 8):  # silent again: waited for, held, held, then safe
+            b.advance(k * H, x, u, H)
+            held.append(b.output((k + 1) * H, x, u))
+        assert [y[:N_OUT].tolist() for y in held] == [[5.0] * N_OUT, [5.0] * N_OUT, list(safe.values())]
+        assert [(counters(y)["bridge_held"], counters(y)["bridge_safe"]) for y in held] == [(3, 2), (4, 2), (4, 3)]
+        c = counters(held[-1])
+        assert c["bridge_sent"] == c["bridge_answers"] + c["bridge_lost"] + c["bridge_late"]
+
 # -- free-running ----------------------------------------------------------------------
 def test_free_running_counts_stale_steps_and_lost_answers(rng):
     """A peer answering by hand after each step, except requests 4, 7 and

@@ -16,7 +16,7 @@ __all__ = ["Bridges", "describe", "COUNTER_NAMES"]
 
 #: the counters a bridge outputs, by their names in ``summary.json``
 #: (``bridge_<name>`` in results.arrows)
-COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "age", "malformed", "unasked")
+COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "safe", "age", "malformed", "unasked")
 
 
 def _parameter(part, spec_defaults: dict, name: str):
@@ -63,15 +63,23 @@ class Bridges(Observer):
             values = {c: int(v) for c, v in values.items()}
             entry.update(values, time=execution.t)
             peer = f"the peer of {name} at {about['peer']}"
+            held, safe = values.get("held", 0), values.get("safe", 0)
             if values.get("answers", 1) == 0:
                 entry["status"] = "never answered"
-                warnings.append(f"{peer} never answered: {name}'s outputs stayed at their start values "
-                                f"({values.get('sent', 0)} requests sent; on_silence = {about['on_silence']})")
-            elif values.get("held", 0):
-                entry["status"] = "held"
-                warnings.append(f"{peer} was silent at times: {name}'s outputs were held at {values['held']} "
-                                f"step{'s' if values['held'] != 1 else ''} (on_silence = {about['on_silence']}; "
-                                f"bridge_held in results.arrows says when)")
+                silent = (f"{peer} never answered: {name}'s outputs were their start values, held at {held} "
+                          f"step{'s' if held != 1 else ''}" + (f" and the safe ones at {safe}" if safe else "")
+                          + f" ({values.get('sent', 0)} requests sent; on_silence = {about['on_silence']})")
+                warnings.append(silent)
+                self.log.degraded(silent)
+            elif held or safe:
+                entry["status"] = "safe outputs" if safe else "held"
+                silent = (f"{peer} was silent at times: {name}'s outputs were held at {held} "
+                          f"step{'s' if held != 1 else ''}"
+                          + (f" and the safe ones at {safe}" if safe else "")
+                          + f" (on_silence = {about['on_silence']}; bridge_held and bridge_safe in results.arrows "
+                          f"say when)")
+                warnings.append(silent)
+                self.log.degraded(silent)
             else:
                 entry["status"] = "answered"
             ignored = values.get("malformed", 0), values.get("unasked", 0)
@@ -91,7 +99,7 @@ class Bridges(Observer):
 def describe(bridges: dict) -> list[str]:
     """A line per bridge of ``summary.json``'s ``"bridges"``, for the terminal."""
     words = (("sent", "requests sent"), ("answers", "answered"), ("lost", "lost"), ("late", "late"),
-             ("stale", "stale"), ("held", "held"), ("malformed", "malformed datagrams ignored"),
+             ("stale", "stale"), ("held", "held"), ("safe", "safe"), ("malformed", "malformed datagrams ignored"),
              ("unasked", "unasked ones ignored"))
     lines = []
     for name, b in bridges.items():
