@@ -18,16 +18,17 @@ from limits import HUNG
 MESSAGE = "compiling the knuckle boom crane with numba (30 s to 1.5 min, once per machine; kept in "
 
 
-def test_a_cold_cache_is_announced(monkeypatch, tmp_path):
-    """The sentence says what, how long, that it happens once and where the
-    result is kept; a closing line gives the time taken."""
-    monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
+def test_a_cold_cache_is_announced_in_the_blocks_own_words(monkeypatch):
+    """What the word names and how long it promises are the block's own
+    declaration (the sentence itself, from a real compile, is the tiny
+    block's below; the knuckle boom crane's, from a cold cache, in the slow
+    tier)."""
     monkeypatch.setattr(jit, "kernels_compiled", lambda name: False)
-    err = io.StringIO()
-    assert warmup.warm_up({"Controller", "KnuckleBoomCrane"}, err) == ["KnuckleBoomCrane"]
-    lines = err.getvalue().splitlines()
-    assert lines[0] == MESSAGE + f"{tmp_path}) ..."
-    assert lines[-1].startswith("compiled the knuckle boom crane in ")
+    said = []
+    monkeypatch.setattr(warmup, "compile_with_word",
+                        lambda what, duration, module, prepare, stream, functions: said.append((what, duration, module)))
+    assert warmup.warm_up({"Controller", "KnuckleBoomCrane"}, io.StringIO()) == ["KnuckleBoomCrane"]
+    assert said == [("the knuckle boom crane", "30 s to 1.5 min", "knuckle_boom_kernels")]
 
 
 def test_a_warm_cache_says_nothing(monkeypatch):
@@ -52,9 +53,11 @@ def quad(x):
 """
 
 
-def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path):
-    """A real compilation, of a block with a tiny kernel module: off a
-    terminal, a line per function as it is compiled, callees first."""
+def test_a_cold_cache_is_announced_and_each_function_named_as_numba_compiles_it(monkeypatch, tmp_path):
+    """A real compilation, of a block with a tiny kernel module: the
+    sentence says what, how long, that it happens once and where the result
+    is kept; off a terminal, a line per function as it is compiled, callees
+    first; a closing line gives the time taken."""
     monkeypatch.setitem(jit._SOURCES, "tiny_kernels", _TINY)
     monkeypatch.setenv("CRANE_COSIM_CACHE_DIR", str(tmp_path))
 
@@ -77,6 +80,7 @@ def test_progress_names_each_function_as_numba_compiles_it(monkeypatch, tmp_path
     assert lines[0] == f"compiling the tiny block with numba (a moment, once per machine; kept in {tmp_path}) ..."
     assert [l.split(" (")[0] for l in lines[1:3]] == ["  compiled _double", "  compiled quad"]
     assert lines[1].startswith("  compiled _double (1/2, ") and lines[2].startswith("  compiled quad (2/2, ")
+    assert lines[-1].startswith("compiled the tiny block in ") and lines[-1].endswith(" s")
 
 
 @pytest.mark.slow
