@@ -144,7 +144,6 @@ class Peer:
         if p.kind != REQUEST or not (ours or self._starts(p, addr, now)):
             stats.strangers += 1
             return None
-        self.heard = now
         stats.requests += 1
         if p.seq == self.last_seq:
             stats.repeated += 1
@@ -152,6 +151,7 @@ class Peer:
         if p.seq < self.last_seq:
             stats.old += 1
             return None
+        self.heard = now  # a run holds the peer by going on, not by repeating itself
         t, u = p.t, p.values
         try:
             with np.errstate(all="ignore"):
@@ -173,10 +173,10 @@ class Peer:
             return False
         if self.client is not None:
             if now - self.heard < self.idle:
-                self._notice(("run", addr, p.run),
+                self._notice(("run", addr),
                              f"a new run from {_shown(addr)} is ignored while the run from "
                              f"{_shown(self.client[0])} is served (it ends when its bridge says so, or once it "
-                             f"has sent nothing for {self.idle:g} s)")
+                             f"has sent no new request for {self.idle:g} s); said once for {_shown(addr)}")
                 return False
             self.stats.abandoned += 1
         self.client = (addr, p.run)

@@ -209,8 +209,9 @@ def parser(description: str) -> argparse.ArgumentParser:
                          "packets (default 0)")
     sv.add_argument("--seed", type=int, help="seed of --drop's random choices (default: new ones every time)")
     sv.add_argument("--idle", type=float, default=5.0, metavar="SECONDS",
-                    help="a run whose bridge has sent nothing for this long may be followed by another before its "
-                         "bridge ends it (default 5); until then another run's requests are ignored")
+                    help="a run whose bridge has sent no new request for this long (a request sent again does not "
+                         "count) may be followed by another before its bridge ends it (default 5); until then "
+                         "another run's requests are ignored")
     sv.add_argument("--stats", type=Path, metavar="FILE",
                     help="write what was served (runs, requests, answers, the answers dropped, the datagrams "
                          "ignored) to FILE as JSON when stopped")

@@ -121,13 +121,15 @@ def test_peer_serves_one_run_and_ignores_every_stranger():
     assert peer.answer(b"CCB2 but too short", CLIENT, 1.0) is None
     assert peer.answer(b"CCB1" + struct.pack("<Id", 3, 0.5) + struct.pack("<d", 1e9), OTHER, 1.0) is None
     assert peer.answer(b"CCB1" + struct.pack("<Id", 4, 0.5) + struct.pack("<d", 1e9), OTHER, 1.0) is None
+    for run in range(RUN + 2, RUN + 12):  # a stranger trying run id after run id: said once
+        assert peer.answer(pack(REQUEST, run, 1, 0.0, [1e9]), OTHER, 1.0) is None
     assert ask(peer, 3, 0.5, 1.0, now=1.0) == [1.5, 2.5]  # as if none had come
     s = peer.stats
-    assert (s.runs, s.requests, s.strangers, s.malformed, s.other_layout) == (1, 3, 7, 1, 2)
-    # one notice per refused run and per address and layout: said once, counted always
+    assert (s.runs, s.requests, s.strangers, s.malformed, s.other_layout) == (1, 3, 17, 1, 2)
+    # one notice per address refused and per address and layout: said once, counted always
     assert peer.notices[0] == (f"a new run from {CLIENT[0]}:{CLIENT[1]} is ignored while the run from "
                                f"{CLIENT[0]}:{CLIENT[1]} is served (it ends when its bridge says so, or once it has "
-                               f"sent nothing for 5 s)")
+                               f"sent no new request for 5 s); said once for {CLIENT[0]}:{CLIENT[1]}")
     assert peer.notices[1].startswith(f"a new run from {OTHER[0]}:{OTHER[1]} is ignored")
     assert peer.notices[2].startswith(f"{OTHER[0]}:{OTHER[1]} sends packets of layout version 1, which this "
                                       f"server (version 2) ignores")
@@ -141,11 +143,12 @@ def test_a_run_ends_by_its_bridge_or_when_idle():
     assert peer.answer(pack(END, RUN, 2, 0.0), CLIENT, 1.5) is None  # its own end: the peer is free
     assert ask(peer, 1, 1.0, 0.0, run=7, addr=OTHER, now=1.5) == [0.5, 0.5]  # a new run at once, at t = 1
     assert ask(peer, 2, 1.25, 1.0, run=7, addr=OTHER, now=2.0) == [1.0, 2.0]
-    assert ask(peer, 1, 0.0, 1.0, run=8, now=3.9) is None  # the run served sent something 1.9 s ago
-    assert ask(peer, 1, 0.0, 1.0, run=8, now=4.0) == [0.5, 1.5]  # 2 s: it is abandoned
+    assert ask(peer, 2, 1.25, 1.0, run=7, addr=OTHER, now=3.5, attempt=1) == [1.0, 2.0]  # sent again: no new request
+    assert ask(peer, 1, 0.0, 1.0, run=8, now=3.9) is None  # the run served sent a new request 1.9 s ago
+    assert ask(peer, 1, 0.0, 1.0, run=8, now=4.0) == [0.5, 1.5]  # 2 s: it is abandoned, its repeat held nothing
     assert ask(peer, 3, 1.5, 1.0, run=7, addr=OTHER, now=4.1) is None  # and a stranger now
     s = peer.stats
-    assert (s.runs, s.ended, s.abandoned, s.strangers) == (3, 1, 1, 2)
+    assert (s.runs, s.ended, s.abandoned, s.strangers, s.repeated) == (3, 1, 1, 2, 1)
 
 
 def test_a_request_other_than_the_first_starts_no_run():

@@ -85,8 +85,8 @@ class Bridges(Observer):
             ignored = values.get("malformed", 0), values.get("unasked", 0)
             if any(ignored):
                 warnings.append(f"{name} ignored {ignored[0]} malformed datagram{'s' if ignored[0] != 1 else ''} "
-                                f"and {ignored[1]} answering no request it sent (another process sending to its "
-                                f"port?)")
+                                f"and {ignored[1]} answering no request it sent, or one already answered (the peer "
+                                f"answering twice or ahead of a request, or another process sending to its port)")
             found[name] = entry
         self._section = {"bridges": found, **({"warnings": warnings} if warnings else {})}
 
