@@ -13,6 +13,7 @@ import re
 import signal
 import socket
 import subprocess
+import time
 from pathlib import Path
 import xml.etree.ElementTree as ET
 import zipfile
@@ -32,6 +33,7 @@ from crane_cosim.runtime import run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.ssp import write_ssd
 from crane_cosim.files.results import read_results
+from limits import HUNG
 
 
 # -- the FMU ------------------------------------------------------------------------
@@ -271,11 +273,26 @@ def test_the_bridge_in_other_hosts_equals_their_all_fmu_run(tmp_path, fmu_dir, b
     assert last["bridge_sent"] == last["bridge_answers"] + last["bridge_late"]
 
 
+def _bound(port: int) -> None:
+    """Wait until a process has bound UDP ``port`` (ours can no longer)."""
+    deadline = time.monotonic() + HUNG
+    while time.monotonic() < deadline:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"nothing bound UDP port {port} in {HUNG} s")
+
+
 def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
     """The C sketch of a peer in docs/in_the_loop.md, compiled and run: a
-    bridge in lock-step gets its law's answers, to the last bit; a
-    stranger's new run meanwhile is neither served nor answered; the
-    bridge's end of its run lets the next run start at once."""
+    first request of every wrong length (shorter, longer by a byte, by
+    1200) neither starts a run nor is answered; a bridge in lock-step gets
+    its law's answers, to the last bit; a stranger's new run meanwhile is
+    neither served nor answered; the bridge's end of its run lets the next
+    run start at once."""
     docs = Path(__file__).resolve().parents[2] / "docs" / "in_the_loop.md"
     source = re.search(r"```c\n(.*?)```", docs.read_text(), re.S)[1]
     (tmp_path / "peer.c").write_text(source)
@@ -285,11 +302,18 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
                     str(tmp_path / "peer.c")], check=True, capture_output=True)
     port = free_port()
     peer = subprocess.Popen([str(tmp_path / "peer"), str(port)])
+    _bound(port)
     ControllerBridge = bridge_of(Controller)
     x = np.zeros(0)
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
             stranger.settimeout(0.2)
+            first = pack(REQUEST, 777, 1, 0.0, np.full(6, 1e9))
+            for data in (first[:23], first[:24], first[:-8], first[:-1], first + b"\0", first + bytes(8),
+                         first + bytes(1200)):
+                stranger.sendto(data, ("127.0.0.1", port))
+                with pytest.raises(TimeoutError):  # not a request: no run started, nothing answered
+                    stranger.recvfrom(2000)
             for run in range(2):
                 b = ControllerBridge(port=float(port))
                 b.prepare()
