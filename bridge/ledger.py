@@ -13,10 +13,13 @@ moves one from lost to late.  In lock-step, then, ``sent = answers + lost +
 late`` at every step.  An answer that echoes no request sent (its sequence
 number, attempt and time), or a sending already answered, is unasked.
 
-This module imports the standard library only; it is copied into every FMU
-with the blocks.
+It keeps the round trip of the answer taken last, from the sending it
+answers to the bridge reading it.  This module imports the standard
+library only (every FMU carries it).
 """
 from __future__ import annotations
+
+import time
 
 __all__ = ["Ledger", "Request", "WINDOW"]
 
@@ -26,15 +29,17 @@ WINDOW = 1024
 
 
 class Request:
-    """A request sent: its sequence number and time, how often it was sent,
-    the attempt whose answer was taken (None: none yet), the attempts
-    answered (bits), and whether it was given up (lock-step) or passed by a
-    newer answer (free-running)."""
+    """A request sent: its sequence number and time, how often it was sent
+    and when (``time.monotonic()`` of each sending), the attempt whose
+    answer was taken (None: none yet), the attempts answered (bits), and
+    whether it was given up (lock-step) or passed by a newer answer
+    (free-running)."""
 
-    __slots__ = ("seq", "t", "tries", "taken", "seen", "closed")
+    __slots__ = ("seq", "t", "tries", "taken", "seen", "closed", "sent_at")
 
     def __init__(self, seq: int, t: float):
         self.seq, self.t, self.tries, self.taken, self.seen, self.closed = seq, t, 0, None, 0, False
+        self.sent_at: list[float] = []
 
 
 class Ledger:
@@ -48,6 +53,9 @@ class Ledger:
         self.seq = 0
         self.used = 0
         self.sent = self.answers = self.lost = self.late = self.unasked = 0
+        #: the round trip of the answer taken last [s]: from its sending to
+        #: the bridge reading it (0 before the first)
+        self.round_trip = 0.0
 
     def new(self, t: float) -> Request:
         """The next request, for time ``t`` (not sent yet)."""
@@ -60,6 +68,7 @@ class Ledger:
         """``r`` is sent (again): the attempt number to send it with."""
         attempt = r.tries
         r.tries += 1
+        r.sent_at.append(time.monotonic())
         self.sent += 1
         return attempt
 
@@ -84,6 +93,7 @@ class Ledger:
         """The answer to sending ``attempt`` of ``r`` is taken; free-running,
         the requests between the answer in use and this one are passed by."""
         r.taken = attempt
+        self.round_trip = time.monotonic() - r.sent_at[attempt]
         self.lost += attempt
         self.late += r.tries - 1 - attempt
         oldest = self.seq - WINDOW + 1  # the oldest request kept

@@ -96,6 +96,9 @@ COUNTERS = (
     Variable("bridge_unasked", "1", 0.0, "Datagrams ignored that answer no request the bridge sent: from "
              "another address than the peer's, of another run, not an answer, or not echoing a request sent "
              "(its sequence number, attempt and time) before it arrived"),
+    Variable("bridge_round_trip", "s", 0.0, "Round trip of the answer taken last, from the sending it answers "
+             "to the bridge reading it (free-running: up to a step more than the network's); 0 before the "
+             "first"),
 )
 
 
@@ -336,7 +339,7 @@ class UdpBridge(Block):
             self._ask(t, u, step=False)
         return np.concatenate([self._values, [self.sent, self.answers, self.lost, self.late, self.stale, self.held,
                                               self.safe, self._ledger.seq - self._ledger.used, self.malformed,
-                                              self.unasked]])
+                                              self.unasked, self._ledger.round_trip]])
 
 
 def _safe_parameter(v: Variable) -> Variable:

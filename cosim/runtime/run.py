@@ -176,7 +176,8 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
     with work_folder() as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \
             DeferredSignals() as signals:
-        observers = [Recorder(log, plan, chosen, every), Bridges(plan, log)]
+        bridges = Bridges(plan, log)
+        observers = [Recorder(log, plan, chosen, every), *([bridges] if bridges.bridges else [])]
         estimate = None
         if config.estimates:
             estimate = Estimate(plan, log, out_dir, every)

@@ -186,7 +186,7 @@ def test_lock_step_bridge_equals_the_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, 
     df = read_results(tmp_path / "out")
     assert set(reference.columns) < set(df.columns)
     np.testing.assert_allclose(df[reference.columns], reference, rtol=1e-12, atol=0)
-    last = {c: int(df[f"controller.{c}"].iloc[-1]) for c in COUNTER_NAMES}
+    last = {c: int(df[f"controller.{c}"].iloc[-1]) for c in COUNTER_NAMES if c != "bridge_round_trip"}
     assert last["bridge_sent"] == stats["requests"] == last["bridge_answers"] + last["bridge_lost"] + \
         last["bridge_late"]
     # each answer dropped is asked for again; the retry is far beyond a round trip, so an answer is late
@@ -199,10 +199,19 @@ def test_lock_step_bridge_equals_the_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, 
     assert (stats["runs"], stats["ended"], stats["strangers"], stats["malformed"], stats["other_layout"]) == \
         (1, 1, 0, 0, 0)
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    trips = summary["bridges"]["controller"].pop("round_trip_us")
     assert summary["bridges"]["controller"] == {
         "peer": f"udp://127.0.0.1:{server.port}", "mode": "lock-step", "on_silence": "stop", "status": "answered",
-        **{c[len("bridge_"):]: last[c] for c in COUNTER_NAMES}, "time": STOP}
+        **{c[len("bridge_"):]: v for c, v in last.items()}, "time": STOP}
     assert "warnings" not in summary
+    # the link's round trips, from the recorded column at each row that brought an answer (every step, and
+    # the start), as summary.json gives them: two computations of the same figures, to their rounding
+    answered = np.diff(df["controller.bridge_answers"].to_numpy(), prepend=0) > 0
+    us = df["controller.bridge_round_trip"].to_numpy()[answered] * 1e6
+    assert answered.all() and trips["answers_timed"] == len(df) and (us > 0).all()
+    assert trips == {"answers_timed": len(us), "p50": round(float(np.percentile(us, 50)), 1),
+                     "p99": round(float(np.percentile(us, 99)), 1), "max": round(float(us.max()), 1),
+                     "jitter": round(float(np.abs(np.diff(us)).mean()), 1)}
     if drop:
         assert stats["dropped"] >= 2
 
@@ -267,7 +276,7 @@ def test_the_bridge_in_other_hosts_equals_their_all_fmu_run(tmp_path, fmu_dir, b
     assert len(df) == len(reference) == 501
     assert set(reference.columns) < set(df.columns)
     np.testing.assert_allclose(df[reference.columns], reference, rtol=1e-12, atol=0)
-    last = {c: int(df[f"controller.{c}"].iloc[-1]) for c in COUNTER_NAMES}
+    last = {c: int(df[f"controller.{c}"].iloc[-1]) for c in COUNTER_NAMES if c != "bridge_round_trip"}
     # a loaded machine may delay an answer beyond the retry: then it is late, not lost
     assert last["bridge_lost"] == last["bridge_held"] == last["bridge_malformed"] == last["bridge_unasked"] == 0, last
     assert last["bridge_sent"] == last["bridge_answers"] + last["bridge_late"]

@@ -65,11 +65,14 @@ def listener():
 
 
 def counters(y):
-    return dict(zip(NAMES, y[-len(COUNTERS):]))
+    """The bridge's counters in its outputs ``y`` (the round trip apart)."""
+    found = dict(zip(NAMES, y[-len(COUNTERS):]))
+    del found["bridge_round_trip"]
+    return found
 
 
 def zero(**given):
-    return {name: given.get(name[len("bridge_"):], 0) for name in NAMES}
+    return {name: given.get(name[len("bridge_"):], 0) for name in NAMES if name != "bridge_round_trip"}
 
 
 def arrived(b, wait=2.0):
@@ -140,6 +143,22 @@ def test_lock_step_steps_a_stateful_block_as_it_steps_itself(rng):
             x = block.advance(t, x, u, H)
             assert np.array_equal(b.output(t + H, np.zeros(0), u)[:2], block.output(t + H, x, u))
             u = rng.normal(size=1)
+
+
+def test_the_round_trip_is_the_answer_taken_last_from_its_sending():
+    """0 before the first answer; then from the sending answered (the
+    retry's, its answer taken) to the bridge reading the answer: at least
+    the time the peer held it back."""
+    x, u = np.zeros(0), np.zeros(6)
+    with listener() as peer, bridge(ControllerBridge, peer.getsockname()[1], retry=1.0) as b:
+        assert b._ledger.round_trip == 0.0
+        asking = in_thread(lambda: b.output(0.0, x, u))
+        data, addr = peer.recvfrom(1000)
+        time.sleep(0.05)
+        peer.sendto(answer_to(data, np.zeros(N_OUT).tobytes()), addr)
+        y = asking.join()
+        assert 0.05 <= y[-1] < HUNG and y[-1] == b._ledger.round_trip
+        assert NAMES[-1] == "bridge_round_trip"
 
 
 def test_a_dropped_answer_is_asked_again():

@@ -1,12 +1,16 @@
-"""The run's UDP bridges (``bridge/udp_bridge.py``) at its end: each one's
-counters, read from its outputs, under ``"bridges"`` in ``summary.json``
-with the peer's status, and a warning under ``"warnings"`` for a peer that
+"""The run's UDP bridges (``bridge/udp_bridge.py``): each one's counters,
+read from its outputs at the end, and its link's round trips, taken at
+every step that brought an answer, under ``"bridges"`` in ``summary.json``
+with the peer's status; a warning under ``"warnings"`` for a peer that
 never answered, one that was silent while the run went on
-(``on_silence = hold``), and datagrams a bridge ignored; the terminal
-prints both (``cli/runs.py``, :func:`describe`)."""
+(``on_silence = hold``, the run then degraded), and datagrams a bridge
+ignored; the terminal prints both (``cli/runs.py``, :func:`describe`)."""
 from __future__ import annotations
 
 import math
+from array import array
+
+import numpy as np
 
 from ...bridge.udp_bridge import PARAMETERS
 from ...fmus.build import bridge_spec_of
@@ -24,15 +28,23 @@ def _parameter(part, spec_defaults: dict, name: str):
 
 
 class Bridges(Observer):
-    """Finds the bridges among ``plan``'s components and writes their
-    figures into ``log``'s summary when the run ends."""
+    """Finds the bridges among ``plan``'s components, keeps their round
+    trips step by step and writes their figures into ``log``'s summary when
+    the run ends (:attr:`bridges` empty: none to watch)."""
+
+    batched = True
 
     def __init__(self, plan, log):
         self.log = log
         self._section = {}
         defaults = {p.name: p.start for p in PARAMETERS}
         self.bridges = []  # (part index, name, {counter: output index}, description)
+        self._watch = []  # (part index, answers' output index, round trip's, its column in a batch's rows)
+        self._trips: dict[int, array] = {}  # part index -> round trips of the steps that brought an answer [s]
+        self._answers: dict[int, float] = {}
+        column = 1  # a batch's rows: the time, then every component's outputs in turn
         for k, part in enumerate(plan.parts):
+            first, column = column, column + len(part.outputs)
             at = {v.name: j for j, v in enumerate(part.outputs)}
             if "bridge_sent" not in at or not part.model.built or bridge_spec_of(part.path) is None:
                 continue
@@ -43,10 +55,31 @@ class Bridges(Observer):
                      "mode": _parameter(part, defaults, "mode"),
                      "on_silence": _parameter(part, defaults, "on_silence")}
             self.bridges.append((k, part.name, counters, about))
+            if "bridge_round_trip" in at:
+                j = at["bridge_round_trip"]
+                self._watch.append((k, at["bridge_answers"], j, first))
+                self._trips[k], self._answers[k] = array("d"), 0.0
         self.read = False
 
     def started(self, execution) -> None:
         self.read = True  # the outputs at the start time are exchanged: the counters are there
+        for k, answers, trip, _ in self._watch:
+            self._took(k, execution.instances[k].y[answers], execution.instances[k].y[trip])
+
+    def _took(self, k: int, answers: float, trip: float) -> None:
+        if answers > self._answers[k]:
+            self._answers[k] = answers
+            self._trips[k].append(trip)
+
+    def step_complete(self, execution) -> None:
+        for k, answers, trip, _ in self._watch:
+            y = execution.instances[k].y
+            self._took(k, y[answers], y[trip])
+
+    def rows_complete(self, execution, rows) -> None:
+        for k, answers, trip, first in self._watch:
+            for a, r in zip(rows[:, first + answers], rows[:, first + trip]):
+                self._took(k, a, r)
 
     def finished(self, execution, error) -> None:
         if not self.bridges:
@@ -62,6 +95,8 @@ class Bridges(Observer):
                 continue
             values = {c: int(v) for c, v in values.items()}
             entry.update(values, time=execution.t)
+            if self._trips.get(k):
+                entry["round_trip_us"] = round_trips(self._trips[k])
             peer = f"the peer of {name} at {about['peer']}"
             held, safe = values.get("held", 0), values.get("safe", 0)
             if values.get("answers", 1) == 0:
@@ -96,6 +131,18 @@ class Bridges(Observer):
         return self._section
 
 
+def round_trips(trips) -> dict:
+    """The figures of a link's round trips ``trips`` [s], one per step that
+    brought an answer, in µs: ``p50``, ``p99``, ``max``, and ``jitter``,
+    the mean difference between one round trip and the next (the
+    interarrival jitter of RFC 3550, section 6.4.1, unsmoothed)."""
+    us = np.frombuffer(trips, dtype=float) * 1e6
+    jitter = float(np.mean(np.abs(np.diff(us)))) if len(us) > 1 else 0.0
+    return {"answers_timed": len(us), "p50": round(float(np.percentile(us, 50)), 1),
+            "p99": round(float(np.percentile(us, 99)), 1), "max": round(float(us.max()), 1),
+            "jitter": round(jitter, 1)}
+
+
 def describe(bridges: dict) -> list[str]:
     """A line per bridge of ``summary.json``'s ``"bridges"``, for the terminal."""
     words = (("sent", "requests sent"), ("answers", "answered"), ("lost", "lost"), ("late", "late"),
@@ -104,5 +151,9 @@ def describe(bridges: dict) -> list[str]:
     lines = []
     for name, b in bridges.items():
         counts = ", ".join(f"{b[c]} {word}" for c, word in words if c in b)
+        trips = b.get("round_trip_us")
+        if trips:
+            counts += (f"; round trip {trips['p50']:g} µs (p50), {trips['p99']:g} µs (p99), {trips['max']:g} µs "
+                       f"(max), jitter {trips['jitter']:g} µs")
         lines.append(f"bridge {name} ({b['peer']}, {b['mode']}): {b['status']}" + (f"; {counts}" if counts else ""))
     return lines
