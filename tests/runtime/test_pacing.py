@@ -20,19 +20,31 @@ GS_1MS = {"step": 1e-3, "algorithm": "gauss-seidel"}
 
 
 class FakeClock:
-    """``time.perf_counter_ns`` and ``time.sleep`` on a clock the test moves:
-    a sleep lasts exactly what was asked, plus ``oversleep`` [ns]; a reading
-    of the clock while spinning takes ``tick`` [ns]."""
+    """``time.perf_counter_ns`` and ``time.sleep`` (and, where a test asks,
+    ``time.thread_time_ns``) on a clock the test moves: a sleep lasts
+    exactly what was asked, plus ``oversleep`` [ns]; a reading of the clock
+    while spinning takes ``tick`` [ns] of the thread's CPU time; the first
+    reading at or after ``jump_at`` [ns] finds ``jump`` [ns] more passed,
+    off the CPU."""
 
     def __init__(self, oversleep=0, tick=0):
         self.now = 0
+        self.cpu = 0
         self.oversleep = oversleep
         self.tick = tick
         self.sleeps = []
+        self.jump_at, self.jump = None, 0
 
     def perf_counter_ns(self):
         self.now += self.tick
+        self.cpu += self.tick
+        if self.jump_at is not None and self.now >= self.jump_at:
+            self.now += self.jump
+            self.jump_at = None
         return self.now - self.tick
+
+    def thread_time_ns(self):
+        return self.cpu
 
     def sleep(self, seconds):
         self.sleeps.append(seconds)
@@ -40,6 +52,7 @@ class FakeClock:
 
     def work(self, seconds):
         self.now += round(seconds * 1e9)
+        self.cpu += round(seconds * 1e9)
 
 
 @pytest.fixture
@@ -112,6 +125,36 @@ def test_the_last_stretch_is_spun_not_slept(clock):
     clock.now, clock.sleeps, clock.tick = 0, [], 0
     p = run_schedule(clock, [0.3e-3] * 3, spin=0.0)
     assert p.wake.tolist() == [50_000] * 3
+
+
+def test_the_latest_waits_say_whether_the_sleep_woke_late_or_the_core_was_taken(clock, monkeypatch):
+    """Steps of 0.3 ms at 1 ms, a spin of 200 µs: the first wait's sleep
+    returns 0.5 ms late (0.3 ms past its deadline); in the second the
+    thread is off the CPU for 1.5 ms while it spins (at 1.85 ms, 150 µs
+    before its deadline), which makes the third late (it does not wait).
+    The latest first, each with its cause."""
+    monkeypatch.setattr(pacing.time, "thread_time_ns", clock.thread_time_ns)
+    clock.tick = 1_000
+    clock.jump_at, clock.jump = 1_850_000, 1_500_000
+    p = Pacer(3, 1e-3, 1.0, spin=200e-6)
+    p.start()
+    clock.oversleep = 500_000
+    clock.work(0.3e-3)
+    p.wait(1e-3)
+    clock.oversleep = 0
+    for k in (2, 3):
+        clock.work(0.3e-3)
+        p.wait(k * 1e-3)
+    p.stop()
+    waits = p.summary()["slowest_waits"]
+    assert [w["step"] for w in waits] == [2, 1]
+    second, first = waits
+    assert first["slept_past_deadline_us"] == first["wake_up_error_us"] == pytest.approx(300, abs=3)
+    assert first["off_cpu_spinning_us"] == 0
+    assert first["cause"].startswith("the sleep returned 0.30 ms after the deadline: the OS woke the thread late")
+    assert second["slept_past_deadline_us"] == 0 and second["off_cpu_spinning_us"] == 1500
+    assert second["wake_up_error_us"] == pytest.approx(1350, abs=3)
+    assert second["cause"].startswith("the thread was off the CPU for 1.50 ms while spinning to the deadline")
 
 
 def test_idle_time_is_offered_up_to_a_margin_before_the_deadline(clock):

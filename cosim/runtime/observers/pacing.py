@@ -44,7 +44,7 @@ from ...errors import CraneCosimError
 from ...files.results import TIMING_FILE
 from . import Observer
 from .progress import Progress
-from .stalls import Batches, Collector, Costs, Watch
+from .stalls import Batches, Collector, Costs, Waits, Watch
 
 __all__ = ["Pacer", "Pacing", "check_factor", "describe"]
 
@@ -119,6 +119,7 @@ class Pacer:
         self._restore = []
         self.collector = Collector()
         self.watch = Watch(self.collector)
+        self.waits = Waits()
 
     def start(self, instances=()) -> None:
         """Take the OS facilities and start the clock: step 1 begins now.
@@ -182,14 +183,25 @@ class Pacer:
                 idle(until)
             if collected or idle is not None:
                 now = time.perf_counter_ns()
+        slept_past = 0
+        spinning = None  # (wall, thread CPU time) where the spin began, ns
         while True:
             remaining = deadline - now
             if remaining <= 0:
                 break
             if remaining > spin:
                 time.sleep((remaining - spin) * 1e-9)
+                now = time.perf_counter_ns()
+                slept_past = max(0, now - deadline)
+                continue
+            if spinning is None:
+                spinning = (now, time.thread_time_ns())
             now = time.perf_counter_ns()
+        off_cpu = 0
+        if spinning is not None:
+            off_cpu = max(0, now - spinning[0] - (time.thread_time_ns() - spinning[1]))
         self.wake[k] = now - deadline
+        self.waits.add(k, t, now - deadline, slept_past, off_cpu)
         self.step_start = now
         self.watch.begin(k + 1)
 
@@ -251,6 +263,7 @@ class Pacer:
                                  "max": float(wake.max()) if len(wake) else None},
             "facilities": self.facilities,
             "slowest_steps": self.watch.report(),
+            "slowest_waits": self.waits.report(),
             "collections": self.collector.summary(),
         }
 

@@ -24,10 +24,10 @@ What can stall a step paced to the wall clock in Python, and what is done here
 
 :class:`Watch` keeps the slowest steps (:data:`SLOWEST`) with the parts of
 their time: each component's FMI calls, the master's own work, the observers
-before the pacer (recording results), collections, compiling, and the time the
-thread was not on a CPU (preempted by another process, or waiting on I/O);
-``summary.json`` gives them under ``"real_time"`` as ``"slowest_steps"``, each
-with its cause in words.
+before the pacer, collections, compiling, and the time the thread was not on
+a CPU; :class:`Waits` the waits that ended latest past their deadline, with
+what made them late (a sleep woken late, the core taken while spinning);
+``summary.json`` gives both under ``"real_time"``, each with its cause.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ import statistics
 import sys
 import time
 
-__all__ = ["Collector", "Batches", "Costs", "Watch", "SLOWEST"]
+__all__ = ["Collector", "Batches", "Costs", "Watch", "Waits", "SLOWEST"]
 
 #: the slowest steps reported
 SLOWEST = 5
@@ -331,3 +331,44 @@ class Watch:
     def report(self) -> list[dict]:
         """The slowest steps, the slowest first."""
         return [details for _, _, details in sorted(self.heap, key=lambda x: -x[0])]
+
+
+class Waits:
+    """The waits for a deadline that ended latest past it (:data:`SLOWEST`),
+    each with what made it late: the sleep returning after the deadline
+    (the OS woke the thread late), or the thread off the CPU while it
+    spun to the deadline (the core taken away)."""
+
+    def __init__(self):
+        self._latest = []  # a heap of (wake-up error, step, time, slept past, off the CPU), ns
+
+    def add(self, k: int, t: float, late_ns: int, slept_past_ns: int, off_cpu_ns: int) -> None:
+        """The wait after step ``k`` (0-based; point at ``t`` [s]) ended
+        ``late_ns`` after its deadline; its sleep returned ``slept_past_ns``
+        after it, and the thread was ``off_cpu_ns`` off the CPU while
+        spinning."""
+        if late_ns <= 0:
+            return
+        item = (late_ns, k, t, slept_past_ns, off_cpu_ns)
+        if len(self._latest) < SLOWEST:
+            heapq.heappush(self._latest, item)
+        elif item > self._latest[0]:
+            heapq.heapreplace(self._latest, item)
+
+    def report(self) -> list[dict]:
+        """The latest waits, latest first: ``step`` (1-based), ``time`` [s],
+        ``wake_up_error_us``, ``slept_past_deadline_us``,
+        ``off_cpu_spinning_us`` and the ``cause`` in words."""
+        out = []
+        for late, k, t, slept, off in sorted(self._latest, reverse=True):
+            if slept >= off and slept > 0:
+                cause = (f"the sleep returned {_ms(slept)} after the deadline: the OS woke the thread late (its "
+                         f"timer, the scheduler or the hypervisor)")
+            elif off > 0:
+                cause = (f"the thread was off the CPU for {_ms(off)} while spinning to the deadline: another "
+                         f"process or the hypervisor took the core")
+            else:
+                cause = "the spin's last reading of the clock, past the deadline"
+            out.append({"step": k + 1, "time": t, "wake_up_error_us": late / 1e3,
+                        "slept_past_deadline_us": slept / 1e3, "off_cpu_spinning_us": off / 1e3, "cause": cause})
+        return out
