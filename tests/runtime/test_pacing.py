@@ -127,28 +127,37 @@ def test_the_last_stretch_is_spun_not_slept(clock):
     assert p.wake.tolist() == [50_000] * 3
 
 
-def test_the_latest_waits_say_whether_the_sleep_woke_late_or_the_core_was_taken(clock, monkeypatch):
-    """Steps of 0.3 ms at 1 ms, a spin of 200 µs: the first wait's sleep
-    returns 0.5 ms late (0.3 ms past its deadline); in the second the
-    thread is off the CPU for 1.5 ms while it spins (at 1.85 ms, 150 µs
-    before its deadline), which makes the third late (it does not wait).
-    The latest first, each with its cause."""
+def test_the_latest_waits_say_what_made_them_late(clock, monkeypatch):
+    """Steps at 1 ms, a spin of 200 µs: the first wait's sleep returns 0.5
+    ms late (0.3 ms past its deadline); in the second the thread is off
+    the CPU for 1.5 ms while it spins (at 1.85 ms, 150 µs before its
+    deadline), which makes the third late (it does not wait); the fourth
+    wait's work (writing results) runs 0.15 ms past its deadline.  The
+    latest first, each with its cause."""
     monkeypatch.setattr(pacing.time, "thread_time_ns", clock.thread_time_ns)
     clock.tick = 1_000
     clock.jump_at, clock.jump = 1_850_000, 1_500_000
-    p = Pacer(3, 1e-3, 1.0, spin=200e-6)
+    p = Pacer(4, 1e-3, 1.0, spin=200e-6)
     p.start()
-    clock.oversleep = 500_000
-    clock.work(0.3e-3)
-    p.wait(1e-3)
-    clock.oversleep = 0
-    for k in (2, 3):
+    try:
+        clock.oversleep = 500_000
         clock.work(0.3e-3)
-        p.wait(k * 1e-3)
-    p.stop()
+        p.wait(1e-3)
+        clock.oversleep = 0
+        for k in (2, 3):
+            clock.work(0.3e-3)
+            p.wait(k * 1e-3)
+        clock.work(0.1e-3)
+        p.wait(4e-3, idle=lambda until: clock.work(0.4e-3))
+    finally:
+        p.stop()
     waits = p.summary()["slowest_waits"]
-    assert [w["step"] for w in waits] == [2, 1]
-    second, first = waits
+    assert [w["step"] for w in waits] == [2, 1, 4]
+    second, first, fourth = waits
+    assert fourth["worked_past_deadline_us"] == fourth["wake_up_error_us"] == pytest.approx(150, abs=3)
+    assert fourth["cause"] == "the work done in the wait (results written, garbage collected) ended 0.15 ms after " \
+                              "the deadline"
+    assert first["worked_past_deadline_us"] == second["worked_past_deadline_us"] == 0
     assert first["slept_past_deadline_us"] == first["wake_up_error_us"] == pytest.approx(300, abs=3)
     assert first["off_cpu_spinning_us"] == 0
     assert first["cause"].startswith("the sleep returned 0.30 ms after the deadline: the OS woke the thread late")

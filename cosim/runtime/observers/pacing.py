@@ -177,12 +177,14 @@ class Pacer:
             self.watch.begin(k + 1)
             return
         until = deadline - min(spin, IDLE_MARGIN_NS)
+        worked_past = 0
         if until > now:
             collected = self.collector.idle(until)
             if idle is not None:
                 idle(until)
             if collected or idle is not None:
                 now = time.perf_counter_ns()
+                worked_past = max(0, now - deadline)
         slept_past = 0
         spinning = None  # (wall, thread CPU time) where the spin began, ns
         while True:
@@ -201,7 +203,7 @@ class Pacer:
         if spinning is not None:
             off_cpu = max(0, now - spinning[0] - (time.thread_time_ns() - spinning[1]))
         self.wake[k] = now - deadline
-        self.waits.add(k, t, now - deadline, slept_past, off_cpu)
+        self.waits.add(k, t, now - deadline, worked_past, slept_past, off_cpu)
         self.step_start = now
         self.watch.begin(k + 1)
 

@@ -26,7 +26,7 @@ What can stall a step paced to the wall clock in Python, and what is done here
 their time: each component's FMI calls, the master's own work, the observers
 before the pacer, collections, compiling, and the time the thread was not on
 a CPU; :class:`Waits` the waits that ended latest past their deadline, with
-what made them late (a sleep woken late, the core taken while spinning);
+what made them late (its work, a sleep woken late, the core taken);
 ``summary.json`` gives both under ``"real_time"``, each with its cause.
 """
 from __future__ import annotations
@@ -335,21 +335,22 @@ class Watch:
 
 class Waits:
     """The waits for a deadline that ended latest past it (:data:`SLOWEST`),
-    each with what made it late: the sleep returning after the deadline
-    (the OS woke the thread late), or the thread off the CPU while it
-    spun to the deadline (the core taken away)."""
+    each with what made it late: the work done in the wait (results
+    written, garbage collected) running past the deadline, the sleep
+    returning after it (the OS woke the thread late), or the thread off
+    the CPU while it spun to it (the core taken away)."""
 
     def __init__(self):
-        self._latest = []  # a heap of (wake-up error, step, time, slept past, off the CPU), ns
+        self._latest = []  # a heap of (wake-up error, step, time, worked, slept past, off the CPU), ns
 
-    def add(self, k: int, t: float, late_ns: int, slept_past_ns: int, off_cpu_ns: int) -> None:
+    def add(self, k: int, t: float, late_ns: int, worked_past_ns: int, slept_past_ns: int, off_cpu_ns: int) -> None:
         """The wait after step ``k`` (0-based; point at ``t`` [s]) ended
-        ``late_ns`` after its deadline; its sleep returned ``slept_past_ns``
-        after it, and the thread was ``off_cpu_ns`` off the CPU while
-        spinning."""
+        ``late_ns`` after its deadline; its work ended ``worked_past_ns``
+        after it, its sleep returned ``slept_past_ns`` after it, and the
+        thread was ``off_cpu_ns`` off the CPU while spinning."""
         if late_ns <= 0:
             return
-        item = (late_ns, k, t, slept_past_ns, off_cpu_ns)
+        item = (late_ns, k, t, worked_past_ns, slept_past_ns, off_cpu_ns)
         if len(self._latest) < SLOWEST:
             heapq.heappush(self._latest, item)
         elif item > self._latest[0]:
@@ -357,11 +358,15 @@ class Waits:
 
     def report(self) -> list[dict]:
         """The latest waits, latest first: ``step`` (1-based), ``time`` [s],
-        ``wake_up_error_us``, ``slept_past_deadline_us``,
-        ``off_cpu_spinning_us`` and the ``cause`` in words."""
+        ``wake_up_error_us``, ``worked_past_deadline_us``,
+        ``slept_past_deadline_us``, ``off_cpu_spinning_us`` and the
+        ``cause`` in words."""
         out = []
-        for late, k, t, slept, off in sorted(self._latest, reverse=True):
-            if slept >= off and slept > 0:
+        for late, k, t, worked, slept, off in sorted(self._latest, reverse=True):
+            if worked > 0 and worked >= max(slept, off):
+                cause = (f"the work done in the wait (results written, garbage collected) ended {_ms(worked)} "
+                         f"after the deadline")
+            elif slept >= off and slept > 0:
                 cause = (f"the sleep returned {_ms(slept)} after the deadline: the OS woke the thread late (its "
                          f"timer, the scheduler or the hypervisor)")
             elif off > 0:
@@ -370,5 +375,5 @@ class Waits:
             else:
                 cause = "the spin's last reading of the clock, past the deadline"
             out.append({"step": k + 1, "time": t, "wake_up_error_us": late / 1e3,
-                        "slept_past_deadline_us": slept / 1e3, "off_cpu_spinning_us": off / 1e3, "cause": cause})
+                        "worked_past_deadline_us": worked / 1e3, "slept_past_deadline_us": slept / 1e3, "off_cpu_spinning_us": off / 1e3, "cause": cause})
         return out
