@@ -16,9 +16,10 @@ sources to a new temporary folder for every run, so the module is loaded
 from a copy at a path that depends on its content only:
 ``<cache>/kernels-<sha256>/<name>.py``, ``<cache>`` being
 ``$CRANE_COSIM_CACHE_DIR`` or the user's cache folder (``~/.cache/crane-cosim``,
-``%LOCALAPPDATA%\\crane-cosim`` on Windows).  If the cache folder cannot be written, the copy goes to a
-temporary folder and is compiled afresh in every process, and the process
-says so once, with the reason (:func:`cache_problem`).
+``%LOCALAPPDATA%\\crane-cosim`` on Windows).  If the cache folder cannot
+be written, the copy goes to a temporary folder and is compiled afresh in
+every process, and the process says so once, with the reason
+(:func:`cache_problem`).
 
 To tell the user what happens meanwhile: :func:`kernels_compiled` says
 whether the cache holds machine code of every function of a kernel module

@@ -24,7 +24,7 @@ from .packet import END, REQUEST, VERSION, PacketError, answer_to, unpack
 
 __all__ = ["Peer", "Server", "ServeStats", "IDLE", "random_drop"]
 
-#: a run whose bridge has sent nothing for this long [s] may be followed by
+#: a run whose bridge has sent no new request for this long [s] may be followed by
 #: another before it ends (its bridge gone without saying so)
 IDLE = 5.0
 
@@ -89,7 +89,8 @@ class Peer:
     its inputs held, and the outputs at its time and inputs are answered.
     A run's first request (seq 1) starts a run, from the block's initial
     state at its time, when none is served, or when the one served has
-    sent nothing for ``idle`` [s]; its bridge's end of the run ends it.
+    sent no new request for ``idle`` [s] (one sent again does not count);
+    its bridge's end of the run ends it.
     Everything else is counted (:class:`ServeStats`) and not answered;
     :attr:`notices` gathers a sentence for each new address sending another
     packet layout and each new run that had to be refused.  A block that

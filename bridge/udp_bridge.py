@@ -36,18 +36,18 @@ from typing import ClassVar
 import numpy as np
 
 from ..blocks.block import Block, ParameterError, Variable
+from ..blocks.units import UNITS
 from .ledger import WINDOW, Ledger, Request
 from .link import BridgeError, Link
 from .packet import HEADER_SIZE, MAGIC, MAX_ATTEMPT, REQUEST, VERSION, pack, unpack
-from ..blocks.units import UNITS
 
 __all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "pack", "unpack", "BridgeError", "UdpBridge", "COUNTERS", "MODES",
            "POLICIES", "WINDOW", "bridge_block", "bridge_of", "bridge_from_spec"]
 
 MODES = ("lock-step", "free-running")
+POLICIES = ("stop", "hold")
 #: the prefix of the parameter that holds an output's safe value
 SAFE = "safe_"
-POLICIES = ("stop", "hold")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 PARAMETERS = (

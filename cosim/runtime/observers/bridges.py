@@ -56,8 +56,7 @@ class Bridges(Observer):
                      "on_silence": _parameter(part, defaults, "on_silence")}
             self.bridges.append((k, part.name, counters, about))
             if "bridge_round_trip" in at:
-                j = at["bridge_round_trip"]
-                self._watch.append((k, at["bridge_answers"], j, first))
+                self._watch.append((k, at["bridge_answers"], at["bridge_round_trip"], first))
                 self._trips[k], self._answers[k] = array("d"), 0.0
         self.read = False
 
@@ -99,24 +98,21 @@ class Bridges(Observer):
                 entry["round_trip_us"] = round_trips(self._trips[k])
             peer = f"the peer of {name} at {about['peer']}"
             held, safe = values.get("held", 0), values.get("safe", 0)
+            kept = f"held at {held} step{'s' if held != 1 else ''}" + (f" and the safe ones at {safe}" if safe else "")
+            silent = None
             if values.get("answers", 1) == 0:
                 entry["status"] = "never answered"
-                silent = (f"{peer} never answered: {name}'s outputs were their start values, held at {held} "
-                          f"step{'s' if held != 1 else ''}" + (f" and the safe ones at {safe}" if safe else "")
-                          + f" ({values.get('sent', 0)} requests sent; on_silence = {about['on_silence']})")
-                warnings.append(silent)
-                self.log.degraded(silent)
+                silent = (f"{peer} never answered: {name}'s outputs were their start values, {kept} "
+                          f"({values.get('sent', 0)} requests sent; on_silence = {about['on_silence']})")
             elif held or safe:
                 entry["status"] = "safe outputs" if safe else "held"
-                silent = (f"{peer} was silent at times: {name}'s outputs were held at {held} "
-                          f"step{'s' if held != 1 else ''}"
-                          + (f" and the safe ones at {safe}" if safe else "")
-                          + f" (on_silence = {about['on_silence']}; bridge_held and bridge_safe in results.arrows "
-                          f"say when)")
-                warnings.append(silent)
-                self.log.degraded(silent)
+                silent = (f"{peer} was silent at times: {name}'s outputs were {kept} (on_silence = "
+                          f"{about['on_silence']}; bridge_held and bridge_safe in results.arrows say when)")
             else:
                 entry["status"] = "answered"
+            if silent is not None:
+                warnings.append(silent)
+                self.log.degraded(silent)
             ignored = values.get("malformed", 0), values.get("unasked", 0)
             if any(ignored):
                 warnings.append(f"{name} ignored {ignored[0]} malformed datagram{'s' if ignored[0] != 1 else ''} "
