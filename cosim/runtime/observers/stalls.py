@@ -375,5 +375,6 @@ class Waits:
             else:
                 cause = "the spin's last reading of the clock, past the deadline"
             out.append({"step": k + 1, "time": t, "wake_up_error_us": late / 1e3,
-                        "worked_past_deadline_us": worked / 1e3, "slept_past_deadline_us": slept / 1e3, "off_cpu_spinning_us": off / 1e3, "cause": cause})
+                        "worked_past_deadline_us": worked / 1e3, "slept_past_deadline_us": slept / 1e3,
+                        "off_cpu_spinning_us": off / 1e3, "cause": cause})
         return out
