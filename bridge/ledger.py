@@ -10,16 +10,20 @@ after it were late (sent again while its answer was on its way); a request
 given up (a silent peer) has all its sendings lost; an answer that comes
 after its request was given up, or passed by a newer answer (free-running),
 moves one from lost to late.  In lock-step, then, ``sent = answers + lost +
-late`` at every step.  An answer that echoes no request sent (its sequence
-number, attempt and time), or a sending already answered, is unasked.
+late`` at every step.  An answer that echoes no sending (its request's
+sequence number and time, its attempt and nonce), or a sending already
+answered, is unasked: the nonce, drawn for each sending, is what no one
+who has not read the request can guess.
 
 It keeps the round trip of the answer taken last, from the sending it
 answers to the bridge reading it.  This module imports the standard
-library only (every FMU carries it).
+library and the packet layout only (every FMU carries it).
 """
 from __future__ import annotations
 
 import time
+
+from .packet import new_nonce
 
 __all__ = ["Ledger", "Request", "WINDOW"]
 
@@ -29,17 +33,19 @@ WINDOW = 1024
 
 
 class Request:
-    """A request sent: its sequence number and time, how often it was sent
-    and when (``time.monotonic()`` of each sending), the attempt whose
+    """A request sent: its sequence number and time, how often it was sent,
+    when (``time.monotonic()`` of each sending) and with which nonce, the
+    attempt whose
     answer was taken (None: none yet), the attempts answered (bits), and
     whether it was given up (lock-step) or passed by a newer answer
     (free-running)."""
 
-    __slots__ = ("seq", "t", "tries", "taken", "seen", "closed", "sent_at")
+    __slots__ = ("seq", "t", "tries", "taken", "seen", "closed", "sent_at", "nonces")
 
     def __init__(self, seq: int, t: float):
         self.seq, self.t, self.tries, self.taken, self.seen, self.closed = seq, t, 0, None, 0, False
         self.sent_at: list[float] = []
+        self.nonces: list[int] = []
 
 
 class Ledger:
@@ -64,13 +70,15 @@ class Ledger:
         self.asked.pop(self.seq - WINDOW, None)
         return r
 
-    def sending(self, r: Request) -> int:
-        """``r`` is sent (again): the attempt number to send it with."""
-        attempt = r.tries
+    def sending(self, r: Request) -> tuple[int, int]:
+        """``r`` is sent (again): the attempt number and the nonce to send it
+        with."""
+        attempt, nonce = r.tries, new_nonce()
         r.tries += 1
         r.sent_at.append(time.monotonic())
+        r.nonces.append(nonce)
         self.sent += 1
-        return attempt
+        return attempt, nonce
 
     def sort(self, p) -> tuple[Request | None, bool]:
         """``(request, heard)`` for the answer ``p`` of this run from the
@@ -78,7 +86,8 @@ class Ledger:
         the answer accounted for), and whether it answers a request sent at
         all (a sign of life of the peer)."""
         r = self.asked.get(p.seq)
-        if r is None or p.t != r.t or p.attempt >= r.tries or (r.seen >> p.attempt) & 1:
+        if r is None or p.t != r.t or p.attempt >= r.tries or p.nonce != r.nonces[p.attempt] or \
+                (r.seen >> p.attempt) & 1:
             self.unasked += 1
             return None, False
         r.seen |= 1 << p.attempt

@@ -1,12 +1,14 @@
 """The socket of a UDP bridge (``bridge/udp_bridge.py``) for one run: bound
 to the local address that reaches the peer, sending the bridge's packets
-(``bridge/packet.py``) under a run id drawn at random when it opens,
-and passing on only the peer's answers of that run.  Everything else that
-arrives is counted, never read: a datagram not of the packet layout
-(``malformed``, and by version those of another version of the layout from
-the peer), a well-formed one from another address or of another run, or
-not an answer (``unasked``).  The bridge itself decides whether an answer
-of the run answers a request it sent.
+(``bridge/packet.py``) under a run id drawn at random when it opens, each
+request preceded by a hello until the peer welcomes the run (agreeing on
+the signals), and passing on only the peer's answers of that run.
+Everything else that arrives is counted, never read: a datagram not of the
+packet layout (``malformed``, and by version those of another version of
+the layout from the peer), one whose tag does not match the key
+(``forged``), a well-formed one from another address or of another run,
+or not an answer (``unasked``).  The bridge itself decides whether an
+answer of the run answers a request it sent.
 
 This module imports the standard library, numpy and the block package only;
 it is copied into every FMU with the blocks.
@@ -17,7 +19,7 @@ import secrets
 import socket
 import time
 
-from .packet import ANSWER, END, PacketError, pack, unpack
+from .packet import ANSWER, END, HELLO, REFUSAL, WELCOME, Codec, PacketError, difference, new_nonce
 
 __all__ = ["BridgeError", "Link"]
 
@@ -34,21 +36,27 @@ class BridgeError(ValueError):
 class Link:
     """The socket of the bridge ``name`` to its peer at ``host``:``port``,
     sending from ``local_port`` (0: any free one); its answers carry
-    ``n_values`` values.  :meth:`open` binds it and draws :attr:`run`;
-    :meth:`close` tells the peer the run ended (when it asked anything) and
-    closes it."""
+    ``n_values`` values; ``codec`` packs and reads its datagrams (the key,
+    the byte order), ``signals`` is ``(digest, text)`` of the signals its
+    hello offers (``packet.signals_digest``).  :meth:`open` binds it and
+    draws :attr:`run`; :meth:`close` tells the peer the run ended (when it
+    asked anything) and closes it."""
 
-    def __init__(self, name: str, host: str, port: int, local_port: int, n_values: int):
+    def __init__(self, name: str, host: str, port: int, local_port: int, n_values: int, codec: Codec,
+                 signals: tuple[bytes, str]):
         self.name, self.host, self.port, self.local_port, self.n_values = name, host, port, local_port, n_values
+        self.codec, self.signals = codec, signals
         self.address = f"udp://[{host}]:{port}" if ":" in host else f"udp://{host}:{port}"
         self.sock = None
         self.peer = None
         self.run = 0
         self.used = False  # whether a request was sent in this run
+        self.welcomed = False  # whether the peer welcomed this run
+        self._hellos: set[int] = set()  # the nonces of the hellos sent in this run
         #: datagrams ignored: not of the packet layout (of which, by version,
-        #: those of another version from the peer), or not an answer of this
-        #: run from the peer
-        self.malformed = self.unasked = 0
+        #: those of another version from the peer), of it but not tagged with
+        #: the key, or not an answer of this run from the peer
+        self.malformed = self.forged = self.unasked = 0
         self.versions: dict[int, int] = {}
 
     def open(self) -> None:
@@ -72,7 +80,8 @@ class Link:
                               f"be used ({exc.strerror or exc})") from None
         self.sock, self.peer = sock, addr[:2]
         self.run = secrets.randbelow(2 ** 32 - 1) + 1
-        self.used = False
+        self.used = self.welcomed = False
+        self._hellos.clear()
 
     def _local_address(self, family, addr) -> tuple:
         """The local address the system routes to ``addr`` from (a connected
@@ -94,16 +103,24 @@ class Link:
             return
         try:
             if self.used:  # so that a peer serving this run may serve the next at once
-                sock.sendto(pack(END, self.run, seq, 0.0), self.peer)
+                sock.sendto(self.codec.pack(END, self.run, seq, 0.0, nonce=new_nonce()), self.peer)
         except OSError:
             pass
         finally:
             sock.close()
 
     def send(self, packet: bytes) -> None:
+        """Send ``packet``, after a hello while the peer has not welcomed
+        the run (a lost hello is sent again with the request sent again)."""
         if self.sock is None:
             self.open()
         try:
+            if not self.welcomed:
+                nonce = new_nonce()
+                self._hellos.add(nonce)
+                digest, text = self.signals
+                self.sock.sendto(self.codec.pack(HELLO, self.run, 0, 0.0, attempt=len(self._hellos) - 1,
+                                                 nonce=nonce, payload=digest + text.encode()), self.peer)
             self.sock.sendto(packet, self.peer)
         except OSError as exc:
             raise BridgeError(f"{self.name}: a request cannot be sent to the peer at {self.address} "
@@ -113,7 +130,9 @@ class Link:
     def receive(self, wait: float):
         """The next answer of this run from the peer (a
         :class:`~packet.Packet`), waiting up to ``wait`` [s] (0: only
-        one already arrived), or None; anything else is counted."""
+        one already arrived), or None; the peer's welcome to one of the
+        run's hellos is noted, its refusal raises :class:`BridgeError`
+        naming the signals that differ; anything else is counted."""
         sock = self.sock
         end = time.monotonic() + wait
         while True:
@@ -126,13 +145,29 @@ class Link:
             except ConnectionResetError:  # Windows reports an earlier request's "port unreachable" here
                 continue
             try:
-                packet = unpack(data, self.n_values)
+                packet = self.codec.unpack(data, self.n_values)
             except PacketError as exc:
+                if exc.forged:
+                    self.forged += 1
+                    continue
                 self.malformed += 1
                 if exc.version is not None and addr[:2] == self.peer:
                     self.versions[exc.version] = self.versions.get(exc.version, 0) + 1
                 continue
-            if addr[:2] != self.peer or packet.kind != ANSWER or packet.run != self.run:
+            if addr[:2] != self.peer or packet.run != self.run:
                 self.unasked += 1
-                continue
-            return packet
+            elif packet.kind == ANSWER:
+                return packet
+            elif packet.kind in (WELCOME, REFUSAL) and packet.nonce in self._hellos:
+                if packet.kind == REFUSAL:
+                    self._refused(packet.payload)
+                self.welcomed = True
+            else:
+                self.unasked += 1
+
+    def _refused(self, payload: bytes):
+        digest, text = self.signals
+        theirs = payload[len(digest):].decode("utf-8", "replace")
+        raise BridgeError(f"{self.name}: the peer at {self.address} refused the run: its signals are not this "
+                          f"bridge's ({difference(text, theirs)}); the bridge and its peer must exchange the same "
+                          f"signals, with the same names, units and order (docs/in_the_loop.md)")

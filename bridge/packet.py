@@ -1,51 +1,43 @@
-"""The packet layout, version 2, of a UDP bridge (``udp_bridge.py``) and its peer.
+"""The packet layout, version 3, of a UDP bridge (``udp_bridge.py``) and its
+peer (``serve.py``, or a device); the table is in docs/in_the_loop.md.
 
-One datagram goes each way per exchange, little-endian throughout:
-
-========  =====  ========  ==================================================
-offset    size   type      field
-========  =====  ========  ==================================================
-0         4      bytes     magic ``b"CCB2"``: ``CCB`` and the layout's
-                           version, the digit 2
-4         4      uint32    run: drawn at random by the bridge for each run
-                           (never 0); an answer echoes it
-8         4      uint32    sequence number: 1, 2, ... in the run; an answer
-                           echoes its request's
-12        2      uint16    kind: 1 request, 2 answer, 3 end of the run
-14        2      uint16    attempt: 0 when a request is first sent, 1, 2, ...
-                           each time it is sent again (at most 65535); an
-                           answer echoes it
-16        8      float64   simulation time t [s] the values refer to; an
-                           answer echoes it
-24        8 n    float64   values, in the listed order (request: the
-                           bridge's inputs; answer: its outputs; end: none)
-========  =====  ========  ==================================================
-
-An answer is its request's header with the kind changed, then the values:
-the bridge takes an answer only when it echoes a request it sent.  A
-datagram of another length, magic or kind is not one of this layout; one
-that starts with ``CCB`` and another digit is of another version of it
-(version 1, ``CCB1``, had neither run, kind nor attempt), which either end
-counts and names rather than reads.  This module imports the standard
-library and numpy only (every FMU carries it).
+A 32-byte header: magic ``b"CCB3"``, kind (uint8), flags (uint8: bit 0 the
+byte order of everything after it, 1 big-endian; bit 1 a tag follows),
+attempt (uint16), run (uint32), sequence number (uint32), nonce (uint64,
+drawn at random for each sending; an answer echoes it), time (float64);
+then the values (float64 each) or, in a hello, the digest of the signals
+and their description; then, with a key, the first 16 bytes of the
+HMAC-SHA256 of everything before it.  An answer is its request's header
+with the kind changed, in its byte order.  This module imports the
+standard library and numpy only (every FMU carries it).
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
 import struct
 from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "REQUEST", "ANSWER", "END", "MAX_ATTEMPT", "Packet", "PacketError",
-           "pack", "unpack", "answer_to", "version_of"]
+__all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "TAG_SIZE", "DIGEST_SIZE", "REQUEST", "ANSWER", "END", "HELLO",
+           "WELCOME", "REFUSAL", "KINDS", "MAX_ATTEMPT", "BIG_ENDIAN", "TAGGED", "Packet", "PacketError", "Codec",
+           "version_of", "new_nonce", "signals_digest", "difference", "read_key", "pack", "unpack",
+           "answer_to"]
 
-VERSION = 2
+VERSION = 3
 MAGIC = b"CCB" + str(VERSION).encode()
 _PREFIX = b"CCB"
-_HEADER = struct.Struct("<4sIIHHd")
-HEADER_SIZE = _HEADER.size  # 24
-REQUEST, ANSWER, END = 1, 2, 3
-_KINDS = {REQUEST: "request", ANSWER: "answer", END: "end of the run"}
+_HEADERS = {False: struct.Struct("<4sBBHIIQd"), True: struct.Struct(">4sBBHIIQd")}
+HEADER_SIZE = 32
+TAG_SIZE = 16
+DIGEST_SIZE = 32
+REQUEST, ANSWER, END, HELLO, WELCOME, REFUSAL = 1, 2, 3, 4, 5, 6
+KINDS = {REQUEST: "request", ANSWER: "answer", END: "end of the run", HELLO: "hello", WELCOME: "welcome",
+         REFUSAL: "refusal"}
+#: the flags' bits
+BIG_ENDIAN, TAGGED = 0x01, 0x02
 #: the attempt field's largest value: a request sent more often says this
 MAX_ATTEMPT = 0xFFFF
 
@@ -55,18 +47,22 @@ class Packet(NamedTuple):
     run: int
     seq: int
     attempt: int
+    nonce: int
     t: float
-    values: np.ndarray
+    values: np.ndarray  # a request's or an answer's values, else empty
+    big: bool = False  # its byte order
+    payload: bytes = b""  # a hello's, welcome's or refusal's bytes after the header
 
 
 class PacketError(ValueError):
     """A datagram that is not one of this layout; ``version``: the layout
     version it claims when it starts with ``CCB`` and another digit, else
-    None."""
+    None; ``forged``: of this layout, but its tag is missing, wrong or not
+    expected (the key differs)."""
 
-    def __init__(self, message: str, version: int | None = None):
+    def __init__(self, message: str, version: int | None = None, forged: bool = False):
         super().__init__(message)
-        self.version = version
+        self.version, self.forged = version, forged
 
 
 def version_of(data: bytes) -> int | None:
@@ -76,42 +72,153 @@ def version_of(data: bytes) -> int | None:
     return None
 
 
-def pack(kind: int, run: int, seq: int, t: float, values=(), attempt: int = 0) -> bytes:
-    """The datagram ``(kind, run, seq, attempt, t, values)``; ``run`` and
-    ``seq`` are uint32, ``attempt`` is held at :data:`MAX_ATTEMPT`."""
-    for name, value in (("run", run), ("sequence number", seq)):
-        if not 0 <= value < 2 ** 32:
-            raise ValueError(f"{name} {value} does not fit the packet's uint32")
-    return _HEADER.pack(MAGIC, run, seq, kind, min(attempt, MAX_ATTEMPT), t) + \
-        np.asarray(values, dtype="<f8").tobytes()
+def new_nonce() -> int:
+    """A nonce for a sending: 64 bits from the system's random source, so
+    that no one who has not read the request can answer it."""
+    return int.from_bytes(os.urandom(8), "little")
 
 
-def answer_to(request: bytes, values_bytes: bytes) -> bytes:
-    """The answer to the datagram ``request`` (a well-formed request): its
-    header with the kind ``answer``, then ``values_bytes`` (little-endian
-    float64s)."""
-    return request[:12] + struct.pack("<H", ANSWER) + request[14:HEADER_SIZE] + values_bytes
+def signals_digest(inputs, outputs) -> tuple[bytes, str]:
+    """``(digest, text)``: the text naming the signals a bridge and its peer
+    exchange, a line each in their order (``input <name> [<unit>] Real``,
+    then the outputs), and its SHA-256, which the hello carries."""
+    text = "".join(f"{kind} {v.name} [{v.unit}] Real\n" for kind, group in (("input", inputs), ("output", outputs))
+                   for v in group)
+    return hashlib.sha256(text.encode()).digest(), text
+
+
+def _an(what: str) -> str:
+    return f"{'an' if what[0] in 'aeo' else 'a'} {what}"
+
+
+class Codec:
+    """Packs and reads the datagrams of one end: ``key`` (bytes or None)
+    tags every datagram it packs and is required of every one it reads;
+    ``big``: the byte order it packs in (an answer takes its request's)."""
+
+    def __init__(self, key: bytes | None = None, big: bool = False):
+        self.key, self.big = key or None, big
+        self._flags = (BIG_ENDIAN if big else 0) | (TAGGED if self.key else 0)
+
+    def _tagged(self, body: bytes) -> bytes:
+        if self.key is None:
+            return body
+        return body + hmac.digest(self.key, body, "sha256")[:TAG_SIZE]
+
+    def pack(self, kind: int, run: int, seq: int, t: float, values=(), attempt: int = 0, nonce: int = 0,
+             payload: bytes = b"") -> bytes:
+        """The datagram ``(kind, run, seq, attempt, nonce, t)`` with
+        ``values`` (float64s) or ``payload`` after the header; ``run`` and
+        ``seq`` are uint32, ``attempt`` is held at :data:`MAX_ATTEMPT`."""
+        for name, value in (("run", run), ("sequence number", seq)):
+            if not 0 <= value < 2 ** 32:
+                raise ValueError(f"{name} {value} does not fit the packet's uint32")
+        head = _HEADERS[self.big].pack(MAGIC, kind, self._flags, min(attempt, MAX_ATTEMPT), run, seq, nonce, t)
+        return self._tagged(head + np.asarray(values, dtype=">f8" if self.big else "<f8").tobytes() + payload)
+
+    def answer_to(self, request: Packet, values=(), kind: int = ANSWER, payload: bytes = b"") -> bytes:
+        """The answer (or welcome, refusal) to ``request``: its header with
+        the kind changed, in its byte order, then ``values`` or ``payload``."""
+        codec = self if request.big == self.big else Codec(self.key, request.big)
+        return codec.pack(kind, request.run, request.seq, request.t, values, request.attempt, request.nonce,
+                          payload)
+
+    def unpack(self, data: bytes, n: int) -> Packet:
+        """The :class:`Packet` in ``data``: a request or answer carrying
+        ``n`` values, an end of run carrying none, a hello, welcome or
+        refusal carrying a digest and a text; raises :class:`PacketError`
+        for a datagram of another length, magic, version or kind, and for
+        one whose tag is missing, wrong, or there without a key here."""
+        version = version_of(data)
+        if version is not None and version != VERSION:
+            raise PacketError(f"a packet of layout version {version} is not one of version {VERSION}", version)
+        if len(data) < HEADER_SIZE:
+            raise PacketError(f"a packet of {len(data)} bytes is shorter than the header's {HEADER_SIZE}")
+        if data[:4] != MAGIC:
+            raise PacketError(f"a packet starting with {data[:4]!r} is not a crane-cosim bridge packet, which "
+                              f"starts with {MAGIC!r}")
+        kind, flags = data[4], data[5]
+        if kind not in KINDS:
+            raise PacketError(f"a packet of kind {kind} is none of "
+                              f"{', '.join(f'{k} ({w})' for k, w in KINDS.items())}")
+        tag = TAG_SIZE if flags & TAGGED else 0
+        body = data[:len(data) - tag]
+        if self.key is not None:
+            if not tag:
+                raise PacketError(f"{_an(KINDS[kind])} without a tag is refused: a key is set here", forged=True)
+            if len(data) < HEADER_SIZE + tag or not hmac.compare_digest(
+                    data[len(body):], hmac.digest(self.key, body, "sha256")[:TAG_SIZE]):
+                raise PacketError(f"{_an(KINDS[kind])} whose tag is wrong is refused: it was not made with the "
+                                  f"key set here", forged=True)
+        elif tag:
+            raise PacketError(f"{_an(KINDS[kind])} with a tag is refused: it was made with a key, and none is set "
+                              f"here", forged=True)
+        big = bool(flags & BIG_ENDIAN)
+        _, kind, _, attempt, run, seq, nonce, t = _HEADERS[big].unpack_from(body)
+        count = {REQUEST: n, ANSWER: n, END: 0}.get(kind)
+        if count is None:  # a hello, welcome or refusal: a digest, and a text after it
+            if len(body) < HEADER_SIZE + DIGEST_SIZE:
+                raise PacketError(f"{_an(KINDS[kind])} of {len(body)} bytes is shorter than a header and a "
+                                  f"digest, {HEADER_SIZE + DIGEST_SIZE}")
+            return Packet(kind, run, seq, attempt, nonce, t, np.empty(0), big, body[HEADER_SIZE:])
+        if len(body) != HEADER_SIZE + 8 * count:
+            raise PacketError(f"{_an(KINDS[kind])} of {len(body)} bytes{' before its tag' if tag else ''} is "
+                              f"not one of {count} values, which has {HEADER_SIZE + 8 * count} bytes")
+        values = np.frombuffer(body, dtype=">f8" if big else "<f8", count=count, offset=HEADER_SIZE).astype(float)
+        return Packet(kind, run, seq, attempt, nonce, t, values, big)
+
+
+def difference(ours: str, theirs: str) -> str:
+    """Where the signals described by ``theirs`` (:func:`signals_digest`'s
+    text) first differ from ``ours``, in words."""
+    a, b = ours.splitlines(), theirs.splitlines()
+    if not b:
+        return "the peer did not say which signals it has"
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"signal {i + 1} is {x!r} here and {y!r} at the peer"
+    if len(a) > len(b):
+        return f"the peer lacks {len(a) - len(b)} signal(s) from {a[len(b)]!r} on"
+    if len(b) > len(a):
+        return f"the peer has {len(b) - len(a)} more signal(s), from {b[len(a)]!r} on"
+    return "the signals are the same; their digests differ"
+
+
+def read_key(key_file: str = "", env: str = "CRANE_COSIM_BRIDGE_KEY") -> bytes | None:
+    """The shared key of a rig: the text of ``key_file`` (its ends' white
+    space stripped), else of the environment variable ``env``, else None
+    (no key); raises ``ValueError`` naming the file or variable for a key
+    that cannot be read or is shorter than 16 bytes."""
+    if key_file:
+        try:
+            key, where = open(key_file, "rb").read().strip(), f"key file {key_file}"
+        except OSError as exc:
+            raise ValueError(f"key file {key_file} cannot be read ({exc.strerror or exc})") from None
+    elif os.environ.get(env):
+        key, where = os.environ[env].strip().encode(), f"environment variable {env}"
+    else:
+        return None
+    if len(key) < 16:
+        raise ValueError(f"the key in {where} is {len(key)} bytes long: a key must have at least 16 (for instance "
+                         f"the 64 hexadecimal digits of `openssl rand -hex 32`)")
+    return key
+
+
+_PLAIN = Codec()
+
+
+def pack(kind: int, run: int, seq: int, t: float, values=(), attempt: int = 0, nonce: int = 0,
+         payload: bytes = b"") -> bytes:
+    """:meth:`Codec.pack` without a key, little-endian."""
+    return _PLAIN.pack(kind, run, seq, t, values, attempt, nonce, payload)
 
 
 def unpack(data: bytes, n: int) -> Packet:
-    """The :class:`Packet` in ``data``, a request or answer carrying ``n``
-    values or an end of run carrying none; raises :class:`PacketError` for
-    a datagram of another length, magic, version or kind."""
-    version = version_of(data)
-    if version is not None and version != VERSION:
-        raise PacketError(f"a packet of layout version {version} is not one of version {VERSION}", version)
-    if len(data) < HEADER_SIZE:
-        raise PacketError(f"a packet of {len(data)} bytes is shorter than the header's {HEADER_SIZE}")
-    magic, run, seq, kind, attempt, t = _HEADER.unpack_from(data)
-    if magic != MAGIC:
-        raise PacketError(f"a packet starting with {magic!r} is not a crane-cosim bridge packet, which starts "
-                          f"with {MAGIC!r}")
-    if kind not in _KINDS:
-        raise PacketError(f"a packet of kind {kind} is none of {', '.join(f'{k} ({w})' for k, w in _KINDS.items())}")
-    count = 0 if kind == END else n
-    if len(data) != HEADER_SIZE + 8 * count:
-        what = _KINDS[kind]
-        raise PacketError(f"{'an' if what[0] in 'ae' else 'a'} {what} of {len(data)} bytes is not one of {count} "
-                          f"values, which has {HEADER_SIZE + 8 * count} bytes")
-    values = np.frombuffer(data, dtype="<f8", count=count, offset=HEADER_SIZE).astype(float)
-    return Packet(kind, run, seq, attempt, t, values)
+    """:meth:`Codec.unpack` without a key."""
+    return _PLAIN.unpack(data, n)
+
+
+def answer_to(request: bytes, values=(), kind: int = ANSWER, payload: bytes = b"") -> bytes:
+    """:meth:`Codec.answer_to` the datagram ``request`` (a well-formed one
+    without a key)."""
+    return _PLAIN.answer_to(unpack(request, (len(request) - HEADER_SIZE) // 8), values, kind, payload)

@@ -2,13 +2,15 @@
 real hardware, a rig, or one of our blocks served by ``crane-cosim serve``
 (hardware in the loop).
 
-The packets are those of ``bridge/packet.py`` (layout version 2),
+The packets are those of ``bridge/packet.py`` (layout version 3),
 sent through ``bridge/link.py``'s socket: bound to the local address
-that reaches the peer, under a run id drawn at random when it opens.  The
-bridge takes an answer only when it echoes a request the bridge sent (its
-run, sequence number, attempt and time) and arrived after it; anything
-else is counted (``bridge_malformed``, ``bridge_unasked``) and changes
-nothing.
+that reaches the peer, under a run id drawn at random when it opens, the
+run opened by a hello the peer welcomes when its signals are the
+bridge's.  The bridge takes an answer only when it echoes a sending of a
+request (its run, sequence number, attempt, nonce and time); with a key
+set (``key_file``, or the environment) every datagram is tagged and only
+tagged ones are read.  Anything else is counted (``bridge_malformed``,
+``bridge_forged``, ``bridge_unasked``) and changes nothing.
 
 The peer holds its block's state ``x`` at its time ``t_peer``, for one run
 at a time: the first request of a run (sequence number 1) restarts it from
@@ -39,12 +41,13 @@ from ..blocks.block import Block, ParameterError, Variable
 from ..blocks.units import UNITS
 from .ledger import WINDOW, Ledger, Request
 from .link import BridgeError, Link
-from .packet import HEADER_SIZE, MAGIC, MAX_ATTEMPT, REQUEST, VERSION, pack, unpack
+from .packet import MAX_ATTEMPT, REQUEST, VERSION, Codec, read_key, signals_digest
 
-__all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "pack", "unpack", "BridgeError", "UdpBridge", "COUNTERS", "MODES",
-           "POLICIES", "WINDOW", "bridge_block", "bridge_of", "bridge_from_spec"]
+__all__ = ["VERSION", "BridgeError", "UdpBridge", "COUNTERS", "MODES", "POLICIES", "BYTE_ORDERS", "WINDOW",
+           "bridge_block", "bridge_of", "bridge_from_spec"]
 
 MODES = ("lock-step", "free-running")
+BYTE_ORDERS = ("little", "big")
 POLICIES = ("stop", "hold")
 #: the prefix of the parameter that holds an output's safe value
 SAFE = "safe_"
@@ -71,6 +74,13 @@ PARAMETERS = (
     Variable("local_port", "1", 0.0, "Local UDP port the bridge sends from and listens on, on the local address "
              "that reaches the peer, 0 to 65535 (default 0: any free port; set one where a firewall or the peer "
              "expects it)"),
+    Variable("key_file", "", "", "File holding the key shared with the peer (at least 16 bytes; the white space at "
+             "its ends is not part of it): every datagram is then tagged with it (HMAC-SHA256) and only those "
+             "tagged with it are read (default empty: the key in the environment variable CRANE_COSIM_BRIDGE_KEY "
+             "if set, else none)", type="String"),
+    Variable("byte_order", "", "little", "The byte order of the packets' fields: little, or big for a big-endian "
+             "peer (a Siemens S7 PLC); the peer answers in the order of the request (default little)",
+             type="String"),
 )
 
 COUNTERS = (
@@ -91,11 +101,13 @@ COUNTERS = (
              "was silent for longer than hold_steps held steps (on_silence = hold)"),
     Variable("bridge_age", "1", 0.0, "Requests sent after the one the outputs in use answer (0 in lock-step "
              "while the peer answers)"),
-    Variable("bridge_malformed", "1", 0.0, "Datagrams ignored that are not of the packet layout (version 2) and "
+    Variable("bridge_malformed", "1", 0.0, "Datagrams ignored that are not of the packet layout (version 3) and "
              "the bridge's number of outputs"),
+    Variable("bridge_forged", "1", 0.0, "Datagrams of the packet layout ignored because their tag does not match "
+             "the key (or is missing while a key is set, or there while none is)"),
     Variable("bridge_unasked", "1", 0.0, "Datagrams ignored that answer no request the bridge sent: from "
-             "another address than the peer's, of another run, not an answer, or not echoing a request sent "
-             "(its sequence number, attempt and time) before it arrived"),
+             "another address than the peer's, of another run, not an answer, or not echoing a sending of a "
+             "request (its sequence number, time, attempt and nonce)"),
     Variable("bridge_round_trip", "s", 0.0, "Round trip of the answer taken last, from the sending it answers "
              "to the bridge reading it (free-running: up to a step more than the network's); 0 before the "
              "first"),
@@ -173,8 +185,15 @@ class UdpBridge(Block):
         if not _whole(p.hold_steps, 0, 2**31 - 1):
             raise ParameterError(f"{name} parameter hold_steps = {p.hold_steps:g} is invalid: it must be a whole "
                                  f"number from 0")
+        self.require_one_of("byte_order", BYTE_ORDERS)
+        try:
+            key = read_key(p.key_file.strip())
+        except ValueError as exc:
+            raise ParameterError(f"{name} parameter key_file: {exc}") from None
         self._n_values = len(self.outputs) - len(COUNTERS)
-        self._link = Link(name, p.host.strip(), int(p.port), int(p.local_port), self._n_values)
+        self._codec = Codec(key, big=p.byte_order == "big")
+        self._link = Link(name, p.host.strip(), int(p.port), int(p.local_port), self._n_values, self._codec,
+                          signals_digest(self.inputs, self.outputs[:self._n_values]))
         self.address = self._link.address
         self._lock_step = p.mode == "lock-step"
         self._values = np.array([v.start for v in self.outputs[:self._n_values]], dtype=float)
@@ -197,6 +216,7 @@ class UdpBridge(Block):
     lost = property(lambda self: self._ledger.lost)
     late = property(lambda self: self._ledger.late)
     malformed = property(lambda self: self._link.malformed)
+    forged = property(lambda self: self._link.forged)
     unasked = property(lambda self: self._link.unasked + self._ledger.unasked)
 
     # -- the socket ----------------------------------------------------------
@@ -212,7 +232,8 @@ class UdpBridge(Block):
         link = self._link
         if link.sock is None:
             link.open()
-        link.send(pack(REQUEST, link.run, r.seq, r.t, u, self._ledger.sending(r)))
+        attempt, nonce = self._ledger.sending(r)
+        link.send(self._codec.pack(REQUEST, link.run, r.seq, r.t, u, attempt, nonce))
         if self._waiting_since is None:
             self._waiting_since = time.monotonic()
 
@@ -306,12 +327,17 @@ class UdpBridge(Block):
             found = ", ".join(f"{n} of version {v}" for v, n in sorted(versions.items()))
             return (f"; it sent packets of another layout ({found}), which this bridge, of version {VERSION}, "
                     f"does not read: the peer must follow layout version {VERSION} (docs/in_the_loop.md)")
+        if self.forged:
+            keyed = "a key is set here" if self._codec.key else "no key is set here"
+            return (f"; {self.forged} datagram{'s' if self.forged != 1 else ''} of the layout were refused for "
+                    f"their tag ({keyed}): the bridge and its peer must share the key, or both have none")
         if self.malformed or self.unasked:
             return (f"; {self.malformed} malformed datagram{'s' if self.malformed != 1 else ''} and "
                     f"{self.unasked} answering no request sent were ignored")
         if self.answers == 0:
             return (f"; a peer answers nothing that is not running, listens on another address or port, speaks "
-                    f"another packet layout than version {VERSION}, or serves another run")
+                    f"another packet layout than version {VERSION}, has another key than this bridge (or one where it "
+                    f"has none, or none where it has one), or serves another run")
         return ""
 
     def _free_step(self, t: float, u: np.ndarray) -> None:
@@ -339,7 +365,7 @@ class UdpBridge(Block):
             self._ask(t, u, step=False)
         return np.concatenate([self._values, [self.sent, self.answers, self.lost, self.late, self.stale, self.held,
                                               self.safe, self._ledger.seq - self._ledger.used, self.malformed,
-                                              self.unasked, self._ledger.round_trip]])
+                                              self.forged, self.unasked, self._ledger.round_trip]])
 
 
 def _safe_parameter(v: Variable) -> Variable:

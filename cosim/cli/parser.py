@@ -212,6 +212,10 @@ def parser(description: str) -> argparse.ArgumentParser:
                     help="a run whose bridge has sent no new request for this long (a request sent again does not "
                          "count) may be followed by another before its bridge ends it (default 5); until then "
                          "another run's requests are ignored")
+    sv.add_argument("--key-file", default="", metavar="FILE",
+                    help="file holding the key shared with the bridges (their key_file): only datagrams tagged "
+                         "with it are read, and the answers are tagged (default: the environment variable "
+                         "CRANE_COSIM_BRIDGE_KEY if set, else no key)")
     sv.add_argument("--stats", type=Path, metavar="FILE",
                     help="write what was served (runs, requests, answers, the answers dropped, the datagrams "
                          "ignored) to FILE as JSON when stopped")

@@ -15,6 +15,7 @@ from ..blocks.hull_database import write_database
 from ..blocks.registry import BLOCKS
 from ..blocks.units import UNITS
 from ..blocks.warm_up import warm_up
+from ..bridge.packet import read_key
 from ..bridge.serve import Server, random_drop
 from ..bridge.udp_bridge import bridge_block, bridge_of
 from ..errors import CraneCosimError
@@ -138,6 +139,10 @@ def cmd_serve(args) -> int:
         if args.stats.is_dir():
             raise CraneCosimError(f"--stats {args.stats} is a folder; name the file to write")
         check_folder(args.stats.parent, "--stats' folder")
+    try:
+        key = read_key(args.key_file)
+    except ValueError as exc:
+        raise CraneCosimError(f"--key-file: {exc}" if args.key_file else str(exc)) from None
     block_cls = BLOCKS[args.block]
     try:
         block = block_cls(**_block_parameters(block_cls, args.set))
@@ -153,7 +158,7 @@ def cmd_serve(args) -> int:
         failed.append(message)
     try:
         server = Server(block, args.host, args.port, drop=random_drop(args.drop, args.seed), on_failure=on_failure,
-                        idle=args.idle, on_notice=lambda message: print(f"crane-cosim: warning: {message}",
+                        idle=args.idle, key=key, on_notice=lambda message: print(f"crane-cosim: warning: {message}",
                                                                         file=sys.stderr, flush=True))
     except OSError as exc:
         raise CraneCosimError(f"cannot serve {args.block} on udp://{args.host}:{args.port}: "

@@ -31,7 +31,8 @@ STOP = 0.5  # s: 500 steps of 1 ms
 # their references alike.
 GAUSS_SEIDEL = {"step": 1e-3, "algorithm": "gauss-seidel"}
 COUNTER_NAMES = ["bridge_sent", "bridge_answers", "bridge_lost", "bridge_late", "bridge_stale", "bridge_held",
-                 "bridge_safe", "bridge_age", "bridge_malformed", "bridge_unasked", "bridge_round_trip"]
+                 "bridge_safe", "bridge_age", "bridge_malformed", "bridge_forged", "bridge_unasked",
+                 "bridge_round_trip"]
 
 
 _BUILT = {}

@@ -24,7 +24,8 @@ import pytest
 from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, bridge_fmu, bridged, free_port,  # noqa: F401
                             one_sentence, reference, served)
 from crane_cosim.blocks.controller import Controller
-from crane_cosim.bridge.packet import REQUEST, pack
+from crane_cosim.bridge.link import BridgeError
+from crane_cosim.bridge.packet import END, HELLO, REFUSAL, REQUEST, WELCOME, pack, signals_digest, unpack
 from crane_cosim.bridge.udp_bridge import bridge_block, bridge_of
 from crane_cosim.cli import main
 from crane_cosim.fmus.build import build_bridge_fmu, fmu_is_current, guid, source_hash
@@ -180,8 +181,8 @@ def test_lock_step_bridge_equals_the_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, 
             gc.enable()
     assert server.proc.returncode == 0
     assert re.fullmatch(r"crane-cosim: served Controller on udp://127\.0\.0\.1:\d+: 1 run \(1 ended by the bridge, 0 "
-                        r"abandoned\), \d+ requests .*; ignored: 0 datagrams of strangers, 0 malformed, 0 of another "
-                        r"packet layout than version 2\n", server.err)
+                        r"abandoned\), \d+ requests .*; ignored: 0 datagrams of strangers, 0 malformed, 0 not tagged with "
+                        r"the key, 0 of another packet layout than version 3\n", server.err)
     stats = json.loads(stats_file.read_text())
     df = read_results(tmp_path / "out")
     assert set(reference.columns) < set(df.columns)
@@ -297,11 +298,13 @@ def _bound(port: int) -> None:
 
 def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
     """The C sketch of a peer in docs/in_the_loop.md, compiled and run: a
-    first request of every wrong length (shorter, longer by a byte, by
-    1200) neither starts a run nor is answered; a bridge in lock-step gets
-    its law's answers, to the last bit; a stranger's new run meanwhile is
-    neither served nor answered; the bridge's end of its run lets the next
-    run start at once."""
+    stranger's hello of its signals is welcomed, of others refused with the
+    peer's digest; in the run so opened, a first request of every wrong
+    length (shorter, longer by a byte, by 1200) is not answered; a bridge
+    in lock-step gets its law's answers, to the last bit; a stranger's new
+    run meanwhile is not welcomed; the bridge's end of its run lets the
+    next run start at once; a bridge of the same signals in another order
+    fails, saying the peer refused them."""
     docs = Path(__file__).resolve().parents[2] / "docs" / "in_the_loop.md"
     source = re.search(r"```c\n(.*?)```", docs.read_text(), re.S)[1]
     (tmp_path / "peer.c").write_text(source)
@@ -313,23 +316,32 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
     peer = subprocess.Popen([str(tmp_path / "peer"), str(port)])
     _bound(port)
     ControllerBridge = bridge_of(Controller)
+    digest, text = signals_digest(Controller.inputs, Controller.outputs)
     x = np.zeros(0)
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
             stranger.settimeout(0.2)
+            to = ("127.0.0.1", port)
+            stranger.sendto(pack(HELLO, 777, 0, 0.0, nonce=5, payload=bytes(32)), to)
+            refusal = unpack(stranger.recvfrom(2000)[0], 0)
+            assert (refusal.kind, refusal.run, refusal.nonce, refusal.payload) == (REFUSAL, 777, 5, digest)
+            stranger.sendto(pack(HELLO, 777, 0, 0.0, nonce=6, payload=digest + text.encode()), to)
+            welcome = unpack(stranger.recvfrom(2000)[0], 0)
+            assert (welcome.kind, welcome.run, welcome.nonce, welcome.payload) == (WELCOME, 777, 6, digest)
             first = pack(REQUEST, 777, 1, 0.0, np.full(6, 1e9))
-            for data in (first[:23], first[:24], first[:-8], first[:-1], first + b"\0", first + bytes(8),
+            for data in (first[:31], first[:32], first[:-8], first[:-1], first + b"\0", first + bytes(8),
                          first + bytes(1200)):
-                stranger.sendto(data, ("127.0.0.1", port))
-                with pytest.raises(TimeoutError):  # not a request: no run started, nothing answered
+                stranger.sendto(data, to)
+                with pytest.raises(TimeoutError):  # not a request: nothing answered
                     stranger.recvfrom(2000)
+            stranger.sendto(pack(END, 777, 1, 0.0), to)
             for run in range(2):
                 b = ControllerBridge(port=float(port))
                 b.prepare()
                 for k in range(50):
                     u = rng.normal(size=6)
-                    if k == 10:  # a stranger's new run, with inputs of its own
-                        stranger.sendto(pack(REQUEST, 12345, 1, 0.0, np.full(6, 1e9)), ("127.0.0.1", port))
+                    if k == 10:  # a stranger's new run
+                        stranger.sendto(pack(HELLO, 12345, 0, 0.0, payload=digest + text.encode()), to)
                     b.advance(k / 1024, x, u, 1 / 1024)
                     y = b.output((k + 1) / 1024, x, u)
                     law = np.concatenate([-3e4 * u[:3] - 8e3 * u[3:], np.zeros(3)])
@@ -338,8 +350,15 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
                 assert (b.answers, b.unasked, b.malformed) == (50, 0, 0)
                 assert b.sent == b.answers + b.lost + b.late
                 b.close()
-                with pytest.raises(TimeoutError):  # the stranger is not answered
+                with pytest.raises(TimeoutError):  # the stranger is not welcomed
                     stranger.recvfrom(1000)
+        swapped = bridge_block("Swapped", Controller.inputs[::-1], Controller.outputs)(port=float(port))
+        swapped.prepare()
+        with pytest.raises(BridgeError, match=f"Swapped: the peer at udp://127.0.0.1:{port} refused the run: its "
+                                              f"signals are not this bridge's \\(the peer did not say which signals "
+                                              f"it has\\)"):
+            swapped.output(0.0, x, np.zeros(6))
+        swapped.close()
     finally:
         peer.kill()
         peer.wait()

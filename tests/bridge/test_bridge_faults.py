@@ -14,7 +14,7 @@ import pytest
 from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, Relay, bridge_fmu, bridged,  # noqa: F401
                             one_sentence, reference, served)
 from crane_cosim.blocks.joint_friction import JointFriction
-from crane_cosim.bridge.packet import ANSWER, END, REQUEST, pack, unpack
+from crane_cosim.bridge.packet import ANSWER, END, HELLO, REQUEST, pack, signals_digest, unpack
 from crane_cosim.cli import main
 from crane_cosim.ssp import write_ssd
 from crane_cosim.fmus.build import build_bridge_fmu
@@ -134,7 +134,7 @@ def test_a_peer_that_never_answers_is_said_whatever_on_silence_says(capsys, tmp_
     assert summary["warnings"] == [warning] and summary["error"] == warning
     assert entry == {"peer": f"udp://127.0.0.1:{port}", "mode": "lock-step", "on_silence": "hold",
                      "status": "never answered", "sent": sent, "answers": 0, "lost": sent, "late": 0, "stale": 0,
-                     "held": 10, "safe": 40, "age": 51, "malformed": 0, "unasked": 0,
+                     "held": 10, "safe": 40, "age": 51, "malformed": 0, "forged": 0, "unasked": 0,
                      "time": 0.05}  # one request at 0, one a step; hold_steps 10 by default
     assert (f"bridge controller (udp://127.0.0.1:{port}, lock-step): never answered; {sent} requests sent, "
             f"0 answered, {sent} lost, 0 late, 0 stale, 10 held, 40 safe") in captured.out
@@ -157,28 +157,34 @@ def _friction_run(tmp_path, fmu_dir, friction_bridge, target=None):
     answer_big = np.full(len(JointFriction.outputs), 1e9)
     stats_file = tmp_path / "stats.json"
 
+    def hello(run):
+        digest, text = signals_digest(JointFriction.inputs, JointFriction.outputs)
+        return pack(HELLO, run, 0, 0.0, nonce=1, payload=digest + text.encode())
+
     def meddle(request, answer, bridge_address):
         p = unpack(request, len(JointFriction.inputs))
         h = 1e-3
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
             if target == "serve":
                 to = ("127.0.0.1", server.port)
-                for data in (pack(REQUEST, p.run ^ 7, 1, 0.0, big),  # a new run, from a stranger
+                for data in (hello(p.run ^ 7),  # a new run, from a stranger
                              pack(REQUEST, p.run, p.seq - 1, p.t - h, big),  # stale, with the run's id
                              pack(REQUEST, p.run, 2 ** 31, p.t, big),  # huge
                              pack(REQUEST, p.run, p.seq + 1, p.t + h, big),  # the next, early
                              pack(END, p.run, p.seq, p.t),  # the end of a run not its own
-                             b"CCB2 malformed",
+                             b"CCB3 malformed",
                              b"CCB1" + struct.pack("<Id", 1, 0.0) + big.tobytes()):  # the old layout
                     stranger.sendto(data, to)
-                relay.sock.sendto(pack(REQUEST, p.run ^ 7, 1, 0.0, big), to)  # a new run, from the client's address
+                relay.sock.sendto(hello(p.run ^ 7), to)  # a new run, from the client's address
             else:  # from the peer's own address (the relay), and from another
                 for data in (pack(ANSWER, p.run, p.seq + 1, p.t + h, answer_big),  # the next, before it is asked
                              pack(ANSWER, p.run, p.seq - 1, p.t - h, answer_big),  # stale
                              pack(ANSWER, p.run, 2 ** 31, p.t, answer_big),  # huge
                              pack(ANSWER, p.run ^ 7, p.seq, p.t, answer_big),  # another run
                              pack(ANSWER, p.run, p.seq, p.t, answer_big, attempt=9),  # a sending never made
-                             b"CCB2 malformed",
+                             # all but the sending's nonce: a peer that predicts the rest
+                             pack(ANSWER, p.run, p.seq, p.t, answer_big, p.attempt, p.nonce + 1),
+                             b"CCB3 malformed",
                              b"CCB1" + struct.pack("<Id", p.seq, p.t) + answer_big.tobytes()):
                     relay.sock.sendto(data, bridge_address)
                 stranger.sendto(answer, bridge_address)  # the right answer, from a stranger
@@ -222,10 +228,10 @@ def test_strangers_change_nothing_and_are_counted(tmp_path, fmu_dir, friction_br
         assert (counters["malformed"], counters["unasked"]) == (0, 0) and result.warnings is None
     else:
         assert counted == (0, 0, 0)
-        assert (counters["malformed"], counters["unasked"]) == (2, 6)
-        assert result.warnings == ["friction ignored 2 malformed datagrams and 6 answering no request it sent, "
+        assert (counters["malformed"], counters["unasked"]) == (2, 7)
+        assert result.warnings == ["friction ignored 2 malformed datagrams and 7 answering no request it sent, "
                                    "or one already answered (the peer answering twice or ahead of a request, or "
                                    "another process sending to its port)"]
         last = df.iloc[-1]
-        assert (last["friction.bridge_malformed"], last["friction.bridge_unasked"]) == (2, 6)
+        assert (last["friction.bridge_malformed"], last["friction.bridge_unasked"]) == (2, 7)
     assert counters["status"] == "answered" and counters["lost"] == 0

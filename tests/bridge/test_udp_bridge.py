@@ -13,7 +13,7 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from crane_cosim.bridge.packet import ANSWER, END, REQUEST, answer_to, pack, unpack
+from crane_cosim.bridge.packet import ANSWER, END, HELLO, REQUEST, WELCOME, answer_to, pack, unpack
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.udp_bridge import COUNTERS, BridgeError, bridge_of
 from crane_cosim.bridge.serve import Server, random_drop
@@ -28,9 +28,9 @@ NAMES = [c.name for c in COUNTERS]
 
 
 @contextmanager
-def serving(block, drop=None):
+def serving(block, drop=None, key=None):
     """``block`` served by a :class:`Server` on a thread of its own."""
-    server = Server(block, drop=drop)
+    server = Server(block, drop=drop, key=key)
     stop = threading.Event()
     thread = threading.Thread(target=server.run, args=(stop.is_set, 0.02), daemon=True)
     thread.start()
@@ -52,14 +52,35 @@ def bridge(cls, port, **params):
         b.close()
 
 
+class HandPeer:
+    """A socket that a test answers from by hand (or leaves silent): it
+    welcomes the bridge's hellos itself (as the peer of the same signals
+    does) and passes every other datagram on."""
+
+    def __init__(self, sock, welcome=True):
+        self.sock, self.welcome, self.hellos = sock, welcome, 0
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)
+
+    def recvfrom(self, size):
+        while True:
+            data, addr = self.sock.recvfrom(size)
+            if data[4] != HELLO:
+                return data, addr
+            self.hellos += 1
+            if self.welcome:
+                self.sock.sendto(answer_to(data, kind=WELCOME, payload=unpack(data, 0).payload[:32]), addr)
+
+
 @contextmanager
-def listener():
-    """A socket that a test answers from by hand (or leaves silent)."""
+def listener(welcome=True):
+    """A :class:`HandPeer` on a socket of its own."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", 0))
     sock.settimeout(2.0)
     try:
-        yield sock
+        yield HandPeer(sock, welcome)
     finally:
         sock.close()
 
@@ -145,6 +166,47 @@ def test_lock_step_steps_a_stateful_block_as_it_steps_itself(rng):
             u = rng.normal(size=1)
 
 
+KEY = b"a rig's key, 32 bytes long......"
+
+
+@pytest.mark.parametrize("byte_order", ["little", "big"])
+def test_a_keyed_bridge_in_either_byte_order_equals_calling_the_block(rng, tmp_path, byte_order):
+    """With the key in a file at the bridge and given to the server, in
+    either byte order: every output the Controller's own, bit for bit;
+    answers not tagged with the key, sent to the bridge between its steps,
+    are counted forged and change nothing."""
+    ctrl = Controller()
+    x = np.zeros(0)
+    (tmp_path / "rig.key").write_text(KEY.decode() + "\n")
+    with serving(Controller(), key=KEY) as server, \
+            bridge(ControllerBridge, server.port, key_file=str(tmp_path / "rig.key"), byte_order=byte_order) as b, \
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
+        t = 0.0
+        for k in range(50):
+            u = rng.normal(size=6)
+            x = b.advance(t, x, u, 1e-3)
+            t += 1e-3
+            assert np.array_equal(b.output(t, x, u)[:N_OUT], ctrl.output(t, x, u))
+            if k % 10 == 0:
+                p = b._ledger.asked[b._ledger.seq]
+                stranger.sendto(pack(ANSWER, b._link.run, p.seq, p.t, np.full(N_OUT, 1e9), 0, p.nonces[0]),
+                                b._link.local)
+                arrived(b)
+        assert (b.answers, b.forged, b.unasked, server.stats.forged) == (50, 5, 0, 0)
+
+
+def test_a_bridge_without_the_servers_key_is_never_answered_and_says_why(monkeypatch):
+    monkeypatch.delenv("CRANE_COSIM_BRIDGE_KEY", raising=False)
+    with serving(Controller(), key=KEY) as server, bridge(ControllerBridge, server.port, timeout=0.2) as b:
+        with pytest.raises(BridgeError) as err:
+            b.output(0.0, np.zeros(0), np.zeros(6))
+        assert server.stats.forged >= 2 and server.stats.runs == 0
+    assert str(err.value).endswith("; a peer answers nothing that is not running, listens on another address or "
+                                   "port, speaks another packet layout than version 3, has another key than this "
+                                   "bridge (or one where it has none, or none where it has one), or serves another "
+                                   "run")
+
+
 def test_the_round_trip_is_the_answer_taken_last_from_its_sending():
     """0 before the first answer; then from the sending answered (the
     retry's, its answer taken) to the bridge reading the answer: at least
@@ -155,7 +217,7 @@ def test_the_round_trip_is_the_answer_taken_last_from_its_sending():
         asking = in_thread(lambda: b.output(0.0, x, u))
         data, addr = peer.recvfrom(1000)
         time.sleep(0.05)
-        peer.sendto(answer_to(data, np.zeros(N_OUT).tobytes()), addr)
+        peer.sendto(answer_to(data, np.zeros(N_OUT)), addr)
         y = asking.join()
         assert 0.05 <= y[-1] < HUNG and y[-1] == b._ledger.round_trip
         assert NAMES[-1] == "bridge_round_trip"
@@ -215,7 +277,7 @@ def test_late_answers_are_late_not_lost():
             ``first`` first; the answers to the other sendings come after."""
             asking = in_thread(lambda: b.output(k * H, x, u))
             sendings = [peer.recvfrom(1000) for _ in range(again)]
-            values = ctrl.output(k * H, x, u).tobytes()
+            values = ctrl.output(k * H, x, u)
             addr = sendings[0][1]
             peer.sendto(answer_to(sendings[first][0], values), addr)
             y = asking.join()
@@ -269,7 +331,7 @@ def test_a_peer_that_falls_silent_stops_the_step():
         port = peer.getsockname()[1]
         asking = in_thread(lambda: b.output(0.0, x, u))
         data, addr = peer.recvfrom(1000)
-        peer.sendto(answer_to(data, ctrl.output(0.0, x, u).tobytes()), addr)
+        peer.sendto(answer_to(data, ctrl.output(0.0, x, u)), addr)
         asking.join()
         peer.sendto(b"CCB1" + struct.pack("<Id", 2, 0.0) + bytes(8 * N_OUT), addr)  # an old peer's answer
         with pytest.raises(BridgeError) as err:
@@ -277,8 +339,8 @@ def test_a_peer_that_falls_silent_stops_the_step():
     message = str(err.value)
     assert message.startswith(f"ControllerBridge: the peer at udp://127.0.0.1:{port} was silent for ")
     assert message.endswith(" s and left the request for t = 0.001 s unanswered (timeout 0.05 s, on_silence = stop); "
-                            "it sent packets of another layout (1 of version 1), which this bridge, of version 2, "
-                            "does not read: the peer must follow layout version 2 (docs/in_the_loop.md)")
+                            "it sent packets of another layout (1 of version 1), which this bridge, of version 3, "
+                            "does not read: the peer must follow layout version 3 (docs/in_the_loop.md)")
     assert (b.answers, b.malformed) == (1, 1)
 
 
@@ -305,12 +367,12 @@ def test_silent_peer_held_then_lock_step_resumes():
         requests = [peer.recvfrom(1000) for _ in range(b.sent)]
         data, addr = requests[-1]  # the newest, given up: answered late
         assert unpack(data, 6).seq == 4
-        peer.sendto(answer_to(data, ctrl.output(3 * H, x, u).tobytes()), addr)
+        peer.sendto(answer_to(data, ctrl.output(3 * H, x, u)), addr)
         arrived(b)
         u = np.full(6, -0.1)
         asking = in_thread(lambda: b.advance(3 * H, x, u, H))
         data, addr = peer.recvfrom(1000)  # waited for again
-        peer.sendto(answer_to(data, ctrl.output(4 * H, x, u).tobytes()), addr)
+        peer.sendto(answer_to(data, ctrl.output(4 * H, x, u)), addr)
         asking.join()
         y = b.output(4 * H, x, u)
         assert np.array_equal(y[:N_OUT], ctrl.output(4 * H, x, u))
@@ -342,11 +404,11 @@ def test_held_for_hold_steps_then_safe_until_the_peer_answers():
             (1, 0), (2, 0), (2, 1), (2, 2)]
         requests = [peer.recvfrom(1000) for _ in range(b.sent)]
         data, addr = requests[-1]  # the newest, given up: answered late, it ends the silence
-        peer.sendto(answer_to(data, np.full(N_OUT, 9.0).tobytes()), addr)
+        peer.sendto(answer_to(data, np.full(N_OUT, 9.0)), addr)
         arrived(b)
         asking = in_thread(lambda: b.advance(4 * H, x, u, H))
         data, addr = peer.recvfrom(1000)  # waited for again, and answered
-        peer.sendto(answer_to(data, np.full(N_OUT, 5.0).tobytes()), addr)
+        peer.sendto(answer_to(data, np.full(N_OUT, 5.0)), addr)
         asking.join()
         y = b.output(5 * H, x, u)
         assert y[:N_OUT].tolist() == [5.0] * N_OUT
@@ -384,12 +446,12 @@ def test_free_running_counts_stale_steps_and_lost_answers(rng):
             assert (p.seq, p.t, p.attempt) == (k, k * H, 0)
             sent[p.seq] = (data, ctrl.output(p.t, x, p.values))
             if p.seq not in dropped:
-                peer.sendto(answer_to(data, sent[p.seq][1].tobytes()), addr)
+                peer.sendto(answer_to(data, sent[p.seq][1]), addr)
                 arrived(b)
         c = counters(y)
         # stale: step 1 (nothing asked before it) and the steps after 4, 7 and 8
         assert c == zero(sent=10, answers=6, lost=3, stale=4, age=1)
-        peer.sendto(answer_to(sent[7][0], sent[7][1].tobytes()), addr)
+        peer.sendto(answer_to(sent[7][0], sent[7][1]), addr)
         arrived(b)
         b.advance(10 * H, x, u, H)
         c = counters(b.output(11 * H, x, u))
@@ -414,7 +476,7 @@ def test_free_running_silent_peer(policy):
         b.advance(2 * H, x, u, H)
         assert (b.stale, b.held) == (3, 2)
         data, addr = peer.recvfrom(1000)  # the peer wakes up and answers its first request
-        peer.sendto(answer_to(data, np.full(N_OUT, 5.0).tobytes()), addr)
+        peer.sendto(answer_to(data, np.full(N_OUT, 5.0)), addr)
         arrived(b)
         b.advance(3 * H, x, u, H)
         y = b.output(4 * H, x, u)
@@ -446,8 +508,9 @@ def test_nothing_but_answers_to_requests_sent_is_taken(rng):
     """Before each answer the peer sends what no bridge may take: an answer
     to the next request, before it is sent (1e9 N.m); to an old request; to
     a huge sequence number; of another run; not echoing the time, or an
-    attempt never sent; a request; a malformed datagram, and one of layout
-    version 1; and a stranger on another port sends a copy of the right
+    attempt never sent; echoing all but the nonce of the request's sending;
+    a request; a malformed datagram, and one of layout version 1; and a
+    stranger on another port sends a copy of the right
     answer.  The outputs are the Controller's, every datagram counted.  The
     peer answers by hand, one request a step: a retry later than any delay
     of its thread on a busy machine (else the bridge asks again, and the
@@ -462,12 +525,14 @@ def test_nothing_but_answers_to_requests_sent_is_taken(rng):
             asking = in_thread(lambda: b.advance(k * H, x, u, H))
             data, addr = peer.recvfrom(1000)
             p = unpack(data, 6)
-            right = answer_to(data, ctrl.output(p.t, x, p.values).tobytes())
+            right = answer_to(data, ctrl.output(p.t, x, p.values))
             junk = [pack(ANSWER, p.run, p.seq + 1, p.t + H, big), pack(ANSWER, p.run, p.seq - 1, p.t - H, big),
                     pack(ANSWER, p.run, 2 ** 31, p.t, big), pack(ANSWER, p.run ^ 1, p.seq, p.t, big),
                     pack(ANSWER, p.run, p.seq, p.t + 1.0, big), pack(ANSWER, p.run, p.seq, p.t, big, attempt=5),
                     pack(REQUEST, p.run, p.seq, p.t, big), pack(END, p.run, p.seq, p.t),
-                    b"CCB2 but too short", b"CCB1" + struct.pack("<Id", p.seq, p.t) + big.tobytes()]
+                    # all but the nonce echoed: a peer that predicts the rest, or answers early
+                    pack(ANSWER, p.run, p.seq, p.t, big, p.attempt, p.nonce ^ 1),
+                    b"CCB3 but too short", b"CCB1" + struct.pack("<Id", p.seq, p.t) + big.tobytes()]
             for d in junk:
                 peer.sendto(d, addr)
             stranger.sendto(right, addr)
@@ -476,7 +541,7 @@ def test_nothing_but_answers_to_requests_sent_is_taken(rng):
             y = b.output((k + 1) * H, x, u)
             assert np.array_equal(y[:N_OUT], ctrl.output((k + 1) * H, x, u))
         c = counters(y)
-    assert c == zero(sent=20, answers=20, malformed=40, unasked=20 * 9)
+    assert c == zero(sent=20, answers=20, malformed=40, unasked=20 * 10)
     assert b._link.versions == {1: 20}
 
 
@@ -495,7 +560,7 @@ def test_close_ends_the_run_and_releases_the_socket():
         run = b._link.run
         asking = in_thread(lambda: b.output(0.0, np.zeros(0), np.zeros(6)))
         data, addr = peer.recvfrom(1000)
-        peer.sendto(answer_to(data, bytes(8 * N_OUT)), addr)
+        peer.sendto(answer_to(data, np.zeros(N_OUT)), addr)
         asking.join()
         b.close()
         b.close()  # twice: nothing more

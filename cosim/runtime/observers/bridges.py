@@ -20,7 +20,7 @@ __all__ = ["Bridges", "describe", "COUNTER_NAMES"]
 
 #: the counters a bridge outputs, by their names in ``summary.json``
 #: (``bridge_<name>`` in results.arrows)
-COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "safe", "age", "malformed", "unasked")
+COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "safe", "age", "malformed", "forged", "unasked")
 
 
 def _parameter(part, spec_defaults: dict, name: str):
@@ -118,6 +118,10 @@ class Bridges(Observer):
                 warnings.append(f"{name} ignored {ignored[0]} malformed datagram{'s' if ignored[0] != 1 else ''} "
                                 f"and {ignored[1]} answering no request it sent, or one already answered (the peer "
                                 f"answering twice or ahead of a request, or another process sending to its port)")
+            if values.get("forged", 0):
+                warnings.append(f"{name} refused {values['forged']} datagram{'s' if values['forged'] != 1 else ''} "
+                                f"for their tag, not made with its key (a peer with another key, or another "
+                                f"process sending to its port)")
             found[name] = entry
         self._section = {"bridges": found, **({"warnings": warnings} if warnings else {})}
 
@@ -143,7 +147,7 @@ def describe(bridges: dict) -> list[str]:
     """A line per bridge of ``summary.json``'s ``"bridges"``, for the terminal."""
     words = (("sent", "requests sent"), ("answers", "answered"), ("lost", "lost"), ("late", "late"),
              ("stale", "stale"), ("held", "held"), ("safe", "safe"), ("malformed", "malformed datagrams ignored"),
-             ("unasked", "unasked ones ignored"))
+             ("forged", "forged ones refused"), ("unasked", "unasked ones ignored"))
     lines = []
     for name, b in bridges.items():
         counts = ", ".join(f"{b[c]} {word}" for c, word in words if c in b)
