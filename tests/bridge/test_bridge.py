@@ -115,8 +115,14 @@ def test_build_bridge_refuses_bad_input(capsys, tmp_path, args, fragment):
     (["Controller", "--port", "0", "--drop", "1.5"], "--drop 1.5 must be a fraction from 0 to 1"),
     (["Controller", "--port", "70000"], "--port 70000 must be from 0 (any free port) to 65535"),
     (["Controller", "--port", "0", "--idle", "0"], "--idle 0 must be a positive number of seconds"),
+    (["Controller", "--port", "0", "--key-file", "/no/such.key"],
+     "--key-file: key file /no/such.key cannot be read (No such file or directory)"),
+    (["Controller", "--port", "0"], "the key in environment variable CRANE_COSIM_BRIDGE_KEY is 5 bytes long: a key "
+                                    "must have at least 16"),
 ])
-def test_serve_refuses_bad_input(capsys, args, fragment):
+def test_serve_refuses_bad_input(capsys, monkeypatch, args, fragment):
+    if "--key-file" not in args:
+        monkeypatch.setenv("CRANE_COSIM_BRIDGE_KEY", "short" if "key" in fragment else "")
     assert main(["serve", *args]) == 2
     one_sentence(capsys.readouterr().err, fragment)
 
