@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import secrets
 import socket
+import threading
 import time
 
-from .packet import ANSWER, END, HELLO, REFUSAL, WELCOME, Codec, PacketError, difference, new_nonce
+from .packet import ANSWER, END, HEARTBEAT, HELLO, REFUSAL, WELCOME, Codec, PacketError, difference, new_nonce
 
 __all__ = ["BridgeError", "Link"]
 
@@ -39,13 +40,18 @@ class Link:
     ``n_values`` values; ``codec`` packs and reads its datagrams (the key,
     the byte order), ``signals`` is ``(digest, text)`` of the signals its
     hello offers (``packet.signals_digest``).  :meth:`open` binds it and
-    draws :attr:`run`; :meth:`close` tells the peer the run ended (when it
-    asked anything) and closes it."""
+    draws :attr:`run`; while the run is welcomed, a thread sends a heartbeat
+    whenever nothing was sent for ``heartbeat`` [s] (0: never);
+    :meth:`close` tells the peer the run ended (when it asked anything) and
+    closes it."""
 
     def __init__(self, name: str, host: str, port: int, local_port: int, n_values: int, codec: Codec,
-                 signals: tuple[bytes, str]):
+                 signals: tuple[bytes, str], heartbeat: float = 0.0):
         self.name, self.host, self.port, self.local_port, self.n_values = name, host, port, local_port, n_values
-        self.codec, self.signals = codec, signals
+        self.codec, self.signals, self.heartbeat = codec, signals, heartbeat
+        self._beats: threading.Event | None = None  # set to stop the heartbeat's thread
+        self._last_sent = 0.0
+        self.heartbeats = 0
         self.address = f"udp://[{host}]:{port}" if ":" in host else f"udp://{host}:{port}"
         self.sock = None
         self.peer = None
@@ -82,6 +88,24 @@ class Link:
         self.run = secrets.randbelow(2 ** 32 - 1) + 1
         self.used = self.welcomed = False
         self._hellos.clear()
+        if self.heartbeat > 0:
+            self._beats = threading.Event()
+            threading.Thread(target=self._beating, args=(sock, self._beats), daemon=True,
+                             name=f"{self.name} heartbeat").start()
+
+    def _beating(self, sock, stop: threading.Event) -> None:
+        """The heartbeat's thread, until ``stop`` is set: a heartbeat when
+        the run is welcomed and nothing was sent for :attr:`heartbeat`
+        seconds (the master paused), so that a device watching the link
+        knows the master is there."""
+        while not stop.wait(self.heartbeat / 4):
+            if self.welcomed and time.monotonic() - self._last_sent >= self.heartbeat:
+                try:
+                    sock.sendto(self.codec.pack(HEARTBEAT, self.run, 0, 0.0, nonce=new_nonce()), self.peer)
+                except OSError:  # closed meanwhile, or the network gone: the requests will say so
+                    return
+                self._last_sent = time.monotonic()
+                self.heartbeats += 1
 
     def _local_address(self, family, addr) -> tuple:
         """The local address the system routes to ``addr`` from (a connected
@@ -101,6 +125,8 @@ class Link:
         sock, self.sock = self.sock, None
         if sock is None:
             return
+        if self._beats is not None:
+            self._beats.set()
         try:
             if self.used:  # so that a peer serving this run may serve the next at once
                 sock.sendto(self.codec.pack(END, self.run, seq, 0.0, nonce=new_nonce()), self.peer)
@@ -122,6 +148,7 @@ class Link:
                 self.sock.sendto(self.codec.pack(HELLO, self.run, 0, 0.0, attempt=len(self._hellos) - 1,
                                                  nonce=nonce, payload=digest + text.encode()), self.peer)
             self.sock.sendto(packet, self.peer)
+            self._last_sent = time.monotonic()
         except OSError as exc:
             raise BridgeError(f"{self.name}: a request cannot be sent to the peer at {self.address} "
                               f"({exc.strerror or exc})") from None

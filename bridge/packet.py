@@ -6,7 +6,7 @@ byte order of everything after it, 1 big-endian; bit 1 a tag follows),
 attempt (uint16), run (uint32), sequence number (uint32), nonce (uint64,
 drawn at random for each sending; an answer echoes it), time (float64);
 then the values (float64 each) or, in a hello, the digest of the signals
-and their description; then, with a key, the first 16 bytes of the
+and their description (a heartbeat and an end of the run: nothing); then, with a key, the first 16 bytes of the
 HMAC-SHA256 of everything before it.  An answer is its request's header
 with the kind changed, in its byte order.  This module imports the
 standard library and numpy only (every FMU carries it).
@@ -22,9 +22,9 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "TAG_SIZE", "DIGEST_SIZE", "REQUEST", "ANSWER", "END", "HELLO",
-           "WELCOME", "REFUSAL", "KINDS", "MAX_ATTEMPT", "BIG_ENDIAN", "TAGGED", "Packet", "PacketError", "Codec",
-           "version_of", "new_nonce", "signals_digest", "difference", "read_key", "pack", "unpack",
-           "answer_to"]
+           "WELCOME", "REFUSAL", "HEARTBEAT", "KINDS", "MAX_ATTEMPT", "BIG_ENDIAN", "TAGGED", "Packet",
+           "PacketError", "Codec", "version_of", "new_nonce", "signals_digest", "difference", "read_key", "pack",
+           "unpack", "answer_to"]
 
 VERSION = 3
 MAGIC = b"CCB" + str(VERSION).encode()
@@ -33,9 +33,9 @@ _HEADERS = {False: struct.Struct("<4sBBHIIQd"), True: struct.Struct(">4sBBHIIQd"
 HEADER_SIZE = 32
 TAG_SIZE = 16
 DIGEST_SIZE = 32
-REQUEST, ANSWER, END, HELLO, WELCOME, REFUSAL = 1, 2, 3, 4, 5, 6
+REQUEST, ANSWER, END, HELLO, WELCOME, REFUSAL, HEARTBEAT = 1, 2, 3, 4, 5, 6, 7
 KINDS = {REQUEST: "request", ANSWER: "answer", END: "end of the run", HELLO: "hello", WELCOME: "welcome",
-         REFUSAL: "refusal"}
+         REFUSAL: "refusal", HEARTBEAT: "heartbeat"}
 #: the flags' bits
 BIG_ENDIAN, TAGGED = 0x01, 0x02
 #: the attempt field's largest value: a request sent more often says this
@@ -155,7 +155,7 @@ class Codec:
                               f"here", forged=True)
         big = bool(flags & BIG_ENDIAN)
         _, kind, _, attempt, run, seq, nonce, t = _HEADERS[big].unpack_from(body)
-        count = {REQUEST: n, ANSWER: n, END: 0}.get(kind)
+        count = {REQUEST: n, ANSWER: n, END: 0, HEARTBEAT: 0}.get(kind)
         if count is None:  # a hello, welcome or refusal: a digest, and a text after it
             if len(body) < HEADER_SIZE + DIGEST_SIZE:
                 raise PacketError(f"{_an(KINDS[kind])} of {len(body)} bytes is shorter than a header and a "

@@ -22,7 +22,8 @@ from typing import Callable
 
 import numpy as np
 
-from .packet import END, HELLO, REFUSAL, REQUEST, VERSION, WELCOME, Codec, PacketError, difference, signals_digest
+from .packet import (END, HEARTBEAT, HELLO, REFUSAL, REQUEST, VERSION, WELCOME, Codec, PacketError, difference,
+                     signals_digest)
 
 __all__ = ["Peer", "Server", "ServeStats", "IDLE", "random_drop"]
 
@@ -33,19 +34,19 @@ IDLE = 5.0
 
 @dataclass
 class ServeStats:
-    """What a server did: ``runs`` served (started by their first request),
+    """What a server did: ``runs`` served (opened by their hello),
     ``ended`` by their bridge, ``abandoned`` (silent for the idle time, and
     another run started); ``requests`` of those runs received
     (``repeated`` of them retransmissions answered from the cache, ``old``
-    ones ignored), ``answers`` sent, ``dropped`` answers not sent on
-    purpose (their sequence numbers in ``dropped_seqs``); ignored:
-    ``strangers`` (well-formed datagrams not of the run served: another
-    address or run id, or not a run's first request while none is
-    served), ``malformed`` datagrams, ``forged`` (of the layout, their tag
-    not that of the key), ``other_layout`` (datagrams of another version of
-    the packet layout), ``refused`` hellos (their signals not the block's);
-    ``failures``: evaluations of the block that raised (answered with
-    NaN)."""
+    ones ignored), their ``heartbeats``, ``answers`` sent, ``dropped``
+    answers not sent on purpose (their sequence numbers in
+    ``dropped_seqs``); ignored: ``strangers`` (well-formed datagrams not of
+    the run served: another address or run id, or a hello while another run
+    is served), ``malformed`` datagrams, ``forged`` (of the layout, their
+    tag not that of the key), ``other_layout`` (datagrams of another
+    version of the packet layout), ``refused`` hellos (their signals not
+    the block's); ``failures``: evaluations of the block that raised
+    (answered with NaN)."""
 
     model: str
     address: str
@@ -56,6 +57,7 @@ class ServeStats:
     requests: int = 0
     repeated: int = 0
     old: int = 0
+    heartbeats: int = 0
     answers: int = 0
     dropped: int = 0
     dropped_seqs: list = field(default_factory=list)
@@ -145,6 +147,9 @@ class Peer:
         if p.kind == END and ours:
             self.client = None
             stats.ended += 1
+            return None
+        if p.kind == HEARTBEAT and ours:  # (it does not hold the peer: only a new request does)
+            stats.heartbeats += 1
             return None
         if p.kind != REQUEST or not ours:
             stats.strangers += 1

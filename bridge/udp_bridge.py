@@ -74,6 +74,9 @@ PARAMETERS = (
     Variable("local_port", "1", 0.0, "Local UDP port the bridge sends from and listens on, on the local address "
              "that reaches the peer, 0 to 65535 (default 0: any free port; set one where a firewall or the peer "
              "expects it)"),
+    Variable("heartbeat", "s", 0.1, "While the run is open, a heartbeat datagram goes to the peer whenever "
+             "nothing was sent to it for this long (the master paused between steps), so that a device hearing "
+             "nothing of the run for longer knows the master is gone (default 0.1 s; 0: none)"),
     Variable("key_file", "", "", "File holding the key shared with the peer (at least 16 bytes; the white space at "
              "its ends is not part of it): every datagram is then tagged with it (HMAC-SHA256) and only those "
              "tagged with it are read (default empty: the key in the environment variable CRANE_COSIM_BRIDGE_KEY "
@@ -182,6 +185,9 @@ class UdpBridge(Block):
         self.require_one_of("mode", MODES)
         self.require_one_of("on_silence", POLICIES)
         self.require_positive("timeout", "retry")
+        if not (math.isfinite(p.heartbeat) and p.heartbeat >= 0):
+            raise ParameterError(f"{name} parameter heartbeat = {p.heartbeat:g} s is invalid: it must be zero (none) "
+                                 f"or positive")
         if not _whole(p.hold_steps, 0, 2**31 - 1):
             raise ParameterError(f"{name} parameter hold_steps = {p.hold_steps:g} is invalid: it must be a whole "
                                  f"number from 0")
@@ -193,7 +199,7 @@ class UdpBridge(Block):
         self._n_values = len(self.outputs) - len(COUNTERS)
         self._codec = Codec(key, big=p.byte_order == "big")
         self._link = Link(name, p.host.strip(), int(p.port), int(p.local_port), self._n_values, self._codec,
-                          signals_digest(self.inputs, self.outputs[:self._n_values]))
+                          signals_digest(self.inputs, self.outputs[:self._n_values]), p.heartbeat)
         self.address = self._link.address
         self._lock_step = p.mode == "lock-step"
         self._values = np.array([v.start for v in self.outputs[:self._n_values]], dtype=float)

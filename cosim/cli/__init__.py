@@ -20,7 +20,7 @@ from ..errors import CraneCosimError, SimulationError, Terminated
 from .parser import parser, split_pair
 from .runs import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
-from .tools import cmd_animate, cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_serve
+from .tools import cmd_animate, cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_peer_check, cmd_serve
 
 __all__ = ["main"]
 
@@ -52,8 +52,8 @@ def main(argv=None) -> int:
         print(f"crane-cosim: error: {wrong}", file=sys.stderr)
         return 2
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
-                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "demo": cmd_demo, "bench": cmd_bench,
-                "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results,
+                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "peer-check": cmd_peer_check, "demo": cmd_demo,
+                "bench": cmd_bench, "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results,
                 "hydro": cmd_hydro, "animate": cmd_animate}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143

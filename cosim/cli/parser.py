@@ -220,6 +220,20 @@ def parser(description: str) -> argparse.ArgumentParser:
                     help="write what was served (runs, requests, answers, the answers dropped, the datagrams "
                          "ignored) to FILE as JSON when stopped")
 
+    pc = sub.add_parser("peer-check", help="drive a device (any peer of a UDP bridge) through the peer's rules and "
+                                           "say which it follows (docs/in_the_loop.md)")
+    pc.add_argument("address", metavar="HOST:PORT", help="where the device listens")
+    pc.add_argument("block", nargs="?", help="the project's block whose bridge the device stands behind (its "
+                                             "signals), e.g. Controller; or --inputs and --outputs")
+    pc.add_argument("--inputs", default="", help="the bridge's inputs, as build-bridge takes them: NAME[:UNIT],...")
+    pc.add_argument("--outputs", default="", help="the bridge's outputs, as build-bridge takes them")
+    pc.add_argument("--key-file", default="", metavar="FILE",
+                    help="the rig's key (default: the environment variable CRANE_COSIM_BRIDGE_KEY if set, else none)")
+    pc.add_argument("--byte-order", choices=("little", "big"), default="little",
+                    help="the byte order the bridge sends in (default little)")
+    pc.add_argument("--wait", type=float, default=0.5, metavar="SECONDS",
+                    help="how long a reply is waited for, and the silence a rule asks for (default 0.5)")
+
     d = sub.add_parser("demo", help="build the FMUs and run the richest example")
     d.add_argument("--out", type=Path, default=Path("crane-cosim-demo"), help="output folder (default: crane-cosim-demo)")
     d.add_argument("--scenario", choices=sorted(SCENARIOS), default=DEMO_SCENARIO,

@@ -15,9 +15,10 @@ from ..blocks.hull_database import write_database
 from ..blocks.registry import BLOCKS
 from ..blocks.units import UNITS
 from ..blocks.warm_up import warm_up
-from ..bridge.packet import read_key
+from ..bridge.packet import read_key, signals_digest
+from ..bridge.peer_check import check_peer
 from ..bridge.serve import Server, random_drop
-from ..bridge.udp_bridge import bridge_block, bridge_of
+from ..bridge.udp_bridge import COUNTERS, bridge_block, bridge_of
 from ..errors import CraneCosimError
 from ..example_sets import example_parameter_sets
 from ..files.results import cut_short
@@ -28,7 +29,7 @@ from ..hydro.compute import compute_database, read_hull
 from ..runtime.runlog import check_folder, make_folder
 from ..views import animate
 
-__all__ = ["cmd_build", "cmd_build_bridge", "cmd_serve", "cmd_export_results", "cmd_hydro"]
+__all__ = ["cmd_build", "cmd_build_bridge", "cmd_peer_check", "cmd_serve", "cmd_export_results", "cmd_hydro"]
 
 
 def cmd_build(args) -> int:
@@ -93,6 +94,9 @@ def cmd_build_bridge(args) -> int:
             bridge = bridge_block(args.name, inputs, outputs)
         check_folder(args.out, "--out")
         print(build_bridge_fmu(bridge, args.out))
+        digest, _ = signals_digest(bridge.inputs, bridge.outputs[:len(bridge.outputs) - len(COUNTERS)])
+        print(f"crane-cosim: the digest of its signals, which its peer compares in the hello: {digest.hex()} "
+              f"(docs/in_the_loop.md)", file=sys.stderr)
     except ValueError as exc:
         raise CraneCosimError(str(exc)) from None
     return 0
@@ -124,6 +128,36 @@ def _block_parameters(block_cls, items) -> dict:
                     raise CraneCosimError(f"--set {item!r}: {value!r} is not a number") from None
                 params[name] = value
     return params
+
+
+def cmd_peer_check(args) -> int:
+    host, _, port = args.address.rpartition(":")
+    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise CraneCosimError(f"{args.address!r} is not HOST:PORT with a port from 1 to 65535")
+    if (args.block is None) == (not args.inputs and not args.outputs):
+        raise CraneCosimError(f"peer-check needs either a block ({', '.join(BLOCKS)}) or --inputs and --outputs, "
+                              f"{'not both' if args.block else 'and got neither'}")
+    if args.block is not None and args.block not in BLOCKS:
+        raise CraneCosimError(f"no block named {args.block!r}; known: {', '.join(BLOCKS)}")
+    if not (math.isfinite(args.wait) and args.wait > 0):
+        raise CraneCosimError(f"--wait {args.wait:g} must be a positive number of seconds")
+    try:
+        key = read_key(args.key_file)
+    except ValueError as exc:
+        raise CraneCosimError(f"--key-file: {exc}" if args.key_file else str(exc)) from None
+    if args.block is not None:
+        inputs, outputs = BLOCKS[args.block].inputs, BLOCKS[args.block].outputs
+    else:
+        inputs, outputs = _bridge_ports(args.inputs, "--inputs"), _bridge_ports(args.outputs, "--outputs")
+    try:
+        checks = check_peer(host.strip("[]"), int(port), inputs, outputs, key, args.byte_order == "big", args.wait)
+    except OSError as exc:
+        raise CraneCosimError(f"cannot reach {args.address}: {exc.strerror or exc}") from None
+    for c in checks:
+        print(f"{'pass' if c.passed else 'FAIL'}  {c.name}{'' if c.passed else f' (seen: {c.seen})'}")
+    failed = sum(not c.passed for c in checks)
+    print(f"{len(checks) - failed} of {len(checks)} checks passed")
+    return 1 if failed else 0
 
 
 def cmd_serve(args) -> int:

@@ -24,11 +24,14 @@ columns; a String column's values go to a list) and nothing else happens;
 the buffer becomes one record batch when a second has passed since the last
 write (at the first row recorded after it), when it is full, at
 :meth:`ResultWriter.flush`, at the end, or in the time a run paced to the
-wall clock waits (:meth:`ResultWriter.write_until`).
+wall clock waits (:meth:`ResultWriter.write_until`), or, written behind (a
+paced run, docs/in_the_loop.md), by a thread of the writer's own.
 """
 from __future__ import annotations
 
 import json
+import queue
+import threading
 import time
 from pathlib import Path
 
@@ -47,6 +50,8 @@ ARROW_TYPE = {"real": pa.float64(), "integer": pa.int64(), "enumeration": pa.int
               "string": pa.string()}
 #: bytes of the numeric row buffer at most (its rows: this over 8 bytes a column, 64 to 8192)
 BUFFER_BYTES = 4 << 20
+#: writing behind: the buffers filled while others wait to be written, the one in use included
+BEHIND_BUFFERS = 3
 
 
 def family_of(fmi_type: str | None) -> str:
@@ -82,10 +87,15 @@ class ResultWriter:
     an Arrow IPC stream (:func:`results_schema` gives the columns' types and
     metadata from ``units``, ``types``, ``roles`` and ``system``).  Rows
     are held in memory at most ``flush_seconds`` [s] of wall time before
-    they are written, measured at each :meth:`append`."""
+    they are written, measured at each :meth:`append`; ``behind``: each
+    batch handed to a thread of the writer's own, which writes it while the
+    run goes on (pyarrow writes without the interpreter's lock), the rows
+    going on into a spare buffer, waited for when none is spare (nothing
+    lost); a write that failed is raised at the next hand-over or flush."""
 
     def __init__(self, out_dir, columns, units=None, types=None, roles=None, system: str = "",
-                 name: str = "results.arrows", flush_seconds: float = 1.0, header: dict | None = None):
+                 name: str = "results.arrows", flush_seconds: float = 1.0, header: dict | None = None,
+                 behind: bool = False):
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.out_dir / name
@@ -114,8 +124,17 @@ class ResultWriter:
         self._stream = pa.ipc.new_stream(self._sink, self.schema)
         # the schema goes out with the first batch: an empty one now, so that a
         # run killed before its first write leaves a file of its columns and no rows
-        self._stream.write_batch(self._batch(0))
+        self._stream.write_batch(self._batch(self._buf, 0, self._texts))
         self._closed = False
+        self._thread = None
+        if behind:
+            self._free = queue.SimpleQueue()  # the spare buffers
+            for _ in range(BEHIND_BUFFERS - 1):
+                self._free.put(np.empty_like(self._buf))
+            self._queue = queue.Queue()  # (buffer, rows, texts) to write, None to stop
+            self._error = None
+            self._thread = threading.Thread(target=self._writing, daemon=True, name="results writer")
+            self._thread.start()
 
     def append(self, t: float, values, texts=()) -> None:
         """One row: ``t`` [s], ``values`` the numeric columns' values in
@@ -159,13 +178,14 @@ class ResultWriter:
         if n == self.capacity or time.monotonic() - self._last_write >= self._flush_seconds:
             self._write(n)
 
-    def _batch(self, k: int) -> pa.RecordBatch:
-        """The first ``k`` rows held as a record batch."""
-        block = self._buf[:, :k]
+    def _batch(self, buf: np.ndarray, k: int, texts) -> pa.RecordBatch:
+        """The first ``k`` rows of the buffer ``buf`` and the String
+        columns' ``texts`` as a record batch."""
+        block = buf[:, :k]
         arrays = [pa.array(block[0])]
         for family, (kind, at) in zip(self._families, self._where):
             if kind == "s":
-                arrays.append(pa.array(self._texts[at][:k], pa.string()))
+                arrays.append(pa.array(texts[at][:k], pa.string()))
                 continue
             x = block[at]
             if family == "real":
@@ -180,9 +200,13 @@ class ResultWriter:
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
     def _write(self, k: int) -> None:
-        """Write the oldest ``k`` rows held as one record batch and keep the rest."""
+        """Write the oldest ``k`` rows held as one record batch (or hand them
+        to the thread writing behind) and keep the rest."""
+        if self._thread is not None:
+            self._hand_over(k)
+            return
         start = time.perf_counter_ns()
-        self._stream.write_batch(self._batch(k))
+        self._stream.write_batch(self._batch(self._buf, k, self._texts))
         self.written_t = float(self._buf[0, k - 1])
         n = self._n
         if k < n:
@@ -193,6 +217,44 @@ class ResultWriter:
         self._row_ns = max(1, (time.perf_counter_ns() - start) // k)
         self._last_write = time.monotonic()
 
+    def _hand_over(self, k: int) -> None:
+        """Writing behind: the buffer, its oldest ``k`` rows to be written,
+        to the writing thread; the rest into a spare buffer, waited for if
+        none is spare."""
+        self._raise_failed()
+        buf, n = self._buf, self._n
+        texts = [column[:k] for column in self._texts]
+        fresh = self._free.get()
+        if k < n:
+            fresh[:, :n - k] = buf[:, k:n]
+        for column in self._texts:
+            del column[:k]
+        self._buf, self._n = fresh, n - k
+        self._queue.put((buf, k, texts))
+        self._last_write = time.monotonic()
+
+    def _writing(self) -> None:
+        """The thread writing behind: each buffer handed over, as a batch."""
+        while (item := self._queue.get()) is not None:
+            buf, k, texts = item
+            try:
+                if self._error is None:
+                    start = time.perf_counter_ns()
+                    self._stream.write_batch(self._batch(buf, k, texts))
+                    self.written_t = float(buf[0, k - 1])
+                    self._row_ns = max(1, (time.perf_counter_ns() - start) // k)
+            except BaseException as exc:  # (raised in the run's thread, at its next hand-over)
+                self._error = exc
+            finally:
+                self._free.put(buf)
+                self._queue.task_done()
+        self._queue.task_done()
+
+    def _raise_failed(self) -> None:
+        if self._thread is not None and self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
     def write_until(self, until_ns: int) -> None:
         """Write rows held, oldest first, if that can be done before
         ``until_ns`` (``time.perf_counter_ns``), so that a run paced to the
@@ -200,18 +262,31 @@ class ResultWriter:
         are written once due (held half of ``flush_seconds``, or the buffer
         half full: a batch a step would make the file mostly metadata), all
         of them or at least 256 of them, at the cost per row measured at the
-        last write, twice that kept spare."""
+        last write, twice that kept spare; writing behind, all of them,
+        handed to the writing thread."""
         n = self._n
         if not n or (n < self.capacity // 2 and time.monotonic() - self._last_write < self._flush_seconds / 2):
+            return
+        if self._thread is not None:  # handed over whole: the thread writes it
+            self._write(n)
             return
         k = min(n, (until_ns - time.perf_counter_ns()) // (2 * self._row_ns))
         if k == n or k >= 256:
             self._write(k)
 
-    def flush(self) -> None:
-        """Write every row held."""
+    def release(self) -> None:
+        """Write every row held; writing behind, hand them to the writing
+        thread without waiting for it."""
         if self._n:
             self._write(self._n)
+
+    def flush(self) -> None:
+        """Write every row held (writing behind: and wait until written)."""
+        if self._n:
+            self._write(self._n)
+        if self._thread is not None:
+            self._queue.join()
+            self._raise_failed()
 
     def close(self) -> None:
         """Write every row held and the end-of-stream marker."""
@@ -221,6 +296,9 @@ class ResultWriter:
                 self.flush()
                 self._stream.close()
             finally:
+                if self._thread is not None:
+                    self._queue.put(None)
+                    self._thread.join()
                 self._sink.close()
 
 

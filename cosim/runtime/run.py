@@ -186,6 +186,7 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
             # the bar moves in the time the pacer waits; the marker, first, splits a step's time
             pacer = Pacer(plan.n_steps, s.step, config.real_time, s.start_time, config.spin, config.rt_priority)
             pacing = Pacing(pacer, log, out_dir, step=s.step)
+            log.writes_behind = True  # the results written off the steps' thread
             observers = [pacing.marker(), *observers, pacing]
         else:
             observers.append(Progress(log, s.step))

@@ -136,6 +136,8 @@ class RunLog:
                         "components": components, "versions": versions()}
         self.progress = progress
         self.writer = None
+        #: whether results.arrows is written by a thread of its own (a run paced to the wall clock)
+        self.writes_behind = False
         self.bar = None
         self.t = start_time
         self.recorded_t = None
@@ -178,7 +180,7 @@ class RunLog:
             self.summary["roles"] = {c: r for c, r in zip(self.columns, roles) if r}
         try:
             self.writer = ResultWriter(self.out_dir, self.columns, units, types, roles, self.summary["system"],
-                                       name=RESULTS_FILE, header=self._header())
+                                       name=RESULTS_FILE, header=self._header(), behind=self.writes_behind)
             self._reserve()
         except OSError as exc:  # check_folder ran before; the disk may say otherwise since
             if no_space(exc):

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from types import SimpleNamespace
 
@@ -75,6 +76,19 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.bind(("0.0.0.0", 0))
         return s.getsockname()[1]
+
+
+def wait_bound(port: int) -> None:
+    """Wait until a process has bound UDP ``port`` (ours can no longer)."""
+    deadline = time.monotonic() + HUNG
+    while time.monotonic() < deadline:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"nothing bound UDP port {port} in {HUNG} s")
 
 
 @contextmanager

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, bridge_fmu, bridged, free_port,  # noqa: F401
-                            one_sentence, reference, served)
+                            one_sentence, reference, served, wait_bound)
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.link import BridgeError
 from crane_cosim.bridge.packet import END, HELLO, REFUSAL, REQUEST, WELCOME, pack, signals_digest, unpack
@@ -76,7 +76,11 @@ def test_bridge_fmu_hash_covers_its_ports(bridge_fmu):
 # -- the commands ------------------------------------------------------------------
 def test_build_bridge_commands(capsys, tmp_path):
     assert main(["build-bridge", "Controller", "--out", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.strip() == str(tmp_path / "ControllerBridge.fmu")
+    captured = capsys.readouterr()
+    assert captured.out.strip() == str(tmp_path / "ControllerBridge.fmu")
+    # the digest a device compares (the docs' C peer and the library's example hold it)
+    assert captured.err == ("crane-cosim: the digest of its signals, which its peer compares in the hello: "
+                            "c25742c17564a38e8804f9ed90b09d8239ce31a2366a3a0170c60ca1a809fd34 (docs/in_the_loop.md)\n")
     assert main(["build-bridge", "--name", "Rig", "--inputs", "q:rad, u:rad/s", "--outputs", "tau:N.m,flag",
                  "--out", str(tmp_path)]) == 0
     state, deps, units = _structure(tmp_path / "Rig.fmu")
@@ -187,8 +191,8 @@ def test_lock_step_bridge_equals_the_all_fmu_run(tmp_path, fmu_dir, bridge_fmu, 
             gc.enable()
     assert server.proc.returncode == 0
     assert re.fullmatch(r"crane-cosim: served Controller on udp://127\.0\.0\.1:\d+: 1 run \(1 ended by the bridge, 0 "
-                        r"abandoned\), \d+ requests .*; ignored: 0 datagrams of strangers, 0 malformed, 0 not tagged with "
-                        r"the key, 0 of another packet layout than version 3\n", server.err)
+                        r"abandoned\), \d+ requests .*; ignored: 0 datagrams of strangers, 0 malformed, 0 not "
+                        r"tagged with the key, 0 of another packet layout than version 3\n", server.err)
     stats = json.loads(stats_file.read_text())
     df = read_results(tmp_path / "out")
     assert set(reference.columns) < set(df.columns)
@@ -289,19 +293,6 @@ def test_the_bridge_in_other_hosts_equals_their_all_fmu_run(tmp_path, fmu_dir, b
     assert last["bridge_sent"] == last["bridge_answers"] + last["bridge_late"]
 
 
-def _bound(port: int) -> None:
-    """Wait until a process has bound UDP ``port`` (ours can no longer)."""
-    deadline = time.monotonic() + HUNG
-    while time.monotonic() < deadline:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                return
-        time.sleep(0.01)
-    raise AssertionError(f"nothing bound UDP port {port} in {HUNG} s")
-
-
 def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
     """The C sketch of a peer in docs/in_the_loop.md, compiled and run: a
     stranger's hello of its signals is welcomed, of others refused with the
@@ -320,7 +311,7 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
                     str(tmp_path / "peer.c")], check=True, capture_output=True)
     port = free_port()
     peer = subprocess.Popen([str(tmp_path / "peer"), str(port)])
-    _bound(port)
+    wait_bound(port)
     ControllerBridge = bridge_of(Controller)
     digest, text = signals_digest(Controller.inputs, Controller.outputs)
     x = np.zeros(0)

@@ -84,7 +84,7 @@ def test_with_a_key_every_datagram_is_tagged_and_only_tagged_ones_are_read():
     (b"", 0, "a packet of 0 bytes is shorter than the header's 32", None),
     (b"XCB3" + pack(REQUEST, 1, 1, 0.0)[4:], 0, "a packet starting with b'XCB3' is not a crane-cosim bridge packet",
      None),
-    (pack(7, 1, 1, 0.0), 0, "a packet of kind 7 is none of 1 (request), 2 (answer), 3 (end of the run), 4 (hello)",
+    (pack(8, 1, 1, 0.0), 0, "a packet of kind 8 is none of 1 (request), 2 (answer), 3 (end of the run), 4 (hello)",
      None),
     # version 1: magic, seq, t, values; version 2: a 24-byte header without nonce or flags
     (b"CCB1" + struct.pack("<Id", 1, 0.0) + b"\0" * 8, 1, "a packet of layout version 1 is not one of version 3", 1),

@@ -13,10 +13,11 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from crane_cosim.bridge.packet import ANSWER, END, HELLO, REQUEST, WELCOME, answer_to, pack, unpack
+from crane_cosim.bridge.packet import (ANSWER, END, HEARTBEAT, HELLO, REQUEST, WELCOME, answer_to, pack,
+                                       signals_digest, unpack)
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.udp_bridge import COUNTERS, BridgeError, bridge_of
-from crane_cosim.bridge.serve import Server, random_drop
+from crane_cosim.bridge.serve import Peer, Server, random_drop
 from integrator_block import Integrator
 from limits import HUNG
 
@@ -205,6 +206,44 @@ def test_a_bridge_without_the_servers_key_is_never_answered_and_says_why(monkeyp
                                    "port, speaks another packet layout than version 3, has another key than this "
                                    "bridge (or one where it has none, or none where it has one), or serves another "
                                    "run")
+
+
+@pytest.mark.parametrize("period", [0.05, 0.0])
+def test_a_paused_master_sends_heartbeats_of_its_run(period):
+    """While the master pauses between steps the bridge sends a heartbeat
+    (kind 7, its run id) whenever it sent nothing for ``heartbeat`` s: at
+    most one a period (the wait can only make them rarer), none before the
+    peer welcomed the run, none with ``heartbeat = 0``; the peer counts
+    them, answers none, and is held by none."""
+    x, u = np.zeros(0), np.zeros(6)
+    with listener() as peer, bridge(ControllerBridge, peer.getsockname()[1], heartbeat=period, retry=1.0) as b:
+        time.sleep(0.2)
+        assert peer.hellos == 0  # nothing before the run's first exchange
+        asking = in_thread(lambda: b.output(0.0, x, u))
+        data, addr = peer.recvfrom(1000)
+        peer.sendto(answer_to(data, np.zeros(N_OUT)), addr)
+        asking.join()
+        start = time.monotonic()
+        peer.settimeout(0.1)
+        beats = []
+        while time.monotonic() - start < 0.5:
+            try:
+                beats.append(unpack(peer.recvfrom(1000)[0], 0))
+            except TimeoutError:
+                pass
+        elapsed = time.monotonic() - start
+    if period == 0:
+        assert beats == []
+        return
+    assert 2 <= len(beats) <= elapsed / period + 1, (len(beats), elapsed)
+    assert {(p.kind, p.run, p.seq) for p in beats} == {(HEARTBEAT, b._link.run, 0)}
+    served = Peer(Controller(), idle=1.0)
+    digest, text = signals_digest(Controller.inputs, Controller.outputs)
+    served.answer(pack(HELLO, 5, 0, 0.0, payload=digest + text.encode()), ("127.0.0.1", 1), 0.0)
+    assert served.answer(pack(HEARTBEAT, 5, 0, 0.0), ("127.0.0.1", 1), 0.5) is None
+    assert served.stats.heartbeats == 1
+    # a heartbeat does not hold the peer: another run may start after the idle time
+    assert served.answer(pack(HELLO, 6, 0, 0.0, payload=digest + text.encode()), ("127.0.0.1", 2), 1.1) is not None
 
 
 def test_the_round_trip_is_the_answer_taken_last_from_its_sending():

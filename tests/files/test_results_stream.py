@@ -3,7 +3,9 @@ written as the run goes (at most ``flush_seconds`` of them held), and a file
 cut short read up to its last whole batch."""
 from __future__ import annotations
 
+import errno
 import math
+import threading
 import time
 
 import numpy as np
@@ -192,3 +194,67 @@ def test_a_row_given_in_parts_is_the_row_given_whole(tmp_path):
         w.close()
         read[how] = read_results(tmp_path / how)
     assert len(read["whole"]) == 300 and read["parts"].equals(read["whole"])
+
+
+def _rows_typed(w, n, rng):
+    for k in range(n):
+        w.append(k * 1e-3, [rng.standard_normal(), k % 7, k % 2, k % 3, float(k) * 2 ** 20], [f"row {k}"])
+
+
+def test_written_behind_the_file_is_the_one_written_in_place(tmp_path):
+    """Writing behind (a paced run): a batch at every row (flush_seconds 0),
+    so that the run often finds every spare buffer waiting and waits for
+    one, then rows in blocks (``append_rows``): the file holds every row,
+    to the bit, as the writer that writes in place writes it; every batch
+    is written by the writer's own thread, none by the appending one."""
+    written_by = set()
+    read = {}
+    for behind in (False, True):
+        rng = np.random.default_rng(5)
+        w = ResultWriter(tmp_path / str(behind), COLUMNS, UNITS, TYPES, ROLES, system="Typed", flush_seconds=0.0,
+                         behind=behind)
+        if behind:
+            write = w._stream.write_batch
+            w._stream.write_batch = lambda batch: (written_by.add(threading.current_thread().name), write(batch))
+        _rows_typed(w, 500, rng)
+        w.close()
+        read[behind] = read_stream(w.path)
+    assert read[True][1] and read[True][0].equals(read[False][0]) and read[True][0].num_rows == 500
+    assert written_by == {"results writer"}
+    for behind in (False, True):
+        w = ResultWriter(tmp_path / f"rows{behind}", ["c.y", "c.z"], ["m", "m"], ["Real", "Real"], behind=behind)
+        for start in range(0, 3 * w.capacity, 97):
+            rows = np.arange(start, start + 97, dtype=float)[:, None] * [1e-3, 1.0, -1.0]
+            w.append_rows(rows)
+        w.close()
+        read[f"rows{behind}"] = read_stream(w.path)[0]
+    assert read["rowsTrue"].equals(read["rowsFalse"])
+
+
+def test_written_behind_a_full_buffer_is_handed_over_and_on_disk_after_flush(tmp_path):
+    w = ResultWriter(tmp_path, ["c.y"], ["m"], ["Real"], flush_seconds=3600, behind=True)
+    for k in range(w.capacity + 3):
+        w.append(k * 1e-3, [float(k)])
+    w.flush()  # waits until the thread has written what was handed over
+    assert read_stream(w.path)[0].num_rows == w.capacity + 3 and w.written_t == (w.capacity + 2) * 1e-3
+    w.close()
+
+
+def test_written_behind_a_failed_write_is_raised_in_the_runs_thread(tmp_path):
+    """A write that fails in the writing thread (a full disk) is raised at
+    the run's next hand-over or flush, not lost in the thread; the rows
+    written before it stay in the file."""
+    w = ResultWriter(tmp_path, ["c.y"], ["m"], ["Real"], flush_seconds=3600, behind=True)
+    w.append(0.0, [1.0])
+    w.flush()
+    write = w._stream.write_batch
+
+    def full(batch):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    w._stream.write_batch = full
+    w.append(1e-3, [2.0])
+    with pytest.raises(OSError, match="No space left on device"):
+        w.flush()
+    w._stream.write_batch = write
+    w.close()
+    assert read_stream(w.path)[0].column("c.y").to_pylist() == [1.0]

@@ -10,7 +10,9 @@ import weakref
 
 import pytest
 
-from crane_cosim.runtime import run_cosim
+from crane_cosim.files.results import read_results
+from crane_cosim.files.results_stream import ResultWriter
+from crane_cosim.runtime import run_cosim, runlog
 from crane_cosim.runtime.observers import pacing, stalls
 from crane_cosim.runtime.observers.pacing import Pacer, describe
 from crane_cosim.scenarios import crane_on_vessel
@@ -161,6 +163,9 @@ class Writer:
     def flush(self):
         self.calls.append("flush")
 
+    def release(self):
+        self.calls.append("release")
+
     def write_until(self, until_ns):
         self.calls.append("write_until")
 
@@ -175,14 +180,22 @@ def test_results_are_written_in_batches_in_the_time_a_step_waits(monkeypatch):
     b.idle(now)  # no room: nothing written
     assert w.calls == ["flush"]
     b.idle(now + 10**9)  # a wait with room: a batch, then the writer's own write_until
-    assert w.calls == ["flush", "flush", "write_until"] and b.written == 1
+    assert w.calls == ["flush", "release", "write_until"] and b.written == 1
 
 
-def test_a_paced_run_reports_its_slowest_steps(tmp_path, fmu_dir, collector_state):
+def test_a_paced_run_reports_its_slowest_steps(tmp_path, fmu_dir, collector_state, monkeypatch):
     """The crane on the vessel paced at 4 times real time: the five slowest
     steps in summary.json, slowest first, each split into its components'
     time, the master's, the observers', and named; the collector is back
-    on after the run; the results were written while the steps waited."""
+    on after the run; the results were written while the steps waited,
+    by the results' own thread (written behind), every row."""
+    behind = []
+
+    class Noted(ResultWriter):
+        def __init__(self, *args, **kwargs):
+            behind.append(kwargs.get("behind"))
+            super().__init__(*args, **kwargs)
+    monkeypatch.setattr(runlog, "ResultWriter", Noted)
     gc.enable()
     system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.3)
     result = run_cosim(system, tmp_path / "paced", progress=False, real_time=4.0)
@@ -201,6 +214,8 @@ def test_a_paced_run_reports_its_slowest_steps(tmp_path, fmu_dir, collector_stat
     assert s["collections"]["in_steps"] == 0
     assert s["results_batches_in_waiting_time"] >= 0
     assert result.real_time == s
+    # written off the steps' thread, whole
+    assert behind == [True] and len(read_results(tmp_path / "paced")) == round(0.3 / h) + 1
 
 
 def test_the_terminal_names_the_cause_of_the_slowest_step_over_budget():

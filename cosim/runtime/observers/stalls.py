@@ -165,9 +165,10 @@ class Collector:
 class Batches:
     """The results written in the waiting time, a batch every
     :data:`BATCH_SECONDS` of wall time, with the ``writer``'s own
-    ``write_until`` after it.  ``flush()`` writes every row held; it is
-    called only in a wait that has room for what the cheapest of the last
-    batches cost in CPU time (a batch put off holds more rows and costs
+    ``write_until`` after it.  ``release()`` writes every row held (or,
+    written behind, hands them to the writing thread); it is called only
+    in a wait that has room for what the cheapest of the last batches cost
+    in CPU time (a batch put off holds more rows and costs
     more: judged on those, batches would grow until none fits);
     the first row is written before the clock starts, with the one-off
     costs of a first write."""
@@ -185,7 +186,7 @@ class Batches:
         now = time.perf_counter_ns()
         if now - self._last >= BATCH_SECONDS * 1e9 and self._costs.fits(now, until_ns):
             cpu = time.thread_time_ns()
-            self.writer.flush()
+            self.writer.release()
             self._costs.add(time.thread_time_ns() - cpu)
             self._last = time.perf_counter_ns()
             self.written += 1
