@@ -2,6 +2,7 @@
 on a simulated clock, and the figures a real paced run reports, checked
 against each other (no assertion on how long anything took)."""
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -60,7 +61,9 @@ def clock(monkeypatch):
     c = FakeClock()
     monkeypatch.setattr(pacing.time, "perf_counter_ns", c.perf_counter_ns)
     monkeypatch.setattr(pacing.time, "sleep", c.sleep)
-    return c
+    switch = sys.getswitchinterval()  # a test that starts a pacer without stopping it leaves its own
+    yield c
+    sys.setswitchinterval(switch)
 
 
 def run_schedule(clock, work, step=1e-3, factor=1.0, spin=0.0):
@@ -186,6 +189,7 @@ def test_a_paced_run_reports_consistent_figures_and_the_same_results(tmp_path, f
     each other; the run cannot have been faster than its schedule."""
     system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=0.3, **GS_1MS)
     free = run_cosim(system, tmp_path / "free", progress=False)
+    switch = sys.getswitchinterval()
     paced = run_cosim(system, tmp_path / "paced", progress=False, real_time=4.0)
     # the same rows; the file's bytes differ where its batches were cut (the paced run writes while it waits)
     assert read_results(tmp_path / "paced").equals(read_results(tmp_path / "free"))
@@ -208,6 +212,9 @@ def test_a_paced_run_reports_consistent_figures_and_the_same_results(tmp_path, f
     assert s["lateness_max_us"] == pytest.approx(max(timing["lateness_us"].max(), 0), abs=1e-3)
     assert paced.wall_time >= 0.3 / 4
     assert s["facilities"]["clock"].startswith("CLOCK_MONOTONIC")
+    # the switch interval a twentieth of the 250 µs budget while paced, Python's own again after
+    assert s["facilities"]["switch_interval_us"] == 20.0
+    assert sys.getswitchinterval() == pytest.approx(switch, abs=1e-6)  # (kept in whole µs)
 
 
 def test_a_run_too_slow_for_its_schedule_skips_nothing(tmp_path, fmu_dir):

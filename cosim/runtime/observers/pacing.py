@@ -10,8 +10,9 @@ the wall clock, as a hardware-in-the-loop rig needs.
 What a Python process can do for its timing on Linux, and what
 :class:`Pacer` does (``docs/in_the_loop.md`` has the jitter each gives):
 
-* the clock is ``CLOCK_MONOTONIC`` (``time.perf_counter_ns``), which no
-  change of the system time moves;
+* the clock is ``CLOCK_MONOTONIC`` (``time.perf_counter_ns``); the
+  interpreter's switch interval a twentieth of the budget (the results'
+  writing thread never holds a step up long);
 * the thread's *timer slack* is set to 1 ns (``prctl(PR_SET_TIMERSLACK)``):
   by default Linux lets a sleeping thread wake up to 50 µs late, to batch
   wake-ups;
@@ -24,10 +25,9 @@ What a Python process can do for its timing on Linux, and what
   collection is off, and the young generations are collected in the time
   a step waits (``stalls.py``, which also keeps the slowest steps and what
   they spent their time on);
-* on request (``rt_priority``), the real-time scheduling class
-  ``SCHED_FIFO``: no ordinary process then preempts the run.  It needs
-  the privilege to (root or ``CAP_SYS_NICE``, or an ``rtprio`` limit);
-  without it the run goes on in the normal class and says so.
+* on request (``rt_priority``), ``SCHED_FIFO``: no ordinary process then
+  preempts the run (with the privilege, root or ``CAP_SYS_NICE``; without
+  it the run goes on in the normal class and says so).
 """
 from __future__ import annotations
 
@@ -57,6 +57,10 @@ SPIN = 200e-6
 #: budget or longer, ``over_budget``; a step can be late, an overrun, within
 #: its budget, when it started late behind a late one)
 SHARE_EDGES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, math.inf)
+#: the interpreter's switch interval in a paced run: this share of the
+#: budget, at least SWITCH_MIN [s] (below it, the switches cost more than
+#: they save)
+SWITCH_SHARE, SWITCH_MIN = 0.05, 20e-6
 _PR_SET_TIMERSLACK, _PR_GET_TIMERSLACK = 29, 30
 #: how long before a deadline the work done in the waiting time must end [ns]
 IDLE_MARGIN_NS = 50_000
@@ -135,6 +139,14 @@ class Pacer:
         self.collector.start()
         self._restore.append(self.collector.stop)
         self._restore.append(self.watch.stop)
+        # the results' writing thread (and a bridge's heartbeat) hold the
+        # interpreter's lock between their calls into pyarrow; a step that
+        # needs it waits for the switch interval at most, a fraction of the
+        # budget here instead of Python's 5 ms
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, max(SWITCH_MIN, self.budget * SWITCH_SHARE)))
+        self.facilities["switch_interval_us"] = round(sys.getswitchinterval() * 1e6, 1)
+        self._restore.append(lambda: sys.setswitchinterval(switch))
         self.facilities["scheduler"] = "SCHED_OTHER (normal)"
         if self.rt_priority is not None:
             self.facilities["scheduler"] = self._real_time_class()
