@@ -50,6 +50,7 @@ class Link:
         self.name, self.host, self.port, self.local_port, self.n_values = name, host, port, local_port, n_values
         self.codec, self.signals, self.heartbeat = codec, signals, heartbeat
         self._beats: threading.Event | None = None  # set to stop the heartbeat's thread
+        self._beating_thread: threading.Thread | None = None
         self._last_sent = 0.0
         self.heartbeats = 0
         self.address = f"udp://[{host}]:{port}" if ":" in host else f"udp://{host}:{port}"
@@ -90,8 +91,9 @@ class Link:
         self._hellos.clear()
         if self.heartbeat > 0:
             self._beats = threading.Event()
-            threading.Thread(target=self._beating, args=(sock, self._beats), daemon=True,
-                             name=f"{self.name} heartbeat").start()
+            self._beating_thread = threading.Thread(target=self._beating, args=(sock, self._beats), daemon=True,
+                                                    name=f"{self.name} heartbeat")
+            self._beating_thread.start()
 
     def _beating(self, sock, stop: threading.Event) -> None:
         """The heartbeat's thread, until ``stop`` is set: a heartbeat when
@@ -125,8 +127,9 @@ class Link:
         sock, self.sock = self.sock, None
         if sock is None:
             return
-        if self._beats is not None:
+        if self._beats is not None:  # stopped before the socket closes: no thread of ours outlives the run
             self._beats.set()
+            self._beating_thread.join()
         try:
             if self.used:  # so that a peer serving this run may serve the next at once
                 sock.sendto(self.codec.pack(END, self.run, seq, 0.0, nonce=new_nonce()), self.peer)
