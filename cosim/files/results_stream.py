@@ -233,6 +233,11 @@ class ResultWriter:
         self._queue.put((buf, k, texts))
         self._last_write = time.monotonic()
 
+    @property
+    def thread_id(self) -> int | None:
+        """The native id of the thread writing behind, or None."""
+        return None if self._thread is None else self._thread.native_id
+
     def _writing(self) -> None:
         """The thread writing behind: each buffer handed over, as a batch."""
         while (item := self._queue.get()) is not None:

@@ -2,7 +2,9 @@
 on a simulated clock, and the figures a real paced run reports, checked
 against each other (no assertion on how long anything took)."""
 import json
+import os
 import sys
+import threading
 
 import numpy as np
 import pandas as pd
@@ -254,3 +256,27 @@ def test_bad_pacing_options(capsys, tmp_path, fmu_dir, args, fragment):
     assert main(["run", str(ssd), "--no-plots", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("crane-cosim: error: ") and fragment in err[0], err
+
+
+def test_real_time_priority_raises_the_runs_helpers_one_below_it():
+    """With a real-time priority P the threads that work for the run (the
+    results' writer) run SCHED_FIFO P - 1 while it is paced, so that no
+    ordinary process preempts one while it holds the interpreter's lock a
+    step waits for; as they were after."""
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)
+    helper.start()
+    p = Pacer(10, 1e-3, 1.0, rt_priority=10)
+    try:
+        p.start(helpers=[helper.native_id])
+        if p.facilities.get("scheduler_refused"):
+            pytest.skip(f"SCHED_FIFO refused here ({p.facilities['scheduler_refused']}): run as root, as CI does")
+        assert os.sched_getscheduler(helper.native_id) == os.SCHED_FIFO
+        assert os.sched_getparam(helper.native_id).sched_priority == 9
+        assert p.facilities["helpers_scheduler"] == "SCHED_FIFO 9"
+        p.stop()
+        assert os.sched_getscheduler(helper.native_id) == os.sched_getscheduler(0) == os.SCHED_OTHER
+    finally:
+        p.stop()
+        stop.set()
+        helper.join()

@@ -68,6 +68,13 @@ IDLE_MARGIN_NS = 50_000
 PROGRESS_EVERY = Progress.period
 
 
+def _reset_scheduler(tid: int, old) -> None:
+    try:
+        os.sched_setscheduler(tid, *old)
+    except OSError:  # the thread ended meanwhile
+        pass
+
+
 def check_factor(factor) -> None:
     """One sentence for a real-time factor the pacer cannot keep."""
     if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor > 0):
@@ -125,10 +132,13 @@ class Pacer:
         self.watch = Watch(self.collector)
         self.waits = Waits()
 
-    def start(self, instances=()) -> None:
+    def start(self, instances=(), helpers=()) -> None:
         """Take the OS facilities and start the clock: step 1 begins now.
         ``instances``: the components (``fmi_time`` [s] each), whose time
-        the slowest steps are split into."""
+        the slowest steps are split into; ``helpers``: the native ids of
+        threads that work for the run (the results' writer), raised with it
+        to ``SCHED_FIFO`` one priority below its own, so that no ordinary
+        process preempts one while it holds what a step waits for."""
         self.facilities = {"clock": "CLOCK_MONOTONIC (time.perf_counter_ns)",
                            "spin_us": self.spin_ns / 1e3}
         old = _set_timer_slack(1)
@@ -150,6 +160,8 @@ class Pacer:
         self.facilities["scheduler"] = "SCHED_OTHER (normal)"
         if self.rt_priority is not None:
             self.facilities["scheduler"] = self._real_time_class()
+            if not self.facilities.get("scheduler_refused"):
+                self._raise_helpers(helpers)
         self.watch.start(instances)
         self.wall0 = self.step_start = time.perf_counter_ns()
 
@@ -164,6 +176,17 @@ class Pacer:
             return f"SCHED_OTHER (normal; SCHED_FIFO {self.rt_priority} refused: {reason})"
         self._restore.append(lambda: os.sched_setscheduler(0, *old))
         return f"SCHED_FIFO {self.rt_priority}"
+
+    def _raise_helpers(self, helpers) -> None:
+        priority = max(1, self.rt_priority - 1)
+        for tid in helpers:
+            try:
+                old = (os.sched_getscheduler(tid), os.sched_getparam(tid))
+                os.sched_setscheduler(tid, os.SCHED_FIFO, os.sched_param(priority))
+            except OSError:  # the thread gone, or no privilege for it: it stays as it was
+                continue
+            self._restore.append(lambda tid=tid, old=old: _reset_scheduler(tid, old))
+            self.facilities["helpers_scheduler"] = f"SCHED_FIFO {priority}"
 
     def wait(self, t: float, idle=None) -> None:
         """The point at simulated time ``t`` [s] is computed: count it, and
@@ -339,7 +362,8 @@ class Pacing(Observer):
         self.batches = Batches(self.log.writer)
         self.batches.start()
         self._progress = Costs(100_000)
-        self.pacer.start(execution.instances)
+        writer = self.log.writer.thread_id
+        self.pacer.start(execution.instances, [writer] if writer is not None else [])
 
     def step_complete(self, execution) -> None:
         self._steps += 1
