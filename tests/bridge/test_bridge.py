@@ -25,6 +25,7 @@ from bridge_helpers import (COUNTER_NAMES, GAUSS_SEIDEL, STOP, bridge_fmu, bridg
                             one_sentence, reference, served, wait_bound)
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.link import BridgeError
+from crane_cosim.bridge.peer_check import check_peer
 from crane_cosim.bridge.packet import END, HELLO, REFUSAL, REQUEST, WELCOME, pack, signals_digest, unpack
 from crane_cosim.bridge.udp_bridge import bridge_block, bridge_of
 from crane_cosim.cli import main
@@ -300,8 +301,9 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
     length (shorter, longer by a byte, by 1200) is not answered; a bridge
     in lock-step gets its law's answers, to the last bit; a stranger's new
     run meanwhile is not welcomed; the bridge's end of its run lets the
-    next run start at once; a bridge of the same signals in another order
-    fails, saying the peer refused them."""
+    next run start at once; every rule of ``peer-check`` passes; a bridge
+    of the same signals in another order fails, saying the peer refused
+    them."""
     docs = Path(__file__).resolve().parents[2] / "docs" / "in_the_loop.md"
     source = re.search(r"```c\n(.*?)```", docs.read_text(), re.S)[1]
     (tmp_path / "peer.c").write_text(source)
@@ -349,6 +351,8 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
                 b.close()
                 with pytest.raises(TimeoutError):  # the stranger is not welcomed
                     stranger.recvfrom(1000)
+        checks = check_peer("127.0.0.1", port, Controller.inputs, Controller.outputs, wait=0.2)
+        assert len(checks) == 10 and all(c.passed for c in checks), [(c.name, c.seen) for c in checks]
         swapped = bridge_block("Swapped", Controller.inputs[::-1], Controller.outputs)(port=float(port))
         swapped.prepare()
         with pytest.raises(BridgeError, match=f"Swapped: the peer at udp://127.0.0.1:{port} refused the run: its "
