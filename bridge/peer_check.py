@@ -5,7 +5,8 @@ fails with a sentence saying what the device did.
 The checks speak packet layout version 3 (``packet.py``) from two sockets of
 their own, the bridge's and a stranger's, with the signals of the bridge the
 device stands behind: a hello of other signals refused, the run's hello
-welcomed, a request answered echoing its header, a request sent again
+welcomed, a request numbered 0 left unanswered, a request answered
+echoing its header, a request sent again
 answered with the same values, an older one, a stranger's, requests of other
 lengths and packets of other versions left unanswered, another run not
 welcomed while one is served, the end of a run freeing the device at once;
@@ -124,6 +125,8 @@ def check_peer(host: str, port: int, inputs, outputs, key: bytes | None = None, 
               wrong or ("a welcome" if p.payload[:32] == digest else "a welcome with another digest"))
         if not checks[-1].passed:
             return checks + [_UNTRIED]
+        _, p = request(bridge, run, 0, 0.0)
+        check("a request numbered 0 is not answered", p is None, "no reply" if p is None else "a reply")
         nonce, p = request(bridge, run, 1, 0.0)
         wrong = _echoes(p, ANSWER, run, 1, 0, nonce, 0.0)
         check(f"a request is answered with {n_out} values, its header echoed", wrong is None,

@@ -155,6 +155,9 @@ class Peer:
             stats.strangers += 1
             return None
         stats.requests += 1
+        if p.seq == 0:  # no request's number: nothing to answer, nor to repeat
+            stats.old += 1
+            return None
         if p.seq == self.last_seq:
             stats.repeated += 1
             return p.seq, self.codec.answer_to(p, self.cached)

@@ -213,7 +213,7 @@ static inline size_t cp_handle(cp_peer *p, const unsigned char *in, size_t n, ui
     if (kind == CP_HEARTBEAT && n == CP_HEAD) { p->heartbeats++; return 0; }
     if (kind != CP_REQUEST || n != CP_HEAD + 8 * (size_t)p->n_in || p->n_in > CP_MAX_VALUES ||
         p->n_out > CP_MAX_VALUES) { p->ignored++; return 0; }
-    if (seq < p->last) { p->ignored++; return 0; }
+    if (seq == 0 || seq < p->last) { p->ignored++; return 0; }  /* old, or no request's number */
     if (seq > p->last) {
         double u[CP_MAX_VALUES];
         for (int i = 0; i < p->n_in; i++) cp_field_(&u[i], in + CP_HEAD + 8 * i, 8, big);

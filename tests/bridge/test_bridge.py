@@ -352,7 +352,7 @@ def test_the_c_peer_of_the_docs_serves_a_bridge(tmp_path, rng):
                 with pytest.raises(TimeoutError):  # the stranger is not welcomed
                     stranger.recvfrom(1000)
         checks = check_peer("127.0.0.1", port, Controller.inputs, Controller.outputs, wait=0.2)
-        assert len(checks) == 10 and all(c.passed for c in checks), [(c.name, c.seen) for c in checks]
+        assert len(checks) == 11 and all(c.passed for c in checks), [(c.name, c.seen) for c in checks]
         swapped = bridge_block("Swapped", Controller.inputs[::-1], Controller.outputs)(port=float(port))
         swapped.prepare()
         with pytest.raises(BridgeError, match=f"Swapped: the peer at udp://127.0.0.1:{port} refused the run: its "

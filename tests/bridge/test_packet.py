@@ -271,6 +271,16 @@ def test_a_run_ends_by_its_bridge_or_when_idle():
     assert (s.runs, s.ended, s.abandoned, s.strangers, s.repeated) == (3, 1, 1, 2, 1)
 
 
+def test_a_request_numbered_0_is_not_answered():
+    """Sequence numbers start at 1: a request numbered 0 before the run's
+    first (when the last answered is 0 too) is neither a repeat nor new."""
+    peer = Peer(Integrator(k=2.0, x0=0.5))
+    assert hello(peer) == WELCOME
+    assert ask(peer, 0, 0.0, 1.0) is None
+    assert ask(peer, 1, 0.0, 1.0) == [0.5, 1.5]
+    assert (peer.stats.old, peer.stats.repeated) == (1, 0)
+
+
 def test_a_request_without_a_hello_starts_no_run():
     """A peer started (or restarted) in the middle of a run does not take
     it up from the initial state: the bridge, unanswered, says so."""

@@ -17,7 +17,7 @@ from crane_cosim.cli import main
 
 KEY = b"the rig's key of 32 bytes......."
 RULES = ["a hello of other signals is refused", "the hello of its signals is welcomed, its header echoed",
-         "a request is answered with 6 values, its header echoed",
+         "a request numbered 0 is not answered", "a request is answered with 6 values, its header echoed",
          "a request sent again gets the same values, its own attempt and nonce echoed",
          "an older request is not answered", "a request of the run from another address is not answered",
          "requests of other lengths are not answered", "packets of layout versions 1 and 2 are not answered",
@@ -44,7 +44,7 @@ def serving(key=None, peer_class=Peer):
 def test_serve_passes_every_rule(key, big):
     with serving(key) as port:
         checks = check_peer("127.0.0.1", port, Controller.inputs, Controller.outputs, key, big, wait=0.3)
-    expected = RULES[:8] + (["a request without the key's tag is not answered"] if key else []) + RULES[8:]
+    expected = RULES[:9] + (["a request without the key's tag is not answered"] if key else []) + RULES[9:]
     assert [c.name for c in checks] == expected
     assert all(c.passed for c in checks), [(c.name, c.seen) for c in checks if not c.passed]
 
@@ -64,9 +64,9 @@ def test_a_peer_that_breaks_a_rule_fails_that_rule_by_name(capsys):
     with serving(peer_class=AnswersOld) as port:
         assert main(["peer-check", f"127.0.0.1:{port}", "Controller", "--wait", "0.3"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[4] == "FAIL  an older request is not answered (seen: a reply)"
-    assert [line[:4] for line in out[:-1]] == ["pass"] * 4 + ["FAIL"] + ["pass"] * 5
-    assert out[-1] == "9 of 10 checks passed"
+    assert out[5] == "FAIL  an older request is not answered (seen: a reply)"
+    assert [line[:4] for line in out[:-1]] == ["pass"] * 5 + ["FAIL"] + ["pass"] * 5
+    assert out[-1] == "10 of 11 checks passed"
 
 
 def test_a_device_that_answers_nothing_stops_the_checks_at_the_welcome(capsys):

@@ -77,7 +77,7 @@ def test_the_c_library_serves_bridges_in_either_byte_order(pd_peer, tmp_path, rn
         other.close()
         for big in (False, True):  # and every rule of peer-check
             checks = check_peer("127.0.0.1", port, Controller.inputs, Controller.outputs, key, big, wait=0.2)
-            assert len(checks) == 10 + (key is not None)
+            assert len(checks) == 11 + (key is not None)
             assert all(c.passed for c in checks), [(c.name, c.seen) for c in checks if not c.passed]
         if key is not None:  # a bridge without the key: never answered
             stranger = ControllerBridge(port=float(port), timeout=0.2)
