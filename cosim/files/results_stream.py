@@ -206,15 +206,24 @@ class ResultWriter:
             self._hand_over(k)
             return
         start = time.perf_counter_ns()
-        self._stream.write_batch(self._batch(self._buf, k, self._texts))
-        self.written_t = float(self._buf[0, k - 1])
+        self._write_batch(self._buf, k, self._texts)
+        self._keep(self._buf, k)
+        self._row_ns = max(1, (time.perf_counter_ns() - start) // k)
+
+    def _write_batch(self, buf: np.ndarray, k: int, texts) -> None:
+        """The first ``k`` rows of ``buf`` and ``texts`` written as a batch."""
+        self._stream.write_batch(self._batch(buf, k, texts))
+        self.written_t = float(buf[0, k - 1])
+
+    def _keep(self, rest: np.ndarray, k: int) -> None:
+        """The rows held after the oldest ``k`` go on in the buffer ``rest``
+        (the one in use, or a spare one)."""
         n = self._n
         if k < n:
-            self._buf[:, :n - k] = self._buf[:, k:n]
+            rest[:, :n - k] = self._buf[:, k:n]
         for column in self._texts:
             del column[:k]
-        self._n = n - k
-        self._row_ns = max(1, (time.perf_counter_ns() - start) // k)
+        self._buf, self._n = rest, n - k
         self._last_write = time.monotonic()
 
     def _hand_over(self, k: int) -> None:
@@ -222,16 +231,9 @@ class ResultWriter:
         to the writing thread; the rest into a spare buffer, waited for if
         none is spare."""
         self._raise_failed()
-        buf, n = self._buf, self._n
-        texts = [column[:k] for column in self._texts]
-        fresh = self._free.get()
-        if k < n:
-            fresh[:, :n - k] = buf[:, k:n]
-        for column in self._texts:
-            del column[:k]
-        self._buf, self._n = fresh, n - k
+        buf, texts = self._buf, [column[:k] for column in self._texts]
+        self._keep(self._free.get(), k)
         self._queue.put((buf, k, texts))
-        self._last_write = time.monotonic()
 
     @property
     def thread_id(self) -> int | None:
@@ -245,8 +247,7 @@ class ResultWriter:
             try:
                 if self._error is None:
                     start = time.perf_counter_ns()
-                    self._stream.write_batch(self._batch(buf, k, texts))
-                    self.written_t = float(buf[0, k - 1])
+                    self._write_batch(buf, k, texts)
                     self._row_ns = max(1, (time.perf_counter_ns() - start) // k)
             except BaseException as exc:  # (raised in the run's thread, at its next hand-over)
                 self._error = exc
