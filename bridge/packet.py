@@ -98,7 +98,6 @@ class Codec:
 
     def __init__(self, key: bytes | None = None, big: bool = False):
         self.key, self.big = key or None, big
-        self._flags = (BIG_ENDIAN if big else 0) | (TAGGED if self.key else 0)
 
     def _tagged(self, body: bytes) -> bytes:
         if self.key is None:
@@ -106,22 +105,24 @@ class Codec:
         return body + hmac.digest(self.key, body, "sha256")[:TAG_SIZE]
 
     def pack(self, kind: int, run: int, seq: int, t: float, values=(), attempt: int = 0, nonce: int = 0,
-             payload: bytes = b"") -> bytes:
+             payload: bytes = b"", big: bool | None = None) -> bytes:
         """The datagram ``(kind, run, seq, attempt, nonce, t)`` with
-        ``values`` (float64s) or ``payload`` after the header; ``run`` and
-        ``seq`` are uint32, ``attempt`` is held at :data:`MAX_ATTEMPT`."""
+        ``values`` (float64s) or ``payload`` after the header, in the byte
+        order ``big`` (None: this end's); ``run`` and ``seq`` are uint32,
+        ``attempt`` is held at :data:`MAX_ATTEMPT`."""
         for name, value in (("run", run), ("sequence number", seq)):
             if not 0 <= value < 2 ** 32:
                 raise ValueError(f"{name} {value} does not fit the packet's uint32")
-        head = _HEADERS[self.big].pack(MAGIC, kind, self._flags, min(attempt, MAX_ATTEMPT), run, seq, nonce, t)
-        return self._tagged(head + np.asarray(values, dtype=">f8" if self.big else "<f8").tobytes() + payload)
+        big = self.big if big is None else big
+        flags = (BIG_ENDIAN if big else 0) | (TAGGED if self.key else 0)
+        head = _HEADERS[big].pack(MAGIC, kind, flags, min(attempt, MAX_ATTEMPT), run, seq, nonce, t)
+        return self._tagged(head + np.asarray(values, dtype=">f8" if big else "<f8").tobytes() + payload)
 
     def answer_to(self, request: Packet, values=(), kind: int = ANSWER, payload: bytes = b"") -> bytes:
         """The answer (or welcome, refusal) to ``request``: its header with
         the kind changed, in its byte order, then ``values`` or ``payload``."""
-        codec = self if request.big == self.big else Codec(self.key, request.big)
-        return codec.pack(kind, request.run, request.seq, request.t, values, request.attempt, request.nonce,
-                          payload)
+        return self.pack(kind, request.run, request.seq, request.t, values, request.attempt, request.nonce, payload,
+                         big=request.big)
 
     def unpack(self, data: bytes, n: int) -> Packet:
         """The :class:`Packet` in ``data``: a request or answer carrying

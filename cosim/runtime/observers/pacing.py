@@ -68,13 +68,6 @@ IDLE_MARGIN_NS = 50_000
 PROGRESS_EVERY = Progress.period
 
 
-def _reset_scheduler(tid: int, old) -> None:
-    try:
-        os.sched_setscheduler(tid, *old)
-    except OSError:  # the thread ended meanwhile
-        pass
-
-
 def check_factor(factor) -> None:
     """One sentence for a real-time factor the pacer cannot keep."""
     if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor > 0):
@@ -185,7 +178,8 @@ class Pacer:
                 os.sched_setscheduler(tid, os.SCHED_FIFO, os.sched_param(priority))
             except OSError:  # the thread gone, or no privilege for it: it stays as it was
                 continue
-            self._restore.append(lambda tid=tid, old=old: _reset_scheduler(tid, old))
+            # (stop() passes over the OSError of a thread ended meanwhile)
+            self._restore.append(lambda tid=tid, old=old: os.sched_setscheduler(tid, *old))
             self.facilities["helpers_scheduler"] = f"SCHED_FIFO {priority}"
 
     def wait(self, t: float, idle=None) -> None:
@@ -362,8 +356,8 @@ class Pacing(Observer):
         self.batches = Batches(self.log.writer)
         self.batches.start()
         self._progress = Costs(100_000)
-        writer = self.log.writer.thread_id
-        self.pacer.start(execution.instances, [writer] if writer is not None else [])
+        tid = self.log.writer.thread_id  # the results' writing thread, if they are written behind
+        self.pacer.start(execution.instances, [tid] if tid is not None else [])
 
     def step_complete(self, execution) -> None:
         self._steps += 1
