@@ -199,7 +199,7 @@ class UdpBridge(Block):
         self._n_values = len(self.outputs) - len(COUNTERS)
         self._codec = Codec(key, big=p.byte_order == "big")
         self._link = Link(name, p.host.strip(), int(p.port), int(p.local_port), self._n_values, self._codec,
-                          signals_digest(self.inputs, self.outputs[:self._n_values]), p.heartbeat)
+                          self.signals(), p.heartbeat)
         self.address = self._link.address
         self._lock_step = p.mode == "lock-step"
         self._values = np.array([v.start for v in self.outputs[:self._n_values]], dtype=float)
@@ -215,6 +215,13 @@ class UdpBridge(Block):
         self._waiting_since = None
         self.stale = self.held = self.safe = 0
         self._held_in_a_row = 0
+
+    @classmethod
+    def signals(cls) -> tuple[bytes, str]:
+        """``(digest, text)`` of the signals the bridge and its peer exchange
+        (its inputs, and its outputs but the counters), which its hello
+        offers (``packet.signals_digest``)."""
+        return signals_digest(cls.inputs, cls.outputs[:len(cls.outputs) - len(COUNTERS)])
 
     # the counters: the ledger's, and the datagrams ignored
     sent = property(lambda self: self._ledger.sent)

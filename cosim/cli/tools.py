@@ -15,10 +15,10 @@ from ..blocks.hull_database import write_database
 from ..blocks.registry import BLOCKS
 from ..blocks.units import UNITS
 from ..blocks.warm_up import warm_up
-from ..bridge.packet import read_key, signals_digest
+from ..bridge.packet import read_key
 from ..bridge.peer_check import check_peer
 from ..bridge.serve import Server, random_drop
-from ..bridge.udp_bridge import COUNTERS, bridge_block, bridge_of
+from ..bridge.udp_bridge import bridge_block, bridge_of
 from ..errors import CraneCosimError
 from ..example_sets import example_parameter_sets
 from ..files.results import cut_short
@@ -94,7 +94,7 @@ def cmd_build_bridge(args) -> int:
             bridge = bridge_block(args.name, inputs, outputs)
         check_folder(args.out, "--out")
         print(build_bridge_fmu(bridge, args.out))
-        digest, _ = signals_digest(bridge.inputs, bridge.outputs[:len(bridge.outputs) - len(COUNTERS)])
+        digest, _ = bridge.signals()
         print(f"crane-cosim: the digest of its signals, which its peer compares in the hello: {digest.hex()} "
               f"(docs/in_the_loop.md)", file=sys.stderr)
     except ValueError as exc:
@@ -130,6 +130,15 @@ def _block_parameters(block_cls, items) -> dict:
     return params
 
 
+def _key(key_file: str) -> bytes | None:
+    """The rig's key of ``--key-file`` (or the environment), or None; one
+    sentence for one that cannot be used."""
+    try:
+        return read_key(key_file)
+    except ValueError as exc:
+        raise CraneCosimError(f"--key-file: {exc}" if key_file else str(exc)) from None
+
+
 def cmd_peer_check(args) -> int:
     host, _, port = args.address.rpartition(":")
     if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
@@ -141,10 +150,7 @@ def cmd_peer_check(args) -> int:
         raise CraneCosimError(f"no block named {args.block!r}; known: {', '.join(BLOCKS)}")
     if not (math.isfinite(args.wait) and args.wait > 0):
         raise CraneCosimError(f"--wait {args.wait:g} must be a positive number of seconds")
-    try:
-        key = read_key(args.key_file)
-    except ValueError as exc:
-        raise CraneCosimError(f"--key-file: {exc}" if args.key_file else str(exc)) from None
+    key = _key(args.key_file)
     if args.block is not None:
         inputs, outputs = BLOCKS[args.block].inputs, BLOCKS[args.block].outputs
     else:
@@ -173,10 +179,7 @@ def cmd_serve(args) -> int:
         if args.stats.is_dir():
             raise CraneCosimError(f"--stats {args.stats} is a folder; name the file to write")
         check_folder(args.stats.parent, "--stats' folder")
-    try:
-        key = read_key(args.key_file)
-    except ValueError as exc:
-        raise CraneCosimError(f"--key-file: {exc}" if args.key_file else str(exc)) from None
+    key = _key(args.key_file)
     block_cls = BLOCKS[args.block]
     try:
         block = block_cls(**_block_parameters(block_cls, args.set))
