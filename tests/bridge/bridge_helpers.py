@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import pytest
 
 from crane_cosim.blocks.controller import Controller
+from crane_cosim.bridge.serve import Server
 from crane_cosim.fmus.build import build_bridge_fmu
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import crane_on_vessel
@@ -70,6 +71,24 @@ def bridged(tmp_path, fmu_dir, bridge_fmu, port, system=crane_on_vessel, compone
     for name, value in params.items():
         s.set_parameter(f"{component}.{name}", value)
     return s
+
+
+@contextmanager
+def serving(block, drop=None, key=None, peer_class=None):
+    """``block`` served by a :class:`Server` on a thread of its own (its
+    peer of ``peer_class``, a :class:`Peer` that breaks a rule, if given)."""
+    server = Server(block, drop=drop, key=key)
+    if peer_class is not None:
+        server.peer = peer_class(block, server.stats, key=key)
+    stop = threading.Event()
+    thread = threading.Thread(target=server.run, args=(stop.is_set, 0.02), daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
 
 
 def free_port() -> int:

@@ -4,15 +4,12 @@ a key; a peer that breaks a rule named by the rule it breaks; a device that
 never answers stops the checks at the welcome; bad input one sentence."""
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-
 import pytest
 
-from bridge_helpers import free_port, one_sentence
+from bridge_helpers import free_port, one_sentence, serving
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.peer_check import check_peer
-from crane_cosim.bridge.serve import Peer, Server
+from crane_cosim.bridge.serve import Peer
 from crane_cosim.cli import main
 
 KEY = b"the rig's key of 32 bytes......."
@@ -25,25 +22,10 @@ RULES = ["a hello of other signals is refused", "the hello of its signals is wel
          "after the end of a run another is welcomed at once"]
 
 
-@contextmanager
-def serving(key=None, peer_class=Peer):
-    server = Server(Controller(), key=key)
-    server.peer = peer_class(Controller(), server.stats, key=key)
-    stop = threading.Event()
-    thread = threading.Thread(target=server.run, args=(stop.is_set, 0.02), daemon=True)
-    thread.start()
-    try:
-        yield server.port
-    finally:
-        stop.set()
-        thread.join(5)
-        server.close()
-
-
 @pytest.mark.parametrize("key,big", [(None, False), (None, True), (KEY, False)])
 def test_serve_passes_every_rule(key, big):
-    with serving(key) as port:
-        checks = check_peer("127.0.0.1", port, Controller.inputs, Controller.outputs, key, big, wait=0.3)
+    with serving(Controller(), key=key) as server:
+        checks = check_peer("127.0.0.1", server.port, Controller.inputs, Controller.outputs, key, big, wait=0.3)
     expected = RULES[:9] + (["a request without the key's tag is not answered"] if key else []) + RULES[9:]
     assert [c.name for c in checks] == expected
     assert all(c.passed for c in checks), [(c.name, c.seen) for c in checks if not c.passed]
@@ -61,8 +43,8 @@ class AnswersOld(Peer):
 
 
 def test_a_peer_that_breaks_a_rule_fails_that_rule_by_name(capsys):
-    with serving(peer_class=AnswersOld) as port:
-        assert main(["peer-check", f"127.0.0.1:{port}", "Controller", "--wait", "0.3"]) == 1
+    with serving(Controller(), peer_class=AnswersOld) as server:
+        assert main(["peer-check", f"127.0.0.1:{server.port}", "Controller", "--wait", "0.3"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[5] == "FAIL  an older request is not answered (seen: a reply)"
     assert [line[:4] for line in out[:-1]] == ["pass"] * 5 + ["FAIL"] + ["pass"] * 5

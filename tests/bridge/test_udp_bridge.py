@@ -17,7 +17,8 @@ from crane_cosim.bridge.packet import (ANSWER, END, HEARTBEAT, HELLO, REQUEST, W
                                        signals_digest, unpack)
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.udp_bridge import COUNTERS, BridgeError, bridge_of
-from crane_cosim.bridge.serve import Peer, Server, random_drop
+from crane_cosim.bridge.serve import Peer, random_drop
+from bridge_helpers import serving
 from integrator_block import Integrator
 from limits import HUNG
 
@@ -26,21 +27,6 @@ IntegratorBridge = bridge_of(Integrator)
 N_OUT = len(Controller.outputs)
 H = 1.0 / 1024  # a step whose multiples are exact: the peer's t - t_peer is then the step itself
 NAMES = [c.name for c in COUNTERS]
-
-
-@contextmanager
-def serving(block, drop=None, key=None):
-    """``block`` served by a :class:`Server` on a thread of its own."""
-    server = Server(block, drop=drop, key=key)
-    stop = threading.Event()
-    thread = threading.Thread(target=server.run, args=(stop.is_set, 0.02), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        stop.set()
-        thread.join(5)
-        server.close()
 
 
 @contextmanager
