@@ -49,7 +49,9 @@ from pythonfmu.builder import FmuBuilder
 from ..blocks.block import Block
 from ..blocks.registry import BLOCKS
 from ..blocks.units import base_unit_attributes
-from ..bridge.udp_bridge import UdpBridge, bridge_from_spec, bridge_of
+from ..bridge.dcp.dcp_bridge import DcpBridge
+from ..bridge.specs import bridge_from_spec
+from ..bridge.udp_bridge import UdpBridge, bridge_of
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, read_member
 from . import native
@@ -84,7 +86,7 @@ def _source_files() -> list[Path]:
     # the shim's source and the files it includes (one translation unit)
     shim = sorted(native.SHIM_SOURCE.parent.glob("*.[ch]"))
     return (sorted(BLOCKS_DIR.glob("*.py")) + sorted(BLOCKS_DIR.glob(f"{HULLS}/*.nc")) + sorted(BRIDGE_DIR.glob("*.py"))
-            + [HERE / m for m in FMU_MODULES] + [HERE / "build.py", HERE / "native.py", *shim])
+            + sorted(BRIDGE_DIR.glob("dcp/*.py")) + [HERE / m for m in FMU_MODULES] + [HERE / "build.py", HERE / "native.py", *shim])
 
 
 def _outside_module(block_cls) -> Path | None:
@@ -92,7 +94,7 @@ def _outside_module(block_cls) -> Path | None:
     package's (those lie in ``blocks/``, a bridge in ``bridge/``), else None.  Raises ``ValueError``
     for a class that the FMU could not import by name from that file."""
     path = Path(inspect.getfile(block_cls)).resolve()
-    if path.parent in (BLOCKS_DIR, BRIDGE_DIR):
+    if path.parent in (BLOCKS_DIR, BRIDGE_DIR, BRIDGE_DIR / "dcp"):
         return None
     module = sys.modules.get(block_cls.__module__)
     if getattr(module, block_cls.__qualname__, None) is not block_cls or path.suffix != ".py":
@@ -167,9 +169,9 @@ def _write_package(root: Path, package: str, outside: Path | None) -> None:
     (pkg / "blocks" / HULLS).mkdir()
     for f in BLOCKS_DIR.glob(f"{HULLS}/*.nc"):
         shutil.copy2(f, pkg / "blocks" / HULLS / f.name)
-    (pkg / "bridge").mkdir()
-    for f in BRIDGE_DIR.glob("*.py"):
-        shutil.copy2(f, pkg / "bridge" / f.name)
+    (pkg / "bridge" / "dcp").mkdir(parents=True)
+    for f in [*BRIDGE_DIR.glob("*.py"), *BRIDGE_DIR.glob("dcp/*.py")]:
+        shutil.copy2(f, pkg / "bridge" / f.relative_to(BRIDGE_DIR))
     for module in FMU_MODULES:
         shutil.copy2(HERE / module, pkg / module)
     if outside is not None:
@@ -189,7 +191,7 @@ _BRIDGE_IMPORT = '''import json as _json
 from pathlib import Path as _Path
 
 import {package} as _package
-from {package}.bridge.udp_bridge import bridge_from_spec
+from {package}.bridge.specs import bridge_from_spec
 
 # The class is made from the spec built in, once, when the module is
 # imported: pythonfmu runs this file again for every further instance, with
@@ -243,17 +245,19 @@ def build_fmu(model: str, out_dir: Path) -> Path:
 
 def build_bridge_fmu(spec_or_block, out_dir: Path) -> Path:
     """Build ``<out_dir>/<model_name>.fmu``, a UDP bridge
-    (``bridge/udp_bridge.py``), from a bridge class (made by
-    ``bridge_block`` or ``bridge_of``), its spec (a dict), or a block
+    (``bridge/udp_bridge.py``) or a DCP bridge (``bridge/dcp/dcp_bridge.py``),
+    from a bridge class (made by ``bridge_block``, ``bridge_of`` or
+    ``dcp_bridge_of``), its spec (a dict), or a block
     class, whose bridge (``bridge_of``) it builds; returns its path.
     Raises ``ValueError`` for a spec or ports a bridge cannot have, and for
     a bridge named like one of the project's blocks (whose FMU a run would
     rebuild in its place)."""
     if isinstance(spec_or_block, dict):
         bridge = bridge_from_spec(spec_or_block)
-    elif isinstance(spec_or_block, type) and issubclass(spec_or_block, UdpBridge):
+    elif isinstance(spec_or_block, type) and issubclass(spec_or_block, (UdpBridge, DcpBridge)):
         if spec_or_block.bridge_spec is None:
-            raise ValueError("UdpBridge has no ports; make a bridge with bridge_block or bridge_of")
+            raise ValueError(f"{spec_or_block.model_name} has no ports; make a bridge with bridge_block, bridge_of "
+                             f"or dcp_bridge_of")
         bridge = spec_or_block
     elif isinstance(spec_or_block, type) and issubclass(spec_or_block, Block):
         bridge = bridge_of(spec_or_block)

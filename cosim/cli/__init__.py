@@ -17,6 +17,7 @@ import threading
 import warnings
 
 from ..errors import CraneCosimError, SimulationError, Terminated
+from .dcp import cmd_build_dcp_bridge, cmd_dcp_slave
 from .parser import parser, split_pair
 from .runs import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_sweep
@@ -52,7 +53,8 @@ def main(argv=None) -> int:
         print(f"crane-cosim: error: {wrong}", file=sys.stderr)
         return 2
     commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "build-fmus": cmd_build,
-                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "peer-check": cmd_peer_check, "demo": cmd_demo,
+                "build-bridge": cmd_build_bridge, "serve": cmd_serve, "dcp-slave": cmd_dcp_slave,
+                "build-dcp-bridge": cmd_build_dcp_bridge, "peer-check": cmd_peer_check, "demo": cmd_demo,
                 "bench": cmd_bench, "fatigue": cmd_fatigue, "sweep": cmd_sweep, "export-results": cmd_export_results,
                 "hydro": cmd_hydro, "animate": cmd_animate}
     # SIGTERM (kill, a batch system's time limit) ends the command like

@@ -220,6 +220,33 @@ def parser(description: str) -> argparse.ArgumentParser:
                     help="write what was served (runs, requests, answers, the answers dropped, the datagrams "
                          "ignored) to FILE as JSON when stopped")
 
+    ds = sub.add_parser("dcp-slave", help="run one of the project's blocks as a DCP 1.0 slave over UDP/IPv4 "
+                                          "(docs/in_the_loop.md)")
+    ds.add_argument("block", help="the project's block to serve, e.g. Controller")
+    ds.add_argument("--port", type=int, required=True,
+                    help="UDP port of the slave's control endpoint (0: one the system chooses; the line printed when "
+                         "ready and the slave description show it)")
+    ds.add_argument("--host", default="127.0.0.1",
+                    help="IPv4 address to listen on, written into the slave description (default 127.0.0.1: this "
+                         "machine only)")
+    ds.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="set a parameter of the block (repeatable); a DCP master may set its Real and Boolean "
+                         "parameters too (CFG_parameter)")
+    ds.add_argument("--description", type=Path, metavar="FILE",
+                    help="where to write the slave description a master reads (default: <BLOCK>.dcp.xml here)")
+    ds.add_argument("--record", type=Path, metavar="FILE",
+                    help="write every evaluation of the outputs (time, inputs, outputs) to FILE as CSV, a line "
+                         "each, as it goes")
+    ds.add_argument("--stats", type=Path, metavar="FILE",
+                    help="write what the slave did (PDUs, steps, refusals, missed data, late steps) to FILE as JSON "
+                         "when stopped")
+
+    db = sub.add_parser("build-dcp-bridge", help="build an FMU that drives a DCP 1.0 slave (a device, or "
+                                                 "dcp-slave) from its slave description")
+    db.add_argument("description", type=Path, help="the slave's description (dcpSlaveDescription XML)")
+    db.add_argument("--name", help="the FMU's model name (default: the slave's dcpSlaveName)")
+    db.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
+
     pc = sub.add_parser("peer-check", help="drive a device (any peer of a UDP bridge) through the peer's rules and "
                                            "say which it follows (docs/in_the_loop.md)")
     pc.add_argument("address", metavar="HOST:PORT", help="where the device listens")

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..blocks.block import ParameterError, Variable
@@ -29,7 +30,8 @@ from ..hydro.compute import compute_database, read_hull
 from ..runtime.runlog import check_folder, make_folder
 from ..views import animate
 
-__all__ = ["cmd_build", "cmd_build_bridge", "cmd_peer_check", "cmd_serve", "cmd_export_results", "cmd_hydro"]
+__all__ = ["cmd_build", "cmd_build_bridge", "cmd_peer_check", "cmd_serve", "cmd_export_results", "cmd_hydro",
+           "stopped_by_signals", "check_stats_file", "block_parameters"]
 
 
 def cmd_build(args) -> int:
@@ -130,6 +132,41 @@ def _block_parameters(block_cls, items) -> dict:
     return params
 
 
+@contextmanager
+def stopped_by_signals():
+    """An event that Ctrl-C and SIGTERM set while the block is in force, so
+    that a service ends between two datagrams with its statistics whole."""
+    stop = threading.Event()
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, lambda signum, frame: stop.set())
+    try:
+        yield stop
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def check_stats_file(path) -> None:
+    """Refuse a ``--stats`` file that cannot be written, before serving."""
+    if path is not None:
+        if path.is_dir():
+            raise CraneCosimError(f"--stats {path} is a folder; name the file to write")
+        check_folder(path.parent, "--stats' folder")
+
+
+def block_parameters(block_cls, items) -> dict:
+    """The parameters ``name=value`` of ``--set`` (:func:`_block_parameters`),
+    checked by making the block once: one sentence for what it refuses."""
+    params = _block_parameters(block_cls, items)
+    try:
+        block_cls(**params)
+    except ParameterError as exc:
+        raise CraneCosimError(str(exc)) from None
+    return params
+
+
 def _key(key_file: str) -> bytes | None:
     """The rig's key of ``--key-file`` (or the environment), or None; one
     sentence for one that cannot be used."""
@@ -175,10 +212,7 @@ def cmd_serve(args) -> int:
         raise CraneCosimError(f"--drop {args.drop:g} must be a fraction from 0 to 1")
     if not (math.isfinite(args.idle) and args.idle > 0):
         raise CraneCosimError(f"--idle {args.idle:g} must be a positive number of seconds")
-    if args.stats is not None:
-        if args.stats.is_dir():
-            raise CraneCosimError(f"--stats {args.stats} is a folder; name the file to write")
-        check_folder(args.stats.parent, "--stats' folder")
+    check_stats_file(args.stats)
     key = _key(args.key_file)
     block_cls = BLOCKS[args.block]
     try:
@@ -200,19 +234,11 @@ def cmd_serve(args) -> int:
     except OSError as exc:
         raise CraneCosimError(f"cannot serve {args.block} on udp://{args.host}:{args.port}: "
                               f"{exc.strerror or exc}") from None
-    # Ctrl-C and SIGTERM end the service between two requests, so that the
-    # statistics are complete
-    stop = threading.Event()
-    old = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            old[sig] = signal.signal(sig, lambda signum, frame: stop.set())
     try:
         print(f"serving {block.model_name} on {server.address}", flush=True)
-        stats = server.run(stop.is_set)
+        with stopped_by_signals() as stop:
+            stats = server.run(stop.is_set)
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
         server.close()
     if args.stats is not None:
         try:

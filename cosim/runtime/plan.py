@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..blocks.registry import BLOCKS
-from ..bridge.udp_bridge import bridge_from_spec
+from ..bridge.specs import bridge_from_spec
 from ..errors import CraneCosimError
 from ..fmus.build import bridge_spec_of
 from . import checks
