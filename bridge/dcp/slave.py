@@ -137,12 +137,13 @@ class Slave:
             return [self._nack(p.seq, P.error_code("PROTOCOL_ERROR_PDU_NOT_ALLOWED_IN_THIS_STATE"))]
         if "state" in p.fields and p.state != self.state:
             return [self._nack(p.seq, P.error_code("INVALID_STATE_ID"))]
+        ack = (P.encode(P.RSP_ACK, resp_seq=p.seq, sender=self.dcp_id), self.master)  # (deregistering forgets the id)
         try:
             follow = self._checked(p)
         except _Refused as exc:
             self._notice(f"{p.name} refused ({exc.error}){': ' + str(exc) if str(exc) != exc.error else ''}")
             return [self._nack(p.seq, P.error_code(exc.error))]
-        return [(P.encode(P.RSP_ACK, resp_seq=p.seq, sender=self.dcp_id), self.master)] + follow
+        return [ack] + follow
 
     def _nack(self, seq: int, error: int):
         self.refused += 1

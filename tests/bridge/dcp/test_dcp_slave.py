@@ -12,7 +12,6 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.dcp import pdu as P

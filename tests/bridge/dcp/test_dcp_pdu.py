@@ -6,7 +6,6 @@ own data type."""
 import struct
 
 import pytest
-
 from crane_cosim.bridge.dcp import pdu as P
 
 # the length of each fixed-size PDU in DCPLib (include/core/dcp/model/pdu, SIZE_HANDLING)

@@ -1,0 +1,89 @@
+"""DCP both ways against DCPLib, the reference implementation (programs
+written with it: ``dcplib_build.py``).  A master of DCPLib drives our
+slave (``crane-cosim dcp-slave Controller``) through registration,
+configuration, two initialization rounds and 40 non-real-time steps: every
+output the slave sent is the controller's own for the inputs it held, to
+the last bit.  Our DCP bridge, built from the description of a slave
+written with DCPLib (the PD law with zero set-points), takes the
+controller's place in the crane on the vessel: the run equals the run of
+the FMUs alone, to the last bit (no set-point moves before 1 s)."""
+from __future__ import annotations
+
+import select
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from crane_cosim.blocks.controller import Controller
+from crane_cosim.bridge.dcp.description import read_description
+from crane_cosim.cli import main
+from crane_cosim.files.results import read_results
+from crane_cosim.runtime import replace_component, run_cosim
+from crane_cosim.scenarios import crane_on_vessel
+from dcp_helpers import GAUSS_SEIDEL, STOP, dcp_slave, reference_run
+from test_dcplib_programs import WAIT, free_port
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.mark.may_skip
+def test_dcplibs_master_drives_our_slave(dcplib_programs, tmp_path):
+    description, record = tmp_path / "Controller.dcp.xml", tmp_path / "record.csv"
+    with dcp_slave("Controller", description, "--record", str(record)) as slave:
+        d = read_description(description)
+        outs, ins = d.of("output"), d.of("input")
+        lines = ["resolution 1 1000", "count 40", "steps 1", "init_runs 2",
+                 f"slave 1 127.0.0.1 {slave.port} {d.uuid}"]
+        # the outputs back to the inputs: tau_<j> -> q_<j>, q_<j>_ref -> u_<j>
+        lines += [f"output 1 1 {pos} {v.vr}" for pos, v in enumerate(outs)]
+        lines += [f"input 1 1 {pos} {v.vr} float64" for pos, v in enumerate(ins)]
+        lines += [f"target 1 1 127.0.0.1 {slave.port}", f"source 1 1 127.0.0.1 {slave.port}", "scope 1 1 init_run"]
+        config = tmp_path / "loop.cfg"
+        config.write_text("\n".join(lines) + "\n")
+        master = subprocess.run([dcplib_programs["test_master"], config], capture_output=True, text=True,
+                                timeout=WAIT)
+        assert master.returncode == 0, master.stdout + master.stderr
+    assert slave.proc.returncode == 0
+    rows = np.array([[float(v) for v in line.split(",")] for line in record.read_text().splitlines()[2:]])
+    assert len(rows) == 2 + 40  # two initializations, forty steps
+    assert list(rows[:, 0]) == [0.0, 0.0] + [k / 1000 for k in range(1, 41)]
+    block = Controller()
+    held = np.zeros(6)
+    for t, *values in rows:
+        u, y = np.array(values[:6]), np.array(values[6:])
+        assert np.array_equal(u, held), t  # what it sent the time before, through DCPLib's master
+        assert np.array_equal(y, block.output(t, np.zeros(0), u)), t
+        held = y
+    assert " 0 refused; 40 steps" in slave.err and "warning" not in slave.err, slave.err
+
+
+@pytest.fixture(scope="module")
+def reference(fmu_dir, tmp_path_factory):
+    return reference_run(tmp_path_factory.mktemp("reference"), fmu_dir)
+
+
+@pytest.mark.may_skip
+def test_our_bridge_drives_a_dcplib_slave_in_the_controllers_place(dcplib_programs, tmp_path, fmu_dir, reference):
+    port = free_port()
+    description = tmp_path / "PdSlave-Description.xml"
+    description.write_text((HERE / "PdSlave-Description.xml").read_text().replace('port="8090"', f'port="{port}"'))
+    slave = subprocess.Popen([dcplib_programs["pd_slave"], str(port), "NRT"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        ready = slave.stdout.readline() if select.select([slave.stdout], [], [], WAIT)[0] else ""
+        assert ready == f"pd_slave: listening on udp://127.0.0.1:{port}\n", (ready, slave.poll())
+        assert main(["build-dcp-bridge", str(description), "--name", "PdDcp", "--out", str(tmp_path)]) == 0
+        system = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STOP, **GAUSS_SEIDEL)
+        replace_component(system, "controller", tmp_path / "PdDcp.fmu")
+        run_cosim(system, tmp_path / "out", progress=False)
+        out, err = slave.communicate(timeout=WAIT)  # it ends when deregistered, at the end of the run
+        assert slave.returncode == 0, err
+    finally:
+        if slave.poll() is None:
+            slave.kill()
+            slave.wait()
+    df = read_results(tmp_path / "out")
+    assert (df[reference.columns] == reference).all().all()
+    assert df["controller.dcp_steps"].iloc[-1] == round(STOP / 1e-3)
+    assert out.splitlines()[-1].startswith(f"steps={round(STOP / 1e-3)} ")
