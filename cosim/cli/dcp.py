@@ -15,7 +15,7 @@ from ..bridge.dcp.slave_server import SlaveServer
 from ..errors import CraneCosimError
 from ..fmus.build import build_bridge_fmu
 from ..runtime.runlog import check_folder
-from .tools import block_parameters, check_stats_file, stopped_by_signals
+from .tools import block_parameters, check_stats_file, reported, stopped_by_signals
 
 __all__ = ["cmd_dcp_slave", "cmd_build_dcp_bridge"]
 
@@ -74,13 +74,7 @@ def cmd_dcp_slave(args) -> int:
         server.close()
         if record is not None:
             record.close()
-    if args.stats is not None:
-        try:
-            stats.write(args.stats)
-        except OSError as exc:
-            raise CraneCosimError(f"--stats {args.stats} cannot be written: {exc.strerror or exc}") from None
-    print(f"crane-cosim: {stats.summary()}", file=sys.stderr)
-    return 0
+    return reported(stats, args.stats)
 
 
 def cmd_build_dcp_bridge(args) -> int:

@@ -31,7 +31,7 @@ from ..runtime.runlog import check_folder, make_folder
 from ..views import animate
 
 __all__ = ["cmd_build", "cmd_build_bridge", "cmd_peer_check", "cmd_serve", "cmd_export_results", "cmd_hydro",
-           "stopped_by_signals", "check_stats_file", "block_parameters"]
+           "stopped_by_signals", "check_stats_file", "block_parameters", "reported"]
 
 
 def cmd_build(args) -> int:
@@ -148,6 +148,18 @@ def stopped_by_signals():
             signal.signal(sig, handler)
 
 
+def reported(stats, path) -> int:
+    """Write a service's ``stats`` to ``--stats``' ``path`` (if given), say
+    their summary on stderr, and return the exit status, 0."""
+    if path is not None:
+        try:
+            stats.write(path)
+        except OSError as exc:
+            raise CraneCosimError(f"--stats {path} cannot be written: {exc.strerror or exc}") from None
+    print(f"crane-cosim: {stats.summary()}", file=sys.stderr)
+    return 0
+
+
 def check_stats_file(path) -> None:
     """Refuse a ``--stats`` file that cannot be written, before serving."""
     if path is not None:
@@ -240,13 +252,7 @@ def cmd_serve(args) -> int:
             stats = server.run(stop.is_set)
     finally:
         server.close()
-    if args.stats is not None:
-        try:
-            stats.write(args.stats)
-        except OSError as exc:
-            raise CraneCosimError(f"--stats {args.stats} cannot be written: {exc.strerror or exc}") from None
-    print(f"crane-cosim: {stats.summary()}", file=sys.stderr)
-    return 0
+    return reported(stats, args.stats)
 
 
 def cmd_export_results(args) -> int:

@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+from crane_cosim.blocks.controller import Controller
+from crane_cosim.bridge.dcp.description import description_of, description_xml, read_description
 from crane_cosim.cli import main
 from crane_cosim.files.results import read_results
 from crane_cosim.runtime import replace_component, run_cosim
@@ -42,3 +44,32 @@ def test_a_dcp_slave_takes_the_controllers_place(tmp_path, fmu_dir, reference, c
     done = json.loads(stats.read_text())
     assert (done["steps"], done["refused"], done["missed"]) == (round(STOP / 1e-3), 0, 0)
     assert slave.err.strip().startswith("crane-cosim: DCP slave Controller on udp://127.0.0.1:")
+
+
+def test_a_slave_description_reads_back_as_written(tmp_path):
+    d = description_of(Controller, "127.0.0.1", 5000)
+    path = tmp_path / "c.xml"
+    path.write_text(description_xml(d))
+    back = read_description(path)
+    assert back.variables == d.variables and (back.uuid, back.host, back.port) == (d.uuid, "127.0.0.1", 5000)
+    assert back.resolution == d.resolution and back.steps_allowed(7)
+
+
+@pytest.mark.parametrize("args,text,fragment", [
+    (["dcp-slave", "Nope", "--port", "0"], None, "no block named 'Nope' to serve; known: Vessel"),
+    (["dcp-slave", "Controller", "--port", "0", "--set", "kP_slew=-1"], None,
+     "Controller parameter kP_slew = -1 N.m/rad is invalid"),
+    (["build-dcp-bridge", "missing.xml"], None, "slave description missing.xml cannot be read"),
+    (["build-dcp-bridge", "d.xml"], "<fmiModelDescription/>", "is not a DCP slave description: its root is "
+                                                              "<fmiModelDescription>"),
+    (["build-dcp-bridge", "d.xml"], description_xml(description_of(Controller, "127.0.0.1", 5000)).replace(
+        '<Float64 start="0" unit="N.m" />', '<String start="" />', 1), "variable tau_slew is of String; this "
+                                                                       "project exchanges numbers only"),
+])
+def test_the_dcp_commands_refuse_bad_input_in_one_sentence(capsys, tmp_path, monkeypatch, args, text, fragment):
+    monkeypatch.chdir(tmp_path)
+    if text is not None:
+        (tmp_path / "d.xml").write_text(text)
+    assert main([*args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("crane-cosim: error: ") and fragment in err and "\n" not in err, err
