@@ -22,7 +22,17 @@ import time
 
 from .packet import ANSWER, END, HEARTBEAT, HELLO, REFUSAL, WELCOME, Codec, PacketError, difference, new_nonce
 
-__all__ = ["BridgeError", "Link"]
+__all__ = ["BridgeError", "Link", "local_address"]
+
+
+def local_address(family, addr, port: int) -> tuple:
+    """The local address the system routes to ``addr`` from (a connected
+    UDP socket sends nothing), with ``port``: a bridge listens there only,
+    not on every interface."""
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
+        probe.connect(addr)
+        local = probe.getsockname()
+    return (local[0], port) + tuple(local[2:])
 
 #: a datagram larger than this is not one of ours (64 KiB: UDP's own limit)
 _MAX_DATAGRAM = 65536
@@ -78,7 +88,7 @@ class Link:
         family, _, _, _, addr = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
         sock = socket.socket(family, socket.SOCK_DGRAM)
         try:
-            local = self._local_address(family, addr)
+            local = local_address(family, addr, self.local_port)
             sock.bind(local)
         except OSError as exc:
             sock.close()
@@ -108,15 +118,6 @@ class Link:
                     return
                 self._last_sent = time.monotonic()
                 self.heartbeats += 1
-
-    def _local_address(self, family, addr) -> tuple:
-        """The local address the system routes to ``addr`` from (a connected
-        UDP socket sends nothing), with :attr:`local_port`: the bridge listens
-        there only, not on every interface."""
-        with socket.socket(family, socket.SOCK_DGRAM) as probe:
-            probe.connect(addr)
-            local = probe.getsockname()
-        return (local[0], self.local_port) + tuple(local[2:])
 
     @property
     def local(self):

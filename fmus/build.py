@@ -85,8 +85,13 @@ FMU_MODULES = ("adapter.py", "values.py", "host_process.py")
 def _source_files() -> list[Path]:
     # the shim's source and the files it includes (one translation unit)
     shim = sorted(native.SHIM_SOURCE.parent.glob("*.[ch]"))
-    return (sorted(BLOCKS_DIR.glob("*.py")) + sorted(BLOCKS_DIR.glob(f"{HULLS}/*.nc")) + sorted(BRIDGE_DIR.glob("*.py"))
-            + sorted(BRIDGE_DIR.glob("dcp/*.py")) + [HERE / m for m in FMU_MODULES] + [HERE / "build.py", HERE / "native.py", *shim])
+    return (sorted(BLOCKS_DIR.glob("*.py")) + sorted(BLOCKS_DIR.glob(f"{HULLS}/*.nc")) + _bridge_files()
+            + [HERE / m for m in FMU_MODULES] + [HERE / "build.py", HERE / "native.py", *shim])
+
+
+def _bridge_files() -> list[Path]:
+    """The bridge's modules every FMU carries: its folder's and ``dcp/``'s."""
+    return sorted(BRIDGE_DIR.glob("*.py")) + sorted(BRIDGE_DIR.glob("dcp/*.py"))
 
 
 def _outside_module(block_cls) -> Path | None:
@@ -170,7 +175,7 @@ def _write_package(root: Path, package: str, outside: Path | None) -> None:
     for f in BLOCKS_DIR.glob(f"{HULLS}/*.nc"):
         shutil.copy2(f, pkg / "blocks" / HULLS / f.name)
     (pkg / "bridge" / "dcp").mkdir(parents=True)
-    for f in [*BRIDGE_DIR.glob("*.py"), *BRIDGE_DIR.glob("dcp/*.py")]:
+    for f in _bridge_files():
         shutil.copy2(f, pkg / "bridge" / f.relative_to(BRIDGE_DIR))
     for module in FMU_MODULES:
         shutil.copy2(HERE / module, pkg / module)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from typing import ClassVar
 
 import numpy as np
@@ -32,7 +33,6 @@ from ...blocks.block import Block, ParameterError, Variable
 from ...blocks.units import UNITS
 from .description import DescriptionError, SlaveDescription, description_xml, read_description_text
 from .master import DcpMaster
-from .slave import steps_of
 
 __all__ = ["DcpBridge", "dcp_bridge_of", "dcp_bridge_from_spec", "DCP_COUNTERS"]
 
@@ -123,6 +123,13 @@ class DcpBridge(Block):
             m.initialize(np.asarray(u, dtype=float))
             self._evaluated = key
         return np.concatenate([m.values, [self._steps, m.missed, m.round_trip]])
+
+
+def steps_of(h: float, resolution: Fraction) -> int | None:
+    """The whole number of ``resolution`` steps in ``h`` [s], or None when
+    ``h`` is not one to round-off."""
+    n = round(h / float(resolution))
+    return n if n >= 1 and math.isclose(n * float(resolution), h, rel_tol=1e-9, abs_tol=0.0) else None
 
 
 def _port(v, where: str) -> Variable:

@@ -86,6 +86,12 @@ class SlaveDescription:
         default, fixed, least, most = self.nrt_steps
         return n == default if fixed else least <= n <= most
 
+    @property
+    def uuid_bytes(self) -> bytes:
+        """The uuid as ``STC_register`` carries it: its 16 bytes in the
+        order of its text."""
+        return uuid_module.UUID(self.uuid).bytes
+
     def of(self, causality: str) -> list[DcpVariable]:
         return [v for v in self.variables if v.causality == causality]
 

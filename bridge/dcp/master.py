@@ -23,6 +23,7 @@ import os
 import socket
 import time
 
+from ..link import local_address
 from . import pdu as P
 from .description import SlaveDescription
 
@@ -64,13 +65,11 @@ class DcpMaster:
         """Bind the socket and take the slave to CONFIGURED."""
         if self.sock is not None:
             return
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-                probe.connect(self.address)
-                local = probe.getsockname()[0]
-            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-            sock.bind((local, self.local_port))
+            sock.bind(local_address(socket.AF_INET, self.address, self.local_port))
         except OSError as exc:
+            sock.close()
             raise DcpError(f"{self.name}: no UDP socket reaches the DCP slave at {self._where()} "
                            f"({exc.strerror or exc})") from None
         self.sock = sock
@@ -143,7 +142,7 @@ class DcpMaster:
     # -- the exchanges ------------------------------------------------------------------------------
     def _configure(self) -> None:
         d = self.d
-        seq = self._send(P.STC_REGISTER, state=P.ALIVE, uuid=bytes.fromhex(d.uuid.replace("-", "")),
+        seq = self._send(P.STC_REGISTER, state=P.ALIVE, uuid=d.uuid_bytes,
                          op_mode=P.NRT, major=1, minor=0)
         self._expect(seq, "its registration (STC_register)", P.CONFIGURATION)
         local_ip, local_port = self.sock.getsockname()[:2]

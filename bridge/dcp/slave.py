@@ -19,7 +19,7 @@ stream every ``CFG_steps`` steps.
 """
 from __future__ import annotations
 
-import math
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -68,6 +68,8 @@ class Slave:
         self.by_vr = {v.vr: v for v in description.variables}
         self.inputs = description.of("input")
         self.outputs = description.of("output")
+        self._input_at = {v.vr: i for i, v in enumerate(self.inputs)}
+        self._output_at = {v.vr: i for i, v in enumerate(self.outputs)}
         self.notices: list[str] = []
         self.state, self.dcp_id, self.master, self.seq = P.ALIVE, 0, None, 0
         self.steps_done = 0
@@ -91,7 +93,7 @@ class Slave:
         self.t = 0.0
         self.u = np.array([v.start for v in self.inputs], dtype=float)
         self.y = np.array([v.start for v in self.outputs], dtype=float)
-        self.due = None
+        self.due: float | None = None  # the monotonic time [s] of the next soft-real-time step
         self.counters: dict[int, int] = {}
         self.last_exit = P.RUNNING
 
@@ -139,16 +141,18 @@ class Slave:
             return [self._nack(p.seq, P.error_code("INVALID_STATE_ID"))]
         ack = (P.encode(P.RSP_ACK, resp_seq=p.seq, sender=self.dcp_id), self.master)  # (deregistering forgets the id)
         try:
-            follow = self._checked(p)
+            follow = self._checked(p, now)
         except _Refused as exc:
             self._notice(f"{p.name} refused ({exc.error}){': ' + str(exc) if str(exc) != exc.error else ''}")
             return [self._nack(p.seq, P.error_code(exc.error))]
         return [ack] + follow
 
-    def _nack(self, seq: int, error: int):
+    def _nack(self, seq: int, error: int, sender: int | None = None, to=None):
+        """The negative acknowledgement of PDU ``seq``: as DCPLib's slave,
+        the next sequence number expected is the one after it."""
         self.refused += 1
-        return (P.encode(P.RSP_NACK, resp_seq=seq, sender=self.dcp_id, exp_seq=(self.seq + 1) & 0xFFFF,
-                         error=error), self.master)
+        return (P.encode(P.RSP_NACK, resp_seq=seq, sender=self.dcp_id if sender is None else sender,
+                         exp_seq=(seq + 1) & 0xFFFF, error=error), self.master if to is None else to)
 
     def _notice(self, message: str) -> None:
         self.notices.append(message)
@@ -162,12 +166,10 @@ class Slave:
 
     def _register(self, p, addr):
         def nack(error):
-            self.refused += 1
-            return [(P.encode(P.RSP_NACK, resp_seq=p.seq, sender=p.receiver, exp_seq=(p.seq + 1) & 0xFFFF,
-                              error=P.error_code(error)), tuple(addr))]
+            return [self._nack(p.seq, P.error_code(error), p.receiver, tuple(addr))]
         if self.state != P.ALIVE or p.state != P.ALIVE:
             return nack("INVALID_STATE_ID")
-        if p.uuid != _uuid_bytes(self.d.uuid):
+        if p.uuid != self.d.uuid_bytes:
             return nack("INVALID_UUID")
         if P.OP_MODES.get(p.op_mode) not in self.d.op_modes:
             return nack("INVALID_OP_MODE")
@@ -180,7 +182,7 @@ class Slave:
         return [(P.encode(P.RSP_ACK, resp_seq=p.seq, sender=self.dcp_id), self.master)] + \
             self._notify(P.CONFIGURATION)
 
-    def _checked(self, p) -> list:
+    def _checked(self, p, now: float) -> list:
         """Apply ``p``, allowed in this state; what follows its
         acknowledgement.  :class:`_Refused` for what cannot be."""
         t = p.type
@@ -201,7 +203,7 @@ class Slave:
                 return self._notify(P.SENDING_I) + self._sent(_INIT) + self._notify(P.CONFIGURED)
             return self._notify(P.SENDING_D) + self._sent(_RUN) + self._notify(self.last_exit)
         if t == P.STC_RUN:
-            return self._run(p)
+            return self._run(p, now)
         if t == P.STC_DO_STEP:
             if self.op_mode != P.NRT:
                 raise _Refused("NOT_SUPPORTED_PDU", "a step is asked in soft real time")
@@ -336,74 +338,54 @@ class Slave:
         except P.PduError as exc:
             self._notice(f"DAT_input_output of data id {p.data_id} ignored: {exc}")
             return
-        index = {v.vr: i for i, v in enumerate(self.inputs)}
         for (vr, _), value in zip(order, values):
-            self.u[index[vr]] = float(value)
+            self.u[self._input_at[vr]] = float(value)
 
     def _sent(self, scopes: set, data_ids=None) -> list:
         out = []
-        index = {v.vr: i for i, v in enumerate(self.outputs)}
         for data_id, positions in sorted(self.out_cfg.items()):
             if self.scope.get(data_id) not in scopes or (data_ids is not None and data_id not in data_ids):
                 continue
             vrs = [positions[i] for i in range(len(positions))]
-            payload = P.pack_values([self.y[index[vr]] for vr in vrs], [self.by_vr[vr].type_code for vr in vrs])
+            payload = P.pack_values([self.y[self._output_at[vr]] for vr in vrs], [self.by_vr[vr].type_code for vr in vrs])
             seq = self.data_seq[data_id] = (self.data_seq.get(data_id, 0) + 1) & 0xFFFF
             out.append((P.encode(P.DAT_INPUT_OUTPUT, payload, seq=seq, data_id=data_id), self.targets[data_id]))
         return out
 
     # -- soft real time -----------------------------------------------------------------------------
-    def _run(self, p) -> list:
+    def _run(self, p, now: float) -> list:
         if self.state == P.SYNCHRONIZED:
             return self._notify(P.RUNNING)
         if self.op_mode == P.NRT:
             return self._notify(P.SYNCHRONIZING, P.SYNCHRONIZED)
         if p.start_time < 0:
             raise _Refused("INVALID_START_TIME", "a start time before the epoch")
-        # the start time is Unix time [s] (0: at once); the clock ticks kept on the monotonic clock
-        self.due = ("epoch", p.start_time) if p.start_time > 0 else ("now", None)
+        # the start time is Unix time [s] (0: at once); the steps' due times are kept on the monotonic clock
+        self.due = now + max(0.0, p.start_time - time.time()) if p.start_time > 0 else now
         self.counters = {d: self.steps[d] for d in self.out_cfg if self.scope.get(d) in _RUN}
         return self._notify(P.SYNCHRONIZING, P.SYNCHRONIZED)
 
-    def next_due(self, now: float, wall: float) -> float | None:
-        """The monotonic time of the next soft-real-time step, or None."""
-        if self.due is None or self.state not in _RUNNING_STATES:
-            return None
-        kind, value = self.due
-        if kind == "epoch":
-            self.due = ("at", now + max(0.0, value - wall))
-        elif kind == "now":
-            self.due = ("at", now)
-        return self.due[1]
+    def next_due(self) -> float | None:
+        """The monotonic time [s] of the next soft-real-time step, or None."""
+        return self.due if self.state in _RUNNING_STATES else None
 
     def tick(self, now: float) -> list:
         """The steps of the resolution whose due time has passed at ``now``
         (monotonic [s]), each with the outputs it sends; a step done more
         than a resolution after its due time is counted in :attr:`late`."""
         out = []
-        while self.due is not None and self.due[0] == "at" and now >= self.due[1] \
-                and self.state in _RUNNING_STATES:
+        while self.due is not None and now >= self.due and self.state in _RUNNING_STATES:
             period = float(self.resolution)
-            if now - self.due[1] > period:
+            if now - self.due > period:
                 self.late += 1
             self._step(1)
-            due = []
+            ready = set()
             for d in self.counters:
                 self.counters[d] -= 1
                 if self.counters[d] == 0:
                     self.counters[d] = self.steps[d]
-                    due.append(d)
-            out += self._sent(_RUN, set(due))
-            self.due = ("at", self.due[1] + period)
+                    ready.add(d)
+            out += self._sent(_RUN, ready)
+            self.due += period
         return out
 
-
-def _uuid_bytes(text: str) -> bytes:
-    return bytes.fromhex(text.replace("-", ""))
-
-
-def steps_of(h: float, resolution: Fraction) -> int | None:
-    """The whole number of ``resolution`` steps in ``h`` [s], or None when
-    ``h`` is not one to round-off."""
-    n = round(h / float(resolution))
-    return n if n >= 1 and math.isclose(n * float(resolution), h, rel_tol=1e-9, abs_tol=0.0) else None

@@ -91,7 +91,7 @@ class SlaveServer:
         slave, stats = self.slave, self.stats
         while not stop():
             now = time.monotonic()
-            due = slave.next_due(now, time.time())
+            due = slave.next_due()
             wait = poll if due is None else min(poll, max(0.0, due - now))
             ready, _, _ = select.select(list(self._sockets.values()), [], [], wait)
             for s in ready:

@@ -87,15 +87,15 @@ class _Master:
     """Sends PDUs to a socket-free :class:`Slave` and reads its replies."""
 
     def __init__(self, slave, mode=P.NRT):
-        self.slave, self.seq = slave, 100
-        uuid = bytes.fromhex(slave.d.uuid.replace("-", ""))
-        self.replies = self.send(P.STC_REGISTER, state=P.ALIVE, uuid=uuid, op_mode=mode, major=1, minor=0, seq=100)
+        self.slave, self.seq, self.now = slave, 100, 0.0  # now: the monotonic clock the PDUs come at [s]
+        self.replies = self.send(P.STC_REGISTER, state=P.ALIVE, uuid=slave.d.uuid_bytes, op_mode=mode, major=1,
+                                 minor=0, seq=100)
 
     def send(self, pdu_type, payload=b"", seq=None, **fields):
         if seq is None:
             self.seq += 1
             seq = self.seq
-        out = self.slave.handle(P.encode(pdu_type, payload, seq=seq, receiver=1, **fields), MASTER, 0.0)
+        out = self.slave.handle(P.encode(pdu_type, payload, seq=seq, receiver=1, **fields), MASTER, self.now)
         return [P.decode(data) for data, _ in out]
 
     def error(self, pdu_type, **fields):
@@ -125,7 +125,7 @@ def _slave():
 
 def test_registration_is_refused_for_another_uuid_mode_or_version():
     s = _slave()
-    uuid = bytes.fromhex(s.d.uuid.replace("-", ""))
+    uuid = s.d.uuid_bytes
     for fields, error in ((dict(uuid=bytes(16), op_mode=P.NRT, major=1, minor=0), "INVALID_UUID"),
                           (dict(uuid=uuid, op_mode=P.HRT, major=1, minor=0), "INVALID_OP_MODE"),
                           (dict(uuid=uuid, op_mode=P.NRT, major=2, minor=0), "INVALID_MAJOR_VERSION"),
@@ -189,13 +189,13 @@ def test_in_soft_real_time_it_steps_on_its_clock_and_sends_every_cfg_steps_steps
     for pdu_type, state in ((P.STC_PREPARE, P.CONFIGURATION), (P.STC_CONFIGURE, P.PREPARED)):
         m.send(pdu_type, state=state)
     assert m.error(P.STC_DO_STEP, state=P.CONFIGURED, steps=1) == "PROTOCOL_ERROR_PDU_NOT_ALLOWED_IN_THIS_STATE"
+    start = m.now = 50.0
     replies = m.send(P.STC_RUN, state=P.CONFIGURED, start_time=0)
     assert [r.state for r in replies if r.type == P.NTF_STATE_CHANGED] == [P.SYNCHRONIZING, P.SYNCHRONIZED]
     assert m.error(P.STC_DO_STEP, state=P.SYNCHRONIZED, steps=1) == "NOT_SUPPORTED_PDU"
-    start = 50.0
-    assert s.next_due(start, 1e9) == start  # start time 0: at once
+    assert s.next_due() == start  # start time 0: at once
     sent = [P.decode(d) for d, _ in s.tick(start + 0.105)]  # the steps due at 0, 0.01, ..., 0.10 s: 11
     assert s.steps_done == 11 and s.t == pytest.approx(0.11)
     assert [p.seq for p in sent] == [1, 2, 3, 4, 5]  # the outputs every 2 steps (CFG_steps)
     assert s.late == 10  # all but the last were done more than a resolution after their time
-    assert s.tick(start + 0.109) == [] and s.next_due(start + 0.109, 1e9) == pytest.approx(start + 0.11)
+    assert s.tick(start + 0.109) == [] and s.next_due() == pytest.approx(start + 0.11)
