@@ -24,6 +24,7 @@ from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import crane_on_vessel
 from crane_cosim.files.results import read_results
 from limits import HUNG
+from udp_ports import free_port  # noqa: F401 (the bridge's tests import it from here)
 
 STOP = 0.5  # s: 500 steps of 1 ms
 # A bridge cannot save and restore its state (its block runs in another
@@ -89,12 +90,6 @@ def serving(block, drop=None, key=None, peer_class=None):
         stop.set()
         thread.join(5)
         server.close()
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("0.0.0.0", 0))
-        return s.getsockname()[1]
 
 
 def wait_bound(port: int) -> None:

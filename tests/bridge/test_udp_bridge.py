@@ -21,6 +21,7 @@ from crane_cosim.bridge.serve import Peer, random_drop
 from bridge_helpers import serving
 from integrator_block import Integrator
 from limits import HUNG
+from udp_ports import free_port
 
 ControllerBridge = bridge_of(Controller)
 IntegratorBridge = bridge_of(Integrator)
@@ -594,8 +595,3 @@ def test_close_ends_the_run_and_releases_the_socket():
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.bind(("0.0.0.0", local))
 
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("0.0.0.0", 0))
-        return s.getsockname()[1]

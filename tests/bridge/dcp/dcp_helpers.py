@@ -14,6 +14,7 @@ from crane_cosim.scenarios import crane_on_vessel
 from limits import HUNG
 
 STOP = 0.5  # s: 500 steps of 1 ms
+WAIT = 30.0  # s, for a process that has nothing left to wait for: test_master's watchdog gives up after 10 s
 # a DCP slave cannot be rolled back: its systems run by Gauss-Seidel at 1 ms, a resolution of the slaves
 GAUSS_SEIDEL = {"step": 1e-3, "algorithm": "gauss-seidel"}
 

@@ -21,8 +21,8 @@ from crane_cosim.cli import main
 from crane_cosim.files.results import read_results
 from crane_cosim.runtime import replace_component, run_cosim
 from crane_cosim.scenarios import crane_on_vessel
-from dcp_helpers import GAUSS_SEIDEL, STOP, dcp_slave, reference_run
-from test_dcplib_programs import WAIT, free_port
+from dcp_helpers import GAUSS_SEIDEL, STOP, WAIT, dcp_slave, reference_run
+from udp_ports import free_port
 
 HERE = Path(__file__).resolve().parent
 

@@ -4,22 +4,16 @@ a check of the two programs the tests of the project's DCP code lean on."""
 from __future__ import annotations
 
 import select
-import socket
 import subprocess
 
 import pytest
+from dcp_helpers import WAIT
+from udp_ports import free_port
 
 UUID = "6eebda40-5e03-432b-b0f2-5c32b0522e7d"  # pd_slave.cpp's, PdSlave-Description.xml's
 START = (0.1, -0.2, 0.3, 0.01, 0.02, -0.03)  # q_slew, q_boom, q_jib, u_slew, u_boom, u_jib
 KP = (2e4, 4e4, 1e4)
 KD = (6e3, 6e3, 1e3)
-WAIT = 30.0  # s, for a process that has nothing left to wait for: the master's watchdog gives up after 10 s
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def loop_config(port: int, count: int, init_runs: int) -> str:
