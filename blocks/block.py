@@ -27,7 +27,7 @@ class ParameterError(ValueError):
 
 
 #: the FMI types a block's variables may have (String: parameters only)
-TYPES = ("Real", "Boolean", "String")
+TYPES = ("Real", "Integer", "Boolean", "String")
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,12 @@ class Variable:
     ``name``: FMI variable name; ``unit``: one of :data:`blocks.units.UNITS`;
     ``start``: start value (the default of a parameter); ``description``:
     one line for the modelDescription and the docs; ``type``: ``"Real"``,
-    ``"Boolean"`` or, for a parameter only, ``"String"`` (a choice by name,
-    such as a friction model: a ``str`` start and the unit ``""``, since an
-    FMI String has no unit); ``tunable``: a parameter whose change between two
+    ``"Integer"`` (a 32-bit whole number), ``"Boolean"`` or, for a parameter
+    only, ``"String"`` (a choice by name, such as a friction model: a ``str``
+    start and the unit ``""``, since an FMI String has no unit).  A block's
+    arrays hold an Integer or Boolean port as a float (a whole number, or 0
+    and 1), exact in float64; its FMU presents it with its type, of discrete
+    variability, as FMI 2.0 requires of every type but Real; ``tunable``: a parameter whose change between two
     communication steps the block honours (gains, set-points, damping);
     the others (geometry, masses, initial values) are fixed once the model
     is initialized; ``role``: what the port is for, where a host looks for
@@ -63,6 +66,10 @@ class Variable:
         if self.type == "String" and (not isinstance(self.start, str) or self.unit):
             raise ValueError(f"String variable {self.name} needs a str start value and the unit \"\" "
                              f"(an FMI String has no unit), not start {self.start!r} and unit {self.unit!r}")
+        if self.type == "Integer" and not (isinstance(self.start, (int, float)) and not isinstance(self.start, bool)
+                                           and float(self.start).is_integer() and -2**31 <= self.start < 2**31):
+            raise ValueError(f"Integer variable {self.name} needs a whole start value from -2**31 to 2**31 - 1, "
+                             f"not {self.start!r}")
 
 
 def vector(prefix: str, unit: str, description: str, components="xyz", start=None):
@@ -189,15 +196,20 @@ class Block:
     def _value_of(self, p: Variable, value):
         """``value`` as the parameter ``p`` holds it: a str stays a str (a
         String parameter takes nothing else, a Real no str), a Boolean is a
-        bool, a Real a float."""
+        bool, an Integer an int (a whole number), a Real a float."""
         if p.type == "String":
             if not isinstance(value, str):
                 raise ParameterError(f"{self.model_name} parameter {p.name} = {value!r} is invalid: it is a "
                                      f"String parameter and takes a text")
             return value
         if isinstance(value, str):
-            need = "true or false" if p.type == "Boolean" else "a number"
+            need = {"Boolean": "true or false", "Integer": "a whole number"}.get(p.type, "a number")
             raise ParameterError(f"{self.model_name} parameter {p.name} = {value!r} is invalid: it must be {need}")
+        if p.type == "Integer":
+            if not (math.isfinite(value) and float(value).is_integer() and -2**31 <= value < 2**31):
+                raise ParameterError(f"{self.model_name} parameter {p.name} = {value!r} is invalid: it must be a "
+                                     f"whole number from -2**31 to 2**31 - 1")
+            return int(value)
         return bool(value) if p.type == "Boolean" else float(value)
 
     # -- declaration helpers -------------------------------------------------

@@ -67,7 +67,7 @@ import numpy as np
 from pythonfmu import Fmi2Causality, Fmi2Slave, Fmi2Variability
 from pythonfmu.default_experiment import DefaultExperiment
 from pythonfmu.enums import Fmi2Initial, Fmi2Status
-from pythonfmu.variables import Boolean, Real, String
+from pythonfmu.variables import Boolean, Integer, Real, String
 
 from .host_process import follow_resources, release_interpreter_state_at_exit
 from .values import DERIVATIVE_VR, Quiet, ValueAccess, guarded, offer_to_binary
@@ -75,8 +75,10 @@ from .values import DERIVATIVE_VR, Quiet, ValueAccess, guarded, offer_to_binary
 __all__ = ["slave_class", "DERIVATIVE_VR"]
 
 
-#: the pythonfmu variable of each parameter type (``Variable.type``)
-_KINDS = {"Real": Real, "Boolean": Boolean, "String": String}
+#: the pythonfmu variable of each type (``Variable.type``)
+_KINDS = {"Real": Real, "Integer": Integer, "Boolean": Boolean, "String": String}
+#: a port's value, held as a float, as its type gives it to a host
+_AS = {"Real": float, "Integer": int, "Boolean": bool}
 
 
 #: the keys of a saved state (``_get_fmu_state``)
@@ -96,6 +98,12 @@ class _SavedState(dict):
 
 def _nothing(*args):
     return None
+
+
+def _variability(v):
+    """A port's variability: continuous for a Real, discrete for the others
+    (FMI 2.0 section 2.2.7: only a Real may be continuous)."""
+    return Fmi2Variability.continuous if v.type == "Real" else Fmi2Variability.discrete
 
 
 def _shown(value) -> str:
@@ -145,16 +153,16 @@ def slave_class(block_cls):
                 self._register_parameter(p)
             for i, v in enumerate(block_cls.inputs):
                 self._where.append(("u", i))
-                self.register_variable(Real(
-                    v.name, causality=Fmi2Causality.input, variability=Fmi2Variability.continuous,
-                    description=v.description, start=v.start,
-                    getter=lambda i=i: float(self._u[i]), setter=lambda val, i=i: self._set_input(i, val)))
+                self.register_variable(_KINDS[v.type](
+                    v.name, causality=Fmi2Causality.input, variability=_variability(v),
+                    description=v.description, start=_AS[v.type](v.start),
+                    getter=lambda i=i, a=_AS[v.type]: a(self._u[i]), setter=lambda val, i=i: self._set_input(i, val)))
             for i, v in enumerate(block_cls.outputs):
                 self._where.append(("y", i))
-                self.register_variable(Real(
-                    v.name, causality=Fmi2Causality.output, variability=Fmi2Variability.continuous,
+                self.register_variable(_KINDS[v.type](
+                    v.name, causality=Fmi2Causality.output, variability=_variability(v),
                     description=v.description, initial=Fmi2Initial.calculated,
-                    getter=lambda i=i: float(self._outputs()[i])))
+                    getter=lambda i=i, a=_AS[v.type]: a(self._outputs()[i])))
             offer_to_binary(self)
 
         def _register_parameter(self, p):

@@ -83,6 +83,8 @@ def _ssv(name: str, values: dict, variables: dict) -> bytes:
             ET.SubElement(p, f"{{{_SSV}}}Real", attrs)
         elif var.type == "Boolean":
             ET.SubElement(p, f"{{{_SSV}}}Boolean", value=str(bool(value)).lower())
+        elif var.type == "Integer":
+            ET.SubElement(p, f"{{{_SSV}}}Integer", value=str(int(value)))
         else:
             ET.SubElement(p, f"{{{_SSV}}}String", value=str(value))
     if units:  # a standalone set defines the units it uses, as SSP 1.0 asks

@@ -39,6 +39,10 @@ DERIVATIVE_VR = 1 << 29
 _SHOWN = 6
 
 
+#: a value as a get of each type other than Real returns it
+_TYPED = {"Integer": int, "Boolean": bool, "String": str}
+
+
 def guarded(default):
     """Decorate an FMI method so that it never raises: pythonfmu 0.7 turns a
     Python exception into fmi2Fatal, releases the instance and, in a Python
@@ -159,12 +163,14 @@ class ValueAccess:
         self.log(f"{self._block_cls.model_name} ({self.instance_name}): {message}", Fmi2Status.error)
 
     def _type_of(self, vr: int):
-        """The FMI type of the variable ``vr`` ("Real", "Boolean", "String"),
+        """The FMI type of the variable ``vr`` ("Real", "Integer", "Boolean", "String"),
         or None if ``vr`` is none of this FMU's."""
         if not 0 <= vr < len(self._where):
             return None
         where, i = self._where[vr]
-        return self._types[i] if where == "p" else "Real"
+        if where == "p":
+            return self._types[i]
+        return (self._block_cls.inputs if where == "u" else self._block_cls.outputs)[i].type
 
     def _name_of(self, vr: int) -> str:
         where, i = self._where[vr]
@@ -179,8 +185,8 @@ class ValueAccess:
             # pythonfmu passes value references on as C ints: 2**31 and above arrive negative
             self._say(f"{call}: value reference {vr % 2**32} is none of this FMU's")
         else:
-            self._say(f"{call}: {self._name_of(vr)} (value reference {vr}) is a {kind} variable, not a {want} "
-                      f"one; read and set it with fmi2Get{kind} and fmi2Set{kind}")
+            self._say(f"{call}: {self._name_of(vr)} (value reference {vr}) is {'an' if kind[0] in 'I' else 'a'} "
+                      f"{kind} variable, not a {want} one; read and set it with fmi2Get{kind} and fmi2Set{kind}")
 
     def _not_finite(self, call: str, names, values) -> None:
         shown = ", ".join(f"{n} = {v}" for n, v in list(zip(names, values))[:_SHOWN])
@@ -202,7 +208,9 @@ class ValueAccess:
         """What the FMU's binary takes for its fast path: ``(outputs_now,
         inputs_now, derivatives_now, first input's value reference, inputs,
         first output's, outputs)``, or None where the inputs or outputs do not follow each
-        other among the value references."""
+        other among the value references, or are not all Reals."""
+        if any(v.type != "Real" for v in self._block_cls.inputs + self._block_cls.outputs):
+            return None  # the binary's fast path takes Reals only
         kinds = [where for where, _ in self._where]
         n_in, n_out = kinds.count("u"), kinds.count("y")
         first_in = kinds.index("u") if n_in else 0
@@ -326,22 +334,45 @@ class ValueAccess:
 
     # -- Integer, Boolean, String ------------------------------------------------
     def _get(self, call: str, kind: str, vrs, blank):
+        """A parameter as it is; an input or output, held as a float, as an
+        int or a bool (an output that is not a whole number is an error
+        where it is read, by name)."""
         out = []
+        y = None
         for vr in vrs:
             if self._type_of(vr) != kind:
                 self._wrong(call, vr, kind)
                 out.append(blank)
+                continue
+            where, i = self._where[vr]
+            if where == "p":
+                value = self._params[i]
+            elif where == "u":
+                value = self._u[i]
             else:
-                value = self._params[self._where[vr][1]]
-                out.append(bool(value) if kind == "Boolean" else str(value))
+                y = self._outputs() if y is None else y
+                value = y[i]
+                if kind == "Integer" and not (math.isfinite(value) and float(value).is_integer()):
+                    self._say(f"{call}: output {self._name_of(vr)} = {value} at t = {self._t:g} s is not a whole "
+                              f"number")
+                    out.append(blank)
+                    continue
+            out.append(_TYPED[kind](value))
         return out
 
     def _set(self, call: str, kind: str, vrs, values):
         for vr, value in zip(vrs, values):
             if self._type_of(vr) != kind:
                 self._wrong(call, vr, kind)
-            else:
-                self._set_parameter(self._where[vr][1], bool(value) if kind == "Boolean" else value)
+                continue
+            where, i = self._where[vr]
+            if where == "y":
+                self._say(f"{call}: {self._name_of(vr)} is an output and cannot be set; ignored")
+            elif where == "u":
+                self._u[i] = float(_TYPED[kind](value))
+                self._dirty = True
+            else:  # (a String as it came: pythonfmu passes a host's NULL on as None, refused by name there)
+                self._set_parameter(i, value if kind == "String" else _TYPED[kind](value))
 
     @guarded(lambda vrs: [0] * len(vrs))
     def get_integer(self, vrs):

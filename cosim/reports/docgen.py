@@ -134,7 +134,8 @@ co-simulation call to pythonfmu's binary unchanged and adds:
   from and into the Python side's arrays instead (a read of the crane's
   60 outputs 1.3 µs where pythonfmu's lists took 5.8, a write of its 27
   inputs 1.4 µs where they took 5.3); any other call takes the general
-  way, with its checks and messages, and answers alike.
+  way, with its checks and messages, and answers alike (every call of an
+  FMU with an Integer or Boolean port, such as a bridge's E-stop).
   `CRANE_COSIM_FMU_GENERAL_PATH=1` sends every call the general way.
 * **One status for one situation**, whatever the host's logging, and FMI
   2.0's calling sequence checked ([next section](#what-a-call-returns)).
@@ -252,6 +253,7 @@ FMU cannot give.  `fmi2Warning` only where a parameter refused at
 | a value reference that is none of the FMU's, in any get or set | `fmi2Error` | named; a get gives NaN, 0, false or "" for it |
 | a variable got or set by the call of another type (`fmi2GetInteger` of a Real) | `fmi2Error` | the variable and its type |
 | an output set | `fmi2Error` | not taken |
+| an Integer output that is not a whole number where it is read | `fmi2Error` | the output and its value; 0 given for it |
 | a Real input or parameter set to NaN or an infinity | `fmi2Error` | the variable and the value; the value before is kept |
 | a parameter value the block refuses, set before or during initialization | `fmi2Warning` from `fmi2EnterInitializationMode` (a host may still set parameters in initialization mode, and ecos sets them only then: a value corrected there is taken, the model made anew), then `fmi2Error` from every read of an output and from `fmi2ExitInitializationMode` while it stands | the parameter and why |
 | a fixed parameter set after initialization | `fmi2Error` | not taken |

@@ -281,8 +281,9 @@ def block_model(path, block_cls) -> ModelInfo:
                                          description=p.description, role=p.role)
     for causality, group in (("input", block_cls.inputs), ("output", block_cls.outputs)):
         for v in group:
-            variables[v.name] = VariableInfo(v.name, v.type, causality, "continuous",
-                                             None if causality == "input" else "calculated", v.unit, None,
+            variables[v.name] = VariableInfo(v.name, v.type, causality, "continuous" if v.type == "Real" else
+                                             "discrete", None if causality == "input" else "calculated",
+                                             v.unit if v.type == "Real" else "", None,
                                              v.start, description=v.description, role=v.role)
     deps = {name: tuple(ins) for name, ins in block_cls.output_dependencies().items()}
     capabilities = Capabilities(block_cls.can_get_and_set_state, True, True, False, True)
