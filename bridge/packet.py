@@ -5,7 +5,7 @@ A 32-byte header: magic ``b"CCB3"``, kind (uint8), flags (uint8: bit 0 the
 byte order of everything after it, 1 big-endian; bit 1 a tag follows),
 attempt (uint16), run (uint32), sequence number (uint32), nonce (uint64,
 drawn at random for each sending; an answer echoes it), time (float64);
-then the values (float64 each) or, in a hello, the digest of the signals
+then the values (float64 each, an Integer's or a Boolean's too) or, in a hello, the digest of the signals
 and their description (a heartbeat and an end of the run: nothing); then, with a key, the first 16 bytes of the
 HMAC-SHA256 of everything before it.  An answer is its request's header
 with the kind changed, in its byte order.  This module imports the
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
 import struct
 from typing import NamedTuple
@@ -23,8 +24,8 @@ import numpy as np
 
 __all__ = ["VERSION", "MAGIC", "HEADER_SIZE", "TAG_SIZE", "DIGEST_SIZE", "REQUEST", "ANSWER", "END", "HELLO",
            "WELCOME", "REFUSAL", "HEARTBEAT", "KINDS", "MAX_ATTEMPT", "BIG_ENDIAN", "TAGGED", "Packet",
-           "PacketError", "Codec", "version_of", "new_nonce", "signals_digest", "difference", "read_key", "pack",
-           "unpack", "answer_to"]
+           "PacketError", "Codec", "version_of", "new_nonce", "signals_digest", "mistyped", "difference", "read_key",
+           "pack", "unpack", "answer_to"]
 
 VERSION = 3
 MAGIC = b"CCB" + str(VERSION).encode()
@@ -80,11 +81,26 @@ def new_nonce() -> int:
 
 def signals_digest(inputs, outputs) -> tuple[bytes, str]:
     """``(digest, text)``: the text naming the signals a bridge and its peer
-    exchange, a line each in their order (``input <name> [<unit>] Real``,
-    then the outputs), and its SHA-256, which the hello carries."""
-    text = "".join(f"{kind} {v.name} [{v.unit}] Real\n" for kind, group in (("input", inputs), ("output", outputs))
+    exchange, a line each in their order (``input <name> [<unit>] <type>``,
+    the type Real, Integer or Boolean; then the outputs), and its SHA-256,
+    which the hello carries."""
+    text = "".join(f"{kind} {v.name} [{v.unit}] {v.type}\n" for kind, group in (("input", inputs),
+                                                                                  ("output", outputs))
                    for v in group)
     return hashlib.sha256(text.encode()).digest(), text
+
+
+def mistyped(values, signals) -> str | None:
+    """The first of ``values`` (float64s) that its signal (``signals``, with
+    ``name`` and ``type``) cannot hold, in words, or None: an Integer is a
+    whole number from -2**31 to 2**31 - 1, a Boolean 0 or 1 (the packet
+    carries both as float64, which holds them exactly)."""
+    for v, x in zip(signals, values):
+        if v.type == "Boolean" and x not in (0.0, 1.0):
+            return f"{v.name} = {float(x)!r}, which is not a Boolean (0 or 1)"
+        if v.type == "Integer" and not (math.isfinite(x) and float(x).is_integer() and -2**31 <= x < 2**31):
+            return f"{v.name} = {float(x)!r}, which is not an Integer (a whole number from -2**31 to 2**31 - 1)"
+    return None
 
 
 def _an(what: str) -> str:

@@ -12,7 +12,8 @@ lengths and packets of other versions left unanswered, another run not
 welcomed while one is served, the end of a run freeing the device at once;
 with a key, an untagged request left unanswered.  What values the device
 answers is its own law's: they are not checked, but that a request sent
-again gets the same ones.  Without a welcome, or an answer to the first
+again gets the same ones, and that they are of their signals' types (an
+Integer a whole number, a Boolean 0 or 1); the inputs sent are of theirs.  Without a welcome, or an answer to the first
 request, the checks stop there: the rest would pass for a device that
 answers nothing.
 """
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .packet import ANSWER, END, HELLO, REFUSAL, REQUEST, WELCOME, Codec, PacketError, new_nonce, pack, signals_digest
+from .packet import (ANSWER, END, HELLO, REFUSAL, REQUEST, WELCOME, Codec, PacketError, mistyped, new_nonce, pack,
+                     signals_digest)
 
 __all__ = ["Check", "check_peer"]
 
@@ -85,6 +87,13 @@ def _echoes(p, kind, run, seq, attempt, nonce, t) -> str | None:
     return f"a reply whose {', '.join(wrong)} differ{'s' if len(wrong) == 1 else ''}" if wrong else None
 
 
+def _inputs(rng, inputs) -> np.ndarray:
+    """Inputs drawn at random, each of its type: a Real from the standard
+    normal distribution, an Integer from -100 to 100, a Boolean 0 or 1."""
+    draw = {"Real": rng.normal, "Integer": lambda: rng.integers(-100, 101), "Boolean": lambda: rng.integers(2)}
+    return np.array([draw[v.type]() for v in inputs], dtype=float)
+
+
 def check_peer(host: str, port: int, inputs, outputs, key: bytes | None = None, big: bool = False,
                wait: float = 0.5) -> list[Check]:
     """The checks of the device at ``host``:``port`` serving the signals
@@ -110,7 +119,7 @@ def check_peer(host: str, port: int, inputs, outputs, key: bytes | None = None, 
 
     def request(probe, run, seq, t, attempt=0, values=None, length=None):
         nonce = new_nonce()
-        data = codec.pack(REQUEST, run, seq, t, rng.normal(size=n_in) if values is None else values, attempt, nonce)
+        data = codec.pack(REQUEST, run, seq, t, _inputs(rng, inputs) if values is None else values, attempt, nonce)
         probe.send(data if length is None else (data + bytes(8))[:length])
         return nonce, probe.reply()
 
@@ -133,6 +142,9 @@ def check_peer(host: str, port: int, inputs, outputs, key: bytes | None = None, 
               wrong or "an answer")
         if not checks[-1].passed:
             return checks + [_UNTRIED]
+        if any(v.type != "Real" for v in outputs):
+            wrong = mistyped(p.values, outputs)
+            check("the answer's values are of the signals' types", wrong is None, wrong or "values of their types")
         nonce, p = request(bridge, run, 2, 0.01)
         first = p.values if hasattr(p, "values") else None
         nonce, p = request(bridge, run, 2, 0.01, attempt=1)
@@ -155,7 +167,7 @@ def check_peer(host: str, port: int, inputs, outputs, key: bytes | None = None, 
         p = bridge.reply()
         check("packets of layout versions 1 and 2 are not answered", p is None, "no reply" if p is None else "a reply")
         if key is not None:
-            bridge.send(pack(REQUEST, run, 4, 0.03, rng.normal(size=n_in), nonce=new_nonce()))
+            bridge.send(pack(REQUEST, run, 4, 0.03, _inputs(rng, inputs), nonce=new_nonce()))
             p = bridge.reply()
             check("a request without the key's tag is not answered", p is None,
                   "no reply" if p is None else "a reply")

@@ -41,16 +41,19 @@ from ..blocks.block import Block, ParameterError, Variable
 from ..blocks.units import UNITS
 from .ledger import WINDOW, Ledger, Request
 from .link import BridgeError, Link
-from .packet import MAX_ATTEMPT, REQUEST, VERSION, Codec, read_key, signals_digest
+from .packet import MAX_ATTEMPT, REQUEST, VERSION, Codec, mistyped, read_key, signals_digest
 
 __all__ = ["VERSION", "BridgeError", "UdpBridge", "COUNTERS", "MODES", "POLICIES", "BYTE_ORDERS", "WINDOW",
-           "bridge_block", "bridge_of", "bridge_from_spec"]
+           "SIGNAL_TYPES", "bridge_block", "bridge_of", "bridge_from_spec"]
 
 MODES = ("lock-step", "free-running")
 BYTE_ORDERS = ("little", "big")
 POLICIES = ("stop", "hold")
 #: the prefix of the parameter that holds an output's safe value
 SAFE = "safe_"
+#: the types of the signals a bridge exchanges, and a start value as each holds it
+SIGNAL_TYPES = ("Real", "Integer", "Boolean")
+_AS = {"Real": float, "Integer": int, "Boolean": bool}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 PARAMETERS = (
@@ -268,6 +271,10 @@ class UdpBridge(Block):
             self._silent = False
             self._held_in_a_row = 0
         if r is not None:
+            wrong = mistyped(p.values, self.outputs)
+            if wrong:
+                raise BridgeError(f"{self.model_name}: the peer at {self.address} answered the request for "
+                                  f"t = {p.t:g} s with {wrong}: the signals it agreed to have these types")
             self._ledger.take(r, p.attempt)
             self._values = p.values
         return r
@@ -382,16 +389,24 @@ class UdpBridge(Block):
 
 
 def _safe_parameter(v: Variable) -> Variable:
-    """The parameter ``safe_<output>``: the value of output ``v`` while its
-    peer is silent beyond ``hold_steps`` steps."""
-    return Variable(f"{SAFE}{v.name}", v.unit, float(v.start),
+    """The parameter ``safe_<output>``, of the output's type: the value of
+    output ``v`` while its peer is silent beyond ``hold_steps`` steps."""
+    return Variable(f"{SAFE}{v.name}", v.unit, v.start,
                     f"Output {v.name} while the peer is silent beyond hold_steps held steps (on_silence = hold); "
                     f"declare it: the default is the output's start value ({float(v.start):g}), which need not be "
-                    f"safe")
+                    f"safe", type=v.type)
 
 
 def _port_spec(v: Variable) -> dict:
-    return {"name": v.name, "unit": v.unit, "start": float(v.start), "description": v.description}
+    return {"name": v.name, "unit": v.unit, "start": float(v.start), "description": v.description, "type": v.type}
+
+
+def _port_of(spec: dict) -> Variable:
+    """The port :func:`_port_spec` wrote (a spec without a type: a Real)."""
+    kind = spec.get("type", "Real")
+    start = float(spec["start"])
+    return Variable(spec["name"], spec["unit"], start if kind == "Real" else _AS[kind](start), spec["description"],
+                    type=kind)
 
 
 def bridge_block(model_name: str, inputs, outputs, feedthrough=(), description: str | None = None):
@@ -419,7 +434,10 @@ def bridge_block(model_name: str, inputs, outputs, feedthrough=(), description: 
             if v.unit and v.unit not in UNITS:
                 raise ValueError(f"{model_name}: {kind} {v.name} has the unit {v.unit!r}, which is not one of "
                                  f"the known units ({', '.join(sorted(UNITS))})")
-            if not math.isfinite(float(v.start)):
+            if v.type not in SIGNAL_TYPES:
+                raise ValueError(f"{model_name}: {kind} {v.name} is of type {v.type}: a signal is one of "
+                                 f"{', '.join(SIGNAL_TYPES)}")
+            if isinstance(v.start, str) or not math.isfinite(float(v.start)):
                 raise ValueError(f"{model_name}: {kind} {v.name} has the start value {v.start!r}, which is not a "
                                  f"finite number")
             taken[v.name] = kind
@@ -462,8 +480,7 @@ def bridge_from_spec(spec: dict):
     """The bridge class described by ``spec`` (the ``bridge_spec`` of a
     class :func:`bridge_block` made, as a bridge FMU carries it in JSON)."""
     try:
-        ports = {kind: tuple(Variable(p["name"], p["unit"], float(p["start"]), p["description"])
-                             for p in spec[kind]) for kind in ("inputs", "outputs")}
+        ports = {kind: tuple(_port_of(p) for p in spec[kind]) for kind in ("inputs", "outputs")}
         feedthrough = tuple((pattern, tuple(g if isinstance(g, str) else tuple(g) for g in groups))
                             for pattern, groups in spec["feedthrough"])
         name, description = spec["model_name"], spec["description"]

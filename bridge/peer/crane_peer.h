@@ -21,9 +21,11 @@
  * without a step, an older one ignored, a newer one stepped; everything
  * else (strangers, other lengths, versions, untagged datagrams where a key
  * is set) counted in `ignored` and not answered.  Either byte order, the
- * answer in its request's.  With a key, every datagram read must carry the
- * right tag (HMAC-SHA256, its first 16 bytes) and every datagram sent gets
- * one.
+ * answer in its request's.  An Integer or Boolean signal is a double like
+ * the others (a whole number; 0 or 1), and the law answers it so: the
+ * bridge fails a step whose answer breaks its signal's type.  With a key,
+ * every datagram read must carry the right tag (HMAC-SHA256, its first 16
+ * bytes) and every datagram sent gets one.
  */
 #ifndef CRANE_PEER_H
 #define CRANE_PEER_H

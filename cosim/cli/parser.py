@@ -190,10 +190,12 @@ def parser(description: str) -> argparse.ArgumentParser:
                                              "(the FMU is <BLOCK>Bridge.fmu)")
     bb.add_argument("--name", help="instead of a block: the model name of a bridge with the ports of --inputs and "
                                    "--outputs")
-    bb.add_argument("--inputs", default="", metavar="NAME[:UNIT],...",
-                    help="with --name: the bridge's inputs, sent to the peer in this order (unit default 1)")
-    bb.add_argument("--outputs", default="", metavar="NAME[:UNIT],...",
-                    help="with --name: the bridge's outputs, answered by the peer in this order (unit default 1)")
+    bb.add_argument("--inputs", default="", metavar="NAME[:UNIT][:TYPE],...",
+                    help="with --name: the bridge's inputs, sent to the peer in this order (unit default 1; type "
+                         "Real, the default, Integer or Boolean)")
+    bb.add_argument("--outputs", default="", metavar="NAME[:UNIT][:TYPE],...",
+                    help="with --name: the bridge's outputs, answered by the peer in this order (unit default 1; "
+                         "type Real, the default, Integer or Boolean)")
     bb.add_argument("--out", type=Path, default=DEFAULT_FMU_DIR, help=f"output folder (default: {DEFAULT_FMU_DIR})")
 
     sv = sub.add_parser("serve", help="run one of the project's blocks as the peer of a UDP bridge")
@@ -230,7 +232,7 @@ def parser(description: str) -> argparse.ArgumentParser:
                     help="IPv4 address to listen on, written into the slave description (default 127.0.0.1: this "
                          "machine only)")
     ds.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="set a parameter of the block (repeatable); a DCP master may set its Real and Boolean "
+                    help="set a parameter of the block (repeatable); a DCP master may set its Real, Integer and Boolean "
                          "parameters too (CFG_parameter)")
     ds.add_argument("--description", type=Path, metavar="FILE",
                     help="where to write the slave description a master reads (default: <BLOCK>.dcp.xml here)")
@@ -252,7 +254,8 @@ def parser(description: str) -> argparse.ArgumentParser:
     pc.add_argument("address", metavar="HOST:PORT", help="where the device listens")
     pc.add_argument("block", nargs="?", help="the project's block whose bridge the device stands behind (its "
                                              "signals), e.g. Controller; or --inputs and --outputs")
-    pc.add_argument("--inputs", default="", help="the bridge's inputs, as build-bridge takes them: NAME[:UNIT],...")
+    pc.add_argument("--inputs", default="",
+                    help="the bridge's inputs, as build-bridge takes them: NAME[:UNIT][:TYPE],...")
     pc.add_argument("--outputs", default="", help="the bridge's outputs, as build-bridge takes them")
     pc.add_argument("--key-file", default="", metavar="FILE",
                     help="the rig's key (default: the environment variable CRANE_COSIM_BRIDGE_KEY if set, else none)")

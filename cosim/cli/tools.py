@@ -19,7 +19,7 @@ from ..blocks.warm_up import warm_up
 from ..bridge.packet import read_key
 from ..bridge.peer_check import check_peer
 from ..bridge.serve import Server, random_drop
-from ..bridge.udp_bridge import bridge_block, bridge_of
+from ..bridge.udp_bridge import SIGNAL_TYPES, bridge_block, bridge_of
 from ..errors import CraneCosimError
 from ..example_sets import example_parameter_sets
 from ..files.results import cut_short
@@ -60,19 +60,25 @@ def cmd_build(args) -> int:
 
 
 def _bridge_ports(text: str, option: str) -> tuple:
-    """The ports ``name[:unit],...`` of ``--inputs`` or ``--outputs``."""
+    """The ports ``name[:unit][:type],...`` of ``--inputs`` or ``--outputs``
+    (the type Real, the default, Integer or Boolean)."""
     what = "input" if option == "--inputs" else "output"
     ports = []
     for item in filter(None, (i.strip() for i in text.split(","))):
-        name, _, unit = (part.strip() for part in item.partition(":"))
-        unit = unit or "1"
+        name, *rest = (part.strip() for part in item.split(":"))
+        kind = rest.pop() if rest and rest[-1] in SIGNAL_TYPES else "Real"
+        if len(rest) > 1:
+            raise CraneCosimError(f"{option}: {item!r} is not NAME[:UNIT][:TYPE]: the type is one of "
+                                  f"{', '.join(SIGNAL_TYPES)}")
+        unit = (rest[0] if rest else "") or "1"
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             raise CraneCosimError(f"{option}: {name!r} is not a port name: use letters, digits and underscores, "
                                   f"not starting with a digit")
         if unit not in UNITS:
             raise CraneCosimError(f"{option}: port {name} has the unit {unit!r}, which is not known; known units: "
                                   f"{', '.join(sorted(UNITS))}")
-        ports.append(Variable(name, unit, 0.0, f"{what.capitalize()} {name} of the peer"))
+        ports.append(Variable(name, unit, {"Real": 0.0, "Integer": 0, "Boolean": False}[kind],
+                              f"{what.capitalize()} {name} of the peer", type=kind))
     return tuple(ports)
 
 
