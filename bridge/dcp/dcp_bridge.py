@@ -37,6 +37,8 @@ from .master import DcpMaster
 __all__ = ["DcpBridge", "dcp_bridge_of", "dcp_bridge_from_spec", "DCP_COUNTERS"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: the DCP data types whose values an FMI Integer (32 bits, signed) holds
+INTEGER_TYPES = ("int8", "int16", "int32", "uint8", "uint16")
 
 DCP_PARAMETERS = (
     Variable("host", "", "", "Address of the DCP slave (default empty: its control host in the slave "
@@ -133,12 +135,20 @@ def steps_of(h: float, resolution: Fraction) -> int | None:
 
 
 def _port(v, where: str) -> Variable:
+    """The bridge's port of the slave's variable ``v``: an Integer for a DCP
+    integer type an FMI Integer holds (int8 to int32, uint8, uint16; DCP 1.0
+    has no boolean: a Boolean is sent as a uint8), a Real for the others."""
     unit = v.unit if v.unit in UNITS else ""
     described = v.description or f"{v.causality} {v.name} of the DCP slave"
     if v.unit and not unit:
         described += f" (unit {v.unit} in the slave description)"
     if not math.isfinite(v.start):
         raise DescriptionError(f"{where}: variable {v.name} starts at {v.start!r}, not a finite number")
+    if v.type in INTEGER_TYPES:
+        if not float(v.start).is_integer():
+            raise DescriptionError(f"{where}: variable {v.name} of type {v.type} starts at {v.start!r}, not a whole "
+                                   f"number")
+        return Variable(v.name, unit, int(v.start), described, type="Integer")
     return Variable(v.name, unit, float(v.start), described)
 
 

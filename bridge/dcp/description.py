@@ -31,7 +31,7 @@ __all__ = ["DcpVariable", "SlaveDescription", "DescriptionError", "description_o
 #: of it); a master may set any other from 1 µs to 1 s (a ResolutionRange)
 RESOLUTION = Fraction(1, 1000)
 #: the DCP type of each of our port types, and back
-_OUR_TYPES = {"Real": "float64", "Boolean": "uint8"}
+_OUR_TYPES = {"Real": "float64", "Integer": "int32", "Boolean": "uint8"}
 _ELEMENTS = {"uint8": "Uint8", "uint16": "Uint16", "uint32": "Uint32", "uint64": "Uint64", "int8": "Int8",
              "int16": "Int16", "int32": "Int32", "int64": "Int64", "float32": "Float32", "float64": "Float64"}
 _TYPES_OF = {element: name for name, element in _ELEMENTS.items()}

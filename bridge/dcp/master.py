@@ -124,8 +124,9 @@ class DcpMaster:
                 if pending and p.state == pending[0]:
                     pending.pop(0)
                 elif p.state in (P.ERROR_HANDLING, P.ERROR_RESOLVED, P.ALIVE) and P.ALIVE not in states:
+                    why = "" if p.state == P.ALIVE else ": it failed (its own log says why)"
                     raise DcpError(f"{self.name}: the DCP slave at {self._where()} went to "
-                                   f"{P.state_name(p.state)} during {what}")
+                                   f"{P.state_name(p.state)} during {what}{why}")
             elif p.type == P.DAT_INPUT_OUTPUT and p.data_id == _OUT:
                 self._take(p)
 
@@ -167,6 +168,12 @@ class DcpMaster:
                      P.CONFIGURED)
 
     def _send_inputs(self, u) -> None:
+        """Send the inputs ``u``; :class:`DcpError` naming the first that its
+        DCP data type cannot hold (the slave would read another number)."""
+        for v, value in zip(self.inputs, u):
+            why = P.unfit(float(value), v.type_code)
+            if why:
+                raise DcpError(f"{self.name}: input {v.name} = {why} (its data type in the slave description)")
         if self.inputs:
             self.data_seq = (self.data_seq + 1) & 0xFFFF
             self._send(P.DAT_INPUT_OUTPUT, P.pack_values(u, [v.type_code for v in self.inputs]),
@@ -206,9 +213,11 @@ class DcpMaster:
         if sock is None:
             return
         try:
-            if self.state not in (P.ALIVE, P.CONFIGURATION, P.STOPPED):
+            if self.state == P.ERROR_HANDLING:  # the slave failed, and resolves it: it says so next
+                self.state = P.ERROR_RESOLVED
+            if self.state not in (P.ALIVE, P.CONFIGURATION, P.STOPPED, P.ERROR_RESOLVED):
                 self._expect(self._send(P.STC_STOP, state=self.state), "STC_stop", P.STOPPED)
-            if self.state in (P.CONFIGURATION, P.STOPPED):
+            if self.state in (P.CONFIGURATION, P.STOPPED, P.ERROR_RESOLVED):
                 self._expect(self._send(P.STC_DEREGISTER, state=self.state), "STC_deregister", P.ALIVE)
         except (DcpError, OSError):
             pass  # a slave gone or astray at the end: the run's results are whole already

@@ -12,11 +12,12 @@ imports the standard library only.
 """
 from __future__ import annotations
 
+import math
 import struct
 from typing import NamedTuple
 
 __all__ = ["PduError", "Pdu", "encode", "decode", "TYPES", "STATES", "ERRORS", "DATA_TYPES", "pack_values",
-           "unpack_values", "ip_to_int", "int_to_ip", "state_name", "error_name"]
+           "unfit", "unpack_values", "ip_to_int", "int_to_ip", "state_name", "error_name"]
 
 # -- type identifiers (DCP 1.0, Table 5.1) -------------------------------------------------------
 STC_REGISTER, STC_DEREGISTER, STC_PREPARE, STC_CONFIGURE, STC_INITIALIZE = 0x01, 0x02, 0x03, 0x04, 0x05
@@ -114,6 +115,7 @@ DATA_TYPES = {0: ("uint8", "B"), 1: ("uint16", "H"), 2: ("uint32", "I"), 3: ("ui
               5: ("int16", "h"), 6: ("int32", "i"), 7: ("int64", "q"), 8: ("float32", "f"), 9: ("float64", "d")}
 DATA_TYPE_CODES = {name: code for code, (name, _) in DATA_TYPES.items()}
 FLOAT64 = DATA_TYPE_CODES["float64"]
+_FLOAT32_MAX = 3.4028234663852886e38
 
 
 class PduError(ValueError):
@@ -187,6 +189,23 @@ def pack_values(values, types) -> bytes:
         fmt = DATA_TYPES[code][1]
         out.append(struct.pack("<" + fmt, float(v) if fmt in "fd" else int(round(v))))
     return b"".join(out)
+
+
+def unfit(value: float, code: int) -> str | None:
+    """Why ``value`` does not fit the data type ``code`` (an integer type's
+    range, after rounding to the nearest; a float32's largest magnitude),
+    in words, or None."""
+    name, fmt = DATA_TYPES[code]
+    a_type = f"{'an' if name[0] == 'i' else 'a'} {name}"  # an int32, a uint8
+    if fmt == "d":
+        return None
+    if not math.isfinite(value):
+        return f"{value!r} is not a finite number, which {a_type} cannot hold"
+    if fmt == "f":
+        return None if abs(value) <= _FLOAT32_MAX else f"{value!r} is beyond a float32's range"
+    bits = 8 * struct.calcsize(fmt)
+    low, high = (0, 2 ** bits - 1) if fmt.isupper() else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+    return None if low <= round(value) <= high else f"{value!r} is outside {a_type}'s range, {low} to {high}"
 
 
 def unpack_values(payload: bytes, types) -> list:

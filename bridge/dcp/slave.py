@@ -36,15 +36,17 @@ _STOPPABLE = {P.PREPARING, P.PREPARED, P.CONFIGURING, P.CONFIGURED, P.INITIALIZI
 _CONFIG_PDUS = {P.CFG_TIME_RES, P.CFG_STEPS, P.CFG_INPUT, P.CFG_OUTPUT, P.CFG_CLEAR, P.CFG_SCOPE,
                 P.CFG_TARGET_NETWORK_INFORMATION, P.CFG_SOURCE_NETWORK_INFORMATION, P.CFG_PARAMETER}
 _ALLOWED = {
-    P.STC_REGISTER: {P.ALIVE}, P.STC_DEREGISTER: {P.CONFIGURATION, P.STOPPED}, P.STC_PREPARE: {P.CONFIGURATION},
+    P.STC_REGISTER: {P.ALIVE}, P.STC_DEREGISTER: {P.CONFIGURATION, P.STOPPED, P.ERROR_RESOLVED},
+    P.STC_PREPARE: {P.CONFIGURATION},
     P.STC_CONFIGURE: {P.PREPARED}, P.STC_INITIALIZE: {P.CONFIGURED}, P.STC_RUN: {P.CONFIGURED, P.SYNCHRONIZED},
     P.STC_DO_STEP: _RUNNING_STATES, P.STC_SEND_OUTPUTS: {P.INITIALIZED, P.COMPUTED}, P.STC_STOP: _STOPPABLE,
-    P.STC_RESET: {P.STOPPED}, **{t: {P.CONFIGURATION} for t in _CONFIG_PDUS}}
+    P.STC_RESET: {P.STOPPED, P.ERROR_RESOLVED}, **{t: {P.CONFIGURATION} for t in _CONFIG_PDUS}}
 _DATA_STATES = {P.CONFIGURED, P.INITIALIZING, P.INITIALIZED, P.SENDING_I, P.SYNCHRONIZING, P.SYNCHRONIZED,
                 P.RUNNING, P.COMPUTING, P.COMPUTED, P.SENDING_D, P.STOPPING, P.STOPPED}
 # the source data types an input of each type takes (DCPLib's castAllowed): a float64 input takes any
-# number that converts exactly, a uint8 (our Boolean) a uint8 only
-_CASTS = {"float64": {0, 1, 2, 4, 5, 6, 8, 9}, "uint8": {0}}
+# number that converts exactly, an int32 (our Integer) any integer of 16 bits or fewer and an int32, a
+# uint8 (our Boolean) a uint8 only
+_CASTS = {"float64": {0, 1, 2, 4, 5, 6, 8, 9}, "int32": {0, 1, 4, 5, 6}, "uint8": {0}}
 _INIT, _RUN = {P.SCOPE_INITIALIZATION_RUN_NRT, P.SCOPE_INITIALIZATION}, {P.SCOPE_INITIALIZATION_RUN_NRT,
                                                                          P.SCOPE_RUN_NRT}
 
@@ -145,7 +147,18 @@ class Slave:
         except _Refused as exc:
             self._notice(f"{p.name} refused ({exc.error}){': ' + str(exc) if str(exc) != exc.error else ''}")
             return [self._nack(p.seq, P.error_code(exc.error))]
+        except Exception as exc:  # the block failed, or gave an output its data type cannot hold
+            return [ack] + self._failed(exc)
         return [ack] + follow
+
+    def _failed(self, exc: Exception) -> list:
+        """The block failed: said, the block dropped, and the slave through
+        ERROR_HANDLING to ERROR_RESOLVED (DCP 1.0's error states, as
+        DCPLib's gotoErrorHandling and gotoErrorResolved), from which the
+        master resets or deregisters it."""
+        self._notice(f"{self.block_cls.model_name} failed at t = {self.t:g} s: {exc}")
+        self.block, self.due = None, None
+        return self._notify(P.ERROR_HANDLING, P.ERROR_RESOLVED)
 
     def _nack(self, seq: int, error: int, sender: int | None = None, to=None):
         """The negative acknowledgement of PDU ``seq``: as DCPLib's slave,
@@ -347,7 +360,13 @@ class Slave:
             if self.scope.get(data_id) not in scopes or (data_ids is not None and data_id not in data_ids):
                 continue
             vrs = [positions[i] for i in range(len(positions))]
-            payload = P.pack_values([self.y[self._output_at[vr]] for vr in vrs], [self.by_vr[vr].type_code for vr in vrs])
+            values = [float(self.y[self._output_at[vr]]) for vr in vrs]
+            types = [self.by_vr[vr].type_code for vr in vrs]
+            for vr, value, code in zip(vrs, values, types):
+                why = P.unfit(value, code)
+                if why:
+                    raise ValueError(f"output {self.by_vr[vr].name} = {why}")
+            payload = P.pack_values(values, types)
             seq = self.data_seq[data_id] = (self.data_seq.get(data_id, 0) + 1) & 0xFFFF
             out.append((P.encode(P.DAT_INPUT_OUTPUT, payload, seq=seq, data_id=data_id), self.targets[data_id]))
         return out
@@ -378,14 +397,17 @@ class Slave:
             period = float(self.resolution)
             if now - self.due > period:
                 self.late += 1
-            self._step(1)
             ready = set()
             for d in self.counters:
                 self.counters[d] -= 1
                 if self.counters[d] == 0:
                     self.counters[d] = self.steps[d]
                     ready.add(d)
-            out += self._sent(_RUN, ready)
+            try:
+                self._step(1)
+                out += self._sent(_RUN, ready)
+            except Exception as exc:  # as in handle
+                return out + self._failed(exc)
             self.due += period
         return out
 

@@ -1,10 +1,11 @@
-"""The run's UDP bridges (``bridge/udp_bridge.py``): each one's counters,
-read from its outputs at the end, and its link's round trips, taken at
-every step that brought an answer, under ``"bridges"`` in ``summary.json``
-with the peer's status; a warning under ``"warnings"`` for a peer that
-never answered, one that was silent while the run went on
-(``on_silence = hold``, the run then degraded), and datagrams a bridge
-ignored; the terminal prints both (``cli/runs.py``, :func:`describe`)."""
+"""The run's bridges, UDP (``bridge/udp_bridge.py``) and DCP
+(``bridge/dcp/dcp_bridge.py``): each one's counters, read from its outputs
+at the end, and its link's round trips, taken at every step that brought
+an answer, under ``"bridges"`` in ``summary.json`` with the peer's status;
+a warning under ``"warnings"`` for a peer that never answered, one that
+was silent while the run went on (``on_silence = hold``, the run then
+degraded), datagrams a bridge ignored, and a DCP slave's data missed; the
+terminal prints both (``cli/runs.py``, :func:`describe`)."""
 from __future__ import annotations
 
 import math
@@ -12,6 +13,7 @@ from array import array
 
 import numpy as np
 
+from ...bridge.dcp.description import read_description_text
 from ...bridge.udp_bridge import PARAMETERS
 from ...fmus.build import bridge_spec_of
 from . import Observer
@@ -21,6 +23,8 @@ __all__ = ["Bridges", "describe", "COUNTER_NAMES"]
 #: the counters a bridge outputs, by their names in ``summary.json``
 #: (``bridge_<name>`` in results.arrows)
 COUNTER_NAMES = ("sent", "answers", "lost", "late", "stale", "held", "safe", "age", "malformed", "forged", "unasked")
+#: the counters a DCP bridge outputs, by their names in ``summary.json`` (``dcp_<name>``)
+DCP_COUNTER_NAMES = ("steps", "missed")
 
 
 def _parameter(part, spec_defaults: dict, name: str):
@@ -46,7 +50,11 @@ class Bridges(Observer):
         for k, part in enumerate(plan.parts):
             first, column = column, column + len(part.outputs)
             at = {v.name: j for j, v in enumerate(part.outputs)}
-            if "bridge_sent" not in at or not part.model.built or bridge_spec_of(part.path) is None:
+            spec = bridge_spec_of(part.path) if part.model.built else None
+            if spec is not None and spec.get("protocol") == "dcp" and "dcp_steps" in at:
+                self._add_dcp(k, part, at, spec, first)
+                continue
+            if "bridge_sent" not in at or spec is None:
                 continue
             counters = {c: at[f"bridge_{c}"] for c in COUNTER_NAMES if f"bridge_{c}" in at}
             host = str(_parameter(part, defaults, "host")).strip()
@@ -59,6 +67,20 @@ class Bridges(Observer):
                 self._watch.append((k, at["bridge_answers"], at["bridge_round_trip"], first))
                 self._trips[k], self._answers[k] = array("d"), 0.0
         self.read = False
+
+    def _add_dcp(self, k: int, part, at: dict, spec: dict, first: int) -> None:
+        """Watch the DCP bridge ``part``: its slave's address (the parameters
+        set, else the slave description's), its steps and missed data, and
+        its round trips at every step (``dcp_round_trip``)."""
+        d = read_description_text(spec["slave_description"], f"the slave description in {part.path}")
+        host = str(part.values.get("host", "")).strip() or d.host
+        port = int(float(part.values.get("port", 0))) or d.port
+        counters = {c: at[f"dcp_{c}"] for c in DCP_COUNTER_NAMES if f"dcp_{c}" in at}
+        self.bridges.append((k, part.name, counters, {"peer": f"udp://{host}:{port}", "protocol": "DCP 1.0",
+                                                      "mode": "non-real-time lock-step"}))
+        if "dcp_round_trip" in at:
+            self._watch.append((k, at["dcp_steps"], at["dcp_round_trip"], first))
+            self._trips[k], self._answers[k] = array("d"), 0.0
 
     def started(self, execution) -> None:
         self.read = True  # the outputs at the start time are exchanged: the counters are there
@@ -96,6 +118,13 @@ class Bridges(Observer):
             entry.update(values, time=execution.t)
             if self._trips.get(k):
                 entry["round_trip_us"] = round_trips(self._trips[k])
+            if about.get("protocol") == "DCP 1.0":  # lock-step: a silent slave fails the step; no other status
+                entry["status"] = "stepped"
+                if values.get("missed"):
+                    warnings.append(f"{name} missed {values['missed']} data PDU{'s' if values['missed'] != 1 else ''} "
+                                    f"of the DCP slave at {about['peer']} (gaps in their sequence numbers)")
+                found[name] = entry
+                continue
             peer = f"the peer of {name} at {about['peer']}"
             held, safe = values.get("held", 0), values.get("safe", 0)
             kept = f"held at {held} step{'s' if held != 1 else ''}" + (f" and the safe ones at {safe}" if safe else "")
@@ -147,7 +176,8 @@ def describe(bridges: dict) -> list[str]:
     """A line per bridge of ``summary.json``'s ``"bridges"``, for the terminal."""
     words = (("sent", "requests sent"), ("answers", "answered"), ("lost", "lost"), ("late", "late"),
              ("stale", "stale"), ("held", "held"), ("safe", "safe"), ("malformed", "malformed datagrams ignored"),
-             ("forged", "forged ones refused"), ("unasked", "unasked ones ignored"))
+             ("forged", "forged ones refused"), ("unasked", "unasked ones ignored"), ("steps", "steps"),
+             ("missed", "data PDUs missed"))
     lines = []
     for name, b in bridges.items():
         counts = ", ".join(f"{b[c]} {word}" for c, word in words if c in b)

@@ -80,3 +80,18 @@ def test_an_unknown_type_or_an_empty_datagram_is_refused_by_name():
     with pytest.raises(P.PduError, match="empty datagram"):
         P.decode(b"")
     assert P.state_name(P.SENDING_D) == "SENDING_D" and P.error_name(0x2013) == "INVALID_SEQUENCE_ID"
+
+
+@pytest.mark.parametrize("value,data_type,said", [
+    (255.4, "uint8", None), (255.5, "uint8", "255.5 is outside a uint8's range, 0 to 255"),
+    (-0.6, "uint16", "-0.6 is outside a uint16's range, 0 to 65535"), (-128.0, "int8", None),
+    (2.0 ** 63, "int64", "9.223372036854776e+18 is outside an int64's range"), (float("nan"), "int32", "nan is not a "
+                                                                                  "finite number, which an int32"),
+    (3.5e38, "float32", "3.5e+38 is beyond a float32's range"), (float("inf"), "float32", "inf is not a finite"),
+    (float("inf"), "float64", None), (3.4e38, "float32", None),
+])
+def test_a_value_its_data_type_cannot_hold_is_named(value, data_type, said):
+    """What a DAT payload could not carry as it is (struct would refuse it,
+    or round it into another number) is named before it is packed."""
+    found = P.unfit(value, P.DATA_TYPE_CODES[data_type])
+    assert found == said if said is None else found.startswith(said), found

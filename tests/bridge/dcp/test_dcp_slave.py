@@ -3,7 +3,8 @@
 ``dcp_bridge.py``): in lock-step the bridge's outputs are the block's own
 to the last bit, before the run and in every step; the slave refuses what
 DCPLib's slave refuses, naming DCP's error; a parameter set by the master
-is the block's; in soft real time it steps on its clock and sends each
+is the block's; Integer and Boolean ports go by DCP's integer types; in
+soft real time it steps on its clock and sends each
 stream every ``CFG_steps`` steps."""
 import socket
 import threading
@@ -12,6 +13,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
+from brake_block import Brake
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.controller import Controller
 from crane_cosim.bridge.dcp import pdu as P
@@ -68,6 +70,65 @@ def test_a_bridge_in_lock_step_gives_the_blocks_outputs_to_the_last_bit(rng):
             time.sleep(0.01)
         assert server.slave.state == P.ALIVE  # stopped and deregistered by the bridge's close
         assert server.stats.refused == 0 and server.stats.steps == 300
+
+
+def test_integer_and_boolean_ports_go_by_their_dcp_types_to_the_last_bit(rng):
+    """A Boolean port is a uint8 and an Integer an int32 in the slave's
+    description; the bridge presents both as Integer ports (DCP 1.0 has no
+    boolean), carries them exactly, and refuses an input its data type
+    cannot hold, by name."""
+    with served(Brake) as server:
+        d = server.description
+        assert [(v.name, v.type) for v in d.variables if v.causality != "parameter"] == [
+            ("tau", "float64"), ("engaged", "uint8"), ("code", "int32"), ("count", "int32"), ("q", "float64"),
+            ("brake", "uint8"), ("gear", "int32")]
+        Bridge = dcp_bridge_of(d, "BrakeDcp")
+        assert [(v.name, v.type) for v in Bridge.inputs] == [("q", "Real"), ("brake", "Integer"), ("gear", "Integer")]
+        bridge, block = Bridge(), Brake()
+        bridge.prepare()
+        x = block.initial_state()
+        try:
+            u = np.array([0.3, 1.0, -7.0])
+            assert np.array_equal(bridge.output(0.0, np.zeros(0), u)[:4], block.output(0.0, x, u))
+            t, h = 0.0, 1e-3
+            for k in range(40):
+                u = np.array([rng.normal(), rng.integers(2), rng.integers(-2**30, 2**30)], dtype=float)
+                bridge.advance(t, np.zeros(0), u, h)
+                x = block.advance(t, x, u, h)
+                t = (k + 1) * h
+                assert np.array_equal(bridge.output(t, np.zeros(0), u)[:4], block.output(t, x, u)), k
+            with pytest.raises(DcpError, match=r"BrakeDcp: input brake = 256.0 is outside a uint8's range, 0 to 255 "
+                                               r"\(its data type in the slave description\)"):
+                bridge.advance(t, np.zeros(0), np.array([0.0, 256.0, 0.0]), h)
+        finally:
+            bridge.close()
+
+
+def test_a_block_that_fails_in_a_step_takes_the_slave_through_its_error_states(rng):
+    """An Integer output its int32 cannot hold (code = 2 gear + brake with
+    gear 2**30): the slave says why, goes to ERROR_HANDLING then
+    ERROR_RESOLVED, the master names the state, and the bridge's close
+    deregisters the slave, free for the next master."""
+    notices = []
+    with served(Brake) as server:
+        server.on_notice = notices.append
+        bridge = dcp_bridge_of(server.description, "BrakeDcp")()
+        bridge.prepare()
+        try:
+            bridge.output(0.0, np.zeros(0), np.array([0.0, 0.0, 5.0]))
+            with pytest.raises(DcpError, match=r"BrakeDcp: the DCP slave at udp://127.0.0.1:\d+ went to "
+                                               r"ERROR_HANDLING during STC_send_outputs: it failed \(its own log "
+                                               r"says why\)"):
+                bridge.advance(0.0, np.zeros(0), np.array([0.0, 0.0, 2.0 ** 30]), 1e-3)
+        finally:
+            bridge.close()
+        for _ in range(100):
+            if server.slave.state == P.ALIVE:
+                break
+            time.sleep(0.01)
+        assert server.slave.state == P.ALIVE
+        assert notices == [("Brake failed at t = 0.001 s: output code = 2147483648.0 is outside an "
+                             "int32's range, -2147483648 to 2147483647")]
 
 
 def test_a_slave_that_is_not_there_is_named():

@@ -2,7 +2,8 @@
 from the slave description ``crane-cosim dcp-slave`` writes, and the crane
 on the vessel with that FMU in the controller's place, the controller
 served by another process over DCP, gives the run of the FMUs alone; the
-slave's record holds what it computed, and its statistics what it did."""
+slave's record holds what it computed, its statistics what it did, and the
+run's summary the bridge's steps and round trips."""
 import json
 
 import numpy as np
@@ -12,6 +13,7 @@ from crane_cosim.bridge.dcp.description import description_of, description_xml, 
 from crane_cosim.cli import main
 from crane_cosim.files.results import read_results
 from crane_cosim.runtime import replace_component, run_cosim
+from crane_cosim.runtime.observers.bridges import describe
 from crane_cosim.scenarios import crane_on_vessel
 from dcp_helpers import GAUSS_SEIDEL, STOP, dcp_slave, reference_run
 
@@ -36,6 +38,14 @@ def test_a_dcp_slave_takes_the_controllers_place(tmp_path, fmu_dir, reference, c
     # to the last bit: the slave steps the controller as the FMU does, and the values cross as float64
     assert (df[reference.columns] == reference).all().all()
     assert df["controller.dcp_steps"].iloc[-1] == round(STOP / 1e-3) and df["controller.dcp_missed"].max() == 0
+    bridge = json.loads((tmp_path / "out" / "summary.json").read_text())["bridges"]["controller"]
+    assert {k: bridge[k] for k in ("peer", "protocol", "mode", "status", "steps", "missed")} == {
+        "peer": f"udp://127.0.0.1:{slave.port}", "protocol": "DCP 1.0", "mode": "non-real-time lock-step",
+        "status": "stepped", "steps": round(STOP / 1e-3), "missed": 0}
+    assert bridge["round_trip_us"]["answers_timed"] == round(STOP / 1e-3)
+    assert describe({"controller": bridge})[0].startswith(
+        f"bridge controller (udp://127.0.0.1:{slave.port}, non-real-time lock-step): stepped; 500 steps, 0 data "
+        f"PDUs missed; round trip ")
     lines = record.read_text().splitlines()
     assert lines[0].startswith("time,q_slew,") and lines[1].startswith("s,rad,")
     recorded = np.array([[float(v) for v in line.split(",")] for line in lines[2:]])
