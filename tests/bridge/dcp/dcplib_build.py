@@ -2,8 +2,8 @@
 
 DCPLib (``dcplib/``, the Modelica Association's reference implementation of
 DCP 1.0, header-only) is compiled into each program: ``test_master`` (a
-master driving slaves in NRT lock-step from a configuration file),
-and ``pd_slave`` (the PD controller with zero set-points as a slave).  Each
+master driving slaves in NRT lock-step, or letting them run in SRT, from a
+configuration file), and ``pd_slave`` (the PD controller with zero set-points as a slave).  Each
 is a single translation unit; the system's headers of standalone Asio
 (Debian ``libasio-dev``) are needed.
 

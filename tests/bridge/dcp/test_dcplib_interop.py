@@ -3,10 +3,13 @@ written with it: ``dcplib_build.py``).  A master of DCPLib drives our
 slave (``crane-cosim dcp-slave Controller``) through registration,
 configuration, two initialization rounds and 40 non-real-time steps: every
 output the slave sent is the controller's own for the inputs it held, to
-the last bit.  Our DCP bridge, built from the description of a slave
-written with DCPLib (the PD law with zero set-points), takes the
-controller's place in the crane on the vessel: the run equals the run of
-the FMUs alone, to the last bit (no set-point moves before 1 s)."""
+the last bit; in soft real time the same master lets it run on its clock
+for 300 ms, its outputs looped back every 10 steps: every step one
+resolution, every output the controller's own.  Our DCP bridge, built
+from the description of a slave written with DCPLib (the PD law with zero
+set-points), takes the controller's place in the crane on the vessel: the
+run equals the run of the FMUs alone, to the last bit (no set-point moves
+before 1 s)."""
 from __future__ import annotations
 
 import select
@@ -56,6 +59,54 @@ def test_dcplibs_master_drives_our_slave(dcplib_programs, tmp_path):
         assert np.array_equal(y, block.output(t, np.zeros(0), u)), t
         held = y
     assert " 0 refused; 40 steps" in slave.err and "warning" not in slave.err, slave.err
+
+
+#: gains under 1 (the outputs fed back to the inputs then shrink, where the default gains of 10**4 would
+#: overflow in a few exchanges) and set-points that move from t = 0 over 0.2 s: outputs that change
+SOFT = {"kP_slew": 0.5, "kD_slew": 0.1, "kP_boom": 0.4, "kD_boom": 0.2, "kP_jib": 0.3, "kD_jib": 0.05,
+        "q_slew_move1_start": 0.0, "q_slew_move1_duration": 0.2, "q_boom_move1_start": 0.0,
+        "q_boom_move1_duration": 0.2, "q_jib_move1_start": 0.0, "q_jib_move1_duration": 0.2}
+
+
+@pytest.mark.may_skip
+def test_dcplibs_master_runs_our_slave_in_soft_real_time(dcplib_programs, tmp_path):
+    """DCPLib's master registers the slave in SRT, configures one stream of
+    its outputs, every 10 steps, back to its inputs, initializes it, runs it
+    for 300 ms of wall time and stops it.  The slave stepped one resolution
+    at a time (t = k ms, none skipped, none twice); every output it
+    evaluated is the controller's own for the inputs it held; every input
+    it held came from the initialization's outputs or from a step whose
+    number is a multiple of 10, so each stream was sent every CFG_steps
+    steps and nothing else reached the inputs."""
+    description, record = tmp_path / "Controller.dcp.xml", tmp_path / "record.csv"
+    sets = [a for name, value in SOFT.items() for a in ("--set", f"{name}={value!r}")]
+    with dcp_slave("Controller", description, "--record", str(record), *sets) as slave:
+        d = read_description(description)
+        outs, ins = d.of("output"), d.of("input")
+        lines = ["mode srt", "run_ms 300", "resolution 1 1000", "steps 10", "init_runs 1",
+                 f"slave 1 127.0.0.1 {slave.port} {d.uuid}"]
+        lines += [f"output 1 1 {pos} {v.vr}" for pos, v in enumerate(outs)]
+        lines += [f"input 1 1 {pos} {v.vr} float64" for pos, v in enumerate(ins)]
+        lines += [f"target 1 1 127.0.0.1 {slave.port}", f"source 1 1 127.0.0.1 {slave.port}", "scope 1 1 init_run"]
+        config = tmp_path / "srt.cfg"
+        config.write_text("\n".join(lines) + "\n")
+        master = subprocess.run([dcplib_programs["test_master"], config], capture_output=True, text=True,
+                                timeout=WAIT)
+        assert master.returncode == 0, master.stdout + master.stderr
+        assert master.stdout == "test_master: 1 slaves, 300 ms in soft real time after 1 initialization runs: done\n"
+    assert slave.proc.returncode == 0
+    rows = np.array([[float(v) for v in line.split(",")] for line in record.read_text().splitlines()[2:]])
+    n = len(rows) - 1
+    assert n >= 30, n  # (how many the clock gave is timing; a few tens of steps at least, in 300 ms)
+    assert list(rows[:, 0]) == [0.0] + [k / 1000 for k in range(1, n + 1)]
+    block = Controller(**SOFT)
+    sent = {tuple(rows[0, 7:])} | {tuple(row[7:]) for k, row in enumerate(rows) if k % 10 == 0}
+    for k, (t, *values) in enumerate(rows):
+        u, y = np.array(values[:6]), np.array(values[6:])
+        assert np.array_equal(y, block.output(t, np.zeros(0), u)), t
+        assert tuple(u) in sent | {(0.0,) * 6}, t
+    assert len({tuple(r[1:7]) for r in rows}) > 3  # the inputs did change: the loop went round
+    assert " 0 refused; " in slave.err and "warning" not in slave.err, slave.err
 
 
 @pytest.fixture(scope="module")

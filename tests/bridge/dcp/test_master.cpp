@@ -1,5 +1,5 @@
 // test_master: a DCP master written with DCPLib that drives slaves in non-real-time (NRT)
-// lock-step, from a configuration file.
+// lock-step, or lets them run in soft real time (SRT), from a configuration file.
 //
 // Usage: test_master CONFIG [PORT]   (PORT: its own UDP port on 127.0.0.1, default 0: a free one)
 // CONFIG, one directive a line, '#' starts a comment:
@@ -7,6 +7,8 @@
 //   count K                       STC_do_step cycles in RUNNING
 //   steps S                       steps per STC_do_step, and CFG_steps of every output data id
 //   init_runs N                   rounds of STC_initialize + STC_send_outputs before STC_run
+//   mode MODE                     nrt (lock-step) or srt (the slaves step on their clocks)
+//   run_ms MS                     SRT: how long the slaves run, from RUNNING to STC_stop [ms]
 //   slave ID HOST PORT UUID       slave ID (1..255) with its control endpoint and uuid
 //   output ID DATA_ID POS VR      CFG_output
 //   input ID DATA_ID POS VR TYPE  CFG_input, TYPE a DcpDataType name (float64, int32, uint8, ...)
@@ -14,13 +16,14 @@
 //   source ID DATA_ID HOST PORT   CFG_source_network_information (UDP_IPv4)
 //   scope ID DATA_ID SCOPE        CFG_scope, SCOPE init_run, init or run
 // A slave must be declared before the lines that configure it.  Defaults: resolution 1 1000,
-// count 0, steps 1, init_runs 0.
+// count 0, steps 1, init_runs 0, mode nrt, run_ms 0.
 //
 // Every slave goes through each transition before any goes on: STC_register (NRT, DCP 1.0),
 // its CFG PDUs (CFG_time_res, CFG_steps for each output data id, then the file's in its
 // order), STC_prepare, STC_configure, init_runs x (STC_initialize, STC_send_outputs),
-// STC_run twice (CONFIGURED -> SYNCHRONIZING -> SYNCHRONIZED, then -> RUNNING),
-// K x (STC_do_step, STC_send_outputs), STC_stop, STC_deregister.
+// STC_run twice (CONFIGURED -> SYNCHRONIZING -> SYNCHRONIZED, then -> RUNNING; start time 0,
+// at once), then in NRT K x (STC_do_step, STC_send_outputs), in SRT a wait of run_ms, and
+// STC_stop, STC_deregister.
 // Exit status: 0 all slaves deregistered; 1 a NACK, an error state or a network error (one
 // line on stderr); 2 bad usage or configuration; 3 no progress for 10 s (the slaves' states
 // on stderr).
@@ -65,7 +68,8 @@ struct Slave {
 
 struct Config {
     uint32_t numerator = 1, denominator = 1000;
-    uint32_t count = 0, steps = 1, initRuns = 0;
+    uint32_t count = 0, steps = 1, initRuns = 0, runMs = 0;
+    DcpOpMode mode = DcpOpMode::NRT;
     std::vector<Slave> slaves;
 };
 
@@ -112,8 +116,8 @@ Config readConfig(const char *path) {
             continue;
         }
         const std::map<std::string, size_t> arity = {
-                {"resolution", 3}, {"count", 2}, {"steps", 2}, {"init_runs", 2}, {"slave", 5}, {"output", 5},
-                {"input", 6}, {"target", 5}, {"source", 5}, {"scope", 4}};
+                {"resolution", 3}, {"count", 2}, {"steps", 2}, {"init_runs", 2}, {"mode", 2}, {"run_ms", 2},
+                {"slave", 5}, {"output", 5}, {"input", 6}, {"target", 5}, {"source", 5}, {"scope", 4}};
         const std::string where = std::string(path) + ":" + std::to_string(number) + ": ";
         if (arity.count(f[0]) == 0 || arity.at(f[0]) != f.size()) {
             throw std::runtime_error(where + "unknown directive or wrong number of fields: " + line);
@@ -129,6 +133,13 @@ Config readConfig(const char *path) {
                 config.steps = u(1);
             } else if (f[0] == "init_runs") {
                 config.initRuns = u(1);
+            } else if (f[0] == "mode") {
+                if (f[1] != "nrt" && f[1] != "srt") {
+                    throw std::runtime_error("mode is nrt or srt");
+                }
+                config.mode = f[1] == "srt" ? DcpOpMode::SRT : DcpOpMode::NRT;
+            } else if (f[0] == "run_ms") {
+                config.runMs = u(1);
             } else if (f[0] == "slave") {
                 if (u(1) < 1 || u(1) > 255 || slaveIndex.count(u(1)) > 0) {
                     throw std::runtime_error("slave id not in 1..255 or repeated");
@@ -240,7 +251,10 @@ public:
         lock.unlock();
         manager->stop();
         receiving.join();
-        if (exitCode == 0) {
+        if (exitCode == 0 && config.mode == DcpOpMode::SRT) {
+            std::printf("test_master: %zu slaves, %u ms in soft real time after %u initialization runs: done\n",
+                        config.slaves.size(), config.runMs, config.initRuns);
+        } else if (exitCode == 0) {
             std::printf("test_master: %zu slaves, %u x STC_do_step(%u) after %u initialization runs: done\n",
                         config.slaves.size(), config.count, config.steps, config.initRuns);
         } else {
@@ -352,7 +366,7 @@ private:
 
     void registerSlaves() {
         toAll("STC_register", DcpState::CONFIGURATION, [this](uint8_t id) {
-            manager->STC_register(id, DcpState::ALIVE, convertToUUID(find(id)->uuid), DcpOpMode::NRT, 1, 0);
+            manager->STC_register(id, DcpState::ALIVE, convertToUUID(find(id)->uuid), config.mode, 1, 0);
         }, [this] { sendConfiguration(); });
     }
 
@@ -394,12 +408,23 @@ private:
         });
     }
 
-    // In NRT DCPLib ignores STC_run's start time and synchronizes at once.
+    // In NRT DCPLib ignores STC_run's start time and synchronizes at once; in SRT a start time
+    // of 0 starts the slaves' clocks at once.
     void start() {
         toAll("STC_run", DcpState::SYNCHRONIZED,
               [this](uint8_t id) { manager->STC_run(id, DcpState::CONFIGURED, 0); }, [this] {
             toAll("STC_run", DcpState::RUNNING,
-                  [this](uint8_t id) { manager->STC_run(id, DcpState::SYNCHRONIZED, 0); }, [this] { doStep(); });
+                  [this](uint8_t id) { manager->STC_run(id, DcpState::SYNCHRONIZED, 0); }, [this] {
+                if (config.mode == DcpOpMode::NRT) {
+                    return doStep();
+                }
+                // The slaves run on their own: no PDU of theirs is awaited until STC_stop, which a
+                // thread of its own sends after run_ms (the receiving thread must go on receiving).
+                std::thread([this] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(config.runMs));
+                    stop();
+                }).detach();
+            });
         });
     }
 
