@@ -40,6 +40,15 @@ def served(block_cls, **values):
         server.close()
 
 
+def _deregistered(server) -> None:
+    """Wait (1 s at most) for the served slave to be back in ALIVE."""
+    for _ in range(100):
+        if server.slave.state == P.ALIVE:
+            break
+        time.sleep(0.01)
+    assert server.slave.state == P.ALIVE
+
+
 def test_a_bridge_in_lock_step_gives_the_blocks_outputs_to_the_last_bit(rng):
     with served(Controller) as server:
         bridge = dcp_bridge_of(server.description, "ControllerDcp")()
@@ -64,11 +73,7 @@ def test_a_bridge_in_lock_step_gives_the_blocks_outputs_to_the_last_bit(rng):
                 bridge.advance(t, np.zeros(0), u, 1.5e-3)
         finally:
             bridge.close()
-        for _ in range(100):
-            if server.slave.state == P.ALIVE:
-                break
-            time.sleep(0.01)
-        assert server.slave.state == P.ALIVE  # stopped and deregistered by the bridge's close
+        _deregistered(server)  # stopped and deregistered by the bridge's close
         assert server.stats.refused == 0 and server.stats.steps == 300
 
 
@@ -122,11 +127,7 @@ def test_a_block_that_fails_in_a_step_takes_the_slave_through_its_error_states(r
                 bridge.advance(0.0, np.zeros(0), np.array([0.0, 0.0, 2.0 ** 30]), 1e-3)
         finally:
             bridge.close()
-        for _ in range(100):
-            if server.slave.state == P.ALIVE:
-                break
-            time.sleep(0.01)
-        assert server.slave.state == P.ALIVE
+        _deregistered(server)
         assert notices == [("Brake failed at t = 0.001 s: output code = 2147483648.0 is outside an "
                              "int32's range, -2147483648 to 2147483647")]
 

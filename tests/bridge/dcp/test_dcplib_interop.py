@@ -30,17 +30,18 @@ from udp_ports import free_port
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.may_skip
-def test_dcplibs_master_drives_our_slave(dcplib_programs, tmp_path):
+def _looped(dcplib_programs, tmp_path, directives, *options):
+    """DCPLib's master (``test_master`` with ``directives``, at a resolution
+    of 1 ms) driving ``dcp-slave Controller OPTIONS`` with one stream of its
+    outputs back to its inputs (tau_<j> -> q_<j>, q_<j>_ref -> u_<j>), for
+    initialization and run: ``(master's process, the slave, the rows of its
+    record)``."""
     description, record = tmp_path / "Controller.dcp.xml", tmp_path / "record.csv"
-    with dcp_slave("Controller", description, "--record", str(record)) as slave:
+    with dcp_slave("Controller", description, "--record", str(record), *options) as slave:
         d = read_description(description)
-        outs, ins = d.of("output"), d.of("input")
-        lines = ["resolution 1 1000", "count 40", "steps 1", "init_runs 2",
-                 f"slave 1 127.0.0.1 {slave.port} {d.uuid}"]
-        # the outputs back to the inputs: tau_<j> -> q_<j>, q_<j>_ref -> u_<j>
-        lines += [f"output 1 1 {pos} {v.vr}" for pos, v in enumerate(outs)]
-        lines += [f"input 1 1 {pos} {v.vr} float64" for pos, v in enumerate(ins)]
+        lines = ["resolution 1 1000", *directives, f"slave 1 127.0.0.1 {slave.port} {d.uuid}"]
+        lines += [f"output 1 1 {pos} {v.vr}" for pos, v in enumerate(d.of("output"))]
+        lines += [f"input 1 1 {pos} {v.vr} float64" for pos, v in enumerate(d.of("input"))]
         lines += [f"target 1 1 127.0.0.1 {slave.port}", f"source 1 1 127.0.0.1 {slave.port}", "scope 1 1 init_run"]
         config = tmp_path / "loop.cfg"
         config.write_text("\n".join(lines) + "\n")
@@ -48,7 +49,14 @@ def test_dcplibs_master_drives_our_slave(dcplib_programs, tmp_path):
                                 timeout=WAIT)
         assert master.returncode == 0, master.stdout + master.stderr
     assert slave.proc.returncode == 0
-    rows = np.array([[float(v) for v in line.split(",")] for line in record.read_text().splitlines()[2:]])
+    return master, slave, np.array([[float(v) for v in line.split(",")]
+                                    for line in record.read_text().splitlines()[2:]])
+
+
+@pytest.mark.may_skip
+def test_dcplibs_master_drives_our_slave(dcplib_programs, tmp_path):
+    master, slave, rows = _looped(dcplib_programs, tmp_path, ["count 40", "steps 1", "init_runs 2"])
+    assert master.stdout == "test_master: 1 slaves, 40 x STC_do_step(1) after 2 initialization runs: done\n"
     assert len(rows) == 2 + 40  # two initializations, forty steps
     assert list(rows[:, 0]) == [0.0, 0.0] + [k / 1000 for k in range(1, 41)]
     block = Controller()
@@ -78,24 +86,10 @@ def test_dcplibs_master_runs_our_slave_in_soft_real_time(dcplib_programs, tmp_pa
     it held came from the initialization's outputs or from a step whose
     number is a multiple of 10, so each stream was sent every CFG_steps
     steps and nothing else reached the inputs."""
-    description, record = tmp_path / "Controller.dcp.xml", tmp_path / "record.csv"
     sets = [a for name, value in SOFT.items() for a in ("--set", f"{name}={value!r}")]
-    with dcp_slave("Controller", description, "--record", str(record), *sets) as slave:
-        d = read_description(description)
-        outs, ins = d.of("output"), d.of("input")
-        lines = ["mode srt", "run_ms 300", "resolution 1 1000", "steps 10", "init_runs 1",
-                 f"slave 1 127.0.0.1 {slave.port} {d.uuid}"]
-        lines += [f"output 1 1 {pos} {v.vr}" for pos, v in enumerate(outs)]
-        lines += [f"input 1 1 {pos} {v.vr} float64" for pos, v in enumerate(ins)]
-        lines += [f"target 1 1 127.0.0.1 {slave.port}", f"source 1 1 127.0.0.1 {slave.port}", "scope 1 1 init_run"]
-        config = tmp_path / "srt.cfg"
-        config.write_text("\n".join(lines) + "\n")
-        master = subprocess.run([dcplib_programs["test_master"], config], capture_output=True, text=True,
-                                timeout=WAIT)
-        assert master.returncode == 0, master.stdout + master.stderr
-        assert master.stdout == "test_master: 1 slaves, 300 ms in soft real time after 1 initialization runs: done\n"
-    assert slave.proc.returncode == 0
-    rows = np.array([[float(v) for v in line.split(",")] for line in record.read_text().splitlines()[2:]])
+    master, slave, rows = _looped(dcplib_programs, tmp_path, ["mode srt", "run_ms 300", "steps 10", "init_runs 1"],
+                                  *sets)
+    assert master.stdout == "test_master: 1 slaves, 300 ms in soft real time after 1 initialization runs: done\n"
     n = len(rows) - 1
     assert n >= 30, n  # (how many the clock gave is timing; a few tens of steps at least, in 300 ms)
     assert list(rows[:, 0]) == [0.0] + [k / 1000 for k in range(1, n + 1)]
