@@ -11,6 +11,7 @@ from .hydraulics import HydraulicCylinder
 from .hydro_vessel import HydroVessel
 from .joint_friction import JointFriction, KnuckleBoomFriction
 from .knuckle_boom import KnuckleBoomCrane
+from .payload import Payload
 from .prescribed_vessel import PrescribedVessel
 from .signal import Signal
 from .supported_base import SupportedBase
@@ -20,4 +21,5 @@ from .waves import Waves
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
                                           KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
-                                          FlexibleCrane, SupportedBase, Waves, PrescribedVessel, HydroVessel)}
+                                          FlexibleCrane, SupportedBase, Waves, PrescribedVessel, HydroVessel,
+                                          Payload)}

@@ -111,6 +111,17 @@ def _signal(rng, block):
     return rng.uniform(-1.0, 10.0), None, np.zeros(0)
 
 
+def _payload(rng, block):
+    # taut, swinging, by less than the step in l_wire (1e-3 of it), so that the wire goes slack when l_wire grows
+    u = block.default_inputs()
+    u[:6] = rng.normal(size=6)
+    u[6], u[7] = rng.uniform(5.0, 50.0), rng.normal()
+    e = rng.normal(size=3)
+    e[2] = -abs(e[2]) - 1.0
+    e /= np.linalg.norm(e)
+    return 0.0, np.concatenate([e * u[6] * (1 + rng.uniform(1e-5, 8e-4)), rng.normal(size=3)]), u
+
+
 def _waves(rng, block):
     # any time; no inputs to move
     return rng.uniform(0.0, 1200.0), None, np.zeros(0)
@@ -144,6 +155,7 @@ CASES = {  # block -> (parameter sets, sampler)
     # at rest without a record; with one, a function of time alone as well
     "PrescribedVessel": ([{}], _vessel),
     "HydroVessel": ([{}, {"Hs": 2.0, "heading": 2.0, "mount_y": 4.0}], _hydro_vessel),
+    "Payload": ([{}], _payload),
 }
 
 

@@ -46,7 +46,8 @@ def test_model_description_is_complete(fmu_dir, model):
         d = declared[sv.get("name")]
         assert sv.get("description") == d.description
         assert sv.get("causality") in ("parameter", "input", "output")
-        expected = ("tunable" if d.tunable else "fixed") if sv.get("causality") == "parameter" else "continuous"
+        port = "continuous" if d.type == "Real" else "discrete"  # (FMI 2.0: only a Real is continuous)
+        expected = ("tunable" if d.tunable else "fixed") if sv.get("causality") == "parameter" else port
         assert sv.get("variability") == expected, sv.get("name")
         typ = sv.find(d.type)
         assert typ is not None
