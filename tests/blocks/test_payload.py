@@ -6,7 +6,6 @@ without damping and lost with it, a tip moving at constant velocity and a
 wire paid out at constant rate carrying the payload unchanged."""
 import numpy as np
 import pytest
-
 from crane_cosim.blocks.block import ParameterError
 from crane_cosim.blocks.payload import Payload
 
