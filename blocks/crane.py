@@ -19,8 +19,11 @@ with ``R_4^3 = Rz(q6)``.  The COGs are at ``[0, 0, d2]``, ``[d3, 0, 0]``,
 Inertias per eq. (73).
 
 Assumption: Table I has no l4; the outer boom is taken as long as the inner
-one, ``l4 = 2 m`` (with d4 = 1 m its COG is at mid-length).  l4 enters only
-the outer boom's inertia.  Gravity acts along -z0.
+one, ``l4 = 2 m`` (with d4 = 1 m its COG is at mid-length).  l4 enters the
+outer boom's inertia and places its tip, ``[l4, 0, 0]`` in Frame 4, where a
+hoist wire pulls with the force ``F_tip`` (Frame 0; the paper has no load:
+an applied force on body 4 beside gravity, in eq. (32) and in the
+reactions' eq. (44)).  Gravity acts along -z0.
 
 The hot path (the accelerations and the outputs at one state) is also
 compiled by numba: the same Kane's equations written out for this chain,
@@ -33,12 +36,13 @@ import numpy as np
 
 from .block import ParameterError, Variable, sym6_pack
 from .compiled_block import CompiledBlock
-from .interface import (MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough, mount_motion_from_inputs,
-                        mount_split, wrench_ports)
-from .kane import Body, Chain, Joint, applied_forces, constraint_wrenches, kinematics, mass_matrix, with_base_twist
+from .crane_drawing import skeleton as _skeleton
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, TIP_FEEDTHROUGH, TIP_LOAD, TIP_MOTION,
+                        base_twist_rate, crane_feedthrough, mount_motion_from_inputs, mount_split, wrench_ports)
+from .kane import (Body, Chain, Joint, applied_forces, constraint_wrenches, kinematics, mass_matrix, project_wrenches,
+                   with_base_twist)
 from .linalg import solve
 from .screw import Rbar, rot_x, rot_z
-from .crane_drawing import skeleton as _skeleton
 
 _P = Variable
 #: the crane's joints, and the paper's number of each coordinate (q4, q5, q6)
@@ -65,10 +69,12 @@ class Crane(CompiledBlock):
                  "Kane's equations with projection matrices (eqs. (29)-(38)), geometry of eqs. (54)-(56) and "
                  "(60), inertias of eq. (73), Table I; the mount and joint wrenches by auxiliary generalized "
                  "speeds (eqs. (39)-(50)).")
-    validation = ("Its mount and joint reaction wrenches equal an independent recursive Newton-Euler "
-                  "computation to 1e-9 of their scale, with W_mount = I_A [dw; a] + p_A. Free on a fixed mount "
-                  "it keeps T + V to 1e-8 of m g l over 3 s; at rest with level booms the mount carries 882.9 "
-                  "N and 1177.2 N m, the paper's rho_1..rho_5 of eqs. (64)-(72), to 1e-9.")
+    validation = ("Its mount and joint reaction wrenches, with a force at the tip, equal an independent recursive "
+                  "Newton-Euler computation to 1e-9 of their scale, with W_mount = I_A [dw; a] + p_A. Free on a "
+                  "fixed mount it keeps T + V to 1e-8 of m g l over 3 s; at rest with level booms the mount "
+                  "carries 882.9 N and 1177.2 N m, the paper's rho_1..rho_5 of eqs. (64)-(72), to 1e-9, and with "
+                  "a payload at the tip the weights and moments of a hand computation to round-off; the tip's "
+                  "velocity is its position's rate, and the tip force's generalized forces deliver its power.")
     parameters = (
         _P("l_king", "m", 2.0, "King height l2: mount to the boom joint (Table I)"),
         _P("l_boom", "m", 2.0, "Boom (inner boom) length l3: boom joint to jib joint (Table I)"),
@@ -92,7 +98,8 @@ class Crane(CompiledBlock):
               + tuple(_P(f"tau_{j}", "N.m", 0.0, f"Actuator torque of the {j} joint (on q{PAPER_INDEX[j]})")
                       for j in JOINTS)
               + tuple(_P(f"tau_f_{j}", "N.m", 0.0, f"Friction torque in the {j} joint (on q{PAPER_INDEX[j]}), "
-                                                   f"e.g. from a JointFriction block") for j in JOINTS))
+                                                   f"e.g. from a JointFriction block") for j in JOINTS)
+              + TIP_LOAD + MOUNT_POSITION)
     outputs = (
         tuple(_P(f"q_{j}", "rad", 0.0, f"{j.capitalize()} angle (q{PAPER_INDEX[j]} of Cibicik & Egeland 2018)")
               for j in JOINTS)
@@ -109,11 +116,12 @@ class Crane(CompiledBlock):
         + wrench_ports("W_jib", "Wrench of the boom on the jib through the jib joint (Joint 6, origin of "
                                 "Frame 4), Frame-4 axes: pin reaction, and the actuator and friction torques "
                                 "about z4")
+        + TIP_MOTION
     )
     # The moment a joint passes about its axis is its actuator's and its
     # friction's torque; the jib, slender along its x axis (eq. 73), passes
     # none about that axis.
-    feedthrough = crane_feedthrough(("tau_*",), extra=(
+    feedthrough = crane_feedthrough(("tau_*", "F_tip_*"), extra=TIP_FEEDTHROUGH + (
         ("W_boom_nz", ("tau_boom", "tau_f_boom")), ("W_jib_nz", ("tau_jib", "tau_f_jib")), ("W_jib_nx", ())))
     states = (tuple(_P(f"q_{j}", "rad", 0.0, f"{j} angle") for j in JOINTS)
               + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j} rate") for j in JOINTS))
@@ -128,11 +136,12 @@ class Crane(CompiledBlock):
             raise ParameterError(f"Crane parameter g = {p.g:g} m/s2 is invalid: it must be zero or positive")
         self.chain = crane_chain(p)
         self._g0 = np.array([0.0, 0.0, -p.g])
+        self._tip = np.array([p.l_jib, 0.0, 0.0])
         self._cache_key = None
         # the arguments of the compiled twin of derivatives() and output()
         ch = self.chain
         self._kernel_args = (ch._R0, ch._off0, np.array([b.com for b in ch.bodies]),
-                             np.array([b.inertia for b in ch.bodies]), ch._mass, float(p.g))
+                             np.array([b.inertia for b in ch.bodies]), ch._mass, float(p.g), self._tip)
 
     def initial_state(self):
         p = self.p
@@ -146,8 +155,19 @@ class Crane(CompiledBlock):
         kin, M = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
         f = applied_forces(self.chain, kin, R10.T @ self._g0)
+        ext = self._tip_wrenches(kin, R10, inp[27:30])
+        f += project_wrenches(kin.P, ext)
         f[6:] += tau
-        return kin, M, f, tau, base_twist_rate(w, dw, v, a), w, v
+        return kin, M, f, ext, base_twist_rate(w, dw, v, a), w, v
+
+    def _tip_wrenches(self, kin, R10, F0):
+        """The tip force ``F0`` (Frame 0) as the applied wrench of each body
+        at its COG in its frame: on the jib ``[(tip - c) x f; f]``, ``f`` in
+        Frame 4; none on the others."""
+        ext = np.zeros((3, 6))
+        f = kin.R[2].T @ (R10.T @ F0)
+        ext[2] = np.concatenate([np.cross(self._tip - self.chain.bodies[2].com, f), f])
+        return ext
 
     def _state_terms(self, x):
         """Kinematics and mass matrix at state ``x``, cached: the outputs at the
@@ -163,7 +183,7 @@ class Crane(CompiledBlock):
         dx = self._compiled("derivatives", t, x, u)
         if dx is not None:
             return dx
-        _, M, f, tau, tb_dot, _, _ = self._dynamics(x, u)
+        _, M, f, _, tb_dot, _, _ = self._dynamics(x, u)
         du = solve(M[6:, 6:], f[6:] - M[6:, :6] @ tb_dot)
         return np.concatenate([x[3:], du])
 
@@ -171,15 +191,19 @@ class Crane(CompiledBlock):
         y = self._compiled("outputs", t, x, u)
         if y is not None:
             return y
-        kin, M, f, tau, tb_dot, w, v = self._dynamics(x, u)
+        kin, M, f, ext, tb_dot, w, v = self._dynamics(x, u)
         du, W1, I_A, p_A = mount_split(M, f, tb_dot, w, v)
         W2 = Rbar(kin.R[0].T) @ W1
         # Joints 5 and 6 by auxiliary generalized speeds, eqs. (39)-(50), as
         # the mount wrench; the joint torques inside each subtree cancel
         nudot = np.concatenate([tb_dot, du])
-        g_base = u[:9].reshape(3, 3).T @ self._g0
-        W_joints = constraint_wrenches(self.chain, kin, nudot, g_base, (1, 2))
-        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, W_joints.ravel()])
+        R10 = u[:9].reshape(3, 3)
+        W_joints = constraint_wrenches(self.chain, kin, nudot, R10.T @ self._g0, (1, 2), external=ext)
+        # the tip: the jib's origin twist [w; v] (Frame 4) carried to it, then Frame 1, then Frame 0
+        w4, v4 = np.split(kin.Po[2] @ kin.nu, 2)
+        tip_p = u[30:33] + R10 @ (kin.p[2] + kin.R[2] @ self._tip)
+        tip_v = R10 @ (kin.R[2] @ (v4 + np.cross(w4, self._tip)))
+        return np.concatenate([x, du, W1, W2, sym6_pack(I_A), p_A, W_joints.ravel(), tip_p, tip_v])
 
 
 def crane_chain(p) -> Chain:

@@ -25,8 +25,9 @@ from the origin of Frame k to the COG (eq. (20)):
 * ``M = sum P_k^T D_k P_k`` (eq. (38), ``D_k = blockdiag(M_(m_k), m_k 1)`` of
   eq. (35)) and ``f = sum P_k^T (W_g,k - D_k a_k - W_k D_k t_k)`` (eqs.
   (32), (34), (37): gravity ``W_g,k = [0; m_k R_k^T g_b]`` at the COG less
-  the velocity terms), the joints' actuator and friction torques added to
-  their rows.
+  the velocity terms; on the jib, the last body, also the tip force's
+  wrench at its COG, ``[(tip - c) x f; f]``), the joints' actuator and
+  friction torques added to their rows.
 
 From ``M`` and ``f``, as ``interface.mount_split``: the joint rows ``M_jj
 du = f_j - M_jb dt_b/dt`` give the accelerations; the mount's rows the
@@ -52,15 +53,17 @@ must not import the rest of the package.
 
 Arguments shared by the kernels: ``t`` [s] (unused: the crane is
 autonomous), ``x`` (6) the state ``[q4, q5, q6, u4, u5, u6]`` [rad, rad/s],
-``inp`` (27) the block's inputs: ``R_1^0`` row by row, the mount's ``w``
+``inp`` (33) the block's inputs: ``R_1^0`` row by row, the mount's ``w``
 [rad/s], ``dw`` [rad/s^2] (Frame 1), the mount point's ``v`` [m/s] and
 ``a`` [m/s^2] (Frame 1, ``a`` without gravity), the actuator torques and
-the friction torques of the slew, boom and jib joints [N m]; the chain as
+the friction torques of the slew, boom and jib joints [N m], the tip force
+[N] and the mount point's position [m] (Frame 0); the chain as
 :class:`blocks.kane.Chain` holds it, ``R0`` (3, 3, 3) the orientation of
 Frame k in Frame k-1 at ``q_k = 0``, ``off0`` (3, 3) [m] the origin of
 Frame k in Frame k-1, ``com`` (3, 3) [m] the COG in Frame k, ``inertia``
 (3, 3, 3) [kg m^2] about the COG in Frame k (eq. (73)), ``mass`` (3) [kg];
-``g`` [m/s^2] gravity, along -z0.
+``g`` [m/s^2] gravity, along -z0; ``tip`` (3) [m] the tip in the last
+body's frame.
 """
 import math
 
@@ -113,15 +116,17 @@ def _to_cog(c, t, out):
     out[5] = t[5] + t[0] * c[1] - t[1] * c[0]
 
 
-def _kane(x, inp, R0, off0, com, inertia, mass, g):
+def _kane(x, inp, R0, off0, com, inertia, mass, g, tip):
     """Kane's equations of the crane at ``(x, inp)`` over ``nu = [t_b; u]``
     (module docstring).  Returns ``M`` (9 x 9) [kg m^2, kg m, kg]; ``f`` (9),
     gravity less the velocity terms plus the joints' torques [N m, N]; the
     mount's twist ``t_b = [w; v]`` and its rate ``dt_b/dt = [dw; a - w x
     v]`` (Frame 1); per body, ``Rrel`` (n, 3, 3) the orientation of Frame k
     in Frame k-1, ``R`` (n, 3, 3) in Frame 1, ``P`` (n, 9, 6) the projection
-    matrix of eq. (30) by columns (``P[k, j]`` is column j of ``P_k``) and
-    ``Wv`` (n, 6) ``W_g,k - D_k a_k - W_k D_k t_k`` at the COG, Frame k."""
+    matrix of eq. (30) by columns (``P[k, j]`` is column j of ``P_k``),
+    ``Wv`` (n, 6) ``W_g,k - D_k a_k - W_k D_k t_k`` at the COG, Frame k (on
+    the last body with the tip force's wrench), and ``to`` (6) the twist of
+    the last body's origin, Frame n-1."""
     n = mass.shape[0]
     N = 6 + n
     tb = np.empty(6)
@@ -209,6 +214,20 @@ def _kane(x, inp, R0, off0, com, inertia, mass, g):
         Wv[k, 3] -= m_k * (t[1] * t[5] - t[2] * t[4])
         Wv[k, 4] -= m_k * (t[2] * t[3] - t[0] * t[5])
         Wv[k, 5] -= m_k * (t[0] * t[4] - t[1] * t[3])
+        if k == n - 1:
+            # the tip force, Frame 0 -> Frame 1 (R_1^0^T) -> Frame k (R_k^T), and its moment about the COG
+            f1 = np.empty(3)
+            for i in range(3):
+                f1[i] = inp[i] * inp[27] + inp[3 + i] * inp[28] + inp[6 + i] * inp[29]
+            fk = np.empty(3)
+            for i in range(3):
+                fk[i] = R[k, 0, i] * f1[0] + R[k, 1, i] * f1[1] + R[k, 2, i] * f1[2]
+            l0, l1, l2 = tip[0] - c[0], tip[1] - c[1], tip[2] - c[2]
+            Wv[k, 0] += l1 * fk[2] - l2 * fk[1]
+            Wv[k, 1] += l2 * fk[0] - l0 * fk[2]
+            Wv[k, 2] += l0 * fk[1] - l1 * fk[0]
+            for i in range(3):
+                Wv[k, 3 + i] += fk[i]
         for j in range(ncol):
             acc = 0.0
             for r in range(6):
@@ -216,15 +235,15 @@ def _kane(x, inp, R0, off0, com, inertia, mass, g):
             f[j] += acc
     for j in range(n):
         f[6 + j] += inp[21 + j] + inp[24 + j]
-    return M, f, tb, tb_dot, Rrel, R, P, Wv
+    return M, f, tb, tb_dot, Rrel, R, P, Wv, to
 
 
-def derivatives(t, x, inp, R0, off0, com, inertia, mass, g):
+def derivatives(t, x, inp, R0, off0, com, inertia, mass, g, tip):
     """``dx/dt = [u; du/dt]`` of the crane at ``(t, x, inp)``
     (``Crane.derivatives``) [rad/s, rad/s^2]: the joint rows of Kane's
     equations, ``M_jj du = f_j - M_jb dt_b/dt``."""
     n = mass.shape[0]
-    M, f, tb, tb_dot, Rrel, R, P, Wv = _kane(x, inp, R0, off0, com, inertia, mass, g)
+    M, f, tb, tb_dot, Rrel, R, P, Wv, to = _kane(x, inp, R0, off0, com, inertia, mass, g, tip)
     A = np.empty((n, n))
     b = np.empty((n, 1))
     for i in range(n):
@@ -242,17 +261,18 @@ def derivatives(t, x, inp, R0, off0, com, inertia, mass, g):
     return out
 
 
-def outputs(t, x, inp, R0, off0, com, inertia, mass, g):
+def outputs(t, x, inp, R0, off0, com, inertia, mass, g, tip):
     """The block's output vector (``Crane.outputs`` order): the state; the
     joint accelerations [rad/s^2]; the wrench of the mount on the king at the
     mount point, ``W_mount`` in Frame 1 and ``W_king`` in Frame 2 [N m, N];
     the 21 upper-triangle entries of ``I_A`` row by row [kg m^2, kg m, kg]
     and ``p_A`` [N m, N] (Frame 1, at the mount); the wrenches of the king on
     the boom at the origin of Frame 3 and of the boom on the jib at the
-    origin of Frame 4, each in its own frame [N m, N]."""
+    origin of Frame 4, each in its own frame [N m, N]; the tip's position
+    [m] and velocity [m/s] in Frame 0."""
     n = mass.shape[0]
     N = 6 + n
-    M, f, tb, tb_dot, Rrel, R, P, Wv = _kane(x, inp, R0, off0, com, inertia, mass, g)
+    M, f, tb, tb_dot, Rrel, R, P, Wv, to = _kane(x, inp, R0, off0, com, inertia, mass, g, tip)
     # mount split: sol = M_jj^-1 [M_jb, f_j]
     A = np.empty((n, n))
     sol = np.empty((n, 7))
@@ -271,8 +291,8 @@ def outputs(t, x, inp, R0, off0, com, inertia, mass, g):
         for r in range(6):
             acc -= sol[i, r] * tb_dot[r]
         nudot[6 + i] = acc
-    # the state, du, W_mount, W_king, I_A, p_A and the reactions of joints 1..n-1
-    y = np.empty(3 * n + 12 + 27 + 6 * (n - 1))
+    # the state, du, W_mount, W_king, I_A, p_A, the reactions of joints 1..n-1, the tip's motion
+    y = np.empty(3 * n + 12 + 27 + 6 * (n - 1) + 6)
     for i in range(2 * n):
         y[i] = x[i]
     for i in range(n):
@@ -342,4 +362,25 @@ def outputs(t, x, inp, R0, off0, com, inertia, mass, g):
         F[5] += f2
         for r in range(6):
             y[o + 6 * (k - 1) + r] = F[r]
+    o += 6 * (n - 1)
+    # the tip: in Frame 1 the last origin (o_k = o_(k-1) + R_(k-1) off_k) plus R_(n-1) tip; its velocity
+    # in Frame n-1 v + w x tip, the origin's twist carried; both then in Frame 0 (R_1^0 = inp[0:9])
+    p1 = np.zeros(3)
+    for k in range(n):
+        for i in range(3):
+            if k == 0:
+                p1[i] += off0[0, i]
+            else:
+                p1[i] += R[k - 1, i, 0] * off0[k, 0] + R[k - 1, i, 1] * off0[k, 1] + R[k - 1, i, 2] * off0[k, 2]
+    vk = np.empty(3)
+    vk[0] = to[3] + to[1] * tip[2] - to[2] * tip[1]
+    vk[1] = to[4] + to[2] * tip[0] - to[0] * tip[2]
+    vk[2] = to[5] + to[0] * tip[1] - to[1] * tip[0]
+    v1 = np.empty(3)
+    for i in range(3):
+        p1[i] += R[n - 1, i, 0] * tip[0] + R[n - 1, i, 1] * tip[1] + R[n - 1, i, 2] * tip[2]
+        v1[i] = R[n - 1, i, 0] * vk[0] + R[n - 1, i, 1] * vk[1] + R[n - 1, i, 2] * vk[2]
+    for i in range(3):
+        y[o + i] = inp[30 + i] + inp[3 * i] * p1[0] + inp[3 * i + 1] * p1[1] + inp[3 * i + 2] * p1[2]
+        y[o + 3 + i] = inp[3 * i] * v1[0] + inp[3 * i + 1] * v1[1] + inp[3 * i + 2] * v1[2]
     return y

@@ -31,6 +31,19 @@ MOUNT_MOTION = (
 #: not part of :data:`MOUNT_MOTION`, which the crane's dynamics need alone.
 MOUNT_POSITION = vector("mount_p", "m", "Position of the mount point in Frame 0, {c} component")
 
+#: The load at a crane's tip, input: a hoist wire's pull (a ``Payload``'s
+#: ``F_tip``), Frame 0; zero when nothing hangs there.
+TIP_LOAD = vector("F_tip", "N", "Force on the crane's tip, where the hoist wire leaves it (a Payload's F_tip), "
+                                "Frame 0, {c} component")
+#: The tip's motion, output, for the wire: Frame 0 (the mount's position an
+#: input for it, :data:`MOUNT_POSITION`).
+TIP_MOTION = (vector("tip_p", "m", "Position of the crane's tip in Frame 0, {c} component")
+              + vector("tip_v", "m/s", "Velocity of the crane's tip, Frame 0, {c} component"))
+#: what the tip's motion reads directly: the mount's pose and velocities (the
+#: joints' are the state's)
+TIP_FEEDTHROUGH = (("tip_p_*", (("mount_R_*", "mount_p_*"),)),
+                   ("tip_v_*", (("mount_R_*", "mount_w_*", "mount_v_*"),)))
+
 
 def _IA_unit(name: str) -> str:
     i, j = int(name[-2]), int(name[-1])

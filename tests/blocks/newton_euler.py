@@ -66,7 +66,7 @@ def world_poses(chain, q, R_b=np.eye(3), p_b=np.zeros(3)):
     return np.array(Rs), np.array(ps)
 
 
-def joint_wrenches(chain, q, u, du, omega_b, dw_b, v_b, a_b, g_base, frame="joint"):
+def joint_wrenches(chain, q, u, du, omega_b, dw_b, v_b, a_b, g_base, frame="joint", point_force=None):
     """Wrench ``[n; f]`` that body k-1 (the base for k = 0) exerts on body k, for
     every joint k, by recursive Newton-Euler; an ``(n, 6)`` array.
 
@@ -85,6 +85,10 @@ def joint_wrenches(chain, q, u, du, omega_b, dw_b, v_b, a_b, g_base, frame="join
     ``v_b`` does not enter: the base velocity has no effect on inertial
     accelerations once ``a_b`` is the classical acceleration.  It is accepted
     (and checked for shape) so the call mirrors the full base state.
+
+    ``point_force``: ``(k, point, force)``, a force ``force`` (base
+    coordinates) applied to body ``k`` at ``point`` (Frame-k coordinates),
+    such as a hoist wire's pull at a crane's tip.
     """
     n = len(chain.joints)
     q, u, du = (np.asarray(x, float).reshape(n) for x in (q, u, du))
@@ -131,6 +135,10 @@ def joint_wrenches(chain, q, u, du, omega_b, dw_b, v_b, a_b, g_base, frame="join
         F = body.mass * (acs[k] - g)  # net force needed beyond gravity
         f = F + f_next
         nk = I @ dw + np.cross(w, I @ w) + np.cross(c, F) + n_next
+        if point_force is not None and point_force[0] == k:  # the applied force does its share
+            applied = np.asarray(point_force[2], float)
+            f = f - applied
+            nk = nk - np.cross(R @ np.asarray(point_force[1], float), applied)
         if k + 1 < n:
             nk = nk + np.cross(ps[k + 1] - ps[k], f_next)
         out[k, :3], out[k, 3:] = nk, f

@@ -272,7 +272,8 @@ def port(y, prefix, names):
 
 def crane_case(seed):
     """A Crane (default parameters for seed 0, random otherwise), a random
-    state and random mount-motion and torque inputs."""
+    state and random mount-motion, torque and tip-force inputs; the tip
+    force also as :func:`newton_euler.joint_wrenches` takes it."""
     rng = np.random.default_rng(1000 + seed)
     block = Crane() if seed == 0 else Crane(**random_crane_params(rng))
     x = np.concatenate([rng.uniform(-np.pi, np.pi, 3), rng.uniform(-1.5, 1.5, 3)])
@@ -281,15 +282,18 @@ def crane_case(seed):
     v, a = rng.uniform(-3, 3, 3), rng.uniform(-5, 5, 3)
     tau = rng.uniform(-2000, 2000, 3)
     tau_f = rng.uniform(-500, 500, 3)  # friction torques, beside the actuators'
-    inp = np.concatenate([R10.ravel(), w, dw, v, a, tau, tau_f])
+    F_tip = rng.uniform(-2000, 2000, 3)  # a hoist wire's pull at the jib's end, Frame 0
+    inp = np.concatenate([R10.ravel(), w, dw, v, a, tau, tau_f, F_tip, rng.uniform(-50, 50, 3)])
     names = Crane.input_names()  # the layout assumed above and in the index slices below
     assert names[:9] == [f"mount_R_{i}{j}" for i in (1, 2, 3) for j in (1, 2, 3)]
     assert names[12:15] == ["mount_dw_x", "mount_dw_y", "mount_dw_z"]
     assert names[18:] == ["mount_a_x", "mount_a_y", "mount_a_z", "tau_slew", "tau_boom", "tau_jib",
-                          "tau_f_slew", "tau_f_boom", "tau_f_jib"]
+                          "tau_f_slew", "tau_f_boom", "tau_f_jib", "F_tip_x", "F_tip_y", "F_tip_z",
+                          "mount_p_x", "mount_p_y", "mount_p_z"]
     g_base = R10.T @ np.array([0.0, 0.0, -block.p.g])
-    # the joints' applied torques: actuator and friction
-    return block, x, inp, R10, w, dw, v, a, tau + tau_f, g_base
+    # the joints' applied torques (actuator and friction), and the tip force on the jib (body 2), base axes
+    tip = (2, [block.p.l_jib, 0.0, 0.0], R10.T @ F_tip)
+    return block, x, inp, R10, w, dw, v, a, tau + tau_f, g_base, tip
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -300,7 +304,7 @@ def test_crane_block_matches_newton_euler(seed):
     those of the boom and jib joints, in their own frames; the moment of each joint's
     reference wrench about its axis equals the input torque (actuator plus
     friction), i.e. the block's ``du`` solves the joint rows of the equations of motion."""
-    block, x, inp, R10, w, dw, v, a, tau, g_base = crane_case(seed)
+    block, x, inp, R10, w, dw, v, a, tau, g_base, tip = crane_case(seed)
     y = block.output(0.0, x, inp)
     q, u = x[:3], x[3:]
     assert np.array_equal(port(y, "q_", JOINTS), q) and np.array_equal(port(y, "u_", JOINTS), u)
@@ -308,8 +312,8 @@ def test_crane_block_matches_newton_euler(seed):
     chain = block.chain
     L = lever_arm(chain, q)
 
-    ref_joint = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base)
-    ref_base = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base, frame="base")
+    ref_joint = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base, point_force=tip)
+    ref_base = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base, frame="base", point_force=tip)
     assert_wrench_close(port(y, "W_king_", _W), ref_joint[0], L, "W_king (king frame)")
     assert_wrench_close(port(y, "W_mount_", _W), ref_base[0], L, "W_mount (vessel frame)")
     assert_wrench_close(port(y, "W_boom_", _W), ref_joint[1], L, "W_boom (Frame 3)")
@@ -334,13 +338,13 @@ def test_crane_du_matches_newton_euler_solution(seed):
     ``B du = tau - tau(0)`` gives ``du`` without Kane's mass matrix.  Compared
     relative to ``|du|`` with 1e-8 (B is a 3x3 joint-space inertia of condition
     number < 1e3 here, which amplifies the 1e-13 rounding)."""
-    block, x, inp, R10, w, dw, v, a, tau, g_base = crane_case(seed)
+    block, x, inp, R10, w, dw, v, a, tau, g_base, tip = crane_case(seed)
     y = block.output(0.0, x, inp)
     q, u = x[:3], x[3:]
     chain = block.chain
 
     def axis_moments(du):
-        W = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base)
+        W = joint_wrenches(chain, q, u, du, w, dw, v, a, g_base, point_force=tip)
         return np.array([W[k, :3] @ j.axis for k, j in enumerate(chain.joints)])
 
     t0 = axis_moments(np.zeros(3))

@@ -53,8 +53,9 @@ def _pair(**params):
 def _random_cases(block, rng, count):
     """``count`` states and inputs ``(t, x, u)``: the joints anywhere, turning
     at up to 1.5 rad/s; the mount turned anyhow (a proper rotation R_1^0),
-    turning at up to 1 rad/s and 2 rad/s^2, moving at up to 3 m/s and 5 m/s^2;
-    actuator torques of up to 2 kN m and friction torques of up to 500 N m."""
+    turning at up to 1 rad/s and 2 rad/s^2, moving at up to 3 m/s and 5 m/s^2,
+    anywhere within 50 m; actuator torques of up to 2 kN m, friction torques
+    of up to 500 N m, a tip force of up to 2 kN along each axis."""
     out = []
     for _ in range(count):
         x = np.concatenate([rng.uniform(-math.pi, math.pi, 3), rng.uniform(-1.5, 1.5, 3)])
@@ -68,6 +69,8 @@ def _random_cases(block, rng, count):
         u[18:21] = rng.uniform(-5.0, 5.0, 3)  # a
         u[21:24] = rng.uniform(-2000.0, 2000.0, 3)  # actuator torques
         u[24:27] = rng.uniform(-500.0, 500.0, 3)  # friction torques
+        u[27:30] = rng.uniform(-2000.0, 2000.0, 3)  # a hoist wire's pull on the tip, Frame 0
+        u[30:33] = rng.uniform(-50.0, 50.0, 3)  # the mount's position
         out.append((rng.uniform(0.0, 20.0), x, u))
     return out
 
