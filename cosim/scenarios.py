@@ -13,7 +13,7 @@ from .blocks.flexible_crane import FlexibleCrane
 from .blocks.hull_database import DOFS
 from .blocks.hydraulics import HydraulicCylinder
 from .blocks.hydro_vessel import HydroVessel
-from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
+from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, TIP_LOAD, TIP_MOTION
 from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
 from .blocks.knuckle_boom import KnuckleBoomCrane
 from .runtime.system import System
@@ -43,7 +43,7 @@ def _master(name: str, step: float | None, algorithm: str | None) -> dict:
 
 def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float | None = None,
                     vessel_mass: float | None = None, sea: dict | None = None,
-                    algorithm: str | None = None) -> System:
+                    algorithm: str | None = None, payload: dict | None = None) -> System:
     """The crane of Cibicik & Egeland (2018), Table I, on their Table I vessel, PD-controlled
     through a 20 s hoisting sequence (raise, slew 90 deg, lower).  The vessel
     is coupled through the crane's articulated inertia (``docs/interfaces/mount.md``).
@@ -58,9 +58,10 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
 
     ``vessel_mass`` [kg] overrides the vessel's mass ``m`` (e.g. 120 kg for the
     light-vessel case).  ``sea`` (``Waves`` parameters, ``{}`` for its
-    defaults) adds waves that move the vessel (:func:`add_waves`).
-    FMU sources are ``<fmu_dir>/<Model>.fmu`` relative to ``base_dir``
-    (default: the current folder).
+    defaults) adds waves that move the vessel (:func:`add_waves`), ``payload``
+    (``Payload`` parameters) a payload on a hoist wire from the crane's tip
+    (:func:`add_payload`).  FMU sources are ``<fmu_dir>/<Model>.fmu``
+    relative to ``base_dir`` (default: the current folder).
     """
     s = System("CraneOnVessel", stop_time=stop_time, **_master("CraneOnVessel", step, algorithm),
                base_dir=Path(base_dir) if base_dir else Path.cwd())
@@ -79,7 +80,26 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
             s.connect(f"controller.{v.name}", f"crane.{v.name}")
     if sea is not None:
         add_waves(s, fmu_dir, sea)
+    if payload is not None:
+        add_payload(s, fmu_dir, payload)
     return s
+
+
+def add_payload(system: System, fmu_dir: str, parameters: dict) -> None:
+    """Hang a ``Payload`` (``blocks/payload.py``) ``payload`` with
+    ``parameters`` on the crane's tip: the tip's motion to it, its pull to
+    the crane, and the mount's position from the vessel to the crane (which
+    places the tip in Frame 0).  Its paid-out length ``l_wire``, driven by no
+    winch, starts at (and keeps) ``l_wire_0``, where the payload starts."""
+    system.add_component("payload", f"{fmu_dir}/Payload.fmu", **parameters)
+    for v in TIP_MOTION:
+        system.connect(f"crane.{v.name}", f"payload.{v.name}")
+    for v in TIP_LOAD:
+        system.connect(f"payload.{v.name}", f"crane.{v.name}")
+    for v in MOUNT_POSITION:
+        system.connect(f"vessel.{v.name}", f"crane.{v.name}")
+    if "l_wire_0" in parameters:
+        system.set_parameter("payload.l_wire", parameters["l_wire_0"])
 
 
 #: The moments of the Waves that move the vessel, by the Vessel input each drives

@@ -57,8 +57,10 @@ class Composite:
         self.names = [p.name for p in plan.parts]
         self.blocks = []
         for part, model in zip(plan.parts, block_models(plan)):
+            # the values set are parameters, and the start values of inputs no connection drives
+            inputs = set(BLOCKS[model].input_names())
             try:
-                self.blocks.append(BLOCKS[model](**part.values))
+                self.blocks.append(BLOCKS[model](**{k: v for k, v in part.values.items() if k not in inputs}))
             except ParameterError as exc:
                 raise CraneCosimError(f"component {part.name}: {exc}") from None
         n_out = [len(b.outputs) for b in self.blocks]
@@ -70,10 +72,15 @@ class Composite:
         # here to each block's own order, and gathered from ``y`` at once
         self._u, self._dst, self._src = [], [], []
         for part, routes, b in zip(plan.parts, plan.routes, self.blocks):
-            order = np.array([b.input_names().index(v.name) for v in part.inputs], dtype=int)
+            names = b.input_names()
+            order = np.array([names.index(v.name) for v in part.inputs], dtype=int)
             dst = [order[r.dst_index] for r in routes]
             src = [out_start[r.src] + r.src_index for r in routes]
-            self._u.append(b.default_inputs().astype(float))
+            u = b.default_inputs().astype(float)
+            for name, value in part.values.items():
+                if name in names:
+                    u[names.index(name)] = float(value)
+            self._u.append(u)
             self._dst.append(np.concatenate(dst).astype(int) if dst else np.zeros(0, int))
             self._src.append(np.concatenate(src).astype(int) if src else np.zeros(0, int))
         # the outputs and, behind them, every block's default inputs, in one
