@@ -461,11 +461,11 @@ def test_results_too_large_refused_unless_forced(capsys, monkeypatch, system_fil
     refused before it starts, with the estimate and the options that help."""
     code, err = run_cli(capsys, system_file(stop_time=1.0), "--step", "1e-6", "--out", tmp_path / "huge", *mode)
     assert code == 2
-    assert_one_sentence(err, "results.arrows would take about 800 MB (1000001 rows of 100 columns), more than the "
+    assert_one_sentence(err, "results.arrows would take about 848 MB (1000001 rows of 106 columns), more than the "
                              "limit of 200 MB: record every N-th point (--record-every N) or fewer variables "
                              "(--record 'component.variable'), take a longer --step, or write it all with --force")
     assert not (tmp_path / "huge").exists()
-    # the options that shrink it: 1000001 rows / 1000 x 100 columns
+    # the options that shrink it: 1000001 rows / 1000 x 106 columns
     code, err = run_cli(capsys, system_file(stop_time=0.001), "--step", "1e-6", "--record-every", "100",
                         "--out", tmp_path / "thin", *mode)
     assert code == 0, err
@@ -486,7 +486,7 @@ def test_large_results_warn(capsys, monkeypatch, system_file, tmp_path):
     code, err = run_cli(capsys, system_file(stop_time=0.05), "--out", tmp_path)
     assert code == 0
     lines = [l for l in err.splitlines() if l.strip()]
-    assert lines == ["crane-cosim: warning: results.arrows will take about 71 kB (51 rows of 100 columns); "
+    assert lines == ["crane-cosim: warning: results.arrows will take about 75 kB (51 rows of 106 columns); "
                      "--record-every N and --record 'component.variable' write less"]
 
 
