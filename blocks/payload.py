@@ -26,6 +26,8 @@ the wire paid out to ``l_wire_0``, stretched by ``m g / k``.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .block import Block, Variable, vector
@@ -95,17 +97,25 @@ class Payload(Block):
         hang = p.l_wire_0 + p.m_payload * p.g / self.stiffness(p.l_wire_0)
         return np.array([0.0, 0.0, -hang, 0.0, 0.0, 0.0])
 
+    @staticmethod
+    def _dot(a, b) -> float:
+        """``a . b`` of two 3-vectors, summed in a fixed order: a BLAS dot
+        (numpy's ``@``) sums in an order its build picks, which moves the
+        last bits between platforms, and the wire's stiffness grows those
+        into a different run."""
+        return float(a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
+
     def tension(self, x, u) -> tuple[float, np.ndarray]:
         """``(T, e)``: the wire's tension [N] and its direction from the tip
         to the payload (Frame 0) at state ``x`` and inputs ``u``."""
         r, v = x[:3], x[3:]
         L, dL = u[6], u[7]
-        d = float(np.sqrt(r @ r))
+        d = math.sqrt(self._dot(r, r))
         e = r / d if d > 0.0 else np.array([0.0, 0.0, -1.0])
         s = d - L
         if s <= 0.0:
             return 0.0, e
-        rate = float(e @ (v - u[3:6])) - dL
+        rate = self._dot(e, v - u[3:6]) - dL
         return max(0.0, self.stiffness(L) * (s + self.p.beta_wire * rate)), e
 
     def derivatives(self, t, x, u):
@@ -114,7 +124,7 @@ class Payload(Block):
 
     def output(self, t, x, u):
         T, e = self.tension(x, u)
-        slack = float(np.sqrt(x[:3] @ x[:3]) <= u[6])
+        slack = float(math.sqrt(self._dot(x, x)) <= u[6])
         return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:], [slack]])
 
     def energy(self, x, u) -> tuple[float, float, float]:
@@ -122,5 +132,5 @@ class Payload(Block):
         payload's ``m |v|^2 / 2``, its ``m g z`` about the tip's height, and
         the wire's ``k s^2 / 2`` while taut (the damping's work apart)."""
         m, r, v = self.p.m_payload, x[:3], x[3:]
-        s = float(np.sqrt(r @ r)) - u[6]
+        s = math.sqrt(self._dot(r, r)) - u[6]
         return 0.5 * m * float(v @ v), m * self.p.g * float(r[2]), 0.5 * self.stiffness(u[6]) * max(s, 0.0) ** 2
