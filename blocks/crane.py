@@ -121,7 +121,7 @@ class Crane(CompiledBlock):
     # The moment a joint passes about its axis is its actuator's and its
     # friction's torque; the jib, slender along its x axis (eq. 73), passes
     # none about that axis.
-    feedthrough = crane_feedthrough(("tau_*", "F_tip_*"), extra=TIP_FEEDTHROUGH + (
+    feedthrough = crane_feedthrough(("tau_*",), tip_load=True, extra=TIP_FEEDTHROUGH + (
         ("W_boom_nz", ("tau_boom", "tau_f_boom")), ("W_jib_nz", ("tau_jib", "tau_f_jib")), ("W_jib_nx", ())))
     states = (tuple(_P(f"q_{j}", "rad", 0.0, f"{j} angle") for j in JOINTS)
               + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j} rate") for j in JOINTS))

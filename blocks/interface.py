@@ -71,11 +71,13 @@ MOUNT_INERTIA = (
 GRAVITY_DIRECTION = "mount_R_3?"
 
 
-def crane_feedthrough(actuation: tuple, extra: tuple = ()) -> tuple:
+def crane_feedthrough(actuation: tuple, extra: tuple = (), tip_load: bool = False) -> tuple:
     """The direct feedthrough (``Block.feedthrough``) of a crane on the mount
     whose joint and actuator inputs match ``actuation`` (patterns, one group:
     which actuator moves which output depends on the geometry), with the
-    crane's own rules ``extra`` first.
+    crane's own rules ``extra`` first.  ``tip_load``: the crane takes
+    :data:`TIP_LOAD`, a force given in Frame 0, which reaches the crane
+    through the whole of R_1^0, not through gravity's direction alone.
 
     The joint coordinates and rates are the state's, and so is ``I_A``
     (the crane's mass matrix).  The slewing joint turns freely about the
@@ -85,13 +87,16 @@ def crane_feedthrough(actuation: tuple, extra: tuple = ()) -> tuple:
     rotation and the actuation, not the mount's accelerations.  The rest
     (accelerations, wrenches, reactions) depend on gravity's direction and
     on the mount's angular velocity and accelerations: never on the mount
-    point's velocity (Galilean invariance) nor on the first two rows of
-    R_1^0."""
+    point's velocity (Galilean invariance) nor, without a tip load, on the
+    first two rows of R_1^0."""
+    if tip_load:
+        actuation = (*actuation, "F_tip_*")
+    orientation = "mount_R_*" if tip_load else GRAVITY_DIRECTION
     return ((("q_*", ()), ("u_*", ()), ("I_A_*", ()))
             + tuple((n, ("tau_slew", "tau_f_slew")) for n in ("W_mount_nz", "W_king_nz", "p_A_nz"))
             + tuple(extra)
-            + (("p_A_*", (GRAVITY_DIRECTION, "mount_w_*", tuple(actuation))),
-               ("*", (GRAVITY_DIRECTION, "mount_w_*", "mount_dw_*", "mount_a_*", tuple(actuation)))))
+            + (("p_A_*", (orientation, "mount_w_*", tuple(actuation))),
+               ("*", (orientation, "mount_w_*", "mount_dw_*", "mount_a_*", tuple(actuation)))))
 
 
 def wrench_ports(prefix: str, what: str, role: str | None = None):

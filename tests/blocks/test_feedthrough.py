@@ -36,6 +36,7 @@ def _crane(rng, block):
     u = block.default_inputs()
     _mount(rng, u)
     u[21:27] = rng.normal(size=6) * 300  # actuator and friction torques
+    u[27:33] = rng.normal(size=6) * 300  # the tip force and the mount's position
     return 0.0, rng.normal(size=6), u
 
 
