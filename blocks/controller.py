@@ -218,7 +218,7 @@ class KnuckleBoomController(ScheduledPD):
     inputs = (tuple(_P(f"q_{j}", _KB_UNITS[j], 0.0, f"Measured q_{j} (q{KB_PAPER_INDEX[j]} of Cibicik & Egeland 2019)")
                     for j in KB_COORDINATES)
               + tuple(_P(f"u_{j}", _KB_UNITS[j] + "/s", 0.0, f"Measured rate of q_{j}") for j in KB_COORDINATES)
-              + tuple(_P(f"{a}_hold", _ACT_UNIT[a[0]], 0.0, f"{a} that balances gravity at the present pose")
+              + tuple(_P(f"{a}_hold", _ACT_UNIT[a[0]], 0.0, f"{a} that balances gravity and the tip load at the present pose")
                       for a in KB_ACTUATION)
               + tuple(_P(f"F_{c}_meas", "N", 0.0, f"Measured force of the {_CYL[c]} (hydraulic mode only)")
                       for c in _KB_VALVE))

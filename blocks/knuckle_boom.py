@@ -34,6 +34,14 @@ king is Frame 1; the port names follow the mount interface, where Frame 1
 is the vessel's: ``W1_*`` is in mount (base) coordinates, ``W2_*`` in king
 coordinates.
 
+The load: a hoist wire leaves the outer boom's end, ``[0, 0, l3]`` in its
+frame, and pulls with the force ``F_tip`` (Frame 0; the paper has no load,
+its Section 7 leaves it for future work): an applied force on the outer
+boom beside gravity, in Kane's generalized forces (eq. 46), in the holding
+actuation and in the total wrenches of the reactions (eq. 49); the tip's
+position and velocity (Frame 0, the mount's position an input) are outputs
+for the wire.
+
 The FMU's ``DefaultExperiment``, the FMU run alone with its default inputs
 (no actuation, a fixed base), is the crane folding under its own weight
 from rest for 0.5 s: the boom cylinder closes completely after 0.59 s, and
@@ -47,14 +55,14 @@ import numpy as np
 
 from .block import ParameterError, Variable, sym6_pack
 from .compiled_block import CompiledBlock, sum_finite
-from .interface import (GRAVITY_DIRECTION, MOUNT_INERTIA, MOUNT_MOTION, base_twist_rate, crane_feedthrough,
-                        mount_motion_from_inputs, mount_split, wrench_ports)
-from .kane import (acceleration_wrenches, gravity_forces, gravity_wrenches, inertial_wrenches, kinematics,
-                   mass_matrix, project_wrenches, with_base_twist)
-from .knuckle_boom_geometry import _TABLE, _parameter, cylinder_loops, knuckle_boom_tree, paper_symbols
-from .linalg import solve
-from .screw import Rbar, cross_rows
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, TIP_FEEDTHROUGH, TIP_LOAD, TIP_MOTION,
+                        base_twist_rate, crane_feedthrough, mount_motion_from_inputs, mount_split, wrench_ports)
+from .kane import gravity_wrenches, inertial_wrenches, kinematics, mass_matrix, project_wrenches, with_base_twist
 from .knuckle_boom_drawing import skeleton as _skeleton
+from .knuckle_boom_geometry import _TABLE, _parameter, cylinder_loops, knuckle_boom_tree, paper_symbols
+from .knuckle_boom_reactions import KnuckleBoomReactions
+from .linalg import solve
+from .screw import Rbar
 
 _P = Variable
 
@@ -77,7 +85,7 @@ def _support_ports(cyl):
     return out
 
 
-class KnuckleBoomCrane(CompiledBlock):
+class KnuckleBoomCrane(KnuckleBoomReactions, CompiledBlock):
     model_name = "KnuckleBoomCrane"
     symbols_of = "Cibicik & Egeland 2019"
     kernel_module = "knuckle_boom_kernels"
@@ -107,7 +115,11 @@ class KnuckleBoomCrane(CompiledBlock):
     validation = ("At rest the mount carries 36 t g = 353.16 kN (to 1e-12) and the holding cylinder forces are "
                   "the virtual-work derivatives of the potential energy (to 1e-6); unactuated, T + V stays "
                   "within 1e-8 of 36 t g x 10 m over 0.4 s; the boom and jib joint wrenches equal a second "
-                  "computation by auxiliary speeds (eqs. (39)-(50)) to 3e-14 of their scale.")
+                  "computation by auxiliary speeds (eqs. (39)-(50)) to 3e-14 of their scale. "
+                  "With a payload at the tip, the mount's load and the holding forces are those of a hand "
+                  "computation and the virtual work of the weights; the tip force passes each joint as its "
+                  "moment about it; the tip's velocity is its position's rate and the force's generalized "
+                  "forces deliver its power.")
     parameters = tuple(_parameter(n) for n in _TABLE) + (
         _P("stroke_boom_cyl", "m", 1.8, "Stroke of the boom cylinder: q_boom_cyl runs from 0 to it "
                                         "(at most l_boom_cyl_piston)"),
@@ -131,7 +143,7 @@ class KnuckleBoomCrane(CompiledBlock):
                                      "pin (x2), along alpha2"),
         _P("tau_f_jib", "N.m", 0.0, "Friction torque in the jib joint (Joint 3) on the outer boom, about its "
                                     "pin (x3), along alpha3"),
-    )
+    ) + TIP_LOAD + MOUNT_POSITION
     outputs = (
         (_P("q_slew", "rad", 0.0, "Slew angle (q1 of Cibicik & Egeland 2019)"),
          _P("q_boom_cyl", "m", 0.0, "Boom cylinder extension (q2)"),
@@ -141,11 +153,12 @@ class KnuckleBoomCrane(CompiledBlock):
          _P("du_slew", "rad/s2", 0.0, "Slew acceleration"),
          _P("du_boom_cyl", "m/s2", 0.0, "Boom cylinder extension acceleration"),
          _P("du_jib_cyl", "m/s2", 0.0, "Jib cylinder extension acceleration"),
-         _P("tau_slew_hold", "N.m", 0.0, "Slewing torque that holds the crane still against gravity at this pose"),
-         _P("F_boom_cyl_hold", "N", 0.0, "Boom cylinder force that holds the crane still against gravity "
-                                         "at this pose"),
-         _P("F_jib_cyl_hold", "N", 0.0, "Jib cylinder force that holds the crane still against gravity "
-                                        "at this pose"))
+         _P("tau_slew_hold", "N.m", 0.0, "Slewing torque that holds the crane still against gravity and the tip "
+                                         "load at this pose"),
+         _P("F_boom_cyl_hold", "N", 0.0, "Boom cylinder force that holds the crane still against gravity and "
+                                         "the tip load at this pose"),
+         _P("F_jib_cyl_hold", "N", 0.0, "Jib cylinder force that holds the crane still against gravity and the "
+                                        "tip load at this pose"))
         + wrench_ports("W_mount", "Wrench of the mount on the king at the slew joint (Joint 1), mount axes",
                        role="interface.wrench")
         + wrench_ports("W_king", "Wrench of the mount on the king at the slew joint (Joint 1), king axes")
@@ -159,14 +172,17 @@ class KnuckleBoomCrane(CompiledBlock):
            _P("q_jib", "rad", 0.0, "Jib angle in the jib joint (alpha3 of eq. 29)"),
            _P("u_boom", "rad/s", 0.0, "Boom angle rate (eq. 37)"),
            _P("u_jib", "rad/s", 0.0, "Jib angle rate (eq. 37)"))
+        + TIP_MOTION
     )
-    # The holding actuation sees gravity's direction only.  The moment about
+    # The holding actuation sees gravity's direction and the tip load (given
+    # in Frame 0, turned by the whole of R_1^0).  The moment about
     # the pin axis of the boom and jib joints is the joint's friction torque
     # (the pin passes none); the torsion on the barrel supports is always
     # zero, the cylinders being slender bodies with no inertia about their
     # own axis (eq. 66).
-    feedthrough = crane_feedthrough(("tau_slew", "F_boom_cyl", "F_jib_cyl", "tau_f_*"), extra=(
-        ("*_hold", (GRAVITY_DIRECTION,)), ("W_boom_nx", ("tau_f_boom",)), ("W_jib_nx", ("tau_f_jib",)),
+    feedthrough = crane_feedthrough(("tau_slew", "F_boom_cyl", "F_jib_cyl", "tau_f_*"), tip_load=True,
+                                    extra=TIP_FEEDTHROUGH + (
+        ("*_hold", (("mount_R_*", "F_tip_*"),)), ("W_boom_nx", ("tau_f_boom",)), ("W_jib_nx", ("tau_f_jib",)),
         ("*_cyl_B_nz", ())))
     states = tuple(_P(f"{q}_{c}", u, 0.0, f"{q}_{c}") for q in ("q", "u")
                    for c, u in zip(COORDINATES, ("rad", "m", "m") if q == "q" else ("rad/s", "m/s", "m/s")))
@@ -193,29 +209,18 @@ class KnuckleBoomCrane(CompiledBlock):
                                      f"0..{stroke:g} m")
         self.chain = knuckle_boom_tree(s)
         bodies = self.chain.bodies
-        # reactions(): points of the rows in their bodies' frames (the piston
-        # pin's distance along the barrel is set per call), and the rows
-        # beyond Joint k: the links k.. and the pins on them (barrel 2 on the
-        # king, piston 2 and barrel 3 on the inner boom, piston 3 on the outer)
-        self._row_points = np.zeros((7, 3))
-        self._row_points[:3] = [b.com for b in bodies[:3]]
-        on_link = np.array([0, 1, 2, 0, 1, 1, 2])
-        self._l_b = np.array([loop.l_b for loop in self.loops])
-        self._d_b = np.array([bodies[3].com[2], bodies[5].com[2]])
-        self._d_p = np.array([bodies[4].com[2], bodies[6].com[2]])
-        self._carried_by = np.array([on_link >= k for k in range(3)], dtype=float)
+        self._prepare_reactions(bodies)
         self._Gt = np.zeros((13, 9))
         self._Gt[:6, :6] = np.eye(6)
         self._g0 = np.array([0.0, 0.0, -p.g])
+        self._tip = np.array([0.0, 0.0, s.l3])
         self._cache_key = None
         self._loop_geometry = np.array([loop.geometry for loop in self.loops])
         ch = self.chain
         self._kernel_args = (self._loop_geometry, p.g,
                              np.array(ch.parents, dtype=np.int64), ch._R0, ch._Kb, ch._K2b, ch._off0, ch._slide,
                              ch._revolute, ch._s, np.array([b.com for b in bodies]), ch._mass,
-                             np.ascontiguousarray(ch._D[:, :3, :3]))
-        self._reaction_args = (np.array(_ROWS, dtype=np.int64), self._row_points, self._carried_by,
-                               self._d_b, self._d_p)
+                             np.ascontiguousarray(ch._D[:, :3, :3]), self._tip)
 
     def _kernel_calls(self):
         """The kernels called directly: the outputs with the reactions'
@@ -300,7 +305,7 @@ class KnuckleBoomCrane(CompiledBlock):
         R10, w, dw, v, a = mount_motion_from_inputs(inp)
         kin, Gt, Gdot_u, M_theta, M = self._state_terms(x)
         kin = with_base_twist(kin, np.concatenate([w, v]))
-        W_g = gravity_wrenches(self.chain, kin, R10.T @ self._g0)
+        W_g = self._applied_wrenches(kin, R10, inp)
         W_v = inertial_wrenches(self.chain, kin)
         tau_g = project_wrenches(kin.P, W_g)
         extra = np.zeros(13)
@@ -309,6 +314,25 @@ class KnuckleBoomCrane(CompiledBlock):
         f[6:] += Gt[6:, 6:].T @ joint_forces(inp)
         hold = -(Gt.T @ tau_g)[6:]
         return _Dynamics(kin, M, f, base_twist_rate(w, dw, v, a), w, v, W_g, W_v, hold)
+
+    def _applied_wrenches(self, kin, R10, inp) -> np.ndarray:
+        """The applied wrenches of the bodies but the joints' (7 x 6, ``[n;
+        f]`` at each COG, body coordinates): gravity, and on the outer boom
+        the tip load ``F_tip`` (Frame 0) at its end, ``[(tip - c) x f; f]``."""
+        W = gravity_wrenches(self.chain, kin, R10.T @ self._g0)
+        f = kin.R[2].T @ (R10.T @ inp[27:30])
+        W[2] += np.concatenate([np.cross(self._tip - self.chain.bodies[2].com, f), f])
+        return W
+
+    def tip_motion(self, kin, inp) -> np.ndarray:
+        """The tip's position [m] and velocity [m/s] in Frame 0 (6): the outer
+        boom's origin twist ``[w; v]`` (its frame) carried to the tip, then
+        Frame 1 (``kin`` with the mount's twist), then Frame 0."""
+        R10 = inp[:9].reshape(3, 3)
+        w, v = np.split(kin.Po[2] @ kin.nu, 2)
+        tip_p = inp[30:33] + R10 @ (kin.p[2] + kin.R[2] @ self._tip)
+        tip_v = R10 @ (kin.R[2] @ (v + np.cross(w, self._tip)))
+        return np.concatenate([tip_p, tip_v])
 
     def _compiled(self, kernel, x, u, *extra):
         """The result of ``knuckle_boom_kernels.<kernel>``, or ``None`` without
@@ -348,103 +372,17 @@ class KnuckleBoomCrane(CompiledBlock):
         # alpha2, alpha3 and their rates: the tree's joint coordinates and
         # speeds the kinematics were made with (the joint map's theta, G u)
         luffing = np.concatenate([d.kin.q[1:3], d.kin.nu[7:9]])
-        return np.concatenate([x, du, d.hold, W1, W2, sym6_pack(I_A), p_A, J2, J3, r["supports"], luffing])
+        return np.concatenate([x, du, d.hold, W1, W2, sym6_pack(I_A), p_A, J2, J3, r["supports"], luffing,
+                               self.tip_motion(d.kin, u)])
 
     def holding(self, x, inp):
-        """Actuation that balances gravity at the pose of ``x`` with the mount's
-        present orientation: ``-G~^T tau_g`` (eq. 46 with gravity only), the
-        gravity compensation of the controller of Section 6."""
+        """Actuation that balances gravity and the tip load at the pose of
+        ``x`` with the mount's present orientation: ``-G~^T tau_g`` (eq. 46
+        with these loads only), the gravity compensation of the controller of
+        Section 6."""
         kin, Gt, _, _, _ = self._state_terms(x)
-        R10 = inp[:9].reshape(3, 3)
-        return -(Gt.T @ gravity_forces(self.chain, kin, R10.T @ self._g0))[6:]
-
-    # -- reaction wrenches, Section 4 of Cibicik & Egeland (2019) -----------------------------------
-    def total_wrenches(self, x, inp, du, dynamics=None):
-        """Kinematics and the total wrench ``W_t = W_e - W_in`` (eq. 49) of every
-        body at its COG, body coordinates ``[n; f]``: gravity, the slewing
-        torque on the king, the cylinder forces on barrel (-F) and piston (+F)
-        (eqs. 67-68) and the joints' friction torques, less the inertial
-        wrench of eq. (48).  ``dynamics``:
-        this state's and inputs' ``_dynamics``, if at hand."""
-        d = dynamics or self._dynamics(x, inp)
-        _, Gt, Gdot_u, _, _ = self._state_terms(x)
-        nudot = Gt @ np.concatenate([d.tb_dot, du])
-        nudot[6:] += Gdot_u
-        W = d.W_g - d.W_v - acceleration_wrenches(self.chain, d.kin, nudot)
-        T1, F2, F3, tf1, tf2, tf3 = inp[21:27]
-        # friction couples about the joint axes (z1; x of Frames 1 and 2 for
-        # Joints 2 and 3, which turn about x with no fixed rotation)
-        W[0, 2] += T1 + tf1
-        W[1, 0] += tf2 - tf3
-        W[0, 0] -= tf2
-        W[2, 0] += tf3
-        W[3, 5] -= F2
-        W[4, 5] += F2
-        W[5, 5] -= F3
-        W[6, 5] += F3
-        return d.kin, W
-
-    def support_loads(self, x, W):
-        """Loads of each cylinder on its supports (eqs. 51-55).  The cylinder
-        (barrel + piston) is in equilibrium under its total wrenches and the
-        support loads; the axial load of each body goes to its own support
-        and the supports carry no bending moment, the barrel support the
-        torsion (the paper's assumptions, Section 4.2).
-
-        Returns ``(f_B, n_Bz, f_P, l_c)``, rows for cylinders 2 and 3: the
-        force on the barrel support at B [N] and the torsion about the axis
-        [N m], the force on the piston support at P [N], in the cylinder
-        frame, and the pin distance [m]."""
-        lc = self._l_b + x[1:3]
-        r_p = lc + self._d_p  # piston COG from B along the axis
-        nb, fb, npi, fp = W[[3, 5], :3], W[[3, 5], 3:], W[[4, 6], :3], W[[4, 6], 3:]
-        # loads of the supports on the cylinder, from its moments about B (x, y)
-        # and the piston's axial balance; its loads on the supports are opposite
-        f_P = np.empty((2, 3))
-        f_P[:, 0] = (nb[:, 1] + npi[:, 1] + self._d_b * fb[:, 0] + r_p * fp[:, 0]) / lc
-        f_P[:, 1] = -(nb[:, 0] + npi[:, 0] - self._d_b * fb[:, 1] - r_p * fp[:, 1]) / lc
-        f_P[:, 2] = fp[:, 2]
-        f_B = fb + fp - f_P
-        return f_B, nb[:, 2] + npi[:, 2], f_P, lc
-
-    def reactions(self, x, inp, du, dynamics=None):
-        """Reaction wrenches in Joints 1-3 (eq. 56) and the support loads.
-
-        The reaction in Joint k balances the total wrenches of the links
-        beyond it and the loads the cylinders put on those links, all moved
-        to the origin of Frame k (``Ubar`` and ``Rbar`` of eq. 56):
-        ``J_k = -sum W_t,j - sum (cylinder loads)``.  ``J1`` is the constraint
-        part of the mount wrench (without the slewing torque).
-
-        The sums are formed once in base coordinates, as force and moment
-        about the base origin of each wrench; moving a sum to ``p_k`` is then
-        ``n_k = n_O - p_k x f`` (eq. 56 with the transforms applied to the sum,
-        which is linear in the wrenches).  Returns ``J1``, ``J2``, ``J3`` and
-        ``supports``, the outputs ``B2_*, P2_*, B3_*, P3_*`` in order."""
-        kin, W = self.total_wrenches(x, inp, du, dynamics)
-        f_B, n_Bz, f_P, lc = self.support_loads(x, W)
-        R, p = kin.R, kin.p
-        # rows: the links' total wrenches at their COGs, then the cylinder
-        # loads on the links' pins, [n; f] in the frame of body _ROWS[i]
-        local = np.zeros((7, 2, 3))
-        local[:3] = W[:3].reshape(3, 2, 3)
-        local[3::2, 0, 2], local[3::2, 1], local[4::2, 1] = n_Bz, f_B, f_P
-        point = self._row_points.copy()
-        point[4::2, 2] = lc
-        Rr = R[_ROWS]
-        nf = (Rr[:, None] @ local[..., None])[..., 0]
-        at = p[_ROWS] + (Rr @ point[..., None])[..., 0]
-        n_O = nf[:, 0] + cross_rows(at, nf[:, 1])
-        F, N = self._carried_by @ nf[:, 1], self._carried_by @ n_O
-        RT = R[:3].transpose(0, 2, 1)
-        J = np.empty((3, 6))
-        J[:, :3] = -(RT @ (N - cross_rows(p[:3], F))[..., None])[..., 0]
-        J[:, 3:] = -(RT @ F[..., None])[..., 0]
-        supports = np.empty(14)
-        supports[[0, 1, 2, 7, 8, 9]] = f_B.ravel()
-        supports[[3, 10]] = n_Bz
-        supports[[4, 5, 6, 11, 12, 13]] = f_P.ravel()
-        return {"J1": J[0], "J2": J[1], "J3": J[2], "supports": supports}
+        W = self._applied_wrenches(kin, inp[:9].reshape(3, 3), inp)
+        return -(Gt.T @ project_wrenches(kin.P, W))[6:]
 
 
 def joint_forces(inp) -> np.ndarray:
@@ -464,12 +402,6 @@ class _Dynamics(NamedTuple):
     tb_dot: np.ndarray  #: rate of the base twist
     w: np.ndarray     #: mount angular velocity, mount frame [rad/s]
     v: np.ndarray     #: mount velocity, mount frame [m/s]
-    W_g: np.ndarray   #: gravity wrenches of the bodies
+    W_g: np.ndarray   #: applied wrenches of the bodies: gravity, the tip load
     W_v: np.ndarray   #: velocity part of the inertial wrenches
-    hold: np.ndarray  #: T1, F2, F3 that balance gravity
-
-
-#: bodies whose frames the rows of reactions() are in: king, inner boom, outer
-#: boom, then barrel 2 (its loads on the king and on the inner boom) and
-#: barrel 3 (on the inner and outer booms)
-_ROWS = [0, 1, 2, 3, 3, 5, 5]
+    hold: np.ndarray  #: T1, F2, F3 that balance gravity and the tip load

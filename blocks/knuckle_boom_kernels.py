@@ -268,11 +268,25 @@ def tree_terms(theta, G, Gdot_u, u, tb, g_base, parents, R0, Kb, K2b, off0, slid
 # -- the crane -------------------------------------------------------------------
 
 
-def _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia):
+def _tip_wrench(inp, R, c, tip):
+    """The tip load ``F_tip`` (``inp[27:30]``, Frame 0) on the outer boom as
+    a wrench ``[(tip - c) x f; f]`` at its COG ``c``, ``f`` in its frame
+    (``R`` its orientation in Frame 1, ``R_1^0`` in ``inp[0:9]``)."""
+    f1 = np.empty(3)
+    for i in range(3):
+        f1[i] = inp[i] * inp[27] + inp[3 + i] * inp[28] + inp[6 + i] * inp[29]
+    f = _transpose_matvec3(R, f1)
+    out = np.empty(6)
+    out[:3] = _cross_of(tip - c, f)
+    out[3:] = f
+    return out
+
+
+def _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia, tip):
     """Kane's equations of the knuckle boom at state ``x`` with inputs ``inp``
-    (the block's input vector): ``M``, ``f`` (with the actuator forces),
-    ``hold``, the base twist and its rate, and the per-body terms of
-    :func:`tree_terms`."""
+    (the block's input vector): ``M``, ``f`` (with the actuator forces and
+    the tip load), ``hold``, the base twist and its rate, and the per-body
+    terms of :func:`tree_terms` (the outer boom's ``W`` with the tip load)."""
     theta, G, Gdot_u = joint_map(x, loops)
     tb = np.empty(6)
     tb[:3], tb[3:] = inp[9:12], inp[15:18]
@@ -283,6 +297,17 @@ def _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws
     g_base = -g * inp[6:9]
     M, f, tau_g, R, p, J, W = tree_terms(theta, G, Gdot_u, x[3:], tb, g_base, parents, R0, Kb, K2b, off0,
                                          slide, revolute, screws, com, mass, inertia)
+    # the tip load on the outer boom (body 2), beside gravity: in its total wrench, in f and in the holding
+    # actuation's tau_g
+    wt = _tip_wrench(inp, R[2], com[2], tip)
+    for r in range(6):
+        W[2, r] += wt[r]
+    for i in range(6 + G.shape[1]):
+        acc = 0.0
+        for r in range(6):
+            acc += J[2, i, r] * wt[r]
+        f[i] += acc
+        tau_g[i] += acc
     # the joints' applied forces (slewing torque, friction torques, piston
     # forces) through the joint map: f += G^T tau_theta
     tau_theta = np.zeros(7)
@@ -295,23 +320,26 @@ def _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws
     return M, f, -tau_g[6:], tb, tb_dot, R, p, J, W, theta, G
 
 
-def accelerations(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia):
+def accelerations(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia,
+                  tip):
     """``du/dt`` of the crane's joint rows of Kane's equations with the base
     motion given: ``M_jj du = f_j - M_jb dt_b/dt``."""
     M, f, hold, tb, tb_dot, R, p, J, W, theta, G = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide,
-                                                          revolute, screws, com, mass, inertia)
+                                                          revolute, screws, com, mass, inertia, tip)
     return np.linalg.solve(np.ascontiguousarray(M[6:, 6:]), f[6:] - _mv(M[6:, :6], tb_dot))
 
 
-def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia,
+def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screws, com, mass, inertia, tip,
             rows, row_points, carried_by, d_b, d_p):
     """The block's output vector (``KnuckleBoomCrane.outputs`` order): state,
     accelerations, holding actuation, mount wrench in mount and king
     coordinates, articulated inertia and bias wrench (``interface.mount_split``),
     reactions in Joints 2 and 3 and the cylinders' support loads
-    (``KnuckleBoomCrane.reactions``: eqs. (51)-(56) of Cibicik & Egeland 2019)."""
+    (``KnuckleBoomCrane.reactions``: eqs. (51)-(56) of Cibicik & Egeland 2019),
+    the luffing joints' angles and rates, the tip's position [m] and velocity
+    [m/s] in Frame 0."""
     M, f, hold, tb, tb_dot, R, p, J, W, theta, G = _crane(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide,
-                                                          revolute, screws, com, mass, inertia)
+                                                          revolute, screws, com, mass, inertia, tip)
     # mount split: W1 = I_A [dw; a] + p_A
     rhs = np.empty((3, 7))
     rhs[:, :6] = M[6:, :6]
@@ -383,7 +411,7 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
             if carried_by[k, i] != 0.0:
                 F[k] += f_base
                 N_O[k] += n_base
-    y = np.empty(81)
+    y = np.empty(87)
     y[:6] = x
     y[6:9] = du
     y[9:12] = hold
@@ -412,4 +440,15 @@ def outputs(x, inp, loops, g, parents, R0, Kb, K2b, off0, slide, revolute, screw
     y[77], y[78] = theta[1], theta[2]
     for k in range(2):
         y[79 + k] = G[1 + k, 1] * x[4] + G[1 + k, 2] * x[5] + G[1 + k, 0] * x[3]
+    # the tip: the outer boom's COG twist J_2 nu carried to it, in Frame 1 then Frame 0 (R_1^0 = inp[0:9])
+    t = np.zeros(6)
+    for j in range(6):
+        t += J[2, j] * tb[j]
+    for j in range(3):
+        t += J[2, 6 + j] * x[3 + j]
+    v2 = t[3:] + _cross_of(t[:3], tip - com[2])
+    p1, v1 = p[2] + _matvec3(R[2], tip), _matvec3(R[2], v2)
+    for i in range(3):
+        y[81 + i] = inp[30 + i] + inp[3 * i] * p1[0] + inp[3 * i + 1] * p1[1] + inp[3 * i + 2] * p1[2]
+        y[84 + i] = inp[3 * i] * v1[0] + inp[3 * i + 1] * v1[1] + inp[3 * i + 2] * v1[2]
     return y

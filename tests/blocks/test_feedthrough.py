@@ -44,6 +44,7 @@ def _knuckle_boom(rng, block):
     u = block.default_inputs()
     _mount(rng, u, 0.3)
     u[21:27] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5, *rng.normal(size=3) * 1e4]
+    u[27:33] = [*rng.normal(size=3) * 5e4, *rng.normal(size=3) * 20.0]  # the tip force, the mount's position
     x = np.array([rng.uniform(-3, 3), rng.uniform(0.2, 1.6), rng.uniform(0.2, 1.6), *rng.normal(size=3) * 0.3])
     return 0.0, x, u
 

@@ -38,6 +38,8 @@ def _random_case(c, rng, moving_base):
         u[:9] = Rotation.random(random_state=rng.integers(1 << 30)).as_matrix().ravel()
         u[9:21] = rng.normal(size=12)
     u[21:27] = [rng.normal() * 1e4, 6e5 + rng.normal() * 2e5, 2e5 + rng.normal() * 1e5, *rng.normal(size=3) * 1e4]
+    u[27:30] = rng.normal(size=3) * 5e4  # a payload's pull at the tip
+    u[30:33] = rng.normal(size=3) * 20.0  # the mount point, Frame 0
     return x, u
 
 
