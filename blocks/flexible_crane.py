@@ -44,6 +44,11 @@ stiffness and the mass matrix at the initial pose and with the jib folded
 along the boom (its fastest), damping included; a longer ``h_max`` is
 refused with the step needed.
 
+A hoist wire hangs from E (the crane's tip, outputs ``tip_p``, ``tip_v``
+in Frame 0) and pulls with the force ``F_tip`` (Frame 0), an applied force
+on the jib at E beside gravity and the load ``m_load`` (the paper's), in
+Kane's generalized forces and in the joints' reactions.
+
 Programmed motion (eqs. 17-22): when ``programmed`` is on, E follows the
 ellipse ``x^2/a^2 + y^2/b^2 = 1`` in the ground plane (Frame 0, centred on
 the ground origin, where the king's axis stands at rest) and the height
@@ -81,14 +86,15 @@ import numpy as np
 
 from .block import ParameterError, Variable, sym6_pack
 from .compiled_block import CompiledBlock
-from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, base_twist_rate, constrained_accelerations,
-                        constrained_mount_split, mount_motion_from_inputs, wrench_ports)
 from .flexible_boom import boom_deflections, chosen_step, flexible_chain
-from .kane import applied_forces, constraint_wrenches, kinematics, kinetic_energy, mass_matrix, with_base_twist
+from .flexible_crane_drawing import skeleton as _skeleton
+from .interface import (MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, TIP_LOAD, TIP_MOTION, base_twist_rate,
+                        constrained_accelerations, constrained_mount_split, mount_motion_from_inputs, wrench_ports)
+from .kane import (applied_forces, constraint_wrenches, kinematics, kinetic_energy, mass_matrix, project_wrenches,
+                   with_base_twist)
 from .programmed_path import check_reach, path_rows
 from .screw import Rbar, cross
 from .trajectory import quintic_ramp
-from .flexible_crane_drawing import skeleton as _skeleton
 
 _P = Variable
 #: the crane's revolute joints, and the paper's coordinate of each (eq. 9)
@@ -123,7 +129,8 @@ class FlexibleCrane(CompiledBlock):
                  "elements (RFEM, eqs. (7)-(12)) with an Euler-Bernoulli section's stiffness, a rigid jib, and "
                  "the programmed end-effector path of eqs. (17)-(23) with Baumgarte stabilisation (alpha = "
                  "110, beta = 20).")
-    validation = ("With one element it equals the rigid crane of Cibicik & Egeland (2018) to 1e-12; the tip "
+    validation = ("With one element it equals the rigid crane of Cibicik & Egeland (2018), a force at its tip E "
+                  "included, to 1e-12; the boom tip "
                   "deflection converges to P L^3 / (3 EI) with the midpoint rule's error 1/(4 (n-1)^2) (to "
                   "6e-5 of it) and the twist is T L / (G J) to 1e-14; undamped, its energy stays within 1e-8 "
                   "of the swing; the path is met within 1 mm after 1.25 s.")
@@ -176,7 +183,8 @@ class FlexibleCrane(CompiledBlock):
               + tuple(_P(f"tau_{j}", "N.m", 0.0, f"Actuator torque of the {j} joint (on {PAPER_COORDINATE[j]})")
                       for j in JOINTS)
               + tuple(_P(f"tau_f_{j}", "N.m", 0.0, f"Friction torque in the {j} joint (on {PAPER_COORDINATE[j]}), "
-                                                   f"e.g. from a JointFriction block") for j in JOINTS))
+                                                   f"e.g. from a JointFriction block") for j in JOINTS)
+              + TIP_LOAD)
     outputs = (
         tuple(_P(f"q_{j}", "rad", 0.0, f"{j.capitalize()} angle {PAPER_COORDINATE[j]}") for j in JOINTS)
         + tuple(_P(f"u_{j}", "rad/s", 0.0, f"{j.capitalize()} rate") for j in JOINTS)
@@ -184,8 +192,7 @@ class FlexibleCrane(CompiledBlock):
         + tuple(_P(f"defl_{c}", "m", 0.0, f"Deflection of the boom's tip: its displacement from where a rigid "
                                           f"boom at the same boom angle has it, boom-root (c,2,0) {c} axis "
                                           f"(x along the boom, z along the boom joint's axis)") for c in "xyz")
-        + tuple(_P(f"p_E_{c}", "m", 0.0, f"Position of the end effector E, Frame 0, {c}") for c in "xyz")
-        + tuple(_P(f"v_E_{c}", "m/s", 0.0, f"Velocity of the end effector E, Frame 0, {c}") for c in "xyz")
+        + TIP_MOTION
         + wrench_ports("W_mount", "Wrench of the mount on the column at the mount point, mount (Frame-1) axes",
                        role="interface.wrench")
         + wrench_ports("W_king", "Wrench of the mount on the column at the mount point, column axes")
@@ -222,10 +229,10 @@ class FlexibleCrane(CompiledBlock):
         ("W_mount_nz", ("tau_slew", "tau_f_slew")), ("W_king_nz", ("tau_slew", "tau_f_slew")),
         ("p_A_nz", ("tau_slew", "tau_f_slew")),
         ("W_boom_nz", ("tau_boom", "tau_f_boom")), ("W_jib_nz", ("tau_jib", "tau_f_jib")),
-        ("I_A_*", (("mount_R_*", "mount_p_*"),)), ("p_E_*", (("mount_R_*", "mount_p_*"),)),
+        ("I_A_*", (("mount_R_*", "mount_p_*"),)), ("tip_p_*", (("mount_R_*", "mount_p_*"),)),
         ("path_error", (("mount_R_*", "mount_p_*"),)), ("height_error", (("mount_R_*", "mount_p_*"),)),
-        ("v_E_*", (("mount_R_*", "mount_w_*", "mount_v_*"),)),
-        ("*", (("mount_*", "tau_*"),)),
+        ("tip_v_*", (("mount_R_*", "mount_w_*", "mount_v_*"),)),
+        ("*", (("mount_*", "tau_*", "F_tip_*"),)),
     )
     default_stop_time = 5.0
 
@@ -320,6 +327,8 @@ class FlexibleCrane(CompiledBlock):
         kin = with_base_twist(kin, np.concatenate([w, v]))
         f = applied_forces(self.chain, kin, R10.T @ self._g0)
         f[6 + self.joint_index] += inp[24:27] + inp[27:30]
+        ext = self._tip_wrenches(kin, R10, inp[30:33])
+        f += project_wrenches(kin.P, ext)
         f[6:] -= self.stiffness * (x[:n] + self.p.c_rfe * x[n:])
         # E: its twist in its own frame, then Frame 0 (eqs. (29)-(30) for a marker)
         R_E0 = R10 @ kin.marker_R[0]
@@ -328,11 +337,22 @@ class FlexibleCrane(CompiledBlock):
         r_E = p_m + R10 @ kin.marker_p[0]
         v_E = R_E0 @ tE[3:]
         G = R_E0 @ Po[3:]  # d(v_E)/d(nu), Frame 0
-        d = _Dyn(kin=kin, M=M, f=f, tb_dot=base_twist_rate(w, dw, v, a), w=w, v=v, R10=R10, r_E=r_E, v_E=v_E, G=G)
+        d = _Dyn(kin=kin, M=M, f=f, tb_dot=base_twist_rate(w, dw, v, a), w=w, v=v, R10=R10, r_E=r_E, v_E=v_E, G=G,
+                 ext=ext)
         if self.p.programmed:
             bias = R_E0 @ (Pdo[3:] @ kin.nu + cross(tE[:3], tE[3:]))  # E's acceleration when nu' = 0
             d.grad, d.Phi, d.A, d.gamma = path_rows(self.p, self.programme(t), r_E, v_E, G, bias)
         return d
+
+    def _tip_wrenches(self, kin, R10, F0) -> np.ndarray:
+        """The force ``F0`` (Frame 0) at E as the applied wrench of each body
+        at its COG in its frame: on the jib ``[(E - c) x f; f]``, ``f`` in
+        its frame; none on the others."""
+        n = self.chain.n
+        ext = np.zeros((n, 6))
+        f = kin.R[n - 1].T @ (R10.T @ F0)
+        ext[n - 1] = np.concatenate([cross(self.chain.markers[0].offset - self.chain.bodies[n - 1].com, f), f])
+        return ext
 
     def derivatives(self, t, x, u):
         dx = self._compiled("derivatives", t, x, u)
@@ -353,19 +373,15 @@ class FlexibleCrane(CompiledBlock):
         W2 = Rbar(kin.R[0].T) @ W1
         nudot = np.concatenate([d.tb_dot, du])
         g_base = d.R10.T @ self._g0
-        external = None
+        external = d.ext
         F_E = np.zeros(3)
         tau_prog = np.zeros(3)
         path = np.zeros(3)
         if d.A is not None:
             F_E = d.grad.T @ lam
             tau_prog = (d.A[:, 6:].T @ lam)[self.joint_index]
-            # the guide's force on the jib, at its COG in its frame
-            k = n - 1
-            F_k = kin.R[k].T @ (d.R10.T @ F_E)
-            arm = self.chain.markers[0].offset - self.chain.bodies[k].com
-            external = np.zeros((n, 6))
-            external[k] = np.concatenate([cross(arm, F_k), F_k])
+            # the guide's force on the jib at E, beside the tip load
+            external = external + self._tip_wrenches(kin, d.R10, F_E)
             path = np.array([d.Phi[0] / math.hypot(*d.grad[0, :2]), d.Phi[1], self.programme(t)[0]])
         W_joints = constraint_wrenches(self.chain, kin, nudot, g_base, (1, n - 1), external)
         j = self.joint_index
@@ -408,7 +424,7 @@ class FlexibleCrane(CompiledBlock):
 
 class _Dyn:
     """The quantities of :meth:`FlexibleCrane._dynamics`."""
-    __slots__ = ("kin", "M", "f", "tb_dot", "w", "v", "R10", "r_E", "v_E", "G", "grad", "Phi", "A", "gamma")
+    __slots__ = ("kin", "M", "f", "tb_dot", "w", "v", "R10", "r_E", "v_E", "G", "ext", "grad", "Phi", "A", "gamma")
 
     def __init__(self, **kw):
         self.grad = self.Phi = self.A = self.gamma = None

@@ -16,7 +16,7 @@ def skeleton(block, values, pose) -> list[tuple]:
     boom's root is its chain's at the recorded slew and boom angles; the
     joints between its elements and its tip, where a rigid boom has them
     displaced by their recorded deflections (``defl_<r>_*`` and ``defl_*``,
-    boom-root axes); E the recorded ``p_E_*`` (Frame 0, brought to the
+    boom-root axes); E the recorded ``tip_p_*`` (Frame 0, brought to the
     mount frame by the mount's ``pose``): all of them the crane's own.
     With ``programmed``, the ellipse E follows (eq. 17) at the programmed
     height ``z_E_ref``, in Frame 0."""
@@ -25,7 +25,7 @@ def skeleton(block, values, pose) -> list[tuple]:
     q = np.column_stack([values(f"q_{j}") for j in ("slew", "boom", "jib")])
     names = [[f"defl_{r}_{c}" for c in "xyz"] for r in range(1, block.n_rfe)] + [[f"defl_{c}" for c in "xyz"]]
     defl = np.stack([np.zeros_like(q)] + [np.column_stack([values(c) for c in point]) for point in names], axis=1)
-    E0 = np.column_stack([values(f"p_E_{c}") for c in "xyz"])
+    E0 = np.column_stack([values(f"tip_p_{c}") for c in "xyz"])
     R, origin = pose
     E = np.einsum("fji,fj->fi", R, E0 - origin)  # Frame 0 to the mount frame
     along = np.concatenate([[0.0], np.cumsum(element_lengths(p.l_boom, block.n_rfe))])

@@ -292,6 +292,23 @@ def mass_matrix(RT, off0, axis, I):
     return M
 
 
+def _add_force_at(R10, Rk, e, F0, out):
+    """``out += [e x f; f]``: the force ``F0`` (Frame 0) at the point ``e`` of
+    body k (its frame, orientation ``Rk`` in the mount frame, ``R10`` the
+    mount's in Frame 0) as a wrench at the body's origin, its coordinates."""
+    Fb = np.empty(3)
+    for i in range(3):
+        Fb[i] = R10[0, i] * F0[0] + R10[1, i] * F0[1] + R10[2, i] * F0[2]
+    f = np.empty(3)
+    for i in range(3):
+        f[i] = Rk[0, i] * Fb[0] + Rk[1, i] * Fb[1] + Rk[2, i] * Fb[2]
+    out[0] += e[1] * f[2] - e[2] * f[1]
+    out[1] += e[2] * f[0] - e[0] * f[2]
+    out[2] += e[0] * f[1] - e[1] * f[0]
+    for i in range(3):
+        out[3 + i] += f[i]
+
+
 def joint_wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, ext_body, ext):
     """The recursive Newton-Euler algorithm (module docstring): the wrench
     ``F_k`` of body k-1 (the mount for k = 0) on body k through joint k, at
@@ -372,10 +389,12 @@ def _cholesky_solve(L, B):
 def _crane(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par):
     """Kane's equations of the crane at ``(t, x, inp)`` (the block's state
     and input vectors), formed as the module docstring says: ``M``, ``f``
-    (gravity less velocity terms, the springs, the joints' torques), the
+    (gravity and the tip load less velocity terms, the springs, the joints'
+    torques), the
     kinematics, the mount's motion, E's position and velocity in Frame 0 and,
     when programmed, the constraint rows ``A``, ``gamma``, ``grad Phi`` and
-    ``Phi`` (eqs. (17)-(18) of Jarzębowska, Urbaś & Augustynek 2018)."""
+    ``Phi`` (eqs. (17)-(18) of Jarzębowska, Urbaś & Augustynek 2018), and the
+    tip load's wrench on the jib at its origin."""
     n = axis.shape[0]
     N = 6 + n
     q, u = x[:n], x[n:]
@@ -397,8 +416,10 @@ def _crane(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par):
     RT, R, p, v, c = chain_kinematics(q, u, tb, R0, axis, off0)
     I = spatial_inertias(D, com)
     M = mass_matrix(RT, off0, axis, I)
-    zero6 = np.zeros(6)
-    F, a = joint_wrenches(RT, off0, axis, R, v, c, I, zero6, np.zeros(n), g_b, -1, zero6)
+    # the tip load F_tip (Frame 0) at E on the jib (the last body), beside gravity
+    tip_load = np.zeros(6)
+    _add_force_at(R10, R[n - 1], marker, inp[30:33], tip_load)
+    F, a = joint_wrenches(RT, off0, axis, R, v, c, I, np.zeros(6), np.zeros(n), g_b, n - 1, tip_load)
     f = np.empty(N)
     _force_to_parent(RT[0], off0[0], F[0], f[:6])
     for i in range(6):
@@ -477,7 +498,7 @@ def _crane(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par):
             A[1, j] = G[2, j]
         gamma[0] = -hess - (grad[0, 0] * bias[0] + grad[0, 1] * bias[1]) - alpha * dPhi0 - beta**2 * Phi[0]
         gamma[1] = ddz_a - bias[2] - alpha * dPhi1 - beta**2 * Phi[1]
-    return M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E
+    return M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E, tip_load
 
 
 def _constrained_solve(M, A, B, G):
@@ -570,7 +591,7 @@ def derivatives(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, ti
     """``dx/dt = [u; du/dt]`` of the crane at ``(t, x, inp)``
     (``FlexibleCrane.derivatives``) [rad/s, rad/s^2]."""
     n = axis.shape[0]
-    M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E = _crane(
+    M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E, tip_load = _crane(
         t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par)
     # the mount's motion moved to the right-hand sides: f' = f_j - M_jb t_b', gamma' = gamma - A_b t_b'
     for i in range(n):
@@ -597,7 +618,7 @@ def outputs(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, p
     deflection of each of the 15 spring elements a boom may have (its
     ``n_rfe = n / 3`` has ``n_rfe - 1``; zeros past them)."""
     n = axis.shape[0]
-    M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E = _crane(
+    M, f, A, gamma, grad, Phi, RT, R, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E, tip_load = _crane(
         t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, par)
     m = A.shape[0]
     duc, lamc = _solve(M, f, A, gamma, 7)
@@ -626,24 +647,14 @@ def outputs(t, x, inp, R0, axis, off0, D, com, stiffness, joints, marker, tip, p
     F_E = np.zeros(3)
     tau_prog = np.zeros(3)
     path = np.zeros(3)
-    ext = np.zeros(6)
+    ext = tip_load.copy()
     if m:
         for i in range(3):
             F_E[i] = grad[0, i] * lam[0] + grad[1, i] * lam[1]
         for i in range(3):
             tau_prog[i] = A[0, 6 + joints[i]] * lam[0] + A[1, 6 + joints[i]] * lam[1]
-        # on the jib at E, its axes: F_k = R_k^T R_1^0^T F_E, moment e x F_k at its origin
-        Fb = np.empty(3)
-        for i in range(3):
-            Fb[i] = R10[0, i] * F_E[0] + R10[1, i] * F_E[1] + R10[2, i] * F_E[2]
-        Fk = np.empty(3)
-        for i in range(3):
-            Fk[i] = R[n - 1, 0, i] * Fb[0] + R[n - 1, 1, i] * Fb[1] + R[n - 1, 2, i] * Fb[2]
-        e = marker
-        ext[0] = e[1] * Fk[2] - e[2] * Fk[1]
-        ext[1] = e[2] * Fk[0] - e[0] * Fk[2]
-        ext[2] = e[0] * Fk[1] - e[1] * Fk[0]
-        ext[3], ext[4], ext[5] = Fk[0], Fk[1], Fk[2]
+        # on the jib at E beside the tip load
+        _add_force_at(R10, R[n - 1], marker, F_E, ext)
         z_a = quintic_ramp(t, 0.0, par[7], par[5], par[5] + par[6])[0]
         path[0] = Phi[0] / math.hypot(grad[0, 0], grad[0, 1])
         path[1] = Phi[1]

@@ -48,7 +48,8 @@ without numba.
 Arguments of :func:`settle`: ``t`` [s]; ``x_b``, ``x_c``, ``x_f`` the
 base's, the crane's and the friction's states; ``tau_drive`` (3) [N m] the
 crane's actuator torques (its inputs ``tau_slew``, ``tau_boom``,
-``tau_jib``); ``n_src`` (6) which of the crane's 24 wrench outputs
+``tau_jib``); ``tip_force`` (3) [N] the force on its tip (its input
+``F_tip``, Frame 0); ``n_src`` (6) which of the crane's 24 wrench outputs
 (``W_mount``, ``W_king``, ``W_boom``, ``W_jib``, six each) feed each
 joint's two normal-force inputs of the friction, joint by joint; then the
 base's kernel arguments (``M_O, com, mount, sup, S, C, par``), the crane's
@@ -95,13 +96,14 @@ def _unit_response(X, j, through_base, a_base, out):
         out[i] = acc
 
 
-def _wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, R10, grad, lam, marker, out):
+def _wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, R10, grad, lam, marker, tip_load, out):
     """``out`` (24): the crane's outputs ``W_mount``, ``W_king``, ``W_boom``,
     ``W_jib`` (``flexible_crane_kernels.outputs``) for the mount's
-    acceleration ``a_base``, the joints' ``du`` and the multipliers ``lam``
-    (the programme's force ``grad^T lam`` at E)."""
+    acceleration ``a_base``, the joints' ``du``, the multipliers ``lam``
+    (the programme's force ``grad^T lam`` at E) and the tip load's wrench
+    ``tip_load`` on the jib (at its origin, its axes)."""
     n = RT.shape[0]
-    ext = np.zeros(6)
+    ext = tip_load.copy()
     if lam.shape[0]:
         F_E = np.empty(3)
         for i in range(3):
@@ -109,9 +111,14 @@ def _wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, R10, grad, lam, marke
         Fb = np.empty(3)
         for i in range(3):
             Fb[i] = R10[0, i] * F_E[0] + R10[1, i] * F_E[1] + R10[2, i] * F_E[2]
+        f = np.empty(3)
         for i in range(3):
-            ext[3 + i] = R[n - 1, 0, i] * Fb[0] + R[n - 1, 1, i] * Fb[1] + R[n - 1, 2, i] * Fb[2]
-        _cross(marker, ext[3:], ext[:3])
+            f[i] = R[n - 1, 0, i] * Fb[0] + R[n - 1, 1, i] * Fb[1] + R[n - 1, 2, i] * Fb[2]
+        moment = np.empty(3)
+        _cross(marker, f, moment)
+        for i in range(3):
+            ext[i] += moment[i]
+            ext[3 + i] += f[i]
     F, a = joint_wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, n - 1, ext)
     W1 = np.empty(6)
     _force_to_parent(RT[0], off0[0], F[0], W1)
@@ -124,7 +131,7 @@ def _wrenches(RT, off0, axis, R, v, c, I, a_base, du, g_b, R10, grad, lam, marke
         out[9 + i] = R[0, 0, i] * W1[3] + R[0, 1, i] * W1[4] + R[0, 2, i] * W1[5]
 
 
-def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
+def _affine(t, x_b, x_c, tau_drive, tip_force, n_src, M_O, com_b, mount, sup, S, C, par_b,
             R0, axis, off0, D, com, stiffness, joints, marker, par):
     """The loop at a fixed state as affine maps of the friction torques
     ``tau`` (module docstring): the reactions ``N_0 + N_tau tau`` (6, the
@@ -136,7 +143,7 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
     R, E, dw_bias, w = _zyx_terms(x_b[3], x_b[4], x_b[5], x_b[9], x_b[10], x_b[11])
     wxr = np.empty(3)
     _cross(w, mount, wxr)
-    inp = np.zeros(30)
+    inp = np.zeros(33)
     for i in range(3):
         for j in range(3):
             inp[3 * i + j] = R[i, j]
@@ -144,7 +151,8 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
         inp[15 + i] = R[0, i] * x_b[6] + R[1, i] * x_b[7] + R[2, i] * x_b[8] + wxr[i]
         inp[21 + i] = x_b[i] + R[i, 0] * mount[0] + R[i, 1] * mount[1] + R[i, 2] * mount[2]
         inp[24 + i] = tau_drive[i]
-    M, f, A, gamma, grad, Phi, RT, Rk, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E = _crane(
+        inp[30 + i] = tip_force[i]
+    M, f, A, gamma, grad, Phi, RT, Rk, p, v, c, I, R10, tb, tb_dot, g_b, r_E, v_E, tip_load = _crane(
         t, x_c, inp, R0, axis, off0, D, com, stiffness, joints, marker, par)
     m = A.shape[0]
     # ten right-hand sides: the state's, per unit t_b', per unit torque
@@ -223,13 +231,14 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
             lam[k, col] = acc
     # the reactions: at the state, then per unit torque at a fixed mount
     # acceleration (columns 1-3) and through the base's response (4-6),
-    # linear: no velocity terms, no gravity
+    # linear: no velocity terms, no gravity, no tip load
     N = np.empty((6, 7))
     W = np.empty(24)
     zero_v = np.zeros((n, 6))
     zero3 = np.zeros(3)
+    zero6 = np.zeros(6)
     _wrenches(RT, off0, axis, Rk, v, c, I, tbd[:, 0].copy(), du[:, 0].copy(), g_b, R10, grad, lam[:, 0].copy(),
-              marker, W)
+              marker, tip_load, W)
     for k in range(6):
         N[k, 0] = W[n_src[k]]
     a_base = np.empty(6)
@@ -241,7 +250,8 @@ def _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
             a_base[r] = 0.0 if col < 4 else tbd[r, 1 + j]
         _unit_response(duc, j, col >= 4, a_base, du_col)
         _unit_response(lamc, j, col >= 4, a_base, lam_col)
-        _wrenches(RT, off0, axis, Rk, zero_v, zero_v, I, a_base, du_col, zero3, R10, grad, lam_col, marker, W)
+        _wrenches(RT, off0, axis, Rk, zero_v, zero_v, I, a_base, du_col, zero3, R10, grad, lam_col, marker, zero6,
+                  W)
         for k in range(6):
             N[k, col] = W[n_src[k]]
     return N, du, dub, pA, I_A
@@ -259,7 +269,7 @@ def _reaction(N, tau, earlier, i):
             + N[i, 4] * earlier[0] + N[i, 5] * earlier[1] + N[i, 6] * earlier[2])
 
 
-def settle(t, x_b, x_c, x_f, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
+def settle(t, x_b, x_c, x_f, tau_drive, tip_force, n_src, M_O, com_b, mount, sup, S, C, par_b,
            R0, axis, off0, D, com, stiffness, joints, marker, par, laws, revolute, first, half_d, max_sweeps):
     """The loop settled at ``(t, x)``: ``(dx, I_A, p_A, tau, status)``, the
     derivatives of the base, the crane and the friction (their states'
@@ -269,7 +279,7 @@ def settle(t, x_b, x_c, x_f, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par
     :data:`UNSETTLED` or :data:`NOT_FINITE` (then the rest is not to be
     used)."""
     n = axis.shape[0]
-    N, du, dub, pA, I_A = _affine(t, x_b, x_c, tau_drive, n_src, M_O, com_b, mount, sup, S, C, par_b,
+    N, du, dub, pA, I_A = _affine(t, x_b, x_c, tau_drive, tip_force, n_src, M_O, com_b, mount, sup, S, C, par_b,
                                   R0, axis, off0, D, com, stiffness, joints, marker, par)
     # eqs. (13)-(15): mu_j at the joint's rate and bristle state, tau_j = -mu_j |N_j| d_j / 2
     rate = np.empty(3)

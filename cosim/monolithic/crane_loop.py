@@ -14,8 +14,8 @@ joined as the example ``examples/flexible_crane`` joins them (the base's
 mount motion to the crane and the crane's ``I_A``, ``p_A`` back; the
 friction's torques to the crane, each joint's rate and two components of
 a reaction wrench of the crane to the friction), the crane's actuator
-torques from blocks that read none of the three's outputs, and no other
-block reading them.  Elsewhere the composite sweeps, as it does where the
+torques and its tip force from blocks that read none of the three's
+outputs, and no other block reading them.  Elsewhere the composite sweeps, as it does where the
 compiled call does not settle (far off the solution) or gives a value that
 is not finite: there the sweeps decide, with the blocks' own fallbacks.
 """
@@ -29,6 +29,7 @@ from ..blocks import jit
 from ..blocks.compile_lock import compiling_alone, dispatchers_of
 from ..blocks.compile_word import compile_with_word
 from ..blocks.flexible_crane import FlexibleCrane
+from ..blocks.interface import TIP_LOAD
 from ..blocks.jit import load_kernels
 from ..blocks.joint_friction import JointFriction
 from ..blocks.supported_base import SupportedBase
@@ -38,6 +39,7 @@ from ..blocks.supported_base import SupportedBase
 WRENCHES = [f"{w}_{c}" for w in ("W_mount", "W_king", "W_boom", "W_jib")
             for c in ("nx", "ny", "nz", "fx", "fy", "fz")]
 JOINTS = ("slew", "boom", "jib")
+TIP_FORCE = [v.name for v in TIP_LOAD]
 
 
 def _only(composite, name):
@@ -105,8 +107,8 @@ def crane_loop(composite) -> CraneLoop | None:
             n_src.append(names.index(src))
     group = {b, c, f}
     group_slots = {k for i in group for k in range(composite._out[i].start, composite._out[i].stop)}
-    # the actuator torques come from outside the loop
-    if any(_source(composite, c, f"tau_{j}") in group_slots for j in JOINTS):
+    # the actuator torques and the tip force come from outside the loop
+    if any(_source(composite, c, name) in group_slots for name in [f"tau_{j}" for j in JOINTS] + TIP_FORCE):
         return None
     others = _topological(composite, [i for i in range(len(composite.blocks)) if i not in group], group_slots)
     if others is None:
@@ -150,7 +152,7 @@ def compile_loop() -> None:
                                                   "W_jib_fy")], dtype=np.int64)
     try:
         with _compiling_alone(kernels):
-            kernels.settle(0.0, x[:nb], x[nb:nb + nc], x[nb + nc:], np.zeros(3), n_src, *base._kernel_args,
+            kernels.settle(0.0, x[:nb], x[nb:nb + nc], x[nb + nc:], np.zeros(3), np.zeros(3), n_src, *base._kernel_args,
                            *crane._kernel_args[:8], crane._kernel_args[9], *friction._kernel_args, 38)
     except Exception as exc:  # numba's own errors have no common base
         _not_compiled(exc)
@@ -168,6 +170,7 @@ class CraneLoop:
         self._x = [composite._x[i] for i in group]
         # the crane's actuator torques, gathered from the outputs and defaults
         self._drive = np.array([composite._take[c][crane.input_names().index(f"tau_{j}")] for j in JOINTS])
+        self._tip = np.array([composite._take[c][crane.input_names().index(name)] for name in TIP_FORCE])
         self._args = ((n_src,) + tuple(base._kernel_args) + tuple(crane._kernel_args[:8])
                       + (crane._kernel_args[9],) + tuple(friction._kernel_args) + (composite.max_passes,))
         self._others = [(i, composite._output_calls[i], composite._x[i]) for i in others]
@@ -196,7 +199,7 @@ class CraneLoop:
         for i, output, s in self._others:
             y[c._out[i]] = output(t, x[s], c._inputs(i))
         sb, sc, sf = self._x
-        return self._settle(t, x[sb], x[sc], x[sf], c._z.take(self._drive), *self._args)
+        return self._settle(t, x[sb], x[sc], x[sf], c._z.take(self._drive), c._z.take(self._tip), *self._args)
 
     def derivatives(self, t, x) -> np.ndarray | None:
         """``dx/dt`` at ``(t, x)``, or ``None`` where the compiled loop does

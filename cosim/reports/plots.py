@@ -170,15 +170,16 @@ def _mark_peak(ax, time, y, size: float, si_unit: str, color, k: int) -> None:
 def _end_effector_path(df, plot_dir: Path, out_dir: Path) -> Path | None:
     """The end effector's path in the ground plane (Fig. 6e of Jarzębowska,
     Urbaś & Augustynek 2018), with the programmed ellipse when the crane
-    follows one (its semi-axes are the component's ``a_E``, ``b_E``)."""
-    xs, ys = _columns(df, r"p_E_x"), _columns(df, r"p_E_y")
-    if not xs or not ys:
+    follows one (its semi-axes are the component's ``a_E``, ``b_E``): for
+    the first component that can follow a programmed path, whose tip is E."""
+    components = [c.split(".", 1)[0] for c in _columns(df, r"tip_p_x") if _follows_paths(out_dir, c.split(".", 1)[0])]
+    if not components:
         return None
-    x, y = df[xs[0]].to_numpy(), df[ys[0]].to_numpy()
+    x, y = df[f"{components[0]}.tip_p_x"].to_numpy(), df[f"{components[0]}.tip_p_y"].to_numpy()
     fig, ax = plt.subplots(figsize=(6, 5))
     ax.plot(x, y, label="end effector E")
     ax.plot(x[:1], y[:1], "o", label="start")
-    axes = _ellipse(out_dir, xs[0].split(".", 1)[0])
+    axes = _ellipse(out_dir, components[0])
     if axes:
         t = np.linspace(0.0, 2 * math.pi, 361)
         ax.plot(axes[0] * np.cos(t), axes[1] * np.sin(t), "--", color="0.5",
@@ -203,15 +204,26 @@ def _saved(fig, path: Path) -> Path:
         plt.close(fig)
 
 
+def _component(out_dir: Path, component: str) -> tuple[dict, type] | tuple[None, None]:
+    """``component``'s entry in the run's ``summary.json`` and its block
+    class, or ``(None, None)`` where either is not known."""
+    components = read_summary(out_dir).get("components")
+    comp = components.get(component) if isinstance(components, dict) else None
+    block = BLOCKS.get(model_of(comp)) if isinstance(comp, dict) else None
+    return (comp, block) if block is not None else (None, None)
+
+
+def _follows_paths(out_dir: Path, component: str) -> bool:
+    """Whether ``component`` is a crane that can follow a programmed path."""
+    block = _component(out_dir, component)[1]
+    return block is not None and "a_E" in {p.name for p in block.parameters}
+
+
 def _ellipse(out_dir: Path, component: str) -> tuple[float, float] | None:
     """The semi-axes of the ellipse ``component`` was programmed to follow
     (from the run's ``summary.json``), or None if it followed none."""
-    components = read_summary(out_dir).get("components")
-    comp = components.get(component) if isinstance(components, dict) else None
-    if not isinstance(comp, dict):
-        return None
-    block = BLOCKS.get(model_of(comp))
-    if block is None or "a_E" not in {p.name for p in block.parameters}:
+    comp, block = _component(out_dir, component)
+    if not _follows_paths(out_dir, component):
         return None
     values = {p.name: p.start for p in block.parameters} | dict(comp.get("parameters") or {})
     if not values.get("programmed"):

@@ -91,7 +91,7 @@ def _flexible_crane(rng, block):
     u = block.default_inputs()
     _mount(rng, u, 0.3)
     u[21:24] = rng.normal(size=3) * 0.05
-    u[24:30] = rng.normal(size=6) * 300
+    u[24:33] = rng.normal(size=9) * 300  # the joints' torques, the tip force
     n = block.chain.n
     x = block.initial_state()
     x[:n] += rng.normal(size=n) * 0.01

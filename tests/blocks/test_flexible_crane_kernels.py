@@ -62,6 +62,7 @@ def _random_cases(c, rng, count):
         u[21:24] = rng.normal(size=3)  # its position in Frame 0
         u[24:27] = rng.normal(size=3) * 2e3  # the joints' actuator torques
         u[27:30] = rng.normal(size=3) * 2e2  # and their friction torques
+        u[30:33] = rng.normal(size=3) * 2e3  # a hoist wire's pull at E
         t = c.p.t_c * (rng.uniform(0.0, 1.0) if i % 2 == 0 else rng.uniform(1.0, 2.0))
         out.append((t, x, u))
     return out

@@ -29,7 +29,8 @@ RTOL = 4e-11
 RTOL_PYTHON = 1e-13
 
 VARIANTS = {"paper": {}, "free": {"crane.programmed": False},
-            "dahl": {f"friction.model_{j}": "dahl" for j in ("slew", "boom", "jib")}, "rigid": {"crane.n_rfe": 1}}
+            "dahl": {f"friction.model_{j}": "dahl" for j in ("slew", "boom", "jib")}, "rigid": {"crane.n_rfe": 1},
+            "loaded": {"crane.F_tip_x": 300.0, "crane.F_tip_y": -200.0, "crane.F_tip_z": -900.0}}
 
 
 def _model(variant):
@@ -83,7 +84,7 @@ def test_the_loop_as_plain_python_equals_the_compiled(rng):
     python = kernels_as_python("flexible_crane_loop_kernels")
     sb, sc, sf = loop._x
     for t, x in _states(model, rng, 3):
-        args = (t, x[sb], x[sc], x[sf], np.array([-4000.0, 0.0, 0.0])) + loop._args
+        args = (t, x[sb], x[sc], x[sf], np.array([-4000.0, 0.0, 0.0]), np.array([300.0, -200.0, -900.0])) + loop._args
         compiled, plain = load_kernels("flexible_crane_loop_kernels").settle(*args), python.settle(*args)
         assert compiled[4] == plain[4] == 0
         for a, b in zip(compiled[:4], plain[:4]):
@@ -100,7 +101,7 @@ def test_far_off_the_solution_the_compiled_loop_leaves_it_to_the_sweeps():
     crane = model.slices[model.names.index("crane")]
     x[crane[len(crane) // 2:]] = 300.0
     sb, sc, sf = loop._x
-    status = load_kernels("flexible_crane_loop_kernels").settle(0.5, x[sb], x[sc], x[sf], np.zeros(3),
+    status = load_kernels("flexible_crane_loop_kernels").settle(0.5, x[sb], x[sc], x[sf], np.zeros(3), np.zeros(3),
                                                                  *loop._args)[4]
     assert status != 0 and loop.derivatives(0.5, x) is None
     assert np.isnan(model.derivatives(0.5, x)).all()

@@ -23,7 +23,7 @@ from crane_cosim.scenarios import flexible_crane
 from crane_cosim.files.results import read_results
 
 JOINTS = [f"crane.q_{j}" for j in ("slew", "boom", "jib")]
-PATH = [f"crane.p_E_{c}" for c in "xyz"]
+PATH = [f"crane.tip_p_{c}" for c in "xyz"]
 
 
 def _errors(co, mono, columns):
@@ -57,7 +57,7 @@ def test_joints_path_and_mount_wrench_at_1_ms(runs):
     co, mono = runs[:2]
     joints, path = _errors(co, mono, JOINTS), _errors(co, mono, PATH)
     mount = _errors(co, mono, [c for c in mono.columns if c.startswith("crane.W_mount")])
-    # measured 1.7e-5 (q_jib), 1.2e-4 (p_E_y) and 3.8e-3 (W_mount_fx) of their peaks
+    # measured 1.7e-5 (q_jib), 1.2e-4 (tip_p_y) and 3.8e-3 (W_mount_fx) of their peaks
     assert max(joints.values()) < 5e-5
     assert max(path.values()) < 3.6e-4
     assert max(mount.values()) < 1.1e-2

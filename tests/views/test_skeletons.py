@@ -113,7 +113,7 @@ def test_the_flexible_crane_from_its_outputs(n_rfe):
         x[:n] = rng.normal(scale=0.01, size=n)  # the springs bent by up to a few hundredths of a radian
         x[crane.joint_index] = rng.uniform(-1.5, 1.5, 3)
         y = dict(zip(names, crane.output(0.0, x, u)))
-        parts = _parts(crane, **{k: [y[k]] for k in names if k.startswith(("q_", "defl_", "p_E_"))})
+        parts = _parts(crane, **{k: [y[k]] for k in names if k.startswith(("q_", "defl_", "tip_p_"))})
         kin = kinematics(crane.chain, x[:n], np.zeros(n))
         chain = [kin.p[1]] + [kin.p[3 * r - 1] for r in range(1, n_rfe)] + [kin.p[n - 2] + kin.R[n - 2] @ crane._tip]
         boom, jib = parts["boom (its elements)"][0], parts["jib"][0]
