@@ -114,7 +114,7 @@ class HydroVessel(CompiledBlock):
         _P("T_moor", "s", 100.0, "Natural period of the soft restoring in surge, sway and yaw that stands for "
                                  "mooring or dynamic positioning (0: none, the vessel drifts)"),
         _P("zeta_moor", "1", 0.3, "Damping of that restoring as a fraction of its critical damping", tunable=True),
-        _P("Hs", "m", 0.0, "Significant wave height, 4 sqrt(m0) (0: calm water)"),
+        _P("Hs", "m", 0.0, "Significant wave height, 4 sqrt(m0), of a regular wave its height (0: calm water)"),
         *SPECTRUM,
         _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from x1 toward y1 (0: following "
                                           "seas, pi/2: beam seas from starboard); within the database's headings"),
@@ -186,7 +186,7 @@ class HydroVessel(CompiledBlock):
         if p.Hs == 0:
             self.set_waves(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros((0, 6), complex))
             return
-        w, a, phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
+        w, a, phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves), p.waves)
         self.set_waves(w, a, phi, excitation_at(db.omega, db.heading, db.excitation, w, p.heading))
 
     def set_waves(self, w, a, phi, X):

@@ -7,6 +7,7 @@ hosting one FMU loads no other block."""
 from .controller import Controller, KnuckleBoomController
 from .crane import Crane
 from .flexible_crane import FlexibleCrane
+from .heave_compensation import HeaveCompensation
 from .hydraulics import HydraulicCylinder
 from .hydro_vessel import HydroVessel
 from .joint_friction import JointFriction, KnuckleBoomFriction
@@ -17,9 +18,10 @@ from .signal import Signal
 from .supported_base import SupportedBase
 from .vessel import Vessel
 from .waves import Waves
+from .winch import Winch
 
 #: Every block the project packages as an FMU, by model name.
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
                                           KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
                                           FlexibleCrane, SupportedBase, Waves, PrescribedVessel, HydroVessel,
-                                          Payload)}
+                                          Payload, Winch, HeaveCompensation)}

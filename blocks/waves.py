@@ -69,13 +69,17 @@ def jonswap(w: np.ndarray, Hs: float, Tp: float, gamma: float) -> np.ndarray:
     return (1 - 0.287 * math.log(gamma)) * pm * gamma ** np.exp(-0.5 * ((w - wp) / (sigma * wp)) ** 2)
 
 
-def realisation(Hs: float, Tp: float, gamma: float, seed: int, n_waves: int):
+def realisation(Hs: float, Tp: float, gamma: float, seed: int, n_waves: int, kind: str = "irregular"):
     """The regular waves of the module's sea state: their angular
     frequencies [rad/s], amplitudes [m] and phases [rad] (``w``, ``a``,
     ``phi``; the elevation at the origin ``sum a cos(w t + phi)``), each
     frequency drawn inside its bin and each phase from ``seed``, the
-    amplitudes scaled to the variance ``(Hs / 4)**2``."""
+    amplitudes scaled to the variance ``(Hs / 4)**2``.  ``kind`` "regular":
+    one regular wave of height ``Hs`` (crest to trough) and period ``Tp``,
+    a crest at the origin at t = 0."""
     wp = 2 * math.pi / Tp
+    if kind == "regular":
+        return np.array([wp]), np.array([Hs / 2]), np.zeros(1)
     edges = np.linspace(BAND[0] * wp, BAND[1] * wp, n_waves + 1)
     dw = edges[1] - edges[0]
     rng = np.random.default_rng(seed)
@@ -89,7 +93,9 @@ def realisation(Hs: float, Tp: float, gamma: float, seed: int, n_waves: int):
 #: that realises the sea state declares beside its Hs and heading (this
 #: one and the hydrodynamic vessel, which turns the same waves into forces)
 SPECTRUM = (
-    _P("Tp", "s", 8.0, "Peak period"),
+    _P("waves", "", "irregular", "irregular: a JONSWAP sea of Hs and Tp; regular: one regular wave of height Hs "
+                                 "(crest to trough) and period Tp, a crest at the origin at t = 0", "String"),
+    _P("Tp", "s", 8.0, "Peak period (of a regular wave: its period)"),
     _P("gamma", "1", 3.3, "JONSWAP peak factor (1: Pierson-Moskowitz; DNV-RP-C205: 1 to 7)"),
 )
 REALISATION = (
@@ -104,6 +110,9 @@ def require_sea_state(block: Block) -> None:
     positive and its :data:`REALISATION` whole numbers (the seed from 0, the
     waves from 1, both below 2**63, numpy's seeds)."""
     block.require_positive("Tp", "gamma")
+    if block.values["waves"] not in ("irregular", "regular"):
+        raise ParameterError(f"{block.model_name} parameter waves = {block.values['waves']!r} is invalid: it must be "
+                             f"'irregular' or 'regular'")
     for name, least in (("seed", 0), ("n_waves", 1)):
         value = block.values[name]
         if value != math.floor(value) or value < least or value >= 2 ** 63:
@@ -124,7 +133,7 @@ class Waves(Block):
                   "surface slope to 2.4e-8 of their amplitude; beam seas of Hs = 2 m, Tp = 8 s roll the Table "
                   "I vessel by 3.4 to 4.2 deg.")
     parameters = (
-        _P("Hs", "m", 2.0, "Significant wave height, 4 sqrt(m0)"),
+        _P("Hs", "m", 2.0, "Significant wave height, 4 sqrt(m0) (of a regular wave: its height)"),
         *SPECTRUM,
         _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from the vessel's x1 axis toward "
                                           "y1 (0: along x1, head or following seas; pi/2: beam seas)"),
@@ -151,7 +160,7 @@ class Waves(Block):
         require_sea_state(self)
         self.require_positive("g")
         self.require_positive("K_roll", "K_pitch", "K_yaw", allow_zero=True)
-        self.w, self.a, self.phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves))
+        self.w, self.a, self.phi = realisation(p.Hs, p.Tp, p.gamma, int(p.seed), int(p.n_waves), p.waves)
         b = p.heading
         slope = self.a * self.w ** 2 / p.g  # a_i k_i
         # the moments' amplitudes on sin(w t + phi): d(eta)/dx = sum a k cos(b) sin(...)

@@ -139,6 +139,14 @@ def _hydro_vessel(rng, block):
     return rng.uniform(0.0, 100.0), x, u
 
 
+def _winch(rng, block):
+    return 0.0, np.array([rng.uniform(5.0, 50.0), rng.normal()]), np.array([rng.normal(), rng.uniform(0.0, 1e5)])
+
+
+def _heave_compensation(rng, block):
+    return rng.uniform(0.0, 20.0), rng.normal(size=1), np.array([rng.normal(), rng.uniform(5.0, 50.0)])
+
+
 _DAHL = {f"model_{j}": "dahl" for j in ("slew", "boom", "jib")}
 CASES = {  # block -> (parameter sets, sampler)
     "Vessel": ([{}, {"cog_x": 0.4, "cog_y": -0.3, "gravity_on": True}], _vessel),
@@ -158,6 +166,8 @@ CASES = {  # block -> (parameter sets, sampler)
     "PrescribedVessel": ([{}], _vessel),
     "HydroVessel": ([{}, {"Hs": 2.0, "heading": 2.0, "mount_y": 4.0}], _hydro_vessel),
     "Payload": ([{}], _payload),
+    "Winch": ([{}], _winch),
+    "HeaveCompensation": ([{}], _heave_compensation),
 }
 
 

@@ -114,3 +114,24 @@ def test_beam_seas_roll_the_table_i_vessel_a_few_degrees():
 def test_a_bad_parameter_is_named(name, value):
     with pytest.raises(ParameterError, match=f"Waves parameter {name} = "):
         Waves(**{name: value})
+
+
+def test_a_regular_wave_is_the_cosine_of_its_height_and_period():
+    """``waves = regular``: the elevation H/2 cos(2 pi t / T), a crest at the
+    origin at t = 0, and the roll moment K_roll k H/2 sin(b) sin(2 pi t / T)
+    (the slope of that wave, k = w^2 / g, deep water): to round-off (the
+    same operations: measured equal)."""
+    H, T, b = 3.0, 8.0, 1.1
+    w = Waves(waves="regular", Hs=H, Tp=T, heading=b, K_roll=2e4)
+    t = np.linspace(0.0, 40.0, 401)
+    y = np.array([w.output(ti, None, None) for ti in t])
+    omega = 2 * math.pi / T
+    assert np.allclose(y[:, 0], H / 2 * np.cos(omega * t), rtol=0, atol=4e-16 * H)
+    slope = omega ** 2 / 9.81 * H / 2
+    assert np.allclose(y[:, 1], 2e4 * math.sin(b) * slope * np.sin(omega * t), rtol=0, atol=4e-16 * 2e4 * slope)
+
+
+def test_a_sea_of_another_kind_is_refused():
+    with pytest.raises(ParameterError, match="Waves parameter waves = 'swell' is invalid: it must be 'irregular' or "
+                                             "'regular'"):
+        Waves(waves="swell")
