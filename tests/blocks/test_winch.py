@@ -2,8 +2,6 @@
 loop's first-order response below the limits, the ramp at the rate limit
 and the exponential after it, the speed limit, the drum's torque and the
 motor's power."""
-import math
-
 import numpy as np
 import pytest
 from crane_cosim.blocks.block import ParameterError
