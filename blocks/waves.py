@@ -110,9 +110,7 @@ def require_sea_state(block: Block) -> None:
     positive and its :data:`REALISATION` whole numbers (the seed from 0, the
     waves from 1, both below 2**63, numpy's seeds)."""
     block.require_positive("Tp", "gamma")
-    if block.values["waves"] not in ("irregular", "regular"):
-        raise ParameterError(f"{block.model_name} parameter waves = {block.values['waves']!r} is invalid: it must be "
-                             f"'irregular' or 'regular'")
+    block.require_one_of("waves", ("irregular", "regular"))
     for name, least in (("seed", 0), ("n_waves", 1)):
         value = block.values[name]
         if value != math.floor(value) or value < least or value >= 2 ** 63:

@@ -13,12 +13,14 @@ from .blocks.flexible_crane import FlexibleCrane
 from .blocks.hull_database import DOFS
 from .blocks.hydraulics import HydraulicCylinder
 from .blocks.hydro_vessel import HydroVessel
-from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION, TIP_LOAD, TIP_MOTION
+from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
 from .blocks.knuckle_boom import KnuckleBoomCrane
+from .blocks.payload import Payload
+from .hoist import add_hoist, add_payload
 from .runtime.system import System
 from .ssp import write_ssd
-from .vessel_start import held_wrench
+from .vessel_start import crane_inputs, held_wrench
 
 #: each example's master algorithm and step [s]: the cheapest of those
 #: measured that keep every recorded force within 0.1% of its peak (RMS) of
@@ -83,23 +85,6 @@ def crane_on_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.
     if payload is not None:
         add_payload(s, fmu_dir, payload)
     return s
-
-
-def add_payload(system: System, fmu_dir: str, parameters: dict) -> None:
-    """Hang a ``Payload`` (``blocks/payload.py``) ``payload`` with
-    ``parameters`` on the crane's tip: the tip's motion to it, its pull to
-    the crane, and the mount's position from the vessel to the crane (which
-    places the tip in Frame 0).  Its paid-out length ``l_wire``, driven by no
-    winch, starts at (and keeps) ``l_wire_0``, where the payload starts."""
-    system.add_component("payload", f"{fmu_dir}/Payload.fmu", **parameters)
-    for v in TIP_MOTION:
-        system.connect(f"crane.{v.name}", f"payload.{v.name}")
-    for v in TIP_LOAD:
-        system.connect(f"payload.{v.name}", f"crane.{v.name}")
-    for v in MOUNT_POSITION:
-        system.connect(f"vessel.{v.name}", f"crane.{v.name}")
-    if "l_wire_0" in parameters:
-        system.set_parameter("payload.l_wire", parameters["l_wire_0"])
 
 
 #: The moments of the Waves that move the vessel, by the Vessel input each drives
@@ -212,7 +197,7 @@ P_B_HOLD = 1e6  # Pa: rod-side pressure at the start; the piston side holds the 
 
 def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float | None = None,
                           on_vessel: bool = True, friction: bool = True, sea: dict | None = None,
-                          algorithm: str | None = None) -> System:
+                          algorithm: str | None = None, tip_load=None) -> System:
     """The knuckle boom crane of Cibicik & Egeland (2019) with hydraulic
     cylinders on the vessel of Cibicik & Egeland (2018), scaled to carry it
     (:data:`SCALED_VESSEL`), and the hoisting sequence of
@@ -231,7 +216,10 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     the crane at its start pose (rod side 10 bar).  ``on_vessel=False``
     stands the crane on a fixed base instead; ``friction=False`` leaves the
     friction out.  ``sea`` (``Waves`` parameters) adds waves that move the
-    vessel, with :data:`SCALED_WAVE_GAINS` (:func:`add_waves`)."""
+    vessel, with :data:`SCALED_WAVE_GAINS` (:func:`add_waves`).  ``tip_load``
+    [N] (Frame 0): a force at the crane's tip that the cylinders' start
+    pressures hold too (a payload's weight; the system then needs the
+    payload, :func:`add_payload`)."""
     s = System("OffshoreKnuckleBoom" if on_vessel else "HydraulicKnuckleBoom", stop_time=stop_time,
                **_master("OffshoreKnuckleBoom", step, algorithm), base_dir=Path(base_dir) if base_dir else Path.cwd())
     if on_vessel:
@@ -240,7 +228,7 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     if friction:
         s.add_component("friction", f"{fmu_dir}/KnuckleBoomFriction.fmu")
     crane = KnuckleBoomCrane()
-    hold = crane.holding(crane.initial_state(), crane.default_inputs())
+    hold = crane.holding(crane.initial_state(), crane_inputs(crane, tip_load=tip_load))
     for c, F in zip(CYLINDERS, hold[1:]):
         geometry = HydraulicCylinder(**CYLINDERS[c])
         p_A0 = (F + P_B_HOLD * geometry.A_B) / geometry.A_A
@@ -348,7 +336,7 @@ BARGE_SEA = {"Hs": 2.0, "Tp": 8.0, "heading": 1.5707963267949, "seed": 1.0}
 
 
 def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float | None = None,
-                 algorithm: str | None = None, sea: dict | None = None) -> System:
+                 algorithm: str | None = None, sea: dict | None = None, tip_load=None) -> System:
     """:func:`offshore_knuckle_boom` on the example barge (``HydroVessel``:
     the box barge 40 m x 12 m at 2.5 m draft, its database shipped as
     ``barge``; the crane 12 m aft of midships on the centre line) in a sea
@@ -356,11 +344,14 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     ``{"Hs": 0.0}``: calm water), the barge starting at rest where it
     floats with the crane at its start pose (:func:`settled_barge`).  The
     offshore knuckle boom's algorithm and step, the iterated midpoint at 5
-    ms."""
-    s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm)
+    ms.  ``tip_load`` [N] (Frame 0): a force at the crane's tip that the
+    cylinders' start pressures and the barge's start hold too (a payload's
+    weight; the system then needs the payload)."""
+    s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm,
+                              tip_load=tip_load)
     s.name = "KnuckleBoomOnBarge"
     params = {**BARGE_SEA, **(sea or {})}
-    s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **settled_barge(params))
+    s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **settled_barge(params, tip_load))
     s.components.insert(0, s.components.pop())
     for v in MOUNT_MOTION:
         s.connect(f"vessel.{v.name}", f"crane.{v.name}")
@@ -369,23 +360,51 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     return s
 
 
-def settled_barge(params: dict) -> dict:
+def settled_barge(params: dict, tip_load=None) -> dict:
     """The initial displacements (``q_<dof>_0``) at which the HydroVessel of
     ``params`` floats at rest under the knuckle boom crane held at its start
     pose: ``K eta = -J^T W``, the restoring (hydrostatics and mooring)
     against the crane's weight and moment at the mount (its ``W_mount``,
-    the wrench the vessel exerts on it), linear in eta as the hydrostatics
-    are."""
-    W = held_wrench(KnuckleBoomCrane())
+    the wrench the vessel exerts on it, with the force ``tip_load`` [N],
+    Frame 0, at its tip), linear in eta as the hydrostatics are."""
+    W = held_wrench(KnuckleBoomCrane(), tip_load=tip_load)
     vessel = HydroVessel(**params)
     J = vessel._kinematics(vessel.initial_state())[1]
     eta = np.linalg.lstsq(vessel.C + vessel.K_moor, -J.T @ W, rcond=None)[0]
     return {f"q_{d}_0": v for d, v in zip(DOFS, _machine_independent(eta))}
 
 
+#: The payload of the offshore lift: 2 t on 10 m of the default wire (a 40 mm
+#: rope, EA 8.8e7 N: 8.8e6 N/m, its vertical mode 66 rad/s; the pendulum's
+#: period 6.3 s)
+LIFT_PAYLOAD = {"m_payload": 2000.0, "l_wire_0": 10.0}
+
+
+def offshore_lift(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 60.0, step: float | None = None,
+                  algorithm: str | None = None, sea: dict | None = None, payload: dict | None = None,
+                  compensation: bool = True) -> System:
+    """The knuckle boom crane on the barge (:func:`hydro_vessel`, its sea
+    ``sea``) holding a payload (:data:`LIFT_PAYLOAD` unless ``payload``) on
+    its hoist wire, paid out by a winch under active heave compensation
+    (``compensation``; off: the winch holds the wire; :func:`add_hoist`).
+    The crane holds its start pose, the tip 9.2 m out to port over the
+    water, 4.5 m above it; its cylinders and the barge start holding the
+    payload's weight as well."""
+    payload = {**LIFT_PAYLOAD, **(payload or {})}
+    values = Payload(**payload).values
+    weight = values["m_payload"] * values["g"]
+    s = hydro_vessel(base_dir, fmu_dir, stop_time, step, algorithm, sea, tip_load=(0.0, 0.0, -weight))
+    s.name = "OffshoreLift"
+    for v in KnuckleBoomController.parameters:
+        if v.name.endswith("_duration"):
+            s.set_parameter(f"controller.{v.name}", -1.0)  # the start pose held: the moves unused
+    add_hoist(s, fmu_dir, payload, compensation={"on": compensation})
+    return s
+
+
 SCENARIOS = {"crane_on_vessel": crane_on_vessel, "crane_on_vessel_friction": crane_on_vessel_friction,
              "knuckle_boom": knuckle_boom, "offshore_knuckle_boom": offshore_knuckle_boom,
-             "flexible_crane": flexible_crane, "hydro_vessel": hydro_vessel}
+             "flexible_crane": flexible_crane, "hydro_vessel": hydro_vessel, "offshore_lift": offshore_lift}
 
 
 def offshore_knuckle_boom_in_waves(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0,

@@ -24,14 +24,25 @@ from .blocks.screw import rot_zyx
 ANGLES = ("roll", "pitch", "yaw")
 
 
-def held_wrench(crane, R=None) -> np.ndarray:
-    """The wrench ``W_mount`` (mount axes, about the mount; N.m, N) of
-    ``crane`` (a block with ``holding``) at its start pose, held there by
-    its actuation, on a mount turned by ``R`` (``R_1^0``; default level)."""
-    names, outputs = crane.input_names(), crane.output_names()
-    x, inp = crane.initial_state(), crane.default_inputs()
+def crane_inputs(crane, R=None, tip_load=None) -> np.ndarray:
+    """``crane``'s default inputs on a mount turned by ``R`` (``R_1^0``;
+    default level) with the force ``tip_load`` [N] (Frame 0; default none)
+    at its tip."""
+    names, inp = crane.input_names(), crane.default_inputs()
     if R is not None:
         inp[[names.index(f"mount_R_{i}{j}") for i in range(1, 4) for j in range(1, 4)]] = np.ravel(R)
+    if tip_load is not None:
+        inp[[names.index(f"F_tip_{c}") for c in "xyz"]] = tip_load
+    return inp
+
+
+def held_wrench(crane, R=None, tip_load=None) -> np.ndarray:
+    """The wrench ``W_mount`` (mount axes, about the mount; N.m, N) of
+    ``crane`` (a block with ``holding``) at its start pose, held there by
+    its actuation, on a mount turned by ``R`` (``R_1^0``; default level),
+    with the force ``tip_load`` [N] (Frame 0; default none) at its tip."""
+    names, outputs = crane.input_names(), crane.output_names()
+    x, inp = crane.initial_state(), crane_inputs(crane, R, tip_load)
     inp[[names.index(n[:-len("_hold")]) for n in outputs if n.endswith("_hold")]] = crane.holding(x, inp)
     return crane.output(0.0, x, inp)[[outputs.index(f"W_mount_{c}") for c in WRENCH_COMPONENTS]]
 

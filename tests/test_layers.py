@@ -13,7 +13,7 @@ SOURCES = {folder: name for name, folder in
            tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].items()}
 #: the floors of docs/master.md's picture, lowest first
 FLOORS = [{"errors", "fmi_families"}, {"blocks"}, {"bridge"}, {"fmus", "files"}, {"runtime"},
-          {"ssp", "monolithic", "hosts", "scenarios", "example_sets", "vessel_start", "hydro"},
+          {"ssp", "monolithic", "hosts", "scenarios", "hoist", "example_sets", "vessel_start", "hydro"},
           {"studies", "accuracy", "bench", "views", "reports"}, {"cli"}]
 
 

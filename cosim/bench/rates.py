@@ -91,25 +91,46 @@ def bare_fmpy_us_per_step(system, results: Path, work: Path) -> float:
                 s.setReal([v.value_reference], [float(value)])
         s.enterInitializationMode()
         s.exitInitializationMode()
-        vr_in = [v.value_reference for v in part.inputs]
-        vr_out = [v.value_reference for v in part.outputs]
-        columns = [sources[(part.name, v.name)] for v in part.inputs]
-        values = recorded[columns].to_numpy().tolist() if columns else [[]] * len(recorded)
-        slaves.append((s, vr_in, vr_out, values))
+        slaves.append((s, *_replayed(part, sources, recorded)))
     h = system.step
     steps = len(recorded) - 1
     t0 = time.perf_counter()
     for k in range(steps):
         t = system.start_time + k * h
-        for s, vr_in, vr_out, values in slaves:
-            s.setReal(vr_in, values[k])
+        for s, inputs, outputs in slaves:
+            for setter, vrs, values in inputs:
+                getattr(s, setter)(vrs, values[k])
             s.doStep(currentCommunicationPoint=t, communicationStepSize=h)
-            s.getReal(vr_out)
+            for getter, vrs in outputs:
+                getattr(s, getter)(vrs)
     elapsed = time.perf_counter() - t0
     for s, *_ in slaves:
         s.terminate()
         s.freeInstance()
     return elapsed / steps * 1e6
+
+
+#: fmpy's calls that set and get the ports of each FMI type
+_SETTERS = {"Real": "setReal", "Integer": "setInteger", "Boolean": "setBoolean"}
+_GETTERS = {"Real": "getReal", "Integer": "getInteger", "Boolean": "getBoolean"}
+
+
+def _replayed(part, sources: dict, recorded) -> tuple[list, list]:
+    """What the bare loop calls for ``part``: per FMI type of its inputs,
+    the setter, the value references and the recorded values step by step
+    (of the outputs connected to them, in ``recorded``); per type of its
+    outputs, the getter and the value references."""
+    inputs, outputs = [], []
+    for kind in _SETTERS:
+        ins = [v for v in part.inputs if v.type == kind]
+        if ins:
+            columns = recorded[[sources[(part.name, v.name)] for v in ins]].to_numpy()
+            values = columns.tolist() if kind == "Real" else columns.astype(int if kind == "Integer" else bool).tolist()
+            inputs.append((_SETTERS[kind], [v.value_reference for v in ins], values))
+        outs = [v.value_reference for v in part.outputs if v.type == kind]
+        if outs:
+            outputs.append((_GETTERS[kind], outs))
+    return inputs, outputs
 
 
 #: the step of the floor's runs [s]

@@ -4,6 +4,8 @@ tests/cli/test_cli.py)."""
 import argparse
 
 from crane_cosim.bench import rates as bench
+from crane_cosim.runtime import run_cosim
+from crane_cosim.scenarios import crane_on_vessel
 
 
 def test_the_benchmark_says_what_it_runs_and_how_long_before_it_starts(monkeypatch, capsys):
@@ -49,3 +51,12 @@ def test_the_table_puts_a_dash_where_a_figure_does_not_apply():
     assert lines[2].split() == ["crane_on_vessel", "cosim", "iterated-midpoint", "0.002", "1.25", "800.0", "700.0",
                                 "100.0", "650.0"]
     assert lines[-1].startswith("-: does not apply (a monolithic run is one ODE in this process")
+
+
+def test_the_bare_replay_reads_each_port_by_its_type(fmu_dir, tmp_path):
+    """The bare fmpy loop of a system with a Boolean output (the payload's
+    ``slack``) reads it with fmi2GetBoolean, as FMI asks, and times it."""
+    system = crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=0.02,
+                             payload={"m_payload": 20.0, "EA": 2e4, "l_wire_0": 1.5})
+    assert run_cosim(system, tmp_path / "run", progress=False).status == "completed"
+    assert bench.bare_fmpy_us_per_step(system, tmp_path / "run", tmp_path) > 0.0

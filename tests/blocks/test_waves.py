@@ -132,6 +132,6 @@ def test_a_regular_wave_is_the_cosine_of_its_height_and_period():
 
 
 def test_a_sea_of_another_kind_is_refused():
-    with pytest.raises(ParameterError, match="Waves parameter waves = 'swell' is invalid: it must be 'irregular' or "
-                                             "'regular'"):
+    with pytest.raises(ParameterError, match="Waves parameter waves = 'swell' is invalid: it must be one of "
+                                             "'irregular', 'regular'"):
         Waves(waves="swell")
