@@ -62,8 +62,8 @@ def test_the_wrench_in_frame_zero_and_in_full_in_the_strip(run):
 
 def test_what_is_not_drawn_is_named():
     df = knuckle_boom_on_vessel(duration=0.1)
-    foreign = {**COMPONENTS, "winch": {"source": "fmus/Winch.fmu", "parameters": {}}}
-    assert scene_of(df, foreign, "").notes == ["component winch: its FMU (Winch) is not one of the package's "
+    foreign = {**COMPONENTS, "gripper": {"source": "fmus/Gripper.fmu", "parameters": {}}}
+    assert scene_of(df, foreign, "").notes == ["component gripper: its FMU (Gripper) is not one of the package's "
                                                 "blocks, whose geometry is known"]
     with pytest.raises(CraneCosimError, match="component crane did not record q_jib_cyl"):
         scene_of(df.drop(columns="crane.q_jib_cyl"), COMPONENTS, "")
