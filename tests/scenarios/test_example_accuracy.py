@@ -127,6 +127,7 @@ ESTIMATE_RATIOS = {
     "friction": (0.8, 1.2),  # 1.02, 1.03
     "flexible crane": (0.8, 1.2),  # 0.99, 0.99 (fourth order)
     "knuckle boom on the barge": (0.8, 1.2),  # 1.01, 0.98
+    "offshore lift": (0.8, 1.2),  # 0.99, 1.01
 }
 
 
