@@ -33,8 +33,8 @@ MOUNT_POSITION = vector("mount_p", "m", "Position of the mount point in Frame 0,
 
 #: The load at a crane's tip, input: a hoist wire's pull (a ``Payload``'s
 #: ``F_tip``), Frame 0; zero when nothing hangs there.
-TIP_LOAD = vector("F_tip", "N", "Force on the crane's tip, where the hoist wire leaves it (a Payload's F_tip), "
-                                "Frame 0, {c} component")
+TIP_LOAD = vector("F_tip", "N", "Force of the hoist wire on the crane's tip, where it leaves the crane, Frame 0, "
+                                "{c} component")
 #: The tip's motion, output, for the wire: Frame 0 (the mount's position an
 #: input for it, :data:`MOUNT_POSITION`).
 TIP_MOTION = (vector("tip_p", "m", "Position of the crane's tip in Frame 0, {c} component")

@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from .block import Block, Variable, vector
+from .interface import TIP_LOAD, TIP_MOTION
 
 _P = Variable
 
@@ -61,12 +62,11 @@ class Payload(Block):
                                   "rest; a system whose winch drives l_wire sets it to the winch's first length "
                                   "(default 20 m)"),
     )
-    inputs = (vector("tip_p", "m", "Position of the crane's tip, where the wire leaves it, Frame 0, {c}")
-              + vector("tip_v", "m/s", "Velocity of the crane's tip, Frame 0, {c}")
+    inputs = (TIP_MOTION
               + (_P("l_wire", "m", 20.0, "Paid-out wire length, unstretched, L (the winch's; default 20 m, as "
                                          "l_wire_0)"),
                  _P("dl_wire", "m/s", 0.0, "Pay-out rate, dL/dt (the winch's)")))
-    outputs = (vector("F_tip", "N", "Force of the wire on the crane's tip, T e, Frame 0, {c}")
+    outputs = (TIP_LOAD
                + (_P("T_wire", "N", 0.0, "Wire tension, the hook load T"),)
                + vector("payload_p", "m", "Position of the payload, Frame 0, {c}")
                + vector("payload_v", "m/s", "Velocity of the payload, Frame 0, {c}")
