@@ -4,6 +4,9 @@ from __future__ import annotations
 import json
 import math
 import sys
+from pathlib import Path
+
+import pandas as pd
 
 from ..bench.animation_bench import bench_animation
 from ..errors import CraneCosimError
@@ -11,10 +14,11 @@ from ..files.folders import made_folders_undone
 from ..files.results import cut_short
 from ..runtime.runlog import check_folder
 from ..studies.fatigue import UNKNOWN_UNIT, YEAR, lifetime_text, parse_combination, slewing_ring_bolt, study
+from ..studies.operability import SeaGrid, Study, operability
 from ..studies.sweep import cases_of_ranges, cases_of_table, sweep
-from .options import run_config
+from .options import pairs, run_config
 
-__all__ = ["cmd_sweep", "cmd_fatigue", "cmd_bench"]
+__all__ = ["cmd_sweep", "cmd_fatigue", "cmd_bench", "cmd_operability"]
 
 
 def _numbers(text: str, what: str, count=None) -> list[float]:
@@ -48,6 +52,53 @@ def cmd_sweep(args) -> int:
     for _, row in failed.iterrows():
         print(f"crane-cosim: case {row['case']} failed: {row['reason']}", file=sys.stderr)
     return 1 if len(failed) else 0
+
+
+def _limits(args) -> dict:
+    """The criteria of ``operability``'s options: ``{criterion: limit}``."""
+    limits = {"daf": args.daf, "slack": args.slack}
+    if args.swl is not None:
+        limits["tension"] = args.swl
+    for name, text in pairs(args.limit, "--limit", "QUANTITY=VALUE"):
+        limits[name] = _numbers(text, f"--limit {name}=", (1,))[0]
+    return limits
+
+
+def _compared(items) -> dict:
+    """``{label: limits}`` of the studies ``--compare`` names."""
+    others = {}
+    for item in items:
+        folder, _, label = item.partition("=")
+        path = Path(folder) / "limits.csv"
+        try:
+            others[label or Path(folder).name] = pd.read_csv(path)
+        except (OSError, ValueError) as exc:
+            raise CraneCosimError(f"--compare {item}: {path} cannot be read ({exc}): give the folder of a study "
+                                  f"crane-cosim operability wrote") from None
+    return others
+
+
+def cmd_operability(args) -> int:
+    # matplotlib, a second to import: where the diagram is drawn
+    from ..reports.limit_diagram import write_limit_diagram
+    if args.workers is not None and args.workers < 1:
+        raise CraneCosimError(f"--workers {args.workers} must be at least 1")
+    grid = SeaGrid(_numbers(args.hs, "--hs"), _numbers(args.tp, "--tp"), _numbers(args.heading, "--heading"))
+    study = Study(exposure=args.hours * 3600.0, skip=args.skip, seeds=args.seeds, max_seeds=args.max_seeds,
+                  confidence=args.confidence, relative=args.interval, limits=_limits(args), tension=args.tension)
+    others = _compared(args.compare)
+    config = run_config(args).replace(progress=False)
+    system = args.system.resolve()
+    out = args.out or (system if system.is_dir() else system.parent) / "results" / "operability"
+    cells, limits, failed = operability(system, grid, out, study, config, args.sea, args.scheduler, args.workers,
+                                        force=args.clear, say=lambda text: print(f"operability: {text}", file=sys.stderr, flush=True))
+    figure = write_limit_diagram(out / "limit_diagram.png", cells, limits, others=others)
+    safe = int(cells["safe"].sum())
+    print(f"{safe} of {len(cells)} sea states safe; table {out / 'operability.csv'}, limits {out / 'limits.csv'}, "
+          f"diagram {figure}")
+    for sentence in failed:
+        print(f"crane-cosim: run {sentence}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def cmd_fatigue(args) -> int:
