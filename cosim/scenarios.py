@@ -17,10 +17,11 @@ from .blocks.interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .blocks.knuckle_boom import ACTUATION as KB_ACTUATION
 from .blocks.knuckle_boom import KnuckleBoomCrane
 from .blocks.payload import Payload
+from .blocks.screw import rot_zyx
 from .hoist import add_hoist, add_payload
 from .runtime.system import System
 from .ssp import write_ssd
-from .vessel_start import crane_inputs, held_wrench
+from .vessel_start import crane_inputs, held_outputs, held_wrench
 
 #: each example's master algorithm and step [s]: the cheapest of those
 #: measured that keep every recorded force within 0.1% of its peak (RMS) of
@@ -337,7 +338,8 @@ BARGE_SEA = {"Hs": 2.0, "Tp": 8.0, "heading": 1.5707963267949, "seed": 1.0}
 
 
 def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float | None = None,
-                 algorithm: str | None = None, sea: dict | None = None, tip_load=None) -> System:
+                 algorithm: str | None = None, sea: dict | None = None, tip_load=None,
+                 one_way: bool = False) -> System:
     """:func:`offshore_knuckle_boom` on the example barge (``HydroVessel``:
     the box barge 40 m x 12 m at 2.5 m draft, its database shipped as
     ``barge``; the crane 12 m aft of midships on the centre line) in a sea
@@ -347,7 +349,13 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     offshore knuckle boom's algorithm and step, the iterated midpoint at 5
     ms.  ``tip_load`` [N] (Frame 0): a force at the crane's tip that the
     cylinders' start pressures and the barge's start hold too (a payload's
-    weight; the system then needs the payload)."""
+    weight; the system then needs the payload).  ``one_way``: the barge
+    moves as the waves move it with the crane frozen at its start pose (its
+    articulated inertia and bias wrench at the mount held at their start
+    values, :func:`frozen_crane`), the crane's motion and the payload's
+    pull never reaching it: the vessel's motion prescribed by its transfer
+    functions, as a study that takes a vessel's RAOs and runs the crane on
+    them does."""
     s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm,
                               tip_load=tip_load)
     s.name = "KnuckleBoomOnBarge"
@@ -356,9 +364,34 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     s.components.insert(0, s.components.pop())
     for v in MOUNT_MOTION:
         s.connect(f"vessel.{v.name}", f"crane.{v.name}")
+    if one_way:
+        start = settled_barge(params, tip_load)
+        R = rot_zyx(*(start[f"q_{d}_0"] for d in ("roll", "pitch", "yaw")))
+        for name, value in frozen_crane(tip_load, R).items():
+            s.set_parameter(f"vessel.{name}", value)
+        return s
     for v in MOUNT_INERTIA:
         s.connect(f"crane.{v.name}", f"vessel.{v.name}")
     return s
+
+
+def frozen_crane(tip_load=None, R=None) -> dict:
+    """The knuckle boom crane's articulated inertia and bias wrench at the
+    mount (``MOUNT_INERTIA``; Frame 1) at its start pose on a mount turned
+    by ``R`` (``R_1^0``; default level), with the force ``tip_load`` [N]
+    (Frame 0) at its tip, as the lift starts: its slewing torque the
+    controller's hold there, its cylinders' forces those of their start
+    pressures, which hold it on a level mount (:func:`offshore_knuckle_boom`).
+    What a vessel carrying the crane as a rigid body takes from it.  The
+    crane's weight then turns with the deck, where the crane's own keeps
+    pointing down: its centre of gravity's lowering of the roll stiffness
+    is left out (4.7% on the barge)."""
+    crane = KnuckleBoomCrane()
+    x = crane.initial_state()
+    actuation = crane.holding(x, crane_inputs(crane, tip_load=tip_load))
+    actuation[0] = crane.holding(x, crane_inputs(crane, R, tip_load))[0]
+    names = [v.name for v in MOUNT_INERTIA]
+    return dict(zip(names, _machine_independent(held_outputs(crane, names, R, tip_load, actuation))))
 
 
 def settled_barge(params: dict, tip_load=None) -> dict:
@@ -383,7 +416,7 @@ LIFT_PAYLOAD = {"m_payload": 2000.0, "l_wire_0": 10.0}
 
 def offshore_lift(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 60.0, step: float | None = None,
                   algorithm: str | None = None, sea: dict | None = None, payload: dict | None = None,
-                  compensation: bool = True) -> System:
+                  compensation: bool = True, one_way: bool = False) -> System:
     """The knuckle boom crane on the barge (:func:`hydro_vessel`, its sea
     ``sea``) holding a payload (:data:`LIFT_PAYLOAD` unless ``payload``) on
     its hoist wire, paid out by a winch under active heave compensation
@@ -393,14 +426,16 @@ def offshore_lift(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 60.0,
     payload's weight as well.  The iterated midpoint at 1 ms by default
     (:data:`DEFAULTS`): the stiff wire (66 rad/s) asks a finer coupling
     than the barge's (at 5 ms the wire's tension is 0.8% off the monolithic
-    run, RMS over its peak; docs/master.md)."""
+    run, RMS over its peak; docs/master.md).  ``one_way``: the barge's
+    motion unaffected by the crane and the payload (:func:`hydro_vessel`),
+    named ``OffshoreLiftOneWay``."""
     payload = {**LIFT_PAYLOAD, **(payload or {})}
     values = Payload(**payload).values
     weight = values["m_payload"] * values["g"]
     master = _master("OffshoreLift", step, algorithm)
     s = hydro_vessel(base_dir, fmu_dir, stop_time, master["step"], master["algorithm"], sea,
-                     tip_load=(0.0, 0.0, -weight))
-    s.name = "OffshoreLift"
+                     tip_load=(0.0, 0.0, -weight), one_way=one_way)
+    s.name = "OffshoreLiftOneWay" if one_way else "OffshoreLift"
     for v in KnuckleBoomController.parameters:
         if v.name.endswith("_duration"):
             s.set_parameter(f"controller.{v.name}", -1.0)  # the start pose held: the moves unused
@@ -424,9 +459,19 @@ def offshore_knuckle_boom_in_waves(base_dir=None, fmu_dir: str = "fmus", stop_ti
     return s
 
 
-#: examples that are studies of many runs (``crane-cosim sweep``), not runs
-#: of their own: their folders hold the system and the study's tables
-STUDIES = {"fatigue_study": offshore_knuckle_boom_in_waves}
+def offshore_lift_one_way(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 60.0,
+                          step: float | None = None, algorithm: str | None = None) -> System:
+    """:func:`offshore_lift` with the barge's motion unaffected by the crane
+    and the payload (``one_way``): the system of
+    ``examples/offshore_lift_one_way``, the one-way counterpart of the
+    lift's operability study."""
+    return offshore_lift(base_dir, fmu_dir, stop_time, step, algorithm, one_way=True)
+
+
+#: examples that are studies of many runs (``crane-cosim sweep``,
+#: ``crane-cosim operability``), not runs of their own: their folders hold
+#: the system and the study's tables
+STUDIES = {"fatigue_study": offshore_knuckle_boom_in_waves, "offshore_lift_one_way": offshore_lift_one_way}
 
 
 def write_examples(root) -> list[Path]:

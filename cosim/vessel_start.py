@@ -36,15 +36,23 @@ def crane_inputs(crane, R=None, tip_load=None) -> np.ndarray:
     return inp
 
 
+def held_outputs(crane, names, R=None, tip_load=None, actuation=None) -> np.ndarray:
+    """The outputs ``names`` of ``crane`` (a block with ``holding``) at its
+    start pose on a mount turned by ``R`` (``R_1^0``; default level), with
+    the force ``tip_load`` [N] (Frame 0; default none) at its tip, under
+    ``actuation`` (its ``*_hold`` outputs' inputs, in their order; default:
+    the actuation that holds it there, ``crane.holding``)."""
+    inputs, outputs = crane.input_names(), crane.output_names()
+    x, inp = crane.initial_state(), crane_inputs(crane, R, tip_load)
+    held = [inputs.index(n[:-len("_hold")]) for n in outputs if n.endswith("_hold")]
+    inp[held] = crane.holding(x, inp) if actuation is None else actuation
+    return crane.output(0.0, x, inp)[[outputs.index(n) for n in names]]
+
+
 def held_wrench(crane, R=None, tip_load=None) -> np.ndarray:
     """The wrench ``W_mount`` (mount axes, about the mount; N.m, N) of
-    ``crane`` (a block with ``holding``) at its start pose, held there by
-    its actuation, on a mount turned by ``R`` (``R_1^0``; default level),
-    with the force ``tip_load`` [N] (Frame 0; default none) at its tip."""
-    names, outputs = crane.input_names(), crane.output_names()
-    x, inp = crane.initial_state(), crane_inputs(crane, R, tip_load)
-    inp[[names.index(n[:-len("_hold")]) for n in outputs if n.endswith("_hold")]] = crane.holding(x, inp)
-    return crane.output(0.0, x, inp)[[outputs.index(f"W_mount_{c}") for c in WRENCH_COMPONENTS]]
+    ``crane`` held at its start pose (:func:`held_outputs`)."""
+    return held_outputs(crane, [f"W_mount_{c}" for c in WRENCH_COMPONENTS], R, tip_load)
 
 
 def vessel_at_rest(vessel, crane, tolerance: float = 1e-13, iterations: int = 100) -> np.ndarray:
