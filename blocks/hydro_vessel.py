@@ -64,7 +64,7 @@ from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
 from .radiation import fit_radiation
 from .screw import cross, rot_zyx, skew, zyx_rate_terms
-from .waves import REALISATION, SPECTRUM, realisation, require_sea_state
+from .waves import REALISATION, SPECTRUM, ramp, realisation, require_sea_state
 
 __all__ = ["HydroVessel"]
 
@@ -201,7 +201,8 @@ class HydroVessel(CompiledBlock):
                              floats(self.D), floats(self.r_m), floats(self.db.cog), floats(self.fit.A),
                              floats(self.fit.B), floats(self.fit.C), self._memory_blocks(), self.w, self.a, self.phi,
                              floats(self.X.real), floats(self.X.imag), np.full((WAVE_TIMES, 8), np.nan),
-                             np.full((2, 1 + 2 * self.w.size), np.nan), _anchor_spacing(self.w))
+                             np.full((2, 1 + 2 * self.w.size), np.nan), _anchor_spacing(self.w),
+                             float(self.p.t_ramp))
 
     def _memory_blocks(self) -> np.ndarray:
         """The bounds of the memory model's diagonal blocks, one per pair
@@ -225,11 +226,12 @@ class HydroVessel(CompiledBlock):
         """The first-order wave excitation at ``t`` [s] on the six degrees of
         freedom [N, N.m]."""
         phase = self.w * t + self.phi
-        return (self.a * np.cos(phase)) @ self.X.real + (self.a * np.sin(phase)) @ self.X.imag
+        full = (self.a * np.cos(phase)) @ self.X.real + (self.a * np.sin(phase)) @ self.X.imag
+        return ramp(t, self.p.t_ramp) * full
 
     def elevation(self, t: float) -> float:
         """The wave elevation [m] at the hull coordinates' origin at ``t`` [s]."""
-        return float(self.a @ np.cos(self.w * t + self.phi))
+        return ramp(t, self.p.t_ramp) * float(self.a @ np.cos(self.w * t + self.phi))
 
     def _kinematics(self, x):
         """``(R, J, t_m, b)``: the orientation ``R_1^0``, the mount's Jacobian

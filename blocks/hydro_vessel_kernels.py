@@ -23,7 +23,8 @@ and ``cog`` (3) [m] the centre of gravity in hull coordinates, ``Ar``,
 [rad], ``X_re``, ``X_im`` (n_waves, 6) the excitation per unit amplitude
 [N/m, N.m/m], ``cache`` (times, 8) the waves' forces and elevation at the
 last times asked, ``anchors`` (2, 1 + 2 n_waves) the waves' phasors at the
-last anchor times and ``spacing`` [s] the anchors' (``_waves``).
+last anchor times and ``spacing`` [s] the anchors' (``_waves``), and
+``t_ramp`` [s] the sea's start (``waves.ramp``).
 """
 import math
 
@@ -41,7 +42,7 @@ _SIN = (-1 / 6, 1 / 120, -1 / 5040, 1 / 362880)
 _COS = (-1 / 2, 1 / 24, -1 / 720, 1 / 40320, -1 / 3628800)
 
 
-def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing):
+def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp):
     """``HydroVessel.wave_force`` and ``elevation`` at ``t``: a row of
     ``cache`` (times, 8), ``[t, F, eta]``, the first-order excitation on
     the six degrees of freedom [N, N.m] and the elevation [m], computed
@@ -79,12 +80,20 @@ def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing):
         eta += c[i]
         for k in range(6):
             F[k] += c[i] * X_re[i, k] + s[i] * X_im[i, k]
+    height = _ramp(t, t_ramp)
     row = cache[r]
     row[0] = t
     for k in range(6):
-        row[1 + k] = F[k]
-    row[7] = eta
+        row[1 + k] = height * F[k]
+    row[7] = height * eta
     return row
+
+
+def _ramp(t, t_ramp):
+    """``waves.ramp``."""
+    if t >= t_ramp:
+        return 1.0
+    return 0.5 * (1.0 - math.cos(math.pi * max(t, 0.0) / t_ramp))
 
 
 def _row_of(table, key):
@@ -118,7 +127,7 @@ def _anchor(A, w, a, phi, anchors):
     return row
 
 
-def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing):
+def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp):
     """``HydroVessel._solve``: ``(R, J, t_m, b, du)``, the orientation, the
     mount's Jacobian (6, 6) and twist and acceleration bias (Frame 1), and
     the accelerations ``du/dt``."""
@@ -165,7 +174,7 @@ def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cach
     I_A = _sym6_unpack(inp, np.empty((6, 6)))
     _add_congruence(I_A, J, np.empty((6, 6)), A)
     # the forces: gyroscopic, restoring, memory, damping, waves, the crane's
-    rhs = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing)[1:7].copy()
+    rhs = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp)[1:7].copy()
     gyro, Iw = np.empty(3), np.empty(3)
     for i in range(3):
         Iw[i] = I_G[i, 0] * wb[0] + I_G[i, 1] * wb[1] + I_G[i, 2] * wb[2]
@@ -188,9 +197,9 @@ def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cach
 
 
 def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache, anchors,
-                spacing):
+                spacing, t_ramp):
     """``dx/dt = [u; du/dt; Ar x_rad + Br u]`` (``HydroVessel.derivatives``)."""
-    du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing)[4]
+    du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp)[4]
     n_r = Ar.shape[0]
     out = np.empty(12 + n_r)
     for i in range(6):
@@ -209,14 +218,15 @@ def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w,
 
 
 def outputs(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache, anchors,
-            spacing):
+            spacing, t_ramp):
     """The block's output vector (``HydroVessel.output`` order)."""
-    R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing)
+    R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing,
+                               t_ramp)
     y = np.empty(55)
     _body_and_mount_outputs(y, x, du, R, J, t_m, b)
     for i in range(3):
         y[39 + i] = cog[i] + x[i] + R[i, 0] * r_m[0] + R[i, 1] * r_m[1] + R[i, 2] * r_m[2]
-    waves = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing)
+    waves = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp)
     y[42] = waves[7]
     n_r = Cr.shape[1]
     for i in range(6):

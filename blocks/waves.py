@@ -102,7 +102,20 @@ REALISATION = (
     _P("seed", "1", 1.0, "Random seed of the waves' frequencies and phases (a whole number >= 0): the "
                          "same seed, the same sea"),
     _P("n_waves", "1", 400.0, "Number of regular waves summed (a whole number >= 1)"),
+    _P("t_ramp", "s", 0.0, "Duration of the sea's start: the waves grow from calm to full height as "
+                           "(1 - cos(pi t / t_ramp)) / 2 over it, so that a vessel starting at rest meets them "
+                           "gradually and its transient leaves no free motion behind (0: the sea at full height "
+                           "from t = 0)"),
 )
+
+
+def ramp(t: float, t_ramp: float) -> float:
+    """The sea's height at ``t`` [s] as a fraction of its full height, over a
+    start of ``t_ramp`` [s] (:data:`REALISATION`): ``(1 - cos(pi t /
+    t_ramp)) / 2``, whose rate is zero at both ends."""
+    if t >= t_ramp:
+        return 1.0
+    return 0.5 * (1.0 - math.cos(math.pi * max(t, 0.0) / t_ramp))
 
 
 def require_sea_state(block: Block) -> None:
@@ -110,6 +123,7 @@ def require_sea_state(block: Block) -> None:
     positive and its :data:`REALISATION` whole numbers (the seed from 0, the
     waves from 1, both below 2**63, numpy's seeds)."""
     block.require_positive("Tp", "gamma")
+    block.require_positive("t_ramp", allow_zero=True)
     block.require_one_of("waves", ("irregular", "regular"))
     for name, least in (("seed", 0), ("n_waves", 1)):
         value = block.values[name]
@@ -171,4 +185,4 @@ class Waves(Block):
 
     def output(self, t, x, u):
         phase = self.w * t + self.phi
-        return np.concatenate([[np.cos(phase) @ self.a], self._gains @ np.sin(phase)])
+        return ramp(t, self.p.t_ramp) * np.concatenate([[np.cos(phase) @ self.a], self._gains @ np.sin(phase)])

@@ -376,8 +376,11 @@ def _operability(sub) -> None:
     o.add_argument("--confidence", type=float, default=0.9, help="the intervals' confidence (default: 0.9)")
     o.add_argument("--hours", type=float, default=3.0,
                    help="the sea state's duration [h], over which the most probable maxima are (default: 3)")
-    o.add_argument("--skip", type=float, default=20.0,
-                   help="seconds left out at the start of each run (default: 20)")
+    o.add_argument("--ramp-periods", type=float, default=3.0,
+                   help="peak periods over which the sea grows from calm at the start of each run, where the sea's "
+                        "component can (its t_ramp; default: 3; 0: at full height from the start)")
+    o.add_argument("--settle", type=float, default=20.0,
+                   help="seconds after the sea's growth left out of each run, for the transient (default: 20)")
     o.add_argument("--swl", type=float, metavar="N", help="the crane's safe working load [N]: the tension's MPM "
                                                           "must not exceed it")
     o.add_argument("--daf", type=float, help="the dynamic amplification the rigging is designed for (default: GL "

@@ -84,8 +84,9 @@ def cmd_operability(args) -> int:
     if args.workers is not None and args.workers < 1:
         raise CraneCosimError(f"--workers {args.workers} must be at least 1")
     grid = SeaGrid(_numbers(args.hs, "--hs"), _numbers(args.tp, "--tp"), _numbers(args.heading, "--heading"))
-    study = Study(exposure=args.hours * 3600.0, skip=args.skip, seeds=args.seeds, max_seeds=args.max_seeds,
-                  confidence=args.confidence, relative=args.interval, limits=_limits(args), tension=args.tension)
+    study = Study(exposure=args.hours * 3600.0, settle=args.settle, ramp_periods=args.ramp_periods, seeds=args.seeds,
+                  max_seeds=args.max_seeds, confidence=args.confidence, relative=args.interval, limits=_limits(args),
+                  tension=args.tension)
     others = _compared(args.compare)
     config = run_config(args).replace(progress=False)
     system = args.system.resolve()

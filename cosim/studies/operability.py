@@ -85,15 +85,20 @@ class SeaGrid:
 class Study:
     """How the sea states are judged: their duration ``exposure`` [s] (the
     most probable maxima are over it; default 3 h, the duration over which
-    a sea state is taken as stationary), the first ``skip`` [s] of each run
-    left out (the response's start from rest in a sea at full height),
+    a sea state is taken as stationary); the sea grown from calm over
+    ``ramp_periods`` peak periods (the sea component's ``t_ramp``, where it
+    has one) and each run's first ``settle`` [s] after that left out, so
+    that what is judged is the developed sea's (``tests/blocks/
+    test_hydro_vessel_start.py``: three periods and 20 s leave the barge's
+    roll within 0.4% of its steady standard deviation);
     ``seeds`` to start with and ``max_seeds`` at most per sea state, the
     interval's ``confidence`` and the ``relative`` half width of the
     tension's interval that asks for more seeds; ``limits``:
     ``{criterion: limit}`` (``operability_cells.py``); ``tension``: the
     column of the wire's tension, None: the one ``*.T_wire``."""
     exposure: float = 10800.0
-    skip: float = 20.0
+    settle: float = 20.0
+    ramp_periods: float = 3.0
     seeds: int = 3
     max_seeds: int = 10
     confidence: float = 0.9
@@ -105,9 +110,11 @@ class Study:
         if self.seeds < 2 or self.max_seeds < self.seeds:
             raise CraneCosimError(f"a sea state needs at least 2 seeds (given {self.seeds}), and at most as many as "
                                   f"it starts with or more (given {self.max_seeds})")
-        if not 0 < self.confidence < 1 or self.relative <= 0 or self.exposure <= 0 or self.skip < 0:
+        if not 0 < self.confidence < 1 or self.relative <= 0 or self.exposure <= 0 or self.settle < 0 \
+                or self.ramp_periods < 0:
             raise CraneCosimError("the confidence must lie between 0 and 1, the interval's relative width and the "
-                                  "sea state's duration be above 0, and the seconds left out at least 0")
+                                  "sea state's duration be above 0, the sea's start and the seconds left out after "
+                                  "it at least 0")
         for name, limit in self.limits.items():
             if limit is not None and not (isinstance(limit, (int, float)) and limit > 0 and math.isfinite(limit)):
                 raise CraneCosimError(f"the limit on {name} must be a number above 0, not {limit!r}")
@@ -147,23 +154,27 @@ def case_name(hs: float, tp: float, heading: float, seed: int) -> str:
     return f"Hs{hs:g}_Tp{tp:g}_h{heading:g}_s{seed}"
 
 
-def grid_cases(grid: SeaGrid, sea: str, seeds: dict) -> list[tuple[str, dict]]:
+def grid_cases(grid: SeaGrid, sea: str, seeds: dict, ramp_periods: float | None = None) -> list[tuple[str, dict]]:
     """The runs of the sea states of ``grid``, ``seeds[cell]`` seeds each:
-    ``(name, {component.variable: text})`` as a sweep takes them."""
+    ``(name, {component.variable: text})`` as a sweep takes them; the sea
+    grown over ``ramp_periods`` peak periods (None: the component has no
+    ``t_ramp``)."""
     cases = []
     for cell in grid.cells():
         hs, tp, heading = cell
+        values = {f"{sea}.Hs": repr(hs), f"{sea}.Tp": repr(tp), f"{sea}.heading": repr(math.radians(heading))}
+        if ramp_periods is not None:
+            values[f"{sea}.t_ramp"] = repr(ramp_periods * tp)
         for seed in range(1, seeds[cell] + 1):
-            cases.append((case_name(hs, tp, heading, seed),
-                          {f"{sea}.Hs": repr(hs), f"{sea}.Tp": repr(tp), f"{sea}.heading": repr(math.radians(heading)),
-                           f"{sea}.seed": str(seed)}))
+            cases.append((case_name(hs, tp, heading, seed), {**values, f"{sea}.seed": str(seed)}))
     return cases
 
 
-def _seed_rows(runs: Path, grid: SeaGrid, seeds: dict, summary: pd.DataFrame, quantities: dict, skip: float,
+def _seed_rows(runs: Path, grid: SeaGrid, seeds: dict, summary: pd.DataFrame, quantities: dict, skip,
                known: dict) -> tuple[list[dict], list[str]]:
     """The rows of the runs that completed (``known``: those read before,
-    by name) and the sentences of those that failed."""
+    by name), each after its first ``skip(Tp)`` seconds, and the sentences
+    of those that failed."""
     status = dict(zip(summary["case"], summary["status"]))
     reason = dict(zip(summary["case"], summary.get("reason", pd.Series([""] * len(summary)))))
     rows, failed = [], []
@@ -178,7 +189,7 @@ def _seed_rows(runs: Path, grid: SeaGrid, seeds: dict, summary: pd.DataFrame, qu
                 columns = ["time"] + sorted({c for cols in quantities.values() for c in cols})
                 try:
                     df = pd.read_parquet(path, columns=columns)
-                    known[name] = seed_row(df, quantities, skip)
+                    known[name] = seed_row(df, quantities, skip(tp))
                 except CraneCosimError as exc:
                     raise CraneCosimError(f"run {name} of the study: {exc}") from None
                 except (OSError, ValueError, KeyError) as exc:
@@ -233,20 +244,27 @@ def operability(system_path, grid: SeaGrid, out, study: Study | None = None, con
         applied = config.applied_to(opened.system)
         sea = sea_component(applied, sea)
         quantities = quantities_of(*_columns_of(applied), study.tension)
+        grows = "t_ramp" in describe(applied.source_path(applied.component(sea))).variables
     _check_limits(study.limits, quantities)
+    ramped = study.ramp_periods if grows else None
+
+    def skip(tp: float) -> float:
+        """The seconds of a run of peak period ``tp`` left out."""
+        return (ramped or 0.0) * tp + study.settle
+
     config = _recorded(config, quantities)
     seeds = _seeds_run(out / RUNS, grid, study.seeds, force)
     known: dict = {}
     for round_ in range(ROUNDS + 1):
-        cases = grid_cases(grid, sea, seeds)
+        cases = grid_cases(grid, sea, seeds, ramped)
         say(f"round {round_ + 1}: {len(cases)} runs of {len(seeds)} sea states")
         summary = sweep(system_path, cases, out / RUNS, config, scheduler, workers, progress=False,
                         force=force and round_ == 0, label="the study's runs folder")
-        rows, failed = _seed_rows(out / RUNS, grid, seeds, summary, quantities, study.skip, known)
+        rows, failed = _seed_rows(out / RUNS, grid, seeds, summary, quantities, skip, known)
         per_seed = pd.DataFrame(rows)
         cells = _cells(per_seed, study)
         out.mkdir(parents=True, exist_ok=True)
-        _write(out, per_seed, cells, study, grid, sea, failed)
+        _write(out, per_seed, cells, study, grid, sea, ramped, failed)
         more = _more_seeds(cells, seeds, study)
         if not more or round_ == ROUNDS:
             break
@@ -283,13 +301,13 @@ def _more_seeds(cells: pd.DataFrame, seeds: dict, study: Study) -> dict:
 
 
 def _write(out: Path, per_seed: pd.DataFrame, cells: pd.DataFrame, study: Study, grid: SeaGrid, sea: str,
-           failed: list[str]) -> None:
+           ramped: float | None, failed: list[str]) -> None:
     per_seed.to_csv(out / "seeds.csv", index=False)
     cells.to_csv(out / "operability.csv", index=False)
     cells.to_parquet(out / "operability.parquet", index=False)
     limits_of(cells).to_csv(out / "limits.csv", index=False)
     settings = {"sea_component": sea, "grid": {k: list(getattr(grid, k)) for k in SEA},
-                "exposure_s": study.exposure, "skip_s": study.skip, "seeds": study.seeds,
+                "exposure_s": study.exposure, "ramp_periods": ramped, "settle_s": study.settle, "seeds": study.seeds,
                 "max_seeds": study.max_seeds, "confidence": study.confidence, "relative": study.relative,
                 "limits": study.limits, "tension": study.tension, "failed": failed}
     (out / "operability.json").write_text(json.dumps(settings, indent=1) + "\n")

@@ -110,7 +110,7 @@ def test_beam_seas_roll_the_table_i_vessel_a_few_degrees():
 
 
 @pytest.mark.parametrize("name, value", [("seed", -1.0), ("seed", 1.5), ("n_waves", 0.0), ("Hs", 0.0),
-                                         ("Tp", -8.0), ("K_roll", -1.0)])
+                                         ("Tp", -8.0), ("K_roll", -1.0), ("t_ramp", -1.0)])
 def test_a_bad_parameter_is_named(name, value):
     with pytest.raises(ParameterError, match=f"Waves parameter {name} = "):
         Waves(**{name: value})
@@ -135,3 +135,13 @@ def test_a_sea_of_another_kind_is_refused():
     with pytest.raises(ParameterError, match="Waves parameter waves = 'swell' is invalid: it must be one of "
                                              "'irregular', 'regular'"):
         Waves(waves="swell")
+
+
+def test_the_sea_grows_from_calm_over_its_start():
+    """With ``t_ramp``, the elevation and the moments are the full sea's times
+    (1 - cos(pi t / t_ramp)) / 2, then the full sea's."""
+    grown, full = Waves(t_ramp=16.0), Waves()
+    x, u = np.zeros(0), np.zeros(0)
+    for t in (0.0, 4.0, 8.0, 15.0, 16.0, 40.0):
+        share = 1.0 if t >= 16.0 else (1 - math.cos(math.pi * t / 16.0)) / 2
+        assert grown.output(t, x, u) == pytest.approx(share * full.output(t, x, u), rel=1e-15, abs=1e-300)
