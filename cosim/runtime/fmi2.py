@@ -60,9 +60,13 @@ class NativeAccess:
     ``u_raw`` (as the FMU takes them), outputs ``y`` and input derivatives
     ``du``.  ``post_steps`` and ``collect_steps`` (0: none): the project's
     proxy's calls of a step in one crossing.  ``only_reals``: every value
-    it exchanges is a Real (nothing to convert); ``keeps_one_state``: a
-    state given back to fmi2GetFMUstate is written over
-    (:meth:`FMI2Instance.keep_state_in`)."""
+    it exchanges is a Real (nothing to convert); else ``n_real_out`` of its
+    outputs, the first, are Real and ``n_typed`` after them (``typed``
+    their values, ``typed_vr`` the address of their value references) are
+    read by the one call ``get_typed`` (fmi2GetBoolean or fmi2GetInteger),
+    where ``typed_after_reals`` (its inputs all Real, no String);
+    ``keeps_one_state``: a state given back to fmi2GetFMUstate is written
+    over (:meth:`FMI2Instance.keep_state_in`)."""
     component: int
     get_real: int
     set_real: int
@@ -85,6 +89,11 @@ class NativeAccess:
     du: np.ndarray
     only_reals: bool
     keeps_one_state: bool
+    n_real_out: int = 0
+    typed_after_reals: bool = False
+    get_typed: int = 0
+    typed_vr: int = 0
+    typed: np.ndarray | None = None
 
 
 class FMI2Instance(FMUInstance):
@@ -224,7 +233,25 @@ class FMI2Instance(FMUInstance):
             ctypes.addressof(self._in_vr_c), ctypes.addressof(self._out_vr_c), ctypes.addressof(self._du_vr),
             ctypes.addressof(self._du_order), self._no_prior, self.u, self.y, self.u_raw, self.du,
             self._in is None and self._out is None and self._s_in is None and self._s_out is None,
-            self._state_slot is not None)
+            self._state_slot is not None, *self._typed_outputs())
+
+    def _typed_outputs(self) -> tuple:
+        """``(n_real_out, typed_after_reals, get_typed, typed_vr, typed)`` of
+        :class:`NativeAccess`: the Real outputs that come first, and whether
+        those after them are read by one call, Boolean or Integer, its
+        inputs all Real and nothing a String."""
+        outputs = self.part.outputs
+        n_real = next((i for i, v in enumerate(outputs) if v.type != self.REAL), len(outputs))
+        rest = outputs[n_real:]
+        calls = {self.CALL.get(v.type) for v in rest}
+        if (self._in is not None or self._s_in is not None or self._s_out is not None or len(calls) != 1
+                or None in calls or any(v.type == self.REAL for v in rest)):
+            return n_real, False, 0, 0, None
+        if getattr(self, "_typed_refs", None) is None:
+            self._typed_refs = (ctypes.c_uint * len(rest))(*self._refs(rest))
+            self._typed_values = np.zeros(len(rest), np.int32)
+        call = self._dll[f"fmi2Get{calls.pop()}"]
+        return n_real, True, address_of(call), ctypes.addressof(self._typed_refs), self._typed_values
 
     def keep_state_in(self, states: np.ndarray, k: int) -> None:
         """Keep the one state this instance saves in ``states[k]`` (a

@@ -182,3 +182,34 @@ def test_a_step_numba_cannot_compile_stops_the_run_in_one_sentence(integrator_fm
                                               r"mode pipeline \(step: nopython frontend\)\); CRANE_COSIM_MASTER="
                                               r"python runs the Python algorithm instead; no point was recorded"):
         run_cosim(_oscillator(integrator_fmu), tmp_path, progress=False)
+
+
+def _lift(fmu_dir, stop_time):
+    """The Table I crane on its vessel holding a payload whose wire goes
+    slack now and then: the payload's Boolean output ``slack`` beside its
+    Real ones."""
+    from crane_cosim import scenarios
+
+    return scenarios.crane_on_vessel(base_dir=fmu_dir.parent, fmu_dir=fmu_dir.name, stop_time=stop_time, sea={},
+                                     payload={"m_payload": 10.0, "l_wire_0": 2.0, "EA": 2e4})
+
+
+def test_a_boolean_output_nothing_reads_runs_the_same_bits_compiled(fmu_dir, tmp_path, monkeypatch):
+    """0.6 s of the crane holding a payload, its wire slack then taut
+    again: the compiled step reads the payload's ``slack`` after each step,
+    for the record, and the run is the Python algorithm's to the bit."""
+    _same_run_both_ways(_lift(fmu_dir, 0.6), tmp_path, monkeypatch)
+    slack = read_results(tmp_path / "compiled")["payload.slack"]
+    assert slack.any() and not slack.all()
+
+
+def test_a_boolean_output_a_connection_reads_runs_in_python(fmu_dir, typed_fmus, tmp_path, monkeypatch):
+    """The payload's ``slack`` driving another FMU's Boolean input: the
+    Python algorithm converts it, and the summary says why."""
+    monkeypatch.delenv("CRANE_COSIM_MASTER", raising=False)
+    s = _lift(fmu_dir, 0.01)
+    s.add_component("counter", str(typed_fmus / "Counter2.fmu"))
+    s.connect("payload.slack", "counter.enable")
+    run_cosim(s, tmp_path, progress=False)
+    assert json.loads((tmp_path / "summary.json").read_text())["master_step"] == (
+        "python (component payload's outputs other than Real are connected)")

@@ -17,7 +17,8 @@ from numba import types
 from numba.extending import intrinsic
 
 __all__ = ["fmi2_get_real", "fmi2_set_real", "fmi2_set_derivatives", "fmi2_do_step", "fmi2_get_state", "fmi2_set_state",
-           "fmi2_get_status", "fmi2_post_steps", "fmi2_collect_steps", "clock_gettime", "double_pointer"]
+           "fmi2_get_status", "fmi2_post_steps", "fmi2_collect_steps", "clock_gettime", "double_pointer", "fmi2_get_ints",
+           "int32_pointer"]
 
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -45,8 +46,10 @@ def fmi2_get_real(typingctx, fn, component, vr, n, values):
     return sig, codegen
 
 
-# fmi2SetReal has fmi2GetReal's signature (the values const)
-fmi2_set_real = fmi2_get_real
+# fmi2SetReal has fmi2GetReal's signature (the values const); fmi2GetBoolean and
+# fmi2GetInteger differ only in the type the values point to, which a call
+# through an address does not see
+fmi2_set_real = fmi2_get_ints = fmi2_get_real
 
 
 @intrinsic
@@ -155,6 +158,17 @@ def clock_gettime(typingctx, fn, clock, timespec):
     def codegen(context, builder, signature, args):
         fn, clock, ts = args
         return _call(builder, fn, _I32, [_I32, _P8], [clock, builder.inttoptr(ts, _P8)])
+    return sig, codegen
+
+
+@intrinsic
+def int32_pointer(typingctx, address):
+    """The address ``address`` as a pointer to 32-bit integers (``fmi2Integer``,
+    ``fmi2Boolean``; for ``numba.carray``)."""
+    sig = types.CPointer(types.int32)(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], _I32.as_pointer())
     return sig, codegen
 
 

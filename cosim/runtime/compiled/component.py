@@ -13,15 +13,16 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from .calls import (clock_gettime, double_pointer, fmi2_collect_steps, fmi2_do_step, fmi2_get_real, fmi2_get_status,
-                    fmi2_post_steps, fmi2_set_derivatives, fmi2_set_state)
+from .calls import (clock_gettime, double_pointer, fmi2_collect_steps, fmi2_do_step, fmi2_get_ints, fmi2_get_real,
+                    fmi2_get_status, fmi2_post_steps, fmi2_set_derivatives, fmi2_set_state, int32_pointer)
 from .layout import (ANSWER, CLOCK, CLOCK_ID, COLLECT_STEPS, COMPONENT, DO_STEP, DU, DU_ORDER, DU_VR, FAILED_GET,
-                     FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, GET_BOOLEAN_STATUS, GET_CALL, GET_REAL, GET_REAL_STATUS, LAST_SUCCESSFUL_TIME, N_IN, N_OUT, NO_PRIOR, POST_STEPS,
+                     FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, GET_BOOLEAN_STATUS, GET_CALL, GET_REAL,
+                     GET_REAL_STATUS, GET_TYPED, LAST_SUCCESSFUL_TIME, N_IN, N_OUT, N_TYPED, NO_PRIOR, POST_STEPS,
                      RESTORE_CALL, SAVE_CALL, SECOND_STEP_CALL, SET_CALL, SET_DERIVATIVES, SET_REAL, SET_STATE, SLOT,
-                     STATUS_DISCARD, STEP_CALL, TERMINATED, TIMESPEC, U, VR_IN, VR_OUT, Y)
+                     STATUS_DISCARD, STEP_CALL, TERMINATED, TIMESPEC, TYPED, U, VR_IN, VR_OUT, VR_TYPED, Y)
 
-__all__ = ["now", "spent", "doubles", "set_inputs", "set_derivatives", "get_outputs", "do_step", "restore", "fail",
-           "finite", "largest_change", "batched", "first_call", "call_fault", "post_steps", "collect_steps",
+__all__ = ["now", "spent", "doubles", "set_inputs", "set_derivatives", "get_outputs", "get_typed", "do_step", "restore",
+           "fail", "finite", "largest_change", "batched", "first_call", "call_fault", "post_steps", "collect_steps",
            "step_calls", "set_and_get"]
 
 
@@ -71,6 +72,22 @@ def set_derivatives(k, ci, ca):
 @njit(cache=True)
 def get_outputs(k, ci, ca):
     return _reals(k, GET_REAL, VR_OUT, ci[k, N_OUT], Y, ca)
+
+
+@njit(cache=True)
+def get_typed(k, ci, ca):
+    """Read component ``k``'s Boolean or Integer outputs, those after its
+    Real ones, into its ``y`` after them (as the Python instance's typed
+    channels convert them): its status."""
+    n = ci[k, N_TYPED]
+    s = fmi2_get_ints(ca[k, GET_TYPED], ca[k, COMPONENT], ca[k, VR_TYPED], n, ca[k, TYPED])
+    if s > 1:
+        return s
+    values = carray(int32_pointer(ca[k, TYPED]), (n,))
+    y = doubles(ca[k, Y], ci[k, N_OUT] + n)
+    for j in range(n):
+        y[ci[k, N_OUT] + j] = values[j]
+    return s
 
 
 @njit(cache=True)

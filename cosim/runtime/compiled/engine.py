@@ -7,7 +7,9 @@ into the algorithm's errors and counts.  The execution asks
 FMU instances give it what it calls (``FMI2Instance.native_access``).
 
 The compiled step runs where every component is an FMI 2.0 FMU whose
-exchange is all Real (no String, no Integer or Boolean to convert), the
+exchange is all Real (no String, no Integer or Boolean to convert) but for
+Boolean or Integer outputs after its Real ones that nothing reads (a
+payload's ``slack``: read after each step, for the record), the
 passes settle (no fixed number of ``iterations``), and the components
 stepped again keep one saved state each (the project's FMUs, whose binary
 says so: ``NativeAccess.keeps_one_state``); elsewhere, or with numba switched
@@ -70,13 +72,22 @@ def why_not_compiled(algorithm) -> str | None:
         if not isinstance(inst, FMI2Instance):
             return f"component {inst.name} is not an FMI 2.0 FMU"
         access = inst.native_access()
-        if not access.only_reals:
+        if not (access.only_reals or access.typed_after_reals):
             return f"component {inst.name} exchanges values other than Real"
+        if not access.only_reals and _reads_typed(algorithm, k, access.n_real_out):
+            return f"component {inst.name}'s outputs other than Real are connected"
         if inst.weights is not None:
             return f"component {inst.name} has its inputs extrapolated"
         if k in algorithm.again and not access.keeps_one_state:
             return f"component {inst.name} does not keep one saved state"
     return None
+
+
+def _reads_typed(algorithm, k: int, n_real: int) -> bool:
+    """Whether a connection reads an output of component ``k`` past its
+    first ``n_real`` (its Boolean or Integer outputs)."""
+    return any(r.src == k and np.any(np.asarray(r.src_index) >= n_real)
+               for routes in algorithm.plan.routes for r in routes)
 
 
 def stand_in(algorithm):
@@ -110,17 +121,19 @@ def _component_tables(alg, states: np.ndarray) -> tuple:
     instances; each one stepped again keeps its saved state in ``states``
     (for the instance to free at the end)."""
     insts = alg.instances
-    ci = np.zeros((len(insts), 5), np.int64)
-    ca = np.zeros((len(insts), 20), np.uint64)
+    ci = np.zeros((len(insts), 6), np.int64)
+    ca = np.zeros((len(insts), 23), np.uint64)
     for k, inst in enumerate(insts):
         a = inst.native_access()
-        ci[k] = (len(a.u), len(a.y), alg.offsets[k], a.no_prior, k in alg.fixed_step)
+        n_real = len(a.y) if a.only_reals else a.n_real_out
+        ci[k] = (len(a.u), n_real, alg.offsets[k], a.no_prior, k in alg.fixed_step, len(a.y) - n_real)
         if k in alg.again:
             inst.keep_state_in(states, k)
         ca[k] = (a.component, a.get_real, a.set_real, a.do_step, a.get_state, a.set_state, a.in_vr, a.out_vr,
                  a.u.ctypes.data, a.y.ctypes.data, a.u_raw.ctypes.data, states.ctypes.data + 8 * k,
                  a.set_derivatives, a.du_vr, a.du_order, a.du.ctypes.data, a.get_boolean_status,
-                 a.get_real_status, a.post_steps, a.collect_steps)
+                 a.get_real_status, a.post_steps, a.collect_steps, a.get_typed, a.typed_vr,
+                 0 if a.typed is None else a.typed.ctypes.data)
     return ci, ca, states
 
 

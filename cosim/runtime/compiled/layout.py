@@ -3,13 +3,17 @@
 of the components' tables, the addresses of ``misc``, the slots of
 ``ints`` and ``floats``, and the kinds of fault a step reports."""
 
-#: columns of ci (per component: counts and flags)
-N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP = 0, 1, 2, 3, 4
+#: columns of ci (per component: counts and flags; N_OUT its Real outputs, the first
+#: of its outputs, N_TYPED the Boolean or Integer ones after them, connected to nothing)
+N_IN, N_OUT, OFFSET, NO_PRIOR, FIXED_STEP, N_TYPED = 0, 1, 2, 3, 4, 5
 #: columns of ca (per component: addresses)
 #: (POST_STEPS, COLLECT_STEPS: the proxy's calls of a step in one crossing, 0 where
 #: the binary has none)
+#: (GET_TYPED, VR_TYPED, TYPED: the call that reads the outputs after the Real ones, their
+#: value references and the fmi2Integer array they are read into)
 (COMPONENT, GET_REAL, SET_REAL, DO_STEP, GET_STATE, SET_STATE, VR_IN, VR_OUT, U, Y, U_RAW, SLOT, SET_DERIVATIVES,
- DU_VR, DU_ORDER, DU, GET_BOOLEAN_STATUS, GET_REAL_STATUS, POST_STEPS, COLLECT_STEPS) = range(20)
+ DU_VR, DU_ORDER, DU, GET_BOOLEAN_STATUS, GET_REAL_STATUS, POST_STEPS, COLLECT_STEPS, GET_TYPED, VR_TYPED,
+ TYPED) = range(23)
 #: columns of plan: the pass, the component, whether it steps in halves, whether
 #: its second half is made at once, whether it steps at the same time as the
 #: rows before it (its sources stepped before this pass)

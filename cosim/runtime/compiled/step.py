@@ -56,12 +56,12 @@ from numba import njit
 from numba import types as nt
 
 from .calls import fmi2_get_state
-from .component import (batched, call_fault, do_step, doubles, fail, finite, largest_change, now, restore, set_inputs,
-                        spent, step_calls)
+from .component import (batched, call_fault, do_step, doubles, fail, finite, get_typed, largest_change, now, restore,
+                        set_inputs, spent, step_calls)
 from .held import gather_mid, held_step, step_together
-from .layout import (COMPONENT, DISCARDED, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP, FIXED_STEP,
-                     FLOOR_OF, GET_CALL, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT, NOT_FINITE_END, OFFSET,
-                     OK, PASS, REUSE_STEPS, SETTLE_TOL, SLOT, TOGETHER, Y)
+from .layout import (COMPONENT, DISCARDED, FAILED_GET, FAILED_RESTORE, FAILED_SAVE, FAILED_SET, FAILED_STEP,
+                     FIXED_STEP, FLOOR_OF, GET_CALL, GET_STATE, GROWTH_LIMIT, HIST_COUNT, LAST_H, N_OUT, N_TYPED,
+                     NOT_FINITE_END, OFFSET, OK, PASS, REUSE_STEPS, SETTLE_TOL, SLOT, TOGETHER, Y)
 from .point_kernels import point_reads
 from .quadratic_kernels import quadratic_passes
 from .qn import qn_new_step, qn_next_input
@@ -252,8 +252,8 @@ def midpoint_steps(spans, rows, ci, ca, states, plan, again, mid, hist, watched_
         if kind & ~DISCARDED:
             return made, kind
         for k in range(ci.shape[0]):
-            o = 1 + ci[k, OFFSET]
-            rows[i, o:o + ci[k, N_OUT]] = doubles(ca[k, Y], ci[k, N_OUT])
+            o, n = 1 + ci[k, OFFSET], ci[k, N_OUT] + ci[k, N_TYPED]
+            rows[i, o:o + n] = doubles(ca[k, Y], n)
         if result[1] == 0.0 and again.size and (result[3] < 0.0 or result[0] < result[3]):
             result[3] = result[0]
         if kind:
@@ -334,6 +334,12 @@ def _step(t, h, ci, ca, states, plan, again, mid, hist, watched_at, predicted_at
     if kind:
         return kind
     for k in range(n):
+        if ci[k, N_TYPED]:  # read for the record alone (none of them is connected)
+            t0 = now(misc, ts)
+            s = get_typed(k, ci, ca)
+            spent(k, t0, misc, ts, fmi_ns)
+            if s > 1:
+                return fail(fault, fault_t, FAILED_GET, k, s, t + h)
         if not finite(doubles(ca[k, Y], ci[k, N_OUT])):
             return fail(fault, fault_t, NOT_FINITE_END, k, 0, t + h)
     _update_peaks(ci, ca, peak, scale, group, group_max, floats[FLOOR_OF])
