@@ -394,6 +394,7 @@ def _operability(sub) -> None:
     o.add_argument("--tension", metavar="COLUMN", help="the wire's tension (default: the column *.T_wire)")
     o.add_argument("--compare", action="append", default=[], metavar="FOLDER[=LABEL]",
                    help="another study's folder whose limits the diagram draws beside (repeatable)")
+    o.add_argument("--label", default="this study", help="this study's limit in the diagram's legend")
     o.add_argument("--out", type=Path, help="study folder (default: results/operability next to the system); run "
                                             "again, it skips the runs that completed")
     o.add_argument("--force", dest="clear", action="store_true", help="clear the runs of an earlier study in --out")

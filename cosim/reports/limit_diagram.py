@@ -41,10 +41,11 @@ def _limit_line(ax, limits: pd.DataFrame, style: dict, label: str) -> None:
 
 
 def write_limit_diagram(path, cells: pd.DataFrame, limits: pd.DataFrame, title: str = "",
-                        others: dict | None = None) -> Path:
+                        others: dict | None = None, label: str = "this study") -> Path:
     """The diagram of ``cells`` and ``limits`` (``studies/operability.py``'s
-    tables) at ``path`` (PNG, or SVG by its suffix); ``others``:
-    ``{label: limits}`` of other studies, drawn beside."""
+    tables) at ``path`` (PNG, or SVG by its suffix), its limit named
+    ``label``; ``others``: ``{label: limits}`` of other studies, drawn
+    beside."""
     path = Path(path)
     headings = sorted(cells["heading"].unique())
     fig, axes = plt.subplots(1, len(headings), figsize=(5.2 * len(headings), 4.6), squeeze=False, sharey=True)
@@ -61,7 +62,7 @@ def write_limit_diagram(path, cells: pd.DataFrame, limits: pd.DataFrame, title: 
         for _, row in here.iterrows():
             ax.annotate(f"{row['utilisation']:.2f}\n{_short(row['governs'])}\nn={int(row['seeds'])}",
                         (row["Tp"], row["Hs"]), ha="center", va="center", fontsize=6.5, zorder=3)
-        _limit_line(ax, limits[limits["heading"] == heading], {"color": "k", "lw": 2}, "this study")
+        _limit_line(ax, limits[limits["heading"] == heading], {"color": "k", "lw": 2}, label)
         for k, (label, other) in enumerate((others or {}).items()):
             _limit_line(ax, other[other["heading"] == heading],
                         {"color": f"C{k}", "lw": 1.5, "ls": "--"}, label)

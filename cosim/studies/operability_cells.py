@@ -4,8 +4,8 @@ their intervals (:func:`cell_rows`), and the largest safe significant wave
 height per peak period and heading (:func:`limits_of`).
 
 The quantities (:func:`quantities_of`): ``tension``, the hoist wire's
-tension [N] (a ``T_wire`` column; its mean over a record the static hook
-load, its minimum the slack); ``tip_heave``, the crane tip's vertical
+tension [N] (a ``T_wire`` column; its value as the run starts, the payload
+hanging still in calm water, the static hook load; its minimum the slack); ``tip_heave``, the crane tip's vertical
 excursion from its mean [m]; ``payload_heave`` and ``payload_swing``, the
 payload's vertical excursion and horizontal distance from its mean
 position [m]; each interface wrench column (role ``interface.wrench.``),
@@ -91,7 +91,9 @@ def seed_row(df: pd.DataFrame, quantities: dict, skip: float) -> dict:
     """One seed's extremes from its run ``df`` (``time`` and the columns of
     ``quantities``), after its first ``skip`` seconds: each quantity's
     largest value (``<q>_max``), the tension's least and mean
-    (``tension_min``, ``tension_mean``), and the record's length
+    and mean (``tension_min``, ``tension_mean``), its first value, the static
+    hook load as the run starts at rest in a calm sea (``tension_static``),
+    and the record's length
     (``record_s``)."""
     window = df[df["time"] >= skip]
     if len(window) < 2:
@@ -101,7 +103,8 @@ def seed_row(df: pd.DataFrame, quantities: dict, skip: float) -> dict:
     for q, cols in quantities.items():
         x = window[cols].to_numpy(float)
         if q == "tension":
-            row.update(tension_max=float(x.max()), tension_min=float(x.min()), tension_mean=float(x.mean()))
+            row.update(tension_max=float(x.max()), tension_min=float(x.min()), tension_mean=float(x.mean()),
+                       tension_static=float(df[cols[0]].iloc[0]))
         elif q in ("tip_heave", "payload_heave"):
             row[f"{q}_max"] = float(np.abs(x - x.mean()).max())
         elif q == "payload_swing":
@@ -138,7 +141,7 @@ def cell_rows(seeds: pd.DataFrame, exposure: float, limits: dict, confidence: fl
 
 
 def _tension_criteria(row: dict, group: pd.DataFrame, records: float, relative: float, confidence: float) -> None:
-    static = float(group["tension_mean"].mean())
+    static = float(group["tension_static"].mean())
     row["tension_static"] = static
     for end in ("mpm", "low", "high"):
         row[f"daf_{end}"] = row[f"tension_{end}"] / static
