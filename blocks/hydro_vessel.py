@@ -60,7 +60,7 @@ import numpy as np
 from .block import ParameterError, Variable, sym6_unpack
 from .compiled_block import CompiledBlock, floats
 from .hull_database import DOFS, read_database, resolve_database
-from .interface import MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
+from .interface import MODEL_RANGE, MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
 from .radiation import fit_radiation
 from .screw import cross, rot_zyx, skew, zyx_rate_terms
@@ -119,6 +119,8 @@ class HydroVessel(CompiledBlock):
         _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from x1 toward y1 (0: following "
                                           "seas, pi/2: beam seas from starboard); within the database's headings"),
         *REALISATION,
+        _P("roll_max", "rad", 0.0, "Largest roll or pitch the linear hydrostatics are taken to hold to, beside "
+                                   "the deck edge and the bilge (in_range; 0: no stated angle)"),
         _P("h_max", "s", 5e-3, "Longest internal integration step (classic Runge-Kutta, fourth order)"),
     ) + tuple(_P(f"q_{d}_0", _UNIT[d], 0.0, f"Initial {d}") for d in DOFS) + tuple(
         _P(f"u_{d}_0", _UNIT[d] + "/s", 0.0, f"Initial {d} rate") for d in DOFS)
@@ -132,9 +134,13 @@ class HydroVessel(CompiledBlock):
         + _per_dof("F_wave", lambda d: _FORCE[d], "First-order wave excitation on the {d}")
         + _per_dof("F_rad", lambda d: _FORCE[d], "Radiation memory force on the {d}, -mu (the fitted "
                                                   "int K(t - s) u(s) ds, with its sign as it acts)")
+        + (_P("in_range", "1", True, "The linear hydrostatics hold: the deck's edge above the water and the "
+                                     "bilge under it (the outline's highest and lowest points against the wave "
+                                     "elevation at the hull's origin), the roll and pitch within roll_max where "
+                                     "it is stated", type="Boolean", role=MODEL_RANGE),)
     )
     feedthrough = ((tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_p_*",
-                                            "eta", "F_wave_*", "F_rad_*")))
+                                            "eta", "F_wave_*", "F_rad_*", "in_range")))
                    + (("*", ("I_A_*", "p_A_*")),))
     default_stop_time = 60.0
     default_step = 5e-3
@@ -164,6 +170,8 @@ class HydroVessel(CompiledBlock):
         self.C = db.hydrostatic_stiffness
         self.r_m = np.array([p.mount_x, p.mount_y, p.mount_z]) - db.cog
         self.D, self.K_moor = self._damping()
+        self.require_positive("roll_max", allow_zero=True)
+        self.deck, self.bilge = _extremes_of(db.outline)
         self._waves()
 
     def _damping(self):
@@ -274,13 +282,39 @@ class HydroVessel(CompiledBlock):
 
     def output(self, t, x, u):
         y = self._compiled("outputs", t, x, u)
-        if y is not None:
-            return y
-        R, J, t_m, b, du = self._solve(t, x, u)
-        acc = J @ du + b
-        p_m = self.db.cog + x[:3] + R @ self.r_m
-        return np.concatenate([x[:12], du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], p_m, [self.elevation(t)],
-                               self.wave_force(t), -self.fit.C @ x[12:]])
+        if y is None:
+            R, J, t_m, b, du = self._solve(t, x, u)
+            acc = J @ du + b
+            p_m = self.db.cog + x[:3] + R @ self.r_m
+            y = np.concatenate([x[:12], du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], p_m, [self.elevation(t)],
+                                self.wave_force(t), -self.fit.C @ x[12:]])
+        return np.append(y, float(self.in_range(x[:6], y[42])))
+
+    def in_range(self, q, eta: float) -> bool:
+        """Whether the linear hydrostatics hold at the displacements ``q``
+        (``eta`` of the module's docstring) in water at ``eta`` [m] (the
+        elevation at the hull's origin, the waves long against the hull):
+        every point of the deck's edge above it, every point of the bilge
+        under it, and the roll and pitch within ``roll_max`` where stated."""
+        roll_max = self.p.roll_max
+        if roll_max > 0 and max(abs(q[3]), abs(q[4])) > roll_max:
+            return False
+        up = rot_zyx(*q[3:6])[2]  # Frame 0's z of the hull's axes
+        deck = self.db.cog[2] + q[2] + (self.deck - self.db.cog) @ up
+        bilge = self.db.cog[2] + q[2] + (self.bilge - self.db.cog) @ up
+        return bool(np.all(deck > eta) and np.all(bilge < eta))
+
+
+def _extremes_of(outline) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a hull's ``outline`` (hull coordinates, NaN rows
+    between its lines) at its highest and its lowest: the deck's edge and
+    the bilge's (the box barge's four corners of each); none without an
+    outline."""
+    if outline is None or not np.isfinite(outline).any():
+        return np.zeros((0, 3)), np.zeros((0, 3))
+    points = np.unique(outline[np.isfinite(outline).all(axis=1)], axis=0)
+    top, bottom = points[:, 2].max(), points[:, 2].min()
+    return points[points[:, 2] >= top - 1e-9], points[points[:, 2] <= bottom + 1e-9]
 
 
 def _anchor_spacing(w) -> float:

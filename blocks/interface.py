@@ -195,3 +195,8 @@ def _joint_rows(M, A):
     K[:n, n:] = -A[:, 6:].T
     K[n:, :n] = A[:, 6:]
     return K
+
+
+#: The role of a Boolean output that is true while its block's model holds
+#: (the master warns where one turns false: ``runtime/observers/model_range.py``)
+MODEL_RANGE = "model.range"

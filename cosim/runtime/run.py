@@ -30,6 +30,7 @@ from .execution import Execution
 from .model import models_of_plan
 from .observers.bridges import Bridges
 from .observers.estimate import Estimate
+from .observers.model_range import ModelRange
 from .observers.pacing import Pacer, Pacing
 from .observers.progress import DeferredSignals, Interrupts, Progress
 from .observers.recorder import Recorder
@@ -176,8 +177,9 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
     with work_folder() as tmp, \
             RunLog.of_plan(plan, out_dir, _settings(plan, config, every), config.progress) as log, \
             DeferredSignals() as signals:
-        bridges = Bridges(plan, log)
-        observers = [Recorder(log, plan, chosen, every), *([bridges] if bridges.bridges else [])]
+        bridges, ranges = Bridges(plan, log), ModelRange(plan)
+        observers = [Recorder(log, plan, chosen, every), *([bridges] if bridges.bridges else []),
+                     *([ranges] if ranges.watched else [])]
         estimate = None
         if config.estimates:
             estimate = Estimate(plan, log, out_dir, every)
