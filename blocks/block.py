@@ -169,8 +169,10 @@ class Block:
     networked: ClassVar[bool] = False
     #: what the 3-D view draws of it: ``"crane"`` (:meth:`skeleton`, in the
     #: mount frame), ``"hull"`` or ``"supports"`` (:meth:`outline`, in its
-    #: own coordinates, the word its legend takes), or None (nothing: a
-    #: controller, a friction, a cylinder's hydraulics); ``calm_water``: the
+    #: own coordinates, the word its legend takes), ``"load"`` (its recorded
+    #: ``payload_p_*`` in Frame 0, on a wire from the crane's recorded tip),
+    #: or None (nothing: a controller, a friction, a cylinder's hydraulics,
+    #: a winch); ``calm_water``: the
     #: view draws the water plane z = 0 of its outline beside it
     draws: ClassVar[str | None] = None
     calm_water: ClassVar[bool] = False

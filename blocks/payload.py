@@ -78,6 +78,7 @@ class Payload(Block):
                    ("*", (("tip_v_*",), "l_wire", "dl_wire")))
     #: the tip moving sideways at 0.5 m/s from rest: the payload lags and swings
     reference_experiment = {"tip_v_x": 0.5}
+    draws = "load"
     max_step = 1e-3
     default_stop_time = 10.0
     default_step = 1e-3

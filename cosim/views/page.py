@@ -23,7 +23,7 @@ __all__ = ["write_page", "figure_of", "arrow", "arrow_scales", "moving_lines", "
 STYLE = {
     "hull": ("#6b7280", 3), "water": ("#7dd3fc", 2), "link": ("#1d4ed8", 9), "bracket": ("#1d4ed8", 4),
     "barrel": ("#c2410c", 12), "piston": ("#a3a3a3", 6), "force": ("#dc2626", 6), "moment": ("#7e22ce", 6),
-    "path": ("#16a34a", 3),
+    "path": ("#16a34a", 3), "wire": ("#111827", 2), "payload": ("#ca8a04", 14),
 }
 #: the largest arrow's length, as a share of the crane's reach
 ARROW_SHARE = 1 / 3

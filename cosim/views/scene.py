@@ -92,7 +92,9 @@ class Drawing:
         R, p = _mount_pose(df, times, t)
         parts, static = [], []
         for name, block in self.blocks.items():
-            if block.draws == "crane":
+            if block.draws == "load":
+                parts.extend(self._load(df, name, times, t))
+            elif block.draws == "crane":
                 for part in crane_parts(block, self._values(df, name, times, t), (R, p)):
                     points = part.points if part.ground else _to_ground(part.points, R, p)
                     parts.append(Part(part.name, part.kind, points))
@@ -105,6 +107,20 @@ class Drawing:
         scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=list(self.notes))
         _add_wrench(scene, df, t, R)
         return scene
+
+    def _load(self, df, component, times, t) -> list[Part]:
+        """A payload (its recorded ``payload_p_*``, Frame 0) and its wire from
+        the crane's tip (a crane's recorded ``tip_p_*``), in Frame 0 [m]."""
+        get = self._values(df, component, times, t)
+        at = np.column_stack([get(f"payload_p_{c}") for c in "xyz"])
+        crane = next((c[: -len(".tip_p_x")] for c in df.columns if c.endswith(".tip_p_x")), None)
+        # the payload a short thick bar, a line's way of being a block
+        parts = [Part(f"{component}", "payload", np.stack([at + [0, 0, 0.3], at - [0, 0, 0.3]], axis=1), ground=True)]
+        if crane is None:
+            self.notes.append(f"component {component}: no crane's tip recorded (tip_p_*): its wire is not drawn")
+            return parts
+        tip = np.column_stack([np.interp(times, t, df[f"{crane}.tip_p_{c}"].to_numpy()) for c in "xyz"])
+        return [Part(f"{component} wire", "wire", np.stack([tip, at], axis=1), ground=True)] + parts
 
     def _values(self, df, component, times, t):
         def get(name):

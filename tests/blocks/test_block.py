@@ -99,9 +99,12 @@ def test_what_a_block_declares_it_can_do(name):
     """What a block declares of itself, the rest of the package reads
     without a list of its own: the view draws a ``"crane"`` by its
     skeleton and a ``"hull"`` or ``"supports"`` by its outline (and the
-    outline is there); a compiled block names its compile, with a time."""
+    outline is there), a ``"load"`` by its recorded position (its outputs
+    ``payload_p_*``); a compiled block names its compile, with a time."""
     cls = BLOCKS[name]
-    assert cls.draws in (None, "crane", "hull", "supports")
+    assert cls.draws in (None, "crane", "hull", "supports", "load")
+    if cls.draws == "load":
+        assert {f"payload_p_{c}" for c in "xyz"} <= {v.name for v in cls.outputs}
     assert (cls.skeleton is not Block.skeleton) == (cls.draws == "crane")
     assert (cls.outline is not Block.outline) == (cls.draws in ("hull", "supports"))
     if cls.draws in ("hull", "supports"):

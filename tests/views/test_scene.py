@@ -67,3 +67,28 @@ def test_what_is_not_drawn_is_named():
                                                 "blocks, whose geometry is known"]
     with pytest.raises(CraneCosimError, match="component crane did not record q_jib_cyl"):
         scene_of(df.drop(columns="crane.q_jib_cyl"), COMPONENTS, "")
+
+
+def test_a_payload_hangs_on_its_wire_from_the_cranes_tip():
+    """A payload (``draws = "load"``) is drawn where it was recorded, in
+    Frame 0, on a wire from the crane's recorded tip; without the tip, its
+    wire is named as not drawn."""
+    df = knuckle_boom_on_vessel(duration=1.0)
+    t = df["time"].to_numpy()
+    tip = np.column_stack([9.0 + 0.1 * np.sin(t), 0.2 * t, 4.5 + 0.3 * np.cos(t)])
+    for i, c in enumerate("xyz"):
+        df[f"crane.tip_p_{c}"] = tip[:, i]
+        df[f"payload.payload_p_{c}"] = tip[:, i] - [0.0, 0.3, 10.0][i]
+    components = {**COMPONENTS, "payload": {"source": "fmus/Payload.fmu", "parameters": {}}}
+    scene = scene_of(df, components, "", fps=10.0)
+    wire = next(p for p in scene.parts if p.kind == "wire")
+    load = next(p for p in scene.parts if p.kind == "payload")
+    for f, time in enumerate(scene.times):
+        at_tip = [_at(df, f"crane.tip_p_{c}", time) for c in "xyz"]
+        at_load = [_at(df, f"payload.payload_p_{c}", time) for c in "xyz"]
+        assert np.allclose(wire.points[f], [at_tip, at_load], rtol=0, atol=1e-12)
+        assert np.allclose(load.points[f].mean(axis=0), at_load, rtol=0, atol=1e-12)
+    no_tip = df.drop(columns=[f"crane.tip_p_{c}" for c in "xyz"])
+    scene = scene_of(no_tip, components, "", fps=10.0)
+    assert not any(p.kind == "wire" for p in scene.parts)
+    assert "component payload: no crane's tip recorded (tip_p_*): its wire is not drawn" in scene.notes
