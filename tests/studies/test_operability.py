@@ -148,3 +148,31 @@ def test_bad_input_is_one_sentence_before_anything_runs(lift, tmp_path, capsys, 
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1, err
     assert not (tmp_path / "s").exists()
+
+
+def test_a_failed_run_is_named_and_its_sea_state_judged_from_the_others(tmp_path):
+    """Runs that failed are told, each in a sentence, and left out; a sea
+    state left with fewer than two runs is not judged."""
+    from crane_cosim.studies.operability import SeaGrid, Study, _cells, _seed_rows, case_name
+
+    grid = SeaGrid((1.0, 2.0), (8.0,), (90.0,))
+    t = np.arange(0.0, 10.0, 0.1)
+    statuses = {}
+    for hs in grid.Hs:
+        for seed in (1, 2, 3):
+            name = case_name(hs, 8.0, 90.0, seed)
+            failed = (hs == 1.0 and seed == 2) or (hs == 2.0 and seed > 1)
+            statuses[name] = ("failed", "its vessel capsized") if failed else ("completed", "")
+            if not failed:
+                (tmp_path / "cases" / name).mkdir(parents=True)
+                pd.DataFrame({"time": t, "p.T_wire": 100.0 + seed * np.sin(t)}).to_parquet(
+                    tmp_path / "cases" / name / "results.parquet")
+    summary = pd.DataFrame({"case": list(statuses), "status": [s for s, _ in statuses.values()],
+                            "reason": [r for _, r in statuses.values()]})
+    rows, failed = _seed_rows(tmp_path, grid, {cell: 3 for cell in grid.cells()}, summary,
+                              {"tension": ["p.T_wire"]}, lambda tp: 1.0, {})
+    assert failed == ["Hs1_Tp8_h90_s2: its vessel capsized", "Hs2_Tp8_h90_s2: its vessel capsized",
+                      "Hs2_Tp8_h90_s3: its vessel capsized"]
+    assert [r["case"] for r in rows] == ["Hs1_Tp8_h90_s1", "Hs1_Tp8_h90_s3", "Hs2_Tp8_h90_s1"]
+    cells = _cells(pd.DataFrame(rows), Study(limits={"daf": 2.0}))
+    assert cells[["Hs", "seeds"]].values.tolist() == [[1.0, 2]]
