@@ -72,7 +72,8 @@ def write_limit_diagram(path, cells: pd.DataFrame, limits: pd.DataFrame, title: 
         ax.set_ylim(0.0, hs_all[-1] + dhs)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("significant wave height Hs [m]")
-    axes[0][-1].legend(loc="upper right", fontsize=8)
+    # below the axes, where no sea state lies under it
+    axes[0][-1].legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8)
     fig.colorbar(image, ax=axes[0].tolist(), extend="max", label="largest utilisation (1: at the limit)")
     fig.suptitle(title or "Largest safe Hs: ● where the utilisation crosses 1, ▲ at least the grid's largest, "
                           "▼ below its smallest", fontsize=10)
