@@ -90,10 +90,10 @@ class Drawing:
         times = np.arange(t[0], t[-1], 1.0 / fps)
         times = np.append(times, t[-1]) if times.size == 0 or times[-1] < t[-1] - 1e-9 else times
         R, p = _mount_pose(df, times, t)
-        parts, static = [], []
+        parts, static, notes = [], [], list(self.notes)
         for name, block in self.blocks.items():
             if block.draws == "load":
-                parts.extend(self._load(df, name, times, t))
+                parts.extend(self._load(df, name, times, t, notes))
             elif block.draws == "crane":
                 for part in crane_parts(block, self._values(df, name, times, t), (R, p)):
                     points = part.points if part.ground else _to_ground(part.points, R, p)
@@ -104,23 +104,28 @@ class Drawing:
                 parts.append(Part(f"{name} {block.draws}", "hull", _to_ground(local, R, p)))
                 if block.calm_water:
                     static.append(Part("calm water", "water", _water(outline)))
-        scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=list(self.notes))
+        scene = Scene(title=title, times=times, parts=parts, static=static, mount=p, notes=notes)
         _add_wrench(scene, df, t, R)
         return scene
 
-    def _load(self, df, component, times, t) -> list[Part]:
+    def _load(self, df, component, times, t, notes: list) -> list[Part]:
         """A payload (its recorded ``payload_p_*``, Frame 0) and its wire from
-        the crane's tip (a crane's recorded ``tip_p_*``), in Frame 0 [m]."""
-        get = self._values(df, component, times, t)
-        at = np.column_stack([get(f"payload_p_{c}") for c in "xyz"])
+        the crane's tip (a crane's recorded ``tip_p_*``), in Frame 0 [m];
+        why the wire is not drawn, where it is not, into ``notes``."""
+        at = self._position(df, component, "payload_p", times, t)
         crane = next((c[: -len(".tip_p_x")] for c in df.columns if c.endswith(".tip_p_x")), None)
         # the payload a short thick bar, a line's way of being a block
         parts = [Part(f"{component}", "payload", np.stack([at + [0, 0, 0.3], at - [0, 0, 0.3]], axis=1), ground=True)]
         if crane is None:
-            self.notes.append(f"component {component}: no crane's tip recorded (tip_p_*): its wire is not drawn")
+            notes.append(f"component {component}: no crane's tip recorded (tip_p_*): its wire is not drawn")
             return parts
-        tip = np.column_stack([np.interp(times, t, df[f"{crane}.tip_p_{c}"].to_numpy()) for c in "xyz"])
+        tip = self._position(df, crane, "tip_p", times, t)
         return [Part(f"{component} wire", "wire", np.stack([tip, at], axis=1), ground=True)] + parts
+
+    def _position(self, df, component, prefix, times, t) -> np.ndarray:
+        """``component``'s recorded ``<prefix>_x, _y, _z`` at the frames (frames, 3)."""
+        get = self._values(df, component, times, t)
+        return np.column_stack([get(f"{prefix}_{c}") for c in "xyz"])
 
     def _values(self, df, component, times, t):
         def get(name):
