@@ -92,7 +92,8 @@ def cmd_operability(args) -> int:
     system = args.system.resolve()
     out = args.out or (system if system.is_dir() else system.parent) / "results" / "operability"
     cells, limits, failed = operability(system, grid, out, study, config, args.sea, args.scheduler, args.workers,
-                                        force=args.clear, say=lambda text: print(f"operability: {text}", file=sys.stderr, flush=True))
+                                        force=args.clear,
+                                        say=lambda text: print(f"operability: {text}", file=sys.stderr, flush=True))
     figure = write_limit_diagram(out / "limit_diagram.png", cells, limits, others=others, label=args.label)
     safe = int(cells["safe"].sum())
     print(f"{safe} of {len(cells)} sea states safe; table {out / 'operability.csv'}, limits {out / 'limits.csv'}, "

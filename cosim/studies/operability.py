@@ -47,7 +47,7 @@ from .operability_cells import SEA, cell_rows, limits_of, quantities_of, seed_ro
 from .sweep import sweep
 from .sweep_folder import CASES, RESULTS
 
-__all__ = ["SeaGrid", "Study", "ROUNDS", "RUNS", "sea_component", "grid_cases", "operability"]
+__all__ = ["SeaGrid", "Study", "ROUNDS", "RUNS", "described", "sea_component", "grid_cases", "operability"]
 
 #: the rounds of added seeds at most
 ROUNDS = 3
@@ -120,14 +120,11 @@ class Study:
                 raise CraneCosimError(f"the limit on {name} must be a number above 0, not {limit!r}")
 
 
-def sea_component(system, name: str | None = None) -> str:
+def sea_component(models: dict, name: str | None = None) -> str:
     """The component that sets the sea state: ``name``, or the one whose
-    parameters include :data:`SEA_PARAMETERS`."""
-    found = []
-    for comp in system.components:
-        variables = describe(system.source_path(comp)).variables
-        if all(p in variables for p in SEA_PARAMETERS):
-            found.append(comp.name)
+    parameters include :data:`SEA_PARAMETERS`; ``models``: each
+    component's ``ModelInfo`` by name (:func:`described`)."""
+    found = [comp for comp, model in models.items() if all(p in model.variables for p in SEA_PARAMETERS)]
     if name is not None:
         if name not in found:
             raise CraneCosimError(f"--sea {name}: the system has no component of that name with the parameters "
@@ -139,15 +136,26 @@ def sea_component(system, name: str | None = None) -> str:
     return found[0]
 
 
-def _columns_of(system) -> tuple[list[str], dict]:
-    """Every output column a run of ``system`` records, and their roles."""
+def described(system) -> dict:
+    """Each component's ``ModelInfo`` (``runtime/model.describe``) by name."""
+    return {comp.name: describe(system.source_path(comp)) for comp in system.components}
+
+
+def _columns_of(models: dict) -> tuple[list[str], dict]:
+    """Every output column a run of the components of ``models`` records,
+    and their roles."""
     columns, roles = [], {}
-    for comp in system.components:
-        for v in describe(system.source_path(comp)).outputs():
-            columns.append(f"{comp.name}.{v.name}")
+    for name, model in models.items():
+        for v in model.outputs():
+            columns.append(f"{name}.{v.name}")
             if v.role:
                 roles[columns[-1]] = v.role
     return columns, roles
+
+
+def _read_columns(quantities: dict) -> list[str]:
+    """The columns the study reads of each run (:func:`quantities_of`'s)."""
+    return sorted({c for cols in quantities.values() for c in cols})
 
 
 def case_name(hs: float, tp: float, heading: float, seed: int) -> str:
@@ -178,6 +186,7 @@ def _seed_rows(runs: Path, grid: SeaGrid, seeds: dict, summary: pd.DataFrame, qu
     status = dict(zip(summary["case"], summary["status"]))
     reason = dict(zip(summary["case"], summary.get("reason", pd.Series([""] * len(summary)))))
     rows, failed = [], []
+    columns = ["time"] + _read_columns(quantities)
     for (hs, tp, heading) in grid.cells():
         for seed in range(1, seeds[(hs, tp, heading)] + 1):
             name = case_name(hs, tp, heading, seed)
@@ -186,7 +195,6 @@ def _seed_rows(runs: Path, grid: SeaGrid, seeds: dict, summary: pd.DataFrame, qu
                 continue
             if name not in known:
                 path = runs / CASES / name / RESULTS
-                columns = ["time"] + sorted({c for cols in quantities.values() for c in cols})
                 try:
                     df = pd.read_parquet(path, columns=columns)
                     known[name] = seed_row(df, quantities, skip(tp))
@@ -226,7 +234,7 @@ def _recorded(config: RunConfig, quantities: dict) -> RunConfig:
     """``config`` recording only the study's columns, unless it names its own."""
     if config.record is not None:
         return config
-    return config.replace(record=tuple(sorted({c for cols in quantities.values() for c in cols})))
+    return config.replace(record=tuple(_read_columns(quantities)))
 
 
 def operability(system_path, grid: SeaGrid, out, study: Study | None = None, config: RunConfig | None = None,
@@ -241,10 +249,10 @@ def operability(system_path, grid: SeaGrid, out, study: Study | None = None, con
     config = config or RunConfig()
     out = Path(out)
     with open_system(system_path) as opened:
-        applied = config.applied_to(opened.system)
-        sea = sea_component(applied, sea)
-        quantities = quantities_of(*_columns_of(applied), study.tension)
-        grows = "t_ramp" in describe(applied.source_path(applied.component(sea))).variables
+        models = described(config.applied_to(opened.system))
+    sea = sea_component(models, sea)
+    quantities = quantities_of(*_columns_of(models), study.tension)
+    grows = "t_ramp" in models[sea].variables
     _check_limits(study.limits, quantities)
     ramped = study.ramp_periods if grows else None
 
@@ -263,13 +271,14 @@ def operability(system_path, grid: SeaGrid, out, study: Study | None = None, con
         rows, failed = _seed_rows(out / RUNS, grid, seeds, summary, quantities, skip, known)
         per_seed = pd.DataFrame(rows)
         cells = _cells(per_seed, study)
+        limits = limits_of(cells)
         out.mkdir(parents=True, exist_ok=True)
-        _write(out, per_seed, cells, study, grid, sea, ramped, failed)
+        _write(out, per_seed, cells, limits, study, grid, sea, ramped, failed)
         more = _more_seeds(cells, seeds, study)
         if not more or round_ == ROUNDS:
             break
         seeds.update(more)
-    return cells, limits_of(cells), failed
+    return cells, limits, failed
 
 
 def _cells(per_seed: pd.DataFrame, study: Study) -> pd.DataFrame:
@@ -300,12 +309,12 @@ def _more_seeds(cells: pd.DataFrame, seeds: dict, study: Study) -> dict:
     return more
 
 
-def _write(out: Path, per_seed: pd.DataFrame, cells: pd.DataFrame, study: Study, grid: SeaGrid, sea: str,
-           ramped: float | None, failed: list[str]) -> None:
+def _write(out: Path, per_seed: pd.DataFrame, cells: pd.DataFrame, limits: pd.DataFrame, study: Study,
+           grid: SeaGrid, sea: str, ramped: float | None, failed: list[str]) -> None:
     per_seed.to_csv(out / "seeds.csv", index=False)
     cells.to_csv(out / "operability.csv", index=False)
     cells.to_parquet(out / "operability.parquet", index=False)
-    limits_of(cells).to_csv(out / "limits.csv", index=False)
+    limits.to_csv(out / "limits.csv", index=False)
     settings = {"sea_component": sea, "grid": {k: list(getattr(grid, k)) for k in SEA},
                 "exposure_s": study.exposure, "ramp_periods": ramped, "settle_s": study.settle, "seeds": study.seeds,
                 "max_seeds": study.max_seeds, "confidence": study.confidence, "relative": study.relative,

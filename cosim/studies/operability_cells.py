@@ -5,8 +5,9 @@ height per peak period and heading (:func:`limits_of`).
 
 The quantities (:func:`quantities_of`): ``tension``, the hoist wire's
 tension [N] (a ``T_wire`` column; its value as the run starts, the payload
-hanging still in calm water, the static hook load; its minimum the slack); ``tip_heave``, the crane tip's vertical
-excursion from its mean [m]; ``payload_heave`` and ``payload_swing``, the
+hanging still in calm water, the static hook load; its minimum the
+slack); ``tip_heave``, the crane tip's vertical excursion from its mean
+[m]; ``payload_heave`` and ``payload_swing``, the
 payload's vertical excursion and horizontal distance from its mean
 position [m]; each interface wrench column (role ``interface.wrench.``),
 its magnitude [N, N.m].  A seed gives each one's largest value after the
@@ -91,10 +92,9 @@ def seed_row(df: pd.DataFrame, quantities: dict, skip: float) -> dict:
     """One seed's extremes from its run ``df`` (``time`` and the columns of
     ``quantities``), after its first ``skip`` seconds: each quantity's
     largest value (``<q>_max``), the tension's least and mean
-    and mean (``tension_min``, ``tension_mean``), its first value, the static
-    hook load as the run starts at rest in a calm sea (``tension_static``),
-    and the record's length
-    (``record_s``)."""
+    (``tension_min``, ``tension_mean``) and its first value, the static hook
+    load as the run starts at rest in a calm sea (``tension_static``), and
+    the record's length (``record_s``)."""
     window = df[df["time"] >= skip]
     if len(window) < 2:
         raise CraneCosimError(f"the run holds nothing after the first {skip:g} s that are left out "
@@ -178,9 +178,9 @@ def limits_of(cells: pd.DataFrame) -> pd.DataFrame:
     """The largest safe ``Hs`` [m] per peak period and heading: where the
     largest utilisation crosses 1 between two heights of the grid, the
     height there by linear interpolation (``limit``: ``interpolated``);
-    the grid's largest where every height is safe (``at least``); 0 where
-    even its smallest is not (``below``, then ``Hs_limit`` is that smallest
-    height).  The heights above the first unsafe one are not looked at."""
+    the grid's largest where every height is safe (``at least``); where
+    even its smallest is not, that smallest (``below``: the limit lies
+    under it).  The heights above the first unsafe one are not looked at."""
     rows = []
     for (tp, heading), group in cells.groupby(["Tp", "heading"], sort=True):
         g = group.sort_values("Hs")
