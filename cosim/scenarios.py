@@ -360,12 +360,12 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
                               tip_load=tip_load)
     s.name = "KnuckleBoomOnBarge"
     params = {**BARGE_SEA, **(sea or {})}
-    s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **settled_barge(params, tip_load))
+    start = settled_barge(params, tip_load)
+    s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **start)
     s.components.insert(0, s.components.pop())
     for v in MOUNT_MOTION:
         s.connect(f"vessel.{v.name}", f"crane.{v.name}")
     if one_way:
-        start = settled_barge(params, tip_load)
         R = rot_zyx(*(start[f"q_{d}_0"] for d in ("roll", "pitch", "yaw")))
         for name, value in frozen_crane(tip_load, R).items():
             s.set_parameter(f"vessel.{name}", value)
