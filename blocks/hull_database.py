@@ -31,8 +31,8 @@ Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
   ``radiation_damping`` (``blocks/radiation.py``), ``radiation_A``,
   ``radiation_B``, ``radiation_C`` (dimension ``memory_state``), its
   tolerance, orders and errors per pair in the attribute
-  ``radiation_fit`` (JSON); a database without them is fitted when read
-  by the vessel;
+  ``radiation_fit`` (JSON); the vessel refuses a database without them
+  (``crane-cosim hydro --refit`` fits one);
 * scalars as attributes: ``rho`` [kg/m3], ``g`` [m/s2], ``mass`` [kg],
   ``displaced_volume`` [m3], ``waterplane_area`` [m2], the reference
   point ``cog_x/y/z`` [m] in the hull's own coordinates (origin in the

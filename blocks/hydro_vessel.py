@@ -62,7 +62,6 @@ from .compiled_block import CompiledBlock, floats
 from .hull_database import DOFS, read_database, resolve_database
 from .interface import MODEL_RANGE, MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
-from .radiation import fit_radiation
 from .screw import cross, rot_zyx, skew, zyx_rate_terms
 from .waves import REALISATION, SPECTRUM, ramp, realisation, require_sea_state
 
@@ -327,18 +326,21 @@ def _anchor_spacing(w) -> float:
 
 
 #: the databases read and their radiation fits, by name or by the file's
-#: path and modification time: an FMU remakes its block when a parameter changes, and
-#: a database without its fit takes seconds to fit
+#: path and modification time: an FMU remakes its block when a parameter changes
 _FITS = {}
 
 
 def _database_and_fit(database: str):
-    """The database ``database`` names and its radiation memory's fit."""
+    """The database ``database`` names and its radiation memory's fit (the
+    database's own: fitting takes seconds and the fitting code, scipy's
+    optimisers, has no place in a vessel's FMU)."""
     key = resolve_database(database)[1]
     if key not in _FITS:
         db = read_database(database)
-        fit = db.radiation or fit_radiation(db.omega, db.added_mass, db.radiation_damping, db.added_mass_inf)
-        _FITS[key] = db, fit
+        if db.radiation is None:
+            raise ValueError(f"{database} carries no fitted radiation memory: `crane-cosim hydro --refit "
+                             f"{database}` fits it")
+        _FITS[key] = db, db.radiation
     return _FITS[key]
 
 

@@ -322,7 +322,11 @@ def parser(description: str) -> argparse.ArgumentParser:
     hy = sub.add_parser("hydro", help="compute a hull's hydrodynamic database with Capytaine (the optional extra "
                                       "hydro) for the HydroVessel")
     hy.add_argument("hull", type=Path, help="the hull file (TOML: shape, mass properties, frequencies, headings, "
-                                            "water; examples/hydro_vessel/barge.toml is one)")
+                                            "water; examples/hydro_vessel/barge.toml is one), or with --refit a "
+                                            "database")
+    hy.add_argument("--refit", action="store_true", help="fit the radiation memory of the database HULL names "
+                                                         "again, passive (a database from elsewhere, or older), "
+                                                         "and write it (default: in place)")
     hy.add_argument("--out", type=Path, help="the database to write (NetCDF; default: the hull file's name with "
                                              ".nc, beside it)")
 

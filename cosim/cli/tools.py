@@ -9,10 +9,12 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from ..blocks.block import ParameterError, Variable
-from ..blocks.hull_database import write_database
+from ..blocks.hull_database import read_database, write_database
+from ..blocks.radiation_fit import fit_radiation
 from ..blocks.registry import BLOCKS
 from ..blocks.units import UNITS
 from ..blocks.warm_up import warm_up
@@ -268,7 +270,10 @@ def cmd_export_results(args) -> int:
 
 
 def cmd_hydro(args) -> int:
-    """Compute the hull file's database with Capytaine and write it."""
+    """Compute the hull file's database with Capytaine and write it; with
+    ``--refit``, fit a database's radiation memory again and write it."""
+    if args.refit:
+        return _refit(args.hull, args.out or args.hull)
     spec = read_hull(args.hull)
     out = args.out or args.hull.with_suffix(".nc")
     # the standard output holds the database's path alone, for a script to
@@ -282,6 +287,21 @@ def cmd_hydro(args) -> int:
     write_database(db, out)
     print(f"hydro: {db.computed_by}, in {time.perf_counter() - start:.0f} s; a HydroVessel takes it by its path: "
           f"--set vessel.database={Path(out).resolve()}", file=sys.stderr)
+    print(out)
+    return 0
+
+
+def _refit(path: Path, out: Path) -> int:
+    """The database at ``path`` with its radiation memory fitted again,
+    written at ``out``."""
+    try:
+        db = read_database(path)
+    except (OSError, ValueError) as e:
+        raise CraneCosimError(f"hydro --refit: {e}") from None
+    fit = fit_radiation(db.omega, db.added_mass, db.radiation_damping, db.added_mass_inf)
+    write_database(replace(db, radiation=fit), out)
+    print(f"hydro: {path}'s radiation memory fitted again: {fit.n_states} states, passive, every pair within "
+          f"{max(fit.errors.values()):.1%} of its largest |K|", file=sys.stderr)
     print(out)
     return 0
 

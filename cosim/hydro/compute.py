@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from ..blocks.hull_database import DOFS, HullDatabase
-from ..blocks.radiation import fit_radiation
+from ..blocks.radiation_fit import fit_radiation
 from ..errors import CraneCosimError
 from .outline import hull_outline
 

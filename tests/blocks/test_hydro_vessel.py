@@ -154,8 +154,8 @@ def _decay_periods(block, dof, start, stop):
 #: its added mass falls from 2.6e6 kg at infinite frequency to 2.0e6 kg at
 #: w_n, so the mode of the complex frequency the decay follows is not the
 #: real w_n's: the linear system's eigenvalue is 4.91 s), roll +0.22%
-#: (1% damping), pitch -1.8% (10% damping, the periods 4.76, 4.56, 4.47 s)
-TOLERANCE_PERIOD = {HEAVE: 0.14, ROLL: 6.6e-3, PITCH: 0.053}
+#: (1% damping), pitch -1.6% (10% damping, the periods 4.77, 4.57, 4.48 s)
+TOLERANCE_PERIOD = {HEAVE: 0.14, ROLL: 6.6e-3, PITCH: 0.047}
 
 
 @pytest.mark.parametrize("dof, start", [(HEAVE, 0.2), (ROLL, 0.05), (PITCH, 0.01)], ids=["heave", "roll", "pitch"])
@@ -171,7 +171,7 @@ def test_free_decay_follows_the_linear_systems_eigenvalues(free):
     """The heave and roll decays swing at the periods of the eigenvalues of
     the linear system (the equations of motion with the fitted memory, at
     rest): an independent computation of the same modes (measured 0.45% on
-    heave's first three periods, 8.5e-6 on roll's)."""
+    heave's first three periods, 1.9e-5 on roll's)."""
     n = free.fit.A.shape[0]
     M_inv = np.linalg.inv(free.db.inertia_matrix + free.A_inf)
     S = np.zeros((12 + n, 12 + n))
@@ -180,7 +180,7 @@ def test_free_decay_follows_the_linear_systems_eigenvalues(free):
     S[6:12, 12:] = -M_inv @ free.fit.C
     S[12:, 6:12], S[12:, 12:] = free.fit.B, free.fit.A
     modes = np.linalg.eig(S)
-    for dof, start, tolerance in ((HEAVE, 0.2, 1.35e-2), (ROLL, 0.05, 3e-5)):
+    for dof, start, tolerance in ((HEAVE, 0.2, 1.35e-2), (ROLL, 0.05, 6e-5)):
         # the mode that moves this degree of freedom most, against its whole
         # eigenvector (the memory's own modes hardly move the vessel)
         share = np.abs(modes.eigenvectors[dof]) / np.linalg.norm(modes.eigenvectors, axis=0)
@@ -194,7 +194,7 @@ def test_free_decay_follows_the_linear_systems_eigenvalues(free):
 def test_regular_waves_against_the_frequency_domain_rao(free, w, heading):
     """On its periodic motion in a regular wave, the time-domain vessel
     keeps Capytaine's RAO: amplitude and phase of each motion within 2%
-    of the largest of them (measured at most 1.4%, heave near its resonance
+    of the largest of them (measured at most 1.3%, heave near its resonance
     at 1.2 rad/s: the memory's fit, 2.3% from the database there)."""
     db, b = free.db, math.radians(heading)
     _regular_wave(free, w, b)

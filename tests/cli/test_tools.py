@@ -1,10 +1,16 @@
 """``crane-cosim build-fmus``, ``hydro`` ... (``cosim/cli/tools.py``): where
-``hydro`` writes a hull's database, and what it says of it."""
+``hydro`` writes a hull's database, what it says of it, and ``--refit``."""
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
+from crane_cosim.blocks.block import ParameterError
+from crane_cosim.blocks.hull_database import read_database, write_database
+from crane_cosim.blocks.hydro_vessel import HydroVessel
 from crane_cosim.cli import main, tools
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,3 +37,19 @@ def test_hydro_says_how_a_vessel_takes_the_database(tmp_path, monkeypatch, capsy
     assert captured.out.strip() == str(tmp_path / "barge.nc")
     assert captured.err.strip().splitlines()[-1] == (f"hydro: Capytaine, in 0 s; a HydroVessel takes it by its path: "
                                                      f"--set vessel.database={tmp_path / 'barge.nc'}")
+
+
+def test_hydro_refit_fits_a_database_without_its_memory_and_the_vessel_takes_it(tmp_path, capsys):
+    """A database written without its radiation memory is refused by the
+    vessel in one sentence that names the command; ``hydro --refit`` fits
+    it (the shipped barge's fit again, the same orders) and the vessel
+    takes it."""
+    bare = tmp_path / "bare.nc"
+    write_database(replace(read_database("barge"), radiation=None), bare)
+    with pytest.raises(ParameterError, match=r"^HydroVessel parameter database: .*bare.nc carries no fitted "
+                                             r"radiation memory: `crane-cosim hydro --refit .*bare.nc` fits it$"):
+        HydroVessel(database=str(bare))
+    assert main(["hydro", "--refit", str(bare)]) == 0
+    assert capsys.readouterr().out.strip() == str(bare)
+    assert read_database(bare).radiation.orders == read_database("barge").radiation.orders
+    assert HydroVessel(database=str(bare)).fit.n_states == read_database("barge").radiation.n_states
