@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 
 from .blocks.block import WRENCH_COMPONENTS
 from .blocks.controller import Controller, KnuckleBoomController
@@ -21,7 +20,7 @@ from .blocks.screw import rot_zyx
 from .hoist import add_hoist, add_payload
 from .runtime.system import System
 from .ssp import write_ssd
-from .vessel_start import crane_inputs, held_outputs, held_wrench
+from .vessel_start import barge_at_rest, crane_inputs, held_outputs
 
 #: each example's master algorithm and step [s]: the cheapest of those
 #: measured that keep every recorded force within 0.1% of its peak (RMS) of
@@ -199,7 +198,7 @@ P_B_HOLD = 1e6  # Pa: rod-side pressure at the start; the piston side holds the 
 
 def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, step: float | None = None,
                           on_vessel: bool = True, friction: bool = True, sea: dict | None = None,
-                          algorithm: str | None = None, tip_load=None) -> System:
+                          algorithm: str | None = None, tip_load=None, mount_R=None) -> System:
     """The knuckle boom crane of Cibicik & Egeland (2019) with hydraulic
     cylinders on the vessel of Cibicik & Egeland (2018), scaled to carry it
     (:data:`SCALED_VESSEL`), and the hoisting sequence of
@@ -221,7 +220,9 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     vessel, with :data:`SCALED_WAVE_GAINS` (:func:`add_waves`).  ``tip_load``
     [N] (Frame 0): a force at the crane's tip that the cylinders' start
     pressures hold too (a payload's weight; the system then needs the
-    payload, :func:`add_payload`)."""
+    payload, :func:`add_payload`).  ``mount_R`` (``R_1^0``, default level):
+    the mount's orientation at the start, at which those pressures hold
+    the crane (a vessel that starts heeled)."""
     s = System("OffshoreKnuckleBoom" if on_vessel else "HydraulicKnuckleBoom", stop_time=stop_time,
                **_master("OffshoreKnuckleBoom", step, algorithm), base_dir=Path(base_dir) if base_dir else Path.cwd())
     if on_vessel:
@@ -230,7 +231,7 @@ def offshore_knuckle_boom(base_dir=None, fmu_dir: str = "fmus", stop_time: float
     if friction:
         s.add_component("friction", f"{fmu_dir}/KnuckleBoomFriction.fmu")
     crane = KnuckleBoomCrane()
-    hold = crane.holding(crane.initial_state(), crane_inputs(crane, tip_load=tip_load))
+    hold = crane.holding(crane.initial_state(), crane_inputs(crane, mount_R, tip_load))
     for c, F in zip(CYLINDERS, hold[1:]):
         geometry = HydraulicCylinder(**CYLINDERS[c])
         p_A0 = (F + P_B_HOLD * geometry.A_B) / geometry.A_A
@@ -349,24 +350,25 @@ def hydro_vessel(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 20.0, 
     offshore knuckle boom's algorithm and step, the iterated midpoint at 5
     ms.  ``tip_load`` [N] (Frame 0): a force at the crane's tip that the
     cylinders' start pressures and the barge's start hold too (a payload's
-    weight; the system then needs the payload).  ``one_way``: the barge
-    moves as the waves move it with the crane frozen at its start pose (its
-    articulated inertia and bias wrench at the mount held at their start
-    values, :func:`frozen_crane`), the crane's motion and the payload's
-    pull never reaching it: the vessel's motion prescribed by its transfer
-    functions, as a study that takes a vessel's RAOs and runs the crane on
-    them does."""
-    s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm,
-                              tip_load=tip_load)
-    s.name = "KnuckleBoomOnBarge"
+    weight; the system then needs the payload); the cylinders' pressures
+    hold the crane on the barge's heeled deck, so that in calm water the
+    whole starts at rest.  ``one_way``: the barge moves as the waves move
+    it with the crane frozen at its start pose (its articulated inertia
+    and bias wrench at the mount held at their start values,
+    :func:`frozen_crane`), the crane's motion and the payload's pull never
+    reaching it: the vessel's motion prescribed by its transfer functions,
+    as a study that takes a vessel's RAOs and runs the crane on them does."""
     params = {**BARGE_SEA, **(sea or {})}
     start = settled_barge(params, tip_load)
+    R = rot_zyx(*(start[f"q_{d}_0"] for d in ("roll", "pitch", "yaw")))
+    s = offshore_knuckle_boom(base_dir, fmu_dir, stop_time, step, on_vessel=False, algorithm=algorithm,
+                              tip_load=tip_load, mount_R=R)
+    s.name = "KnuckleBoomOnBarge"
     s.add_component("vessel", f"{fmu_dir}/HydroVessel.fmu", **params, **start)
     s.components.insert(0, s.components.pop())
     for v in MOUNT_MOTION:
         s.connect(f"vessel.{v.name}", f"crane.{v.name}")
     if one_way:
-        R = rot_zyx(*(start[f"q_{d}_0"] for d in ("roll", "pitch", "yaw")))
         for name, value in frozen_crane(tip_load, R).items():
             s.set_parameter(f"vessel.{name}", value)
         return s
@@ -379,32 +381,22 @@ def frozen_crane(tip_load=None, R=None) -> dict:
     """The knuckle boom crane's articulated inertia and bias wrench at the
     mount (``MOUNT_INERTIA``; Frame 1) at its start pose on a mount turned
     by ``R`` (``R_1^0``; default level), with the force ``tip_load`` [N]
-    (Frame 0) at its tip, as the lift starts: its slewing torque the
-    controller's hold there, its cylinders' forces those of their start
-    pressures, which hold it on a level mount (:func:`offshore_knuckle_boom`).
-    What a vessel carrying the crane as a rigid body takes from it.  The
-    crane's weight then turns with the deck, where the crane's own keeps
-    pointing down: its centre of gravity's lowering of the roll stiffness
-    is left out (4.7% on the barge)."""
-    crane = KnuckleBoomCrane()
-    x = crane.initial_state()
-    actuation = crane.holding(x, crane_inputs(crane, tip_load=tip_load))
-    actuation[0] = crane.holding(x, crane_inputs(crane, R, tip_load))[0]
+    (Frame 0) at its tip, held there by its actuation (the slewing torque,
+    the cylinders' start pressures: :func:`hydro_vessel`), as the lift
+    starts.  What a vessel carrying the crane as a rigid body takes from
+    it.  The crane's weight then turns with the deck, where the crane's own
+    keeps pointing down: its centre of gravity's lowering of the roll
+    stiffness is left out (4.7% on the barge)."""
     names = [v.name for v in MOUNT_INERTIA]
-    return dict(zip(names, _machine_independent(held_outputs(crane, names, R, tip_load, actuation))))
+    return dict(zip(names, _machine_independent(held_outputs(KnuckleBoomCrane(), names, R, tip_load))))
 
 
 def settled_barge(params: dict, tip_load=None) -> dict:
     """The initial displacements (``q_<dof>_0``) at which the HydroVessel of
     ``params`` floats at rest under the knuckle boom crane held at its start
-    pose: ``K eta = -J^T W``, the restoring (hydrostatics and mooring)
-    against the crane's weight and moment at the mount (its ``W_mount``,
-    the wrench the vessel exerts on it, with the force ``tip_load`` [N],
-    Frame 0, at its tip), linear in eta as the hydrostatics are."""
-    W = held_wrench(KnuckleBoomCrane(), tip_load=tip_load)
-    vessel = HydroVessel(**params)
-    J = vessel._kinematics(vessel.initial_state())[1]
-    eta = np.linalg.lstsq(vessel.C + vessel.K_moor, -J.T @ W, rcond=None)[0]
+    pose on the heeled deck, with the force ``tip_load`` [N] (Frame 0) at
+    its tip (``vessel_start.barge_at_rest``)."""
+    eta = barge_at_rest(HydroVessel(**params), KnuckleBoomCrane(), tip_load)
     return {f"q_{d}_0": v for d, v in zip(DOFS, _machine_independent(eta))}
 
 
