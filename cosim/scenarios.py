@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 from .blocks.block import WRENCH_COMPONENTS
 from .blocks.controller import Controller, KnuckleBoomController
 from .blocks.flexible_crane import FlexibleCrane

@@ -1,0 +1,63 @@
+"""Mean wave drift forces from the far field: the momentum a body's
+disturbance carries away (Maruo 1960; Newman 1967), from Capytaine's Kochin
+functions.
+
+Deep water, a regular wave of unit amplitude [m] travelling towards the
+heading ``beta`` [rad], frequency ``omega`` [rad/s], wavenumber ``k =
+omega^2 / g``.  Capytaine's Kochin function of a solved problem
+(``capytaine.post_pro.kochin.compute_kochin``: ``H(theta) = (1/4 pi) int
+sigma e^{kz} e^{-ik(x cos theta + y sin theta)} dS`` over its sources) gives
+the far field of its potential, ``sqrt(8 pi) k H(theta) e^{kz} e^{i(kR -
+pi/4)} / sqrt(kR)`` (the wave part of Capytaine's Green function far off is
+``(k/2) H0(kR) e^{k(z + zeta)}``), and the waves' elevation there ``omega /
+g`` times it.  The disturbance of a body that moves by ``xi_j`` (per unit
+wave amplitude) is the diffraction's and the radiations', ``H = H_D + sum_j
+xi_j H_j``: Capytaine's radiation problems are per unit displacement (their
+boundary condition is ``-i omega n . dof``).
+
+The mean force is the momentum the waves lose: what the disturbance
+radiates in every direction ``theta`` (its energy over the phase speed),
+less what it takes from the incident wave by interfering with it ahead of
+the body, which, for a body that absorbs no energy (its motion damped by
+its radiation alone, as in the database's RAOs), is the whole radiated
+energy's worth in the direction ``beta``:
+
+    F = 2 pi rho k^2 int_0^2pi |H(theta)|^2 (e_beta - e_theta) dtheta
+
+[N per m^2 of wave amplitude; surge, sway in the hull's axes], ``e_theta =
+(cos theta, sin theta)``.  With the same normalisation the energy a motion
+radiates is its damping's, ``B_jj = 4 pi rho k int |H_j|^2 dtheta / omega``:
+:func:`radiated_damping` checks the Kochin functions against Capytaine's own
+damping.  A long fixed body in beam seas short against its draught
+reflects nearly all: ``F -> rho g L / 2`` (the 2-D wall's, Longuet-Higgins
+1977).  The yaw moment's far-field expression (Newman 1967) needs the
+Kochin function's derivative and the forward scattering's phase as well;
+it is not computed here.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["drift_force", "radiated_damping", "ANGLES"]
+
+#: the points on the circle the Kochin functions are taken at: the
+#: barge's |H|^2 at 4 rad/s has lobes 2 degrees wide
+ANGLES = 1440
+
+
+def drift_force(kochin, theta, k: float, beta: float, rho: float) -> np.ndarray:
+    """The mean drift force (surge, sway) [N/m^2] of the disturbance whose
+    Kochin function is ``kochin`` at the angles ``theta`` [rad] (equally
+    spaced over the circle, the end left out), wavenumber ``k`` [1/m], the
+    waves travelling towards ``beta`` [rad], water of density ``rho``
+    [kg/m3] (module docstring)."""
+    power = np.abs(np.asarray(kochin)) ** 2 * (2 * np.pi / len(theta))
+    direction = np.array([np.cos(beta) - np.cos(theta), np.sin(beta) - np.sin(theta)])
+    return 2 * np.pi * rho * k * k * direction @ power
+
+
+def radiated_damping(kochin, theta, k: float, omega: float, rho: float) -> float:
+    """The radiation damping [kg/s, ...] that the energy radiated by a unit
+    displacement whose Kochin function is ``kochin`` implies (module
+    docstring)."""
+    return 4 * np.pi * rho * k * float(np.sum(np.abs(np.asarray(kochin)) ** 2)) * (2 * np.pi / len(theta)) / omega
