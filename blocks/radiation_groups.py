@@ -43,29 +43,63 @@ def refine_group(dofs, fits: dict, targets: dict, omega, scale, tolerance) -> di
     ``targets`` each pair's ``K(jw)`` on ``omega`` [rad/s], ``scale`` the
     (6,) of :func:`.radiation_passivity.scale_of`.  Returns the refined
     fits, their errors on the grid."""
-    pairs = [p for p in fits if p[0] in dofs and p[1] in dofs and p[0] <= p[1]]
-    first = fits[pairs[0]]
-    x = 1j * np.asarray(omega, float) / first.scale
-    grid = passivity_grid(omega) / first.scale
-    points = np.concatenate([[grid[0] / FAR], grid, [grid[-1] * FAR]])
-    sizes = np.cumsum([0] + [2 * fits[p].order - 1 for p in pairs])
-    k = [targets[p] / fits[p].peak for p in pairs]
-    weights = [scale[i] * scale[j] / fits[(i, j)].peak for i, j in pairs]
-    where = [(dofs.index(i), dofs.index(j)) for i, j in pairs]
+    group = _Group(dofs, fits, targets, omega, scale)
+    emphasis = [np.ones(group.x.size) for _ in group.pairs]
+    P = group.solve(group.start, emphasis)
+    for _ in range(LAWSON):
+        e = group.errors(P)
+        if max(e) <= tolerance:
+            break
+        emphasis = [u * np.abs(r) for u, r in zip(emphasis, group.misfits(P))]
+        emphasis = [u / u.mean() for u in emphasis]
+        Q = group.solve(P, emphasis)
+        if max(group.errors(Q)) < max(e):
+            P = Q
+    return {p: replace(fits[p], parameters=q, error=float(e))
+            for p, (q, _), e in zip(group.pairs, group.parts(P), group.errors(P))}
 
-    def parts(P):
-        return [(P[sizes[m]:sizes[m + 1]], fits[p].order) for m, p in enumerate(pairs)]
 
-    def errors(P):
-        return [np.abs(model(p, x, n)[0] - km).max() for (p, n), km in zip(parts(P), k)]
+class _Group:
+    """One group's refinement as a least-squares problem over its pairs'
+    parameters, stacked: the scaled variables and targets, the penalty's
+    points, the parameters' box, and the residual and its Jacobian."""
 
-    def least(P):
+    def __init__(self, dofs, fits, targets, omega, scale):
+        self.pairs = [p for p in fits if p[0] in dofs and p[1] in dofs and p[0] <= p[1]]
+        self.orders = [fits[p].order for p in self.pairs]
+        first = fits[self.pairs[0]]
+        self.x = 1j * np.asarray(omega, float) / first.scale
+        grid = passivity_grid(omega) / first.scale
+        self.points = np.concatenate([[grid[0] / FAR], grid, [grid[-1] * FAR]])
+        self.sizes = np.cumsum([0] + [2 * n - 1 for n in self.orders])
+        self.k = [targets[p] / fits[p].peak for p in self.pairs]
+        self.weights = [scale[i] * scale[j] / fits[(i, j)].peak for i, j in self.pairs]
+        self.where = [(dofs.index(i), dofs.index(j)) for i, j in self.pairs]
+        self.size = len(dofs)
+        box = (grid[0], grid[-1])
+        self.lo = np.concatenate([np.r_[bounds(n, *box)[0], np.full(n - 1, -np.inf)] for n in self.orders])
+        self.hi = np.concatenate([np.r_[bounds(n, *box)[1], np.full(n - 1, np.inf)] for n in self.orders])
+        self.start = np.clip(np.concatenate([fits[p].parameters for p in self.pairs]), self.lo + 1e-12,
+                             self.hi - 1e-12)
+
+    def parts(self, P) -> list:
+        """Each pair's parameters and order."""
+        return [(P[self.sizes[m]:self.sizes[m + 1]], n) for m, n in enumerate(self.orders)]
+
+    def misfits(self, P) -> list:
+        """Each pair's scaled ``K_fit - K`` on the grid."""
+        return [model(p, self.x, n)[0] - km for (p, n), km in zip(self.parts(P), self.k)]
+
+    def errors(self, P) -> list:
+        return [np.abs(r).max() for r in self.misfits(P)]
+
+    def least(self, P):
         """At each penalty point the least eigenvalue over the diagonal's
         sum of moduli, its eigenvector, the diagonal's signs and the sum,
         and each pair's ``Re`` Jacobian and scale there."""
-        M, values = np.zeros((points.size, len(dofs), len(dofs))), []
-        for (p, n), (a, b), w in zip(parts(P), where, weights):
-            value, J = model(p, 1j * points, n)
+        M, values = np.zeros((self.points.size, self.size, self.size)), []
+        for (p, n), (a, b), w in zip(self.parts(P), self.where, self.weights):
+            value, J = model(p, 1j * self.points, n)
             values.append((J.real, w))
             M[:, a, b] = M[:, b, a] = value.real / w
         lam, V = np.linalg.eigh(M)
@@ -73,45 +107,26 @@ def refine_group(dofs, fits: dict, targets: dict, omega, scale, tolerance) -> di
         size = np.abs(diagonal).sum(axis=1) + 1e-300
         return lam[:, 0] / size, V[:, :, 0], np.sign(diagonal), size, values
 
-    def residual(P, emphasis):
+    def residual(self, P, emphasis) -> np.ndarray:
         out = []
-        for (p, n), km, u in zip(parts(P), k, emphasis):
-            r = model(p, x, n)[0] - km
+        for r, u in zip(self.misfits(P), emphasis):
             out += [u * r.real, u * r.imag]
-        return np.concatenate(out + [WEIGHT * np.minimum(least(P)[0], 0)])
+        return np.concatenate(out + [WEIGHT * np.minimum(self.least(P)[0], 0)])
 
-    def jacobian(P, emphasis):
+    def jacobian(self, P, emphasis) -> np.ndarray:
         rows = []
-        for m, ((p, n), u) in enumerate(zip(parts(P), emphasis)):
-            J = np.zeros((x.size, P.size), complex)
-            J[:, sizes[m]:sizes[m + 1]] = model(p, x, n)[1]
+        for m, ((p, n), u) in enumerate(zip(self.parts(P), emphasis)):
+            J = np.zeros((self.x.size, P.size), complex)
+            J[:, self.sizes[m]:self.sizes[m + 1]] = model(p, self.x, n)[1]
             rows += [u[:, None] * J.real, u[:, None] * J.imag]
-        ratio, v, signs, size, values = least(P)
-        penalty = np.zeros((points.size, P.size))
-        for m, ((a, b), (Jr, w)) in enumerate(zip(where, values)):
+        ratio, v, signs, size, values = self.least(P)
+        penalty = np.zeros((self.points.size, P.size))
+        for m, ((a, b), (Jr, w)) in enumerate(zip(self.where, values)):
             d_lam = (2 - (a == b)) * v[:, a] * v[:, b] / w
             d_size = signs[:, a] / w if a == b else 0.0
-            penalty[:, sizes[m]:sizes[m + 1]] = ((d_lam - ratio * d_size) / size)[:, None] * Jr
+            penalty[:, self.sizes[m]:self.sizes[m + 1]] = ((d_lam - ratio * d_size) / size)[:, None] * Jr
         return np.vstack(rows + [WEIGHT * (ratio < 0)[:, None] * penalty])
 
-    box = (grid[0], grid[-1])
-    lo = np.concatenate([np.r_[bounds(fits[p].order, *box)[0], np.full(fits[p].order - 1, -np.inf)] for p in pairs])
-    hi = np.concatenate([np.r_[bounds(fits[p].order, *box)[1], np.full(fits[p].order - 1, np.inf)] for p in pairs])
-    P = np.clip(np.concatenate([fits[p].parameters for p in pairs]), lo + 1e-12, hi - 1e-12)
-    emphasis = [np.ones(x.size) for _ in pairs]
-
-    def solve(start, emphasis):
-        return least_squares(residual, start, jac=jacobian, bounds=(lo, hi), x_scale="jac", max_nfev=200,
-                             args=(emphasis,)).x
-
-    P = solve(P, emphasis)
-    for _ in range(LAWSON):
-        e = errors(P)
-        if max(e) <= tolerance:
-            break
-        emphasis = [u * np.abs(model(p, x, n)[0] - km) for u, (p, n), km in zip(emphasis, parts(P), k)]
-        emphasis = [u / u.mean() for u in emphasis]
-        Q = solve(P, emphasis)
-        if max(errors(Q)) < max(e):
-            P = Q
-    return {p: replace(fits[p], parameters=q, error=float(e)) for p, (q, _), e in zip(pairs, parts(P), errors(P))}
+    def solve(self, start, emphasis) -> np.ndarray:
+        return least_squares(self.residual, start, jac=self.jacobian, bounds=(self.lo, self.hi), x_scale="jac",
+                             max_nfev=200, args=(emphasis,)).x

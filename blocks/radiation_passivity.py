@@ -122,7 +122,7 @@ def enforce_passivity(fit: RadiationFit, omega, scale) -> RadiationFit:
     """``fit`` with its C changed the least over the grid ``omega`` [rad/s]
     that makes it passive (module docstring), group by group, its pairs'
     errors against the database left to the caller; ``fit`` itself when it
-    is passive.  Raises RuntimeError when :data:`ROUNDS` rounds do not
+    is passive.  Raises ValueError when :data:`ROUNDS` rounds do not
     reach it."""
     C_new, d = fit.C.copy(), np.asarray(scale, float)
     for group in groups(fit.orders):
@@ -154,7 +154,7 @@ def _enforced(A, B, C, units, omega, pairs) -> np.ndarray:
             rows.append([np.real(np.sum(form * u)) for u in units])
             bounds.append(level - np.real(np.sum(form * C)))
         x = _least_change(objective, equal, np.array(rows), np.array(bounds))
-    raise RuntimeError(f"the radiation fit is not passive after {ROUNDS} rounds of enforcement")
+    raise ValueError(f"its radiation memory's fit could not be made passive in {ROUNDS} rounds")
 
 
 def _verdict(A, B, C) -> Passivity:

@@ -296,9 +296,9 @@ def _refit(path: Path, out: Path) -> int:
     written at ``out``."""
     try:
         db = read_database(path)
+        fit = fit_radiation(db.omega, db.added_mass, db.radiation_damping, db.added_mass_inf)
     except (OSError, ValueError) as e:
-        raise CraneCosimError(f"hydro --refit: {e}") from None
-    fit = fit_radiation(db.omega, db.added_mass, db.radiation_damping, db.added_mass_inf)
+        raise CraneCosimError(f"hydro --refit {path}: {e}") from None
     write_database(replace(db, radiation=fit), out)
     print(f"hydro: {path}'s radiation memory fitted again: {fit.n_states} states, passive, every pair within "
           f"{max(fit.errors.values()):.1%} of its largest |K|", file=sys.stderr)

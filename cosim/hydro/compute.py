@@ -166,6 +166,14 @@ def _lowest_lid(mesh, omega_max) -> float:
     return z if math.isfinite(z) else float(mesh.vertices[:, 2].min())
 
 
+def _fitted(spec, omega, A_w, B_w, A_inf):
+    """The radiation memory fitted to the hull's arrays, or one sentence."""
+    try:
+        return fit_radiation(omega, A_w, B_w, A_inf)
+    except ValueError as e:
+        raise CraneCosimError(f"hull file {spec['source']}: {e}") from None
+
+
 def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
     """The database of the hull ``spec`` (:func:`read_hull`)."""
     try:
@@ -212,7 +220,7 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
     return HullDatabase(
         omega=omega, heading=heading,
         added_mass=A_w, radiation_damping=B_w, added_mass_inf=A_inf,
-        radiation=fit_radiation(omega, A_w, B_w, A_inf),
+        radiation=_fitted(spec, omega, A_w, B_w, A_inf),
         excitation=excitation.sel(omega=omega, wave_direction=heading).transpose(
             "wave_direction", "omega", "influenced_dof").values,
         rao=rao.sel(omega=omega, wave_direction=heading).transpose("wave_direction", "omega", "radiating_dof").values,

@@ -53,3 +53,19 @@ def test_hydro_refit_fits_a_database_without_its_memory_and_the_vessel_takes_it(
     assert capsys.readouterr().out.strip() == str(bare)
     assert read_database(bare).radiation.orders == read_database("barge").radiation.orders
     assert HydroVessel(database=str(bare)).fit.n_states == read_database("barge").radiation.n_states
+
+
+def test_hydro_refit_of_a_fit_that_cannot_be_made_passive_says_so(tmp_path, monkeypatch, capsys):
+    """A fit the enforcement cannot make passive: one sentence naming the
+    database, exit code 2, the database left as it was."""
+    path = tmp_path / "barge.nc"
+    write_database(read_database("barge"), path)
+    before = path.read_bytes()
+
+    def refused(*args):
+        raise ValueError("its radiation memory's fit could not be made passive in 30 rounds")
+    monkeypatch.setattr(tools, "fit_radiation", refused)
+    assert main(["hydro", "--refit", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (f"crane-cosim: error: hydro --refit {path}: its radiation memory's "
+                                               f"fit could not be made passive in 30 rounds")
+    assert path.read_bytes() == before
