@@ -2,37 +2,32 @@
 disturbance carries away (Maruo 1960; Newman 1967), from Capytaine's Kochin
 functions.
 
-Deep water, a regular wave of unit amplitude [m] travelling towards the
-heading ``beta`` [rad], frequency ``omega`` [rad/s], wavenumber ``k =
-omega^2 / g``.  Capytaine's Kochin function of a solved problem
-(``capytaine.post_pro.kochin.compute_kochin``: ``H(theta) = (1/4 pi) int
-sigma e^{kz} e^{-ik(x cos theta + y sin theta)} dS`` over its sources) gives
-the far field of its potential, ``sqrt(8 pi) k H(theta) e^{kz} e^{i(kR -
-pi/4)} / sqrt(kR)`` (the wave part of Capytaine's Green function far off is
-``(k/2) H0(kR) e^{k(z + zeta)}``), and the waves' elevation there ``omega /
-g`` times it.  The disturbance of a body that moves by ``xi_j`` (per unit
-wave amplitude) is the diffraction's and the radiations', ``H = H_D + sum_j
-xi_j H_j``: Capytaine's radiation problems are per unit displacement (their
-boundary condition is ``-i omega n . dof``).
+Deep water; a regular wave of unit amplitude [m] travelling towards
+``beta`` [rad], frequency ``omega``, wavenumber ``k = omega^2 / g``.
+Capytaine's Kochin function of a solved problem (``compute_kochin``: ``H =
+(1/4 pi) int sigma e^{kz} e^{-ik(x cos theta + y sin theta)} dS``) gives
+its potential far off as ``sqrt(8 pi) k H(theta) e^{kz} e^{i(kR - pi/4)} /
+sqrt(kR)`` (the wave part of its Green function there: ``(k/2) H0(kR)
+e^{k(z + zeta)}``), the elevation ``omega / g`` times it.  A body moving by
+``xi_j`` per unit amplitude disturbs by ``H = H_D + sum_j xi_j H_j``
+(Capytaine's radiation problems are per unit displacement).
 
 The mean force is the momentum the waves lose: what the disturbance
-radiates in every direction ``theta`` (its energy over the phase speed),
-less what it takes from the incident wave by interfering with it ahead of
-the body, which, for a body that absorbs no energy (its motion damped by
-its radiation alone, as in the database's RAOs), is the whole radiated
-energy's worth in the direction ``beta``:
+radiates towards every ``theta``, less what it takes from the incident
+wave ahead of the body, which for a body that absorbs nothing (its motion
+damped by radiation alone, as in the database's RAOs) is the whole
+radiated energy's worth towards ``beta``:
 
     F = 2 pi rho k^2 int_0^2pi |H(theta)|^2 (e_beta - e_theta) dtheta
 
-[N per m^2 of wave amplitude; surge, sway in the hull's axes], ``e_theta =
-(cos theta, sin theta)``.  With the same normalisation the energy a motion
-radiates is its damping's, ``B_jj = 4 pi rho k int |H_j|^2 dtheta / omega``:
-:func:`radiated_damping` checks the Kochin functions against Capytaine's own
-damping.  A long fixed body in beam seas short against its draught
-reflects nearly all: ``F -> rho g L / 2`` (the 2-D wall's, Longuet-Higgins
-1977).  The yaw moment's far-field expression (Newman 1967) needs the
-Kochin function's derivative and the forward scattering's phase as well;
-it is not computed here.
+[N per m^2 of amplitude; surge, sway], ``e_theta = (cos theta, sin
+theta)``.  The same normalisation gives a motion's damping from the energy
+it radiates, ``B_jj = 4 pi rho k int |H_j|^2 dtheta / omega``
+(:func:`radiated_damping`, checked against Capytaine's own).  A long fixed
+body in short beam seas reflects nearly all: ``F -> rho g L / 2`` (the wall's,
+Longuet-Higgins 1977).  The yaw moment's far-field expression (Newman
+1967) needs the Kochin function's derivative and the forward scattering's
+phase; it is not computed here.
 """
 from __future__ import annotations
 

@@ -89,14 +89,17 @@ def test_the_fmu_page_lists_every_port_and_parameter_with_its_unit(model):
 
 def test_the_examples_sets_name_their_examples():
     """One set per distinct set of values the examples give a block's
-    component: the hydraulic cylinders of three examples share two sets, the
-    lift's two others (their start pressures hold the payload too)."""
+    component: the hydraulic cylinders of the offshore knuckle boom's
+    examples share two sets, the barge's two others (their start pressures
+    hold the crane on the heeled deck), the lift's two more (the payload
+    too)."""
     sets = example_parameter_sets()
     cylinders = sets["HydraulicCylinder"]
     assert [s.stem for s in cylinders] == ["offshore_knuckle_boom_boom_cylinder", "offshore_knuckle_boom_jib_cylinder",
+                                           "hydro_vessel_boom_cylinder", "hydro_vessel_jib_cylinder",
                                            "offshore_lift_boom_cylinder", "offshore_lift_jib_cylinder"]
-    assert cylinders[2].values["p_A0"] > cylinders[0].values["p_A0"]
-    assert "hydro_vessel (component boom_cylinder)" in cylinders[0].description
+    assert cylinders[4].values["p_A0"] > cylinders[2].values["p_A0"] != cylinders[0].values["p_A0"]
+    assert "hydro_vessel (component boom_cylinder)" in cylinders[2].description
     assert cylinders[0].values["bore"] == 0.32
     assert all(set(s.values) <= {v.name for v in (*BLOCKS[m].parameters, *BLOCKS[m].inputs)}
                for m, model_sets in sets.items() for s in model_sets)
