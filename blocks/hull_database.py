@@ -24,6 +24,10 @@ Variables (NetCDF 3, complex values as ``<name>_re`` and ``<name>_im``):
 * ``rao`` (n_heading, n_omega, 6) [m/m, rad/m]: the motions per unit wave
   amplitude that Capytaine computes from the same coefficients with the
   rigid-body inertia and the hydrostatic stiffness, no other damping;
+* ``drift`` (n_heading, n_omega, drift_dof = 2) [N/m2]: the mean wave
+  drift force in surge and sway per square metre of a regular wave's
+  amplitude, on the body moving by ``rao`` (``cosim/hydro/drift.py``,
+  Maruo 1960) (optional: a vessel needs it for its drift forces);
 * ``hydrostatic_stiffness`` C (6, 6) [N/m, N, N.m/rad], the weight's
   share included; ``inertia_matrix`` (6, 6) the rigid-body mass matrix
   about the reference point [kg, kg.m, kg.m2];
@@ -51,7 +55,8 @@ import numpy as np
 
 from .radiation import RadiationFit
 
-__all__ = ["HullDatabase", "read_database", "resolve_database", "write_database", "DOFS", "SHIPPED"]
+__all__ = ["HullDatabase", "read_database", "resolve_database", "write_database", "excitation_at", "drift_at", "DOFS",
+           "SHIPPED"]
 
 #: the degrees of freedom, in the database's order
 DOFS = ("surge", "sway", "heave", "roll", "pitch", "yaw")
@@ -104,6 +109,8 @@ class HullDatabase:
     outline: np.ndarray | None = None
     #: the radiation memory's fitted model, None where the file has none
     radiation: RadiationFit | None = None
+    #: the mean drift force (n_heading, n_omega, 2) [N/m2], None where the file has none
+    drift: np.ndarray | None = None
 
     @property
     def cog(self) -> np.ndarray:
@@ -137,6 +144,11 @@ def write_database(db: HullDatabase, path) -> Path:
             setattr(f, f"{name}_units", unit)
         if db.radiation is not None:
             _write_radiation(f, db.radiation)
+        if db.drift is not None:
+            f.createDimension("drift_dof", 2)
+            v = f.createVariable("drift", "d", ("heading", "omega", "drift_dof"))
+            v[:] = db.drift
+            v.units = "N/m2"
         if db.outline is not None:
             f.createDimension("outline_point", len(db.outline))
             f.createDimension("xyz", 3)
@@ -175,7 +187,8 @@ def read_database(path) -> HullDatabase:
         text = {k: _text(getattr(f, k, b"")) for k in ("hull", "computed_by")}
         radiation = _read_radiation(f, path) if "radiation_A" in f.variables else None
         outline = _variable(f, path, "outline") if "outline" in f.variables else None
-    db = HullDatabase(**values, **text, radiation=radiation, outline=outline)
+        drift = _variable(f, path, "drift") if "drift" in f.variables else None
+    db = HullDatabase(**values, **text, radiation=radiation, outline=outline, drift=drift)
     _check(db, path)
     return db
 
@@ -243,6 +256,9 @@ def _check(db: HullDatabase, path) -> None:
         if getattr(db, name).shape != shape:
             raise ValueError(f"hydrodynamic database {path}: {name} has the shape {getattr(db, name).shape}, "
                              f"not {shape}")
+    if db.drift is not None and (db.drift.shape != (m, n, 2) or not np.all(np.isfinite(db.drift))):
+        raise ValueError(f"hydrodynamic database {path}: drift must be {(m, n, 2)} finite values, not "
+                         f"{db.drift.shape}")
     if db.outline is not None and (db.outline.ndim != 2 or db.outline.shape[1] != 3):
         raise ValueError(f"hydrodynamic database {path}: outline has the shape {db.outline.shape}, not (points, 3)")
     if n < 2 or np.any(np.diff(db.omega) <= 0) or db.omega[0] <= 0:
@@ -252,3 +268,33 @@ def _check(db: HullDatabase, path) -> None:
                  "inertia_matrix"):
         if not np.all(np.isfinite(getattr(db, name))):
             raise ValueError(f"hydrodynamic database {path}: {name} holds values that are not finite")
+
+
+def drift_at(omega, headings, drift, w, heading) -> np.ndarray:
+    """The database's drift coefficients (n_heading, n_omega, 2) [N/m2]
+    interpolated linearly at the frequencies ``w`` [rad/s] and the one
+    ``heading`` [rad]: (len(w), 2), held beyond the database's frequencies."""
+    T = _at_heading(headings, drift, heading)
+    return np.stack([np.interp(w, omega, T[:, i]) for i in range(2)], axis=1).reshape(len(w), 2)
+
+
+def _at_heading(headings, table, heading) -> np.ndarray:
+    """``table`` (n_heading, ...) interpolated linearly at ``heading`` [rad]."""
+    if headings.size == 1:
+        return table[0]
+    j = int(np.clip(np.searchsorted(headings, heading) - 1, 0, headings.size - 2))
+    s = (heading - headings[j]) / (headings[j + 1] - headings[j])
+    return (1 - s) * table[j] + s * table[j + 1]
+
+
+def excitation_at(omega, headings, excitation, w, heading) -> np.ndarray:
+    """The database's excitation (n_heading, n_omega, 6) [N/m, N.m/m]
+    interpolated linearly, real and imaginary parts, at the frequencies
+    ``w`` [rad/s] and the one ``heading`` [rad]: (len(w), 6), zero above
+    the highest frequency and held at the lowest below it."""
+    X = _at_heading(headings, excitation, heading)
+    out = np.empty((w.size, 6), complex)
+    for i in range(6):
+        out[:, i] = (np.interp(w, omega, X[:, i].real, right=0.0)
+                     + 1j * np.interp(w, omega, X[:, i].imag, right=0.0))
+    return out

@@ -34,6 +34,20 @@ vessel of Cibicik & Egeland (2018) (``docs/interfaces/mount.md``):
   phi_i)`` at the origin of the hull's coordinates, ``X`` interpolated
   linearly (real and imaginary parts) in frequency and heading, zero
   above the database's highest frequency;
+* ``F_drift``: the second-order mean wave drift in surge and sway, from
+  the database's drift coefficients ``T(w, heading)`` [N/m2] (``drift``,
+  Maruo 1960, the far field of a hull that absorbs nothing:
+  ``cosim/hydro/drift.py``), interpolated linearly and held beyond the
+  database's frequencies (short waves reflect as the shortest computed):
+  ``drift = "mean"`` the constant ``sum a_i^2 T_i``; ``"newman"`` (the
+  default) that mean and its slow variation by Newman's (1974)
+  approximation ``T_ij = (T_i + T_j) / 2``, the difference-frequency force
+  ``sum_ij a_i a_j T_ij cos((w_i - w_j) t + phi_i - phi_j)``, which is
+  ``Re(Y conj(Z))`` with ``Y = sum a_i T_i e^(i(w_i t + phi_i))`` and ``Z``
+  the elevation's ``sum a_i e^(i(w_i t + phi_i))``; it moves a moored
+  hull at the mooring's period; ``"none"``.  The sea's start scales it by
+  the ramp's square.  No yaw moment (its far field needs the Kochin
+  function's derivative; the soft yaw restoring holds the heading);
 * ``J``, ``b``: the mount's Jacobian and acceleration bias, its twist
   ``[w; R^T dr/dt + w x r]`` (Frame 1, ``r`` the mount from the centre of
   gravity).
@@ -59,7 +73,7 @@ import numpy as np
 
 from .block import ParameterError, Variable, sym6_unpack
 from .compiled_block import CompiledBlock, floats
-from .hull_database import DOFS, read_database, resolve_database
+from .hull_database import DOFS, drift_at, excitation_at, read_database, resolve_database
 from .interface import MODEL_RANGE, MOUNT_INERTIA, MOUNT_MOTION, MOUNT_POSITION
 from .linalg import solve
 from .screw import cross, rot_zyx, skew, zyx_rate_terms
@@ -69,6 +83,8 @@ __all__ = ["HydroVessel"]
 
 _P = Variable
 _UNIT = {"surge": "m", "sway": "m", "heave": "m", "roll": "rad", "pitch": "rad", "yaw": "rad"}
+#: the drift's forms (``drift``)
+DRIFT = ("newman", "mean", "none")
 #: how many times' wave forces the kernel keeps (``hydro_vessel_kernels._waves``):
 #: the five a step's stages and outputs ask of an interval stepped whole or
 #: in halves, and the next step's start
@@ -118,6 +134,9 @@ class HydroVessel(CompiledBlock):
         _P("heading", "rad", math.pi / 2, "Direction the waves travel toward, from x1 toward y1 (0: following "
                                           "seas, pi/2: beam seas from starboard); within the database's headings"),
         *REALISATION,
+        _P("drift", "", "newman", "Second-order wave drift in surge and sway from the database's drift "
+                                  "coefficients: newman (the mean and its slow variation, Newman 1974), mean (the "
+                                  "mean alone) or none", "String"),
         _P("roll_max", "rad", 0.0, "Largest roll or pitch the linear hydrostatics are taken to hold to, beside "
                                    "the deck edge and the bilge (in_range; 0: no stated angle)"),
         _P("h_max", "s", 5e-3, "Longest internal integration step (classic Runge-Kutta, fourth order)"),
@@ -133,13 +152,16 @@ class HydroVessel(CompiledBlock):
         + _per_dof("F_wave", lambda d: _FORCE[d], "First-order wave excitation on the {d}")
         + _per_dof("F_rad", lambda d: _FORCE[d], "Radiation memory force on the {d}, -mu (the fitted "
                                                   "int K(t - s) u(s) ds, with its sign as it acts)")
+        + tuple(_P(f"F_drift_{d}", "N", 0.0, f"Second-order wave drift force on the {d} (drift)")
+                for d in DOFS[:2])
         + (_P("in_range", "1", True, "The linear hydrostatics hold: the deck's edge above the water and the "
                                      "bilge under it (the outline's highest and lowest points against the wave "
                                      "elevation at the hull's origin), the roll and pitch within roll_max where "
                                      "it is stated", type="Boolean", role=MODEL_RANGE),)
     )
     feedthrough = ((tuple((p, ()) for p in ("q_*", "u_*", "mount_R_*", "mount_w_*", "mount_v_*", "mount_p_*",
-                                            "eta", "F_wave_*", "F_rad_*", "in_range")))
+                                            "eta", "F_wave_*", "F_rad_*", "F_drift_*",
+                                            "in_range")))
                    + (("*", ("I_A_*", "p_A_*")),))
     default_stop_time = 60.0
     default_step = 5e-3
@@ -155,6 +177,11 @@ class HydroVessel(CompiledBlock):
         except ValueError as e:
             raise ParameterError(f"HydroVessel parameter database: {e}") from None
         self.db = db
+        if p.drift not in DRIFT:
+            raise ParameterError(f"HydroVessel parameter drift = {p.drift!r} is none of {', '.join(DRIFT)}")
+        if p.drift != "none" and db.drift is None:
+            raise ParameterError(f"HydroVessel parameter database: {p.database} carries no drift coefficients: "
+                                 f"compute it again with `crane-cosim hydro`, or set drift = none")
         if not db.heading.min() - 1e-9 <= p.heading <= db.heading.max() + 1e-9:
             raise ParameterError(f"HydroVessel parameter heading = {p.heading:g} rad is outside the database's "
                                  f"headings, {db.heading.min():g} to {db.heading.max():g} rad")
@@ -201,13 +228,17 @@ class HydroVessel(CompiledBlock):
         [rad/s], amplitudes ``a`` [m] and phases ``phi`` [rad] (the
         elevation at the origin ``sum a cos(w t + phi)``), of excitations
         ``X`` (len(w), 6) per unit amplitude [N/m, N.m/m]: the sea state's,
-        or one regular wave of a test."""
+        or one regular wave of a test; their drift coefficients ``T``
+        (len(w), 2) [N/m2] the database's (``drift``)."""
         self.w, self.a, self.phi, self.X = (floats(w), floats(a), floats(phi), np.asarray(X, complex))
+        self.T = (np.zeros((self.w.size, 2)) if self.p.drift == "none"
+                  else drift_at(self.db.omega, self.db.heading, self.db.drift, self.w, self.p.heading))
         # the arguments of the compiled twin of derivatives() and output()
         self._kernel_args = (float(self.m), floats(self.I_G), floats(self.A_inf), floats(self.C + self.K_moor),
                              floats(self.D), floats(self.r_m), floats(self.db.cog), floats(self.fit.A),
                              floats(self.fit.B), floats(self.fit.C), self._memory_blocks(), self.w, self.a, self.phi,
-                             floats(self.X.real), floats(self.X.imag), np.full((WAVE_TIMES, 8), np.nan),
+                             floats(self.X.real), floats(self.X.imag), floats(self.T),
+                             float(self.p.drift == "newman"), np.full((WAVE_TIMES, 10), np.nan),
                              np.full((2, 1 + 2 * self.w.size), np.nan), _anchor_spacing(self.w),
                              float(self.p.t_ramp))
 
@@ -235,6 +266,17 @@ class HydroVessel(CompiledBlock):
         phase = self.w * t + self.phi
         full = (self.a * np.cos(phase)) @ self.X.real + (self.a * np.sin(phase)) @ self.X.imag
         return ramp(t, self.p.t_ramp) * full
+
+    def drift_force(self, t: float) -> np.ndarray:
+        """The second-order wave drift at ``t`` [s] on the surge and sway [N]
+        (module docstring)."""
+        if self.p.drift == "mean":
+            full = self.a ** 2 @ self.T
+        else:
+            phase = self.w * t + self.phi
+            c, s = self.a * np.cos(phase), self.a * np.sin(phase)
+            full = (c @ self.T) * c.sum() + (s @ self.T) * s.sum()
+        return ramp(t, self.p.t_ramp) ** 2 * full
 
     def elevation(self, t: float) -> float:
         """The wave elevation [m] at the hull coordinates' origin at ``t`` [s]."""
@@ -267,6 +309,7 @@ class HydroVessel(CompiledBlock):
         tau = np.zeros(6)
         tau[3:] = -E.T @ (cross(w, self.I_G @ w) + self.I_G @ dw_bias)
         tau += -self.C @ q - self.K_moor @ q - self.fit.C @ xr - self.D @ u + self.wave_force(t)
+        tau[:2] += self.drift_force(t)
         I_A = sym6_unpack(inp[:21])
         A = M + self.A_inf + J.T @ I_A @ J
         rhs = tau - J.T @ (I_A @ b + inp[21:27])
@@ -286,7 +329,7 @@ class HydroVessel(CompiledBlock):
             acc = J @ du + b
             p_m = self.db.cog + x[:3] + R @ self.r_m
             y = np.concatenate([x[:12], du, R.ravel(), t_m[:3], acc[:3], t_m[3:], acc[3:], p_m, [self.elevation(t)],
-                                self.wave_force(t), -self.fit.C @ x[12:]])
+                                self.wave_force(t), -self.fit.C @ x[12:], self.drift_force(t)])
         return np.append(y, float(self.in_range(x[:6], y[42])))
 
     def in_range(self, q, eta: float) -> bool:
@@ -342,21 +385,3 @@ def _database_and_fit(database: str):
                              f"{database}` fits it")
         _FITS[key] = db, db.radiation
     return _FITS[key]
-
-
-def excitation_at(omega, headings, excitation, w, heading) -> np.ndarray:
-    """The database's excitation (n_heading, n_omega, 6) [N/m, N.m/m]
-    interpolated linearly, real and imaginary parts, at the frequencies
-    ``w`` [rad/s] and the one ``heading`` [rad]: (len(w), 6), zero above
-    the highest frequency and held at the lowest below it."""
-    if headings.size == 1:
-        X = excitation[0]
-    else:
-        j = int(np.clip(np.searchsorted(headings, heading) - 1, 0, headings.size - 2))
-        s = (heading - headings[j]) / (headings[j + 1] - headings[j])
-        X = (1 - s) * excitation[j] + s * excitation[j + 1]
-    out = np.empty((w.size, 6), complex)
-    for i in range(6):
-        out[:, i] = (np.interp(w, omega, X[:, i].real, right=0.0)
-                     + 1j * np.interp(w, omega, X[:, i].imag, right=0.0))
-    return out

@@ -21,7 +21,9 @@ and ``cog`` (3) [m] the centre of gravity in hull coordinates, ``Ar``,
 ``blocks[k]`` to ``blocks[k + 1]``, per pair), and the waves: ``w``, ``a``, ``phi``
 (n_waves) their angular frequencies [rad/s], amplitudes [m] and phases
 [rad], ``X_re``, ``X_im`` (n_waves, 6) the excitation per unit amplitude
-[N/m, N.m/m], ``cache`` (times, 8) the waves' forces and elevation at the
+[N/m, N.m/m], ``T`` (n_waves, 2) their drift coefficients [N/m2] and
+``slow`` 1.0 where the drift varies slowly (Newman's), 0.0 where it is its
+mean, ``cache`` (times, 10) the waves' forces, elevation and drift at the
 last times asked, ``anchors`` (2, 1 + 2 n_waves) the waves' phasors at the
 last anchor times and ``spacing`` [s] the anchors' (``_waves``), and
 ``t_ramp`` [s] the sea's start (``waves.ramp``).
@@ -42,10 +44,11 @@ _SIN = (-1 / 6, 1 / 120, -1 / 5040, 1 / 362880)
 _COS = (-1 / 2, 1 / 24, -1 / 720, 1 / 40320, -1 / 3628800)
 
 
-def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp):
-    """``HydroVessel.wave_force`` and ``elevation`` at ``t``: a row of
-    ``cache`` (times, 8), ``[t, F, eta]``, the first-order excitation on
-    the six degrees of freedom [N, N.m] and the elevation [m], computed
+def _waves(t, w, a, phi, X_re, X_im, T, slow, cache, anchors, spacing, t_ramp):
+    """``HydroVessel.wave_force``, ``elevation`` and ``drift_force`` at
+    ``t``: a row of ``cache`` (times, 10), ``[t, F, eta, F_drift]``, the
+    first-order excitation on the six degrees of freedom [N, N.m], the
+    elevation [m] and the drift on surge and sway [N], computed
     where no row holds ``t`` already, into the row of the earliest time.
     The sum over hundreds of waves is most of a step's cost, and the times
     come back: a Runge-Kutta step asks its middle twice and its end as the
@@ -76,16 +79,25 @@ def _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp):
         s[i] = turned[1 + n + i] * cos_x + turned[1 + i] * sin_x
     F = np.zeros(6)
     eta = 0.0
+    sine = 0.0
+    Yc, Ys, mean = np.zeros(2), np.zeros(2), np.zeros(2)
     for i in range(n):
         eta += c[i]
+        sine += s[i]
         for k in range(6):
             F[k] += c[i] * X_re[i, k] + s[i] * X_im[i, k]
+        for k in range(2):
+            Yc[k] += c[i] * T[i, k]
+            Ys[k] += s[i] * T[i, k]
+            mean[k] += a[i] * a[i] * T[i, k]
     height = _ramp(t, t_ramp)
     row = cache[r]
     row[0] = t
     for k in range(6):
         row[1 + k] = height * F[k]
     row[7] = height * eta
+    for k in range(2):
+        row[8 + k] = height * height * (Yc[k] * eta + Ys[k] * sine if slow else mean[k])
     return row
 
 
@@ -127,7 +139,8 @@ def _anchor(A, w, a, phi, anchors):
     return row
 
 
-def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp):
+def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, T, slow, cache, anchors, spacing,
+            t_ramp):
     """``HydroVessel._solve``: ``(R, J, t_m, b, du)``, the orientation, the
     mount's Jacobian (6, 6) and twist and acceleration bias (Frame 1), and
     the accelerations ``du/dt``."""
@@ -174,7 +187,10 @@ def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cach
     I_A = _sym6_unpack(inp, np.empty((6, 6)))
     _add_congruence(I_A, J, np.empty((6, 6)), A)
     # the forces: gyroscopic, restoring, memory, damping, waves, the crane's
-    rhs = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp)[1:7].copy()
+    waves = _waves(t, w, a, phi, X_re, X_im, T, slow, cache, anchors, spacing, t_ramp)
+    rhs = waves[1:7].copy()
+    rhs[0] += waves[8]
+    rhs[1] += waves[9]
     gyro, Iw = np.empty(3), np.empty(3)
     for i in range(3):
         Iw[i] = I_G[i, 0] * wb[0] + I_G[i, 1] * wb[1] + I_G[i, 2] * wb[2]
@@ -196,10 +212,11 @@ def _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cach
     return R, J, t_m, b, du
 
 
-def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache, anchors,
-                spacing, t_ramp):
+def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, T, slow, cache,
+                anchors, spacing, t_ramp):
     """``dx/dt = [u; du/dt; Ar x_rad + Br u]`` (``HydroVessel.derivatives``)."""
-    du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp)[4]
+    du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, T, slow, cache, anchors, spacing,
+                 t_ramp)[4]
     n_r = Ar.shape[0]
     out = np.empty(12 + n_r)
     for i in range(6):
@@ -217,17 +234,19 @@ def derivatives(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w,
     return out
 
 
-def outputs(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, cache, anchors,
-            spacing, t_ramp):
+def outputs(t, x, inp, m, I_G, A_inf, K, D, r_m, cog, Ar, Br, Cr, blocks, w, a, phi, X_re, X_im, T, slow, cache,
+            anchors, spacing, t_ramp):
     """The block's output vector (``HydroVessel.output`` order)."""
-    R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, cache, anchors, spacing,
-                               t_ramp)
-    y = np.empty(55)
+    R, J, t_m, b, du = _vessel(t, x, inp, m, I_G, A_inf, K, D, r_m, Cr, w, a, phi, X_re, X_im, T, slow, cache, anchors,
+                               spacing, t_ramp)
+    y = np.empty(57)
     _body_and_mount_outputs(y, x, du, R, J, t_m, b)
     for i in range(3):
         y[39 + i] = cog[i] + x[i] + R[i, 0] * r_m[0] + R[i, 1] * r_m[1] + R[i, 2] * r_m[2]
-    waves = _waves(t, w, a, phi, X_re, X_im, cache, anchors, spacing, t_ramp)
+    waves = _waves(t, w, a, phi, X_re, X_im, T, slow, cache, anchors, spacing, t_ramp)
     y[42] = waves[7]
+    y[55] = waves[8]
+    y[56] = waves[9]
     n_r = Cr.shape[1]
     for i in range(6):
         y[43 + i] = waves[1 + i]

@@ -55,6 +55,7 @@ import numpy as np
 from ..blocks.hull_database import DOFS, HullDatabase
 from ..blocks.radiation_fit import fit_radiation
 from ..errors import CraneCosimError
+from .drift import drift_table
 from .outline import hull_outline
 
 __all__ = ["read_hull", "compute_database", "HYDRO_MISSING"]
@@ -207,7 +208,9 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
                 for w in (*omega, np.inf) for d in _cpt_dofs()]
     problems += [cpt.DiffractionProblem(body=body, wave_direction=b, omega=w, rho=rho, g=g)
                  for w in omega for b in heading]
-    data = cpt.assemble_dataset(solver.solve_all(problems, progress_bar=progress))
+    # the indirect method keeps each problem's sources, whose far field gives the drift
+    results = solver.solve_all(problems, method="indirect", keep_details=True, progress_bar=progress)
+    data = cpt.assemble_dataset(results)
     dofs = {"influenced_dof": list(_cpt_dofs()), "radiating_dof": list(_cpt_dofs())}
     added = data["added_mass"].sel(**dofs)
     damping = data["radiation_damping"].sel(**dofs)
@@ -217,13 +220,16 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
                            hydrostatic_stiffness=(("influenced_dof", "radiating_dof"), stiffness))
     rao = cpt.post_pro.rao(finite.sel(**dofs))
     A_w, B_w, A_inf = added.sel(omega=omega).values, damping.sel(omega=omega).values, added.sel(omega=np.inf).values
+    motions = rao.sel(omega=omega, wave_direction=heading).transpose("wave_direction", "omega", "radiating_dof").values
     return HullDatabase(
         omega=omega, heading=heading,
         added_mass=A_w, radiation_damping=B_w, added_mass_inf=A_inf,
         radiation=_fitted(spec, omega, A_w, B_w, A_inf),
         excitation=excitation.sel(omega=omega, wave_direction=heading).transpose(
             "wave_direction", "omega", "influenced_dof").values,
-        rao=rao.sel(omega=omega, wave_direction=heading).transpose("wave_direction", "omega", "radiating_dof").values,
+        rao=motions,
+        drift=drift_table([r for r in results if r.omega in set(omega)], motions, omega, heading, rho,
+                          cpt.post_pro.kochin.compute_kochin),
         hydrostatic_stiffness=stiffness, inertia_matrix=inertia, rho=rho, g=g, mass=mass,
         displaced_volume=volume, waterplane_area=float(floating.waterplane_area),
         cog_x=cog[0], cog_y=cog[1], cog_z=cog[2], hull=spec["description"],

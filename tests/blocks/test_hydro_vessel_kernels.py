@@ -24,6 +24,7 @@ RTOL = 4e-14
 #: term vanishes by symmetry
 CASES = {"calm": {"mount_y": 4.0},
          "waves": {"mount_y": 4.0, "Hs": 3.0, "heading": 2.0, "n_waves": 100.0, "t_ramp": 60.0}}
+CASES["mean drift"] = {**CASES["waves"], "drift": "mean"}
 
 
 def _random_cases(block, rng, count):
@@ -63,8 +64,11 @@ def test_the_compiled_state_runs_as_the_numpy_one():
 #: its waves' phases at the anchor and their turning from it, the
 #: restoring, the memory's force and its states' rates, the damping, the
 #: gyroscopic moment, the added mass, the crane's bias wrench and the sea's
-#: growth over its start
+#: growth over its start, the drift's slow variation and its mean (the
+#: latter in the sea of a mean drift)
 PERTURBATIONS = {
+    "slow drift": ("Yc[k] += c[i] * T[i, k]", "Yc[k] += 1.001 * c[i] * T[i, k]"),
+    "mean drift": ("mean[k] += a[i] * a[i] * T[i, k]", "mean[k] += 1.001 * a[i] * a[i] * T[i, k]"),
     "wave excitation": ("F[k] += c[i] * X_re[i, k] + s[i] * X_im[i, k]",
                         "F[k] += 1.001 * c[i] * X_re[i, k] + s[i] * X_im[i, k]"),
     "waves' anchor": ("phase = w[i] * A + phi[i]", "phase = w[i] * A + 1.001 * phi[i]"),
@@ -85,13 +89,14 @@ def test_a_perturbed_kernel_fails_the_comparison(term):
     """The comparison above would see a wrong term: the kernel module with one
     term changed by 0.1%, run as plain Python, differs from the numpy code
     by far more than RTOL; unperturbed, run as Python, it agrees."""
-    compiled, reference = compiled_pair(HydroVessel, **CASES["waves"])
+    sea = CASES["mean drift" if term == "mean drift" else "waves"]
+    compiled, reference = compiled_pair(HydroVessel, **sea)
     cases = _random_cases(reference, np.random.default_rng(7), 4)
     compiled.kernels = kernels_as_python("hydro_vessel_kernels", *PERTURBATIONS[term])
     worst = disagreement(compiled, reference, cases)[0]
     assert worst > 100 * RTOL, f"a 0.1% change of the {term} shows only as {worst:.2g}"
     # a block of its own: the other kept the perturbed wave forces of these times
-    compiled = compiled_pair(HydroVessel, **CASES["waves"])[0]
+    compiled = compiled_pair(HydroVessel, **sea)[0]
     compiled.kernels = kernels_as_python("hydro_vessel_kernels")
     assert disagreement(compiled, reference, cases)[0] <= RTOL
 

@@ -39,7 +39,7 @@ def _window(t_ramp: float, settle: float, h: float = 0.05):
     steady response's."""
     out = []
     for seed in SEEDS:
-        block = HydroVessel(Hs=2.0, Tp=TP, seed=seed, t_ramp=t_ramp)
+        block = HydroVessel(Hs=2.0, Tp=TP, seed=seed, t_ramp=t_ramp, drift="none")
         start, u, x = t_ramp + settle, block.default_inputs(), block.initial_state()
         n = round((start + 20.0) / h)
         qs = [x[:6]]

@@ -59,6 +59,10 @@ def test_hydro_command_writes_a_database(tmp_path, hydro):
     i = np.argmin(abs(shipped.omega - 0.55))
     assert shipped.omega[i] == pytest.approx(0.55, abs=0.03)
     assert db.added_mass[1, 2, 2] == pytest.approx(shipped.added_mass[i, 2, 2], rel=0.0175)
+    # the mean drift (tests/hydro/test_drift.py): nothing from 125 km waves, along the waves at 1.05 rad/s
+    wall = 0.5 * 1025.0 * 9.81 * 40.0
+    assert db.drift.shape == (1, 3, 2) and abs(db.drift[0, 0]).max() < 1e-12 * wall
+    assert 0.1 * wall < db.drift[0, 2, 1] < wall and abs(db.drift[0, 2, 0]) < 1e-3 * db.drift[0, 2, 1]
 
 
 @pytest.mark.parametrize("change, message", [
