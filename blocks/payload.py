@@ -19,7 +19,16 @@ a spring of stiffness ``k = EA / L`` (a straight elastic rod, the wire's
 mass neglected) with stiffness-proportional damping ``beta`` (Rayleigh's,
 a damping ratio ``beta omega / 2`` at the vertical mode's ``omega``), that
 never pushes: a slack wire (``s <= 0``) carries nothing, and one that
-goes taut again snaps.  ``dr/dt = v - v_tip``, ``m dv/dt = m g - T e``.
+goes taut again snaps.  ``dr/dt = v - v_tip``,
+
+    m dv/dt = m g - T e + F_tag + F_air,
+
+``F_tag = -c_tag (v - v_tip)_h`` the tag (tugger) lines that steady a
+lift, a horizontal damper on the payload's swing (its motion across the
+tip's, x0 and y0; a damping ratio ``c_tag / (2 m sqrt(g / l))`` of the
+pendulum of length ``l``), held from the deck, which takes their pull (the
+tip does not; the vessel's share of it, some hundred newtons, is left
+out); ``F_air = -rho_air C_d A |v| v / 2`` the air's drag in still air.
 The wire pulls the tip with ``F_tip = T e`` (Frame 0), the hook load is
 ``T``.  The run starts with the payload hanging at rest below the tip on
 the wire paid out to ``l_wire_0``, stretched by ``m g / k``.
@@ -39,7 +48,8 @@ _P = Variable
 class Payload(Block):
     model_name = "Payload"
     description = ("A payload on an elastic hoist wire from the crane's tip: a point mass, the wire a spring "
-                   "with damping that never pushes (slack, and the snap when it goes taut again).")
+                   "with damping that never pushes (slack, and the snap when it goes taut again); tag lines damp "
+                   "its swing, the air drags it.")
     reference = ("The payload Cibicik & Egeland (2019) leave out, as a point mass on an elastic wire: "
                  "tension EA / L (stretch + beta stretch rate) while taut, zero while slack; the snap load of a "
                  "mass falling into a taut wire as DNV-RP-H103 (2011), section 4.7, writes it in its limit of a "
@@ -48,7 +58,8 @@ class Payload(Block):
                   "small swings have the pendulum's period 2 pi sqrt((L + m g / k) / g) and vertical ones "
                   "2 pi sqrt(m / k); a mass falling into a taut wire from slack peaks at the energy balance's "
                   "m g + sqrt((m g)^2 + 2 m g h k) (DNV-RP-H103's v sqrt(k m) its stiff limit); without damping "
-                  "the energy is kept over a run, slack and taut.")
+                  "the energy is kept over a run, slack and taut; tag lines damp the swing at the damping ratio "
+                  "c_tag / (2 m sqrt(g / l)); the air's drag takes the energy its work says.")
     parameters = (
         _P("m_payload", "kg", 10000.0, "Payload mass, m (default 10 t)"),
         _P("EA", "N", 8.8e7, "Axial stiffness of the wire, E A (default: a 40 mm steel wire rope, metallic "
@@ -57,6 +68,12 @@ class Payload(Block):
                                     "force beta k ds/dt (default 0.005 s: a damping ratio of 5% at a vertical "
                                     "mode of 20 rad/s, as a steel rope with its internal friction)",
            tunable=True),
+        _P("c_tag", "N.s/m", 0.0, "Tag (tugger) lines: horizontal damping of the payload's swing, the force "
+                                  "-c_tag (v - v_tip) along x0 and y0, the lines' pull taken by the deck (a damping "
+                                  "ratio c_tag / (2 m sqrt(g / l)) of the pendulum of length l; 0: none)", tunable=True),
+        _P("CdA", "m2", 0.0, "Drag area of the payload in air, C_d A (the drag rho_air C_d A |v| v / 2 in still "
+                             "air; 0: none)", tunable=True),
+        _P("rho_air", "kg/m3", 1.225, "Density of the air"),
         _P("g", "m/s2", 9.81, "Gravitational acceleration, along -z0"),
         _P("l_wire_0", "m", 20.0, "Paid-out wire length at the start (unstretched), where the payload hangs at "
                                   "rest; a system whose winch drives l_wire sets it to the winch's first length "
@@ -71,10 +88,12 @@ class Payload(Block):
                + vector("payload_p", "m", "Position of the payload, Frame 0, {c}")
                + vector("payload_v", "m/s", "Velocity of the payload, Frame 0, {c}")
                + (_P("slack", "1", False, "The wire is slack (its length between tip and payload not over L)",
-                     type="Boolean"),))
+                     type="Boolean"),
+                  _P("swing", "m", 0.0, "The payload's swing: its horizontal distance from the vertical through "
+                                        "the tip")))
     states = (vector("r", "m", "Payload's position relative to the tip, p - p_tip, Frame-0 axes, {c}")
               + vector("v", "m/s", "Payload's velocity, Frame 0, {c}"))
-    feedthrough = (("payload_p_*", ("tip_p_*",)), ("payload_v_*", ()), ("slack", ("l_wire",)),
+    feedthrough = (("payload_p_*", ("tip_p_*",)), ("payload_v_*", ()), ("slack", ("l_wire",)), ("swing", ()),
                    ("*", (("tip_v_*",), "l_wire", "dl_wire")))
     #: the tip moving sideways at 0.5 m/s from rest: the payload lags and swings
     reference_experiment = {"tip_v_x": 0.5}
@@ -86,7 +105,7 @@ class Payload(Block):
     def setup(self):
         p = self.p
         self.require_positive("m_payload", "EA", "g", "l_wire_0")
-        self.require_positive("beta_wire", allow_zero=True)
+        self.require_positive("beta_wire", "c_tag", "CdA", "rho_air", allow_zero=True)
         self.gravity = np.array([0.0, 0.0, -p.g])
 
     def stiffness(self, L: float) -> float:
@@ -119,19 +138,30 @@ class Payload(Block):
         rate = self._dot(e, v - u[3:6]) - dL
         return max(0.0, self.stiffness(L) * (s + self.p.beta_wire * rate)), e
 
+    def damping(self, x, u) -> np.ndarray:
+        """The tag lines' and the air's force on the payload [N] (Frame 0) at
+        state ``x`` and inputs ``u``: ``F_tag + F_air`` of the module's
+        docstring."""
+        p, v = self.p, x[3:]
+        relative = v - u[3:6]
+        force = np.array([-p.c_tag * relative[0], -p.c_tag * relative[1], 0.0])
+        return force - 0.5 * p.rho_air * p.CdA * math.sqrt(self._dot(v, v)) * v
+
     def derivatives(self, t, x, u):
         T, e = self.tension(x, u)
-        return np.concatenate([x[3:] - u[3:6], self.gravity - (T / self.p.m_payload) * e])
+        m = self.p.m_payload
+        return np.concatenate([x[3:] - u[3:6], self.gravity + (self.damping(x, u) - T * e) / m])
 
     def output(self, t, x, u):
         T, e = self.tension(x, u)
         slack = float(math.sqrt(self._dot(x, x)) <= u[6])
-        return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:], [slack]])
+        return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:], [slack, math.hypot(x[0], x[1])]])
 
     def energy(self, x, u) -> tuple[float, float, float]:
         """``(kinetic, gravity, elastic)`` energy [J] at state ``x``: the
         payload's ``m |v|^2 / 2``, its ``m g z`` about the tip's height, and
-        the wire's ``k s^2 / 2`` while taut (the damping's work apart)."""
+        the wire's ``k s^2 / 2`` while taut (the damping's work apart:
+        the wire's, the tag lines', the air's)."""
         m, r, v = self.p.m_payload, x[:3], x[3:]
         s = math.sqrt(self._dot(r, r)) - u[6]
         return 0.5 * m * float(v @ v), m * self.p.g * float(r[2]), 0.5 * self.stiffness(u[6]) * max(s, 0.0) ** 2

@@ -401,8 +401,10 @@ def settled_barge(params: dict, tip_load=None) -> dict:
 
 #: The payload of the offshore lift: 2 t on 10 m of the default wire (a 40 mm
 #: rope, EA 8.8e7 N: 8.8e6 N/m, its vertical mode 66 rad/s; the pendulum's
-#: period 6.3 s)
-LIFT_PAYLOAD = {"m_payload": 2000.0, "l_wire_0": 10.0}
+#: period 6.3 s), steadied by tag lines worth a tenth of the pendulum's
+#: critical damping (2 x 0.1 x 2000 kg x 0.99 rad/s: 400 N.s/m, a pull of
+#: 400 N at a swing of 1 m/s)
+LIFT_PAYLOAD = {"m_payload": 2000.0, "l_wire_0": 10.0, "c_tag": 400.0}
 
 
 def offshore_lift(base_dir=None, fmu_dir: str = "fmus", stop_time: float = 60.0, step: float | None = None,

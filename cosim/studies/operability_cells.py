@@ -7,9 +7,10 @@ The quantities (:func:`quantities_of`): ``tension``, the hoist wire's
 tension [N] (a ``T_wire`` column; its value as the run starts, the payload
 hanging still in calm water, the static hook load; its minimum the
 slack); ``tip_heave``, the crane tip's vertical excursion from its mean
-[m]; ``payload_heave`` and ``payload_swing``, the
-payload's vertical excursion and horizontal distance from its mean
-position [m]; each interface wrench column (role ``interface.wrench.``),
+[m]; ``payload_heave``, the payload's vertical excursion from its mean
+[m]; ``payload_swing``, its swing [m], the horizontal distance from the
+vertical through the tip (the payload's ``swing``; a payload without it:
+the horizontal distance from its mean position); each interface wrench column (role ``interface.wrench.``),
 its magnitude [N, N.m].  A seed gives each one's largest value after the
 first ``skip`` seconds, a sea state its most probable maximum (MPM) over
 its duration (``studies/extremes.py``).
@@ -61,8 +62,9 @@ def rigging_daf(static_load: float) -> float:
 def quantities_of(columns, roles: dict, tension: str | None = None) -> dict:
     """``{quantity: columns}`` of a run's recorded ``columns``: the wire's
     tension (``tension``, else the one column named ``*.T_wire``), the tip's
-    height (``*.tip_p_z``), the payload's position (the tension's
-    component's ``payload_p_*``), each interface wrench column (``roles``)."""
+    height (``*.tip_p_z``), the payload's position and swing (the
+    tension's component's ``payload_p_*``, ``swing``), each interface
+    wrench column (``roles``)."""
     columns = list(columns)
     if tension is None:
         found = [c for c in columns if c.endswith(".T_wire")]
@@ -79,6 +81,8 @@ def quantities_of(columns, roles: dict, tension: str | None = None) -> dict:
         payload = [f"{owner}.payload_p_{c}" for c in "xyz"]
         if all(c in columns for c in payload):
             out["payload_heave"], out["payload_swing"] = payload[2:], payload[:2]
+        if f"{owner}.swing" in columns:
+            out["payload_swing"] = [f"{owner}.swing"]
     tips = [c for c in columns if c.endswith(".tip_p_z")]
     if len(tips) == 1:
         out["tip_heave"] = tips
@@ -107,6 +111,8 @@ def seed_row(df: pd.DataFrame, quantities: dict, skip: float) -> dict:
                        tension_static=float(df[cols[0]].iloc[0]))
         elif q in ("tip_heave", "payload_heave"):
             row[f"{q}_max"] = float(np.abs(x - x.mean()).max())
+        elif q == "payload_swing" and len(cols) == 1:
+            row[f"{q}_max"] = float(x.max())
         elif q == "payload_swing":
             row[f"{q}_max"] = float(np.sqrt(((x - x.mean(axis=0)) ** 2).sum(axis=1)).max())
         else:

@@ -57,9 +57,10 @@ def test_the_hook_heaves_as_the_closed_loop_says(runs):
     """The hook (the tip less the wire paid out) keeps |E(i w)| = 5.04% of
     the tip's heave at the wave's frequency, E(s) = s^2 / (s^2 + omega_w s +
     omega_w K_p) of the winch's speed loop (10 rad/s) and the compensation's
-    gain (1 1/s), as for a tip heaving alone: within 6% of it (measured
-    2.8%: the tip's heave is not a pure sine, the barge sways and rolls
-    beside it).  Without compensation the hook heaves with the tip."""
+    gain (1 1/s), as for a tip heaving alone: within 8% of it (measured
+    5.7%, 2.5% without the tag lines: over the two periods fitted the tip's
+    heave is not a pure sine, the barge sways and rolls beside it).  Without
+    compensation the hook heaves with the tip."""
     s = 1j * OMEGA
     E = abs(s ** 2 / (s ** 2 + 10.0 * s + 10.0))
     for on, expected in ((True, E), (False, 1.0)):
@@ -68,25 +69,24 @@ def test_the_hook_heaves_as_the_closed_loop_says(runs):
         tip = _amplitude(t, d["crane.tip_p_z"].to_numpy())
         hook = _amplitude(t, (d["crane.tip_p_z"] - d["winch.l_wire"]).to_numpy())
         assert tip > 1.2  # the tip heaves some 1.4 m in the 2 m wave
-        assert hook / tip == pytest.approx(expected, rel=0.06 if on else 1e-12)
+        assert hook / tip == pytest.approx(expected, rel=0.08 if on else 1e-12)
 
 
 def test_the_compensation_takes_out_more_than_nine_tenths_of_the_payloads_heave(runs):
     """The payload's vertical motion at the wave's frequency: with the
-    compensation 6.5% of the tip's heave (measured; below 8%), without it
-    the tip's to 1% (measured 0.6%: the wire's stretch).  The pendulum,
-    set swinging by the barge's sway, moves the payload vertically at twice
-    its own frequency in both runs alike; and the tension varies less with
-    the compensation than without (its standard deviation 0.60 of it,
-    measured)."""
+    compensation 5.4% of the tip's heave (measured; below 6.5%), without it
+    the tip's to 0.3% (measured 0.1%: the wire's stretch).  The tension
+    varies a tenth as much with the compensation as without (its standard
+    deviation 0.096 of it, measured; below 0.15): the tag lines keep the
+    pendulum's swing, which the winch cannot take out, small."""
     ratio = {}
     for on in (True, False):
         d = runs[on]
         t = d["time"].to_numpy()
         ratio[on] = _amplitude(t, d["payload.payload_p_z"].to_numpy()) / _amplitude(t, d["crane.tip_p_z"].to_numpy())
-    assert ratio[True] < 0.08
-    assert ratio[False] == pytest.approx(1.0, abs=0.01)
-    assert runs[True]["payload.T_wire"].std() < 0.8 * runs[False]["payload.T_wire"].std()
+    assert ratio[True] < 0.065
+    assert ratio[False] == pytest.approx(1.0, abs=0.003)
+    assert runs[True]["payload.T_wire"].std() < 0.15 * runs[False]["payload.T_wire"].std()
     # the winch works for it: its motor's power peaks at some 25 kW, and none without it
     assert runs[True]["winch.P_winch"].abs().max() > 1e4 and runs[False]["winch.P_winch"].abs().max() == 0.0
 
@@ -101,9 +101,11 @@ def test_in_an_irregular_sea_the_hook_keeps_a_fourteenth_of_the_tips_heave(irreg
     """In the example's JONSWAP sea (Hs 2 m, Tp 8 s, beam), 20 to 40 s: the
     hook's heave (standard deviation, drift removed) is 7.1% of the tip's
     with the compensation (measured; below 8.5%), the tip's without.  The
-    payload's vertical motion falls less, to 0.70 of it (measured; below
-    0.8): in this sea the payload swings, its pendulum (6.3 s) inside the
-    waves' band, and the swing moves it vertically whatever the winch does."""
+    payload's vertical motion falls to 0.17 of what it is without (measured;
+    below 0.25), a little less than the hook's: the payload still swings
+    (the sea starts at full height, and the barge's first sway is metres),
+    its pendulum (6.3 s) inside the waves' band, the tag lines damping it,
+    and the swing moves it vertically whatever the winch does."""
     ratio = {}
     for on in (True, False):
         d = irregular[on]
@@ -112,7 +114,7 @@ def test_in_an_irregular_sea_the_hook_keeps_a_fourteenth_of_the_tips_heave(irreg
         ratio[on] = hook / tip, _detrended_std(d, d["payload.payload_p_z"].to_numpy()) / tip
         assert tip > 0.4
     assert ratio[True][0] < 0.085 and ratio[False][0] == pytest.approx(1.0, rel=1e-12)
-    assert ratio[True][1] / ratio[False][1] < 0.8
+    assert ratio[True][1] / ratio[False][1] < 0.25
 
 
 def test_in_calm_water_the_lift_starts_at_rest(fmu_dir, tmp_path):

@@ -56,16 +56,15 @@ def test_each_seed_is_its_runs_extremes(study):
         assert row["tension_max"] == w["payload.T_wire"].max()
         assert row["tension_mean"] == pytest.approx(w["payload.T_wire"].mean(), rel=1e-15)
         assert row["tension_static"] == df["payload.T_wire"].iloc[0] == pytest.approx(10.0 * 9.81, rel=1e-12)
-        p = w[["payload.payload_p_x", "payload.payload_p_y"]].to_numpy()
-        assert row["payload_swing_max"] == pytest.approx(
-            np.sqrt(((p - p.mean(axis=0)) ** 2).sum(axis=1)).max(), rel=1e-15)
+        # the swing: the payload's horizontal distance from under the tip
+        assert row["payload_swing_max"] == w["payload.swing"].max()
         assert row["crane.W_mount_nx_max"] == np.abs(w["crane.W_mount_nx"]).max()
         assert row["record_s"] == pytest.approx(RECORD, abs=1e-9)
         values = json.loads((out / "runs" / "cases" / row["case"] / "config.json").read_text())["values"]
         assert float(values["waves.t_ramp"]) == 2.0 and float(values["waves.seed"]) == row["seed"]
     # recorded: only what the study reads
-    assert set(df.columns) == {"time", "payload.T_wire", "crane.tip_p_z"} | {
-        f"payload.payload_p_{c}" for c in "xyz"} | {f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")}
+    assert set(df.columns) == {"time", "payload.T_wire", "payload.swing", "payload.payload_p_z", "crane.tip_p_z"} | {
+        f"crane.W_mount_{c}" for c in ("nx", "ny", "nz", "fx", "fy", "fz")}
 
 
 def test_each_sea_state_is_judged_from_its_seeds(study):
@@ -123,6 +122,20 @@ def test_a_seeds_extremes_leave_out_the_start():
     assert row == {"record_s": 7.5, "tension_max": 109.5, "tension_min": 102.0, "tension_mean": 105.75,
                    "tension_static": 1e6,
                    "tip_heave_max": pytest.approx(np.abs(z - z.mean()).max(), rel=1e-15)}
+
+
+def test_a_payload_without_its_swing_swings_from_its_mean_position():
+    """Another payload's FMU, with a position but no ``swing``: the swing is
+    the horizontal distance from its mean position; ours, from under the tip."""
+    position = [f"p.payload_p_{c}" for c in "xyz"]
+    assert quantities_of(["p.T_wire", *position], {})["payload_swing"] == position[:2]
+    assert quantities_of(["p.T_wire", *position, "p.swing"], {})["payload_swing"] == ["p.swing"]
+    t = np.arange(0.0, 4.0, 0.5)
+    df = pd.DataFrame({"time": t, "p.payload_p_x": 3.0 + np.cos(t), "p.payload_p_y": 1.0 + 0 * t, "p.swing": t})
+    p = np.cos(t) - np.cos(t).mean()
+    assert seed_row(df, {"payload_swing": position[:2]}, 0.0)["payload_swing_max"] == pytest.approx(
+        np.abs(p).max(), rel=1e-15)
+    assert seed_row(df, {"payload_swing": ["p.swing"]}, 0.0)["payload_swing_max"] == 3.5
 
 
 def test_cells_need_a_criterion_they_can_judge():
