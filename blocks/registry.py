@@ -14,6 +14,7 @@ from .joint_friction import JointFriction, KnuckleBoomFriction
 from .knuckle_boom import KnuckleBoomCrane
 from .payload import Payload
 from .prescribed_vessel import PrescribedVessel
+from .rigid_payload import RigidPayload
 from .signal import Signal
 from .supported_base import SupportedBase
 from .vessel import Vessel
@@ -24,4 +25,4 @@ from .winch import Winch
 BLOCKS = {cls.model_name: cls for cls in (Vessel, Crane, Controller, HydraulicCylinder, KnuckleBoomCrane,
                                           KnuckleBoomController, JointFriction, KnuckleBoomFriction, Signal,
                                           FlexibleCrane, SupportedBase, Waves, PrescribedVessel, HydroVessel,
-                                          Payload, Winch, HeaveCompensation)}
+                                          Payload, RigidPayload, Winch, HeaveCompensation)}

@@ -16,6 +16,7 @@ from scipy.spatial.transform import Rotation
 
 from crane_cosim.blocks.registry import BLOCKS
 from crane_cosim.blocks.block import sym6_pack
+from crane_cosim.blocks.rigid_payload import rotation
 
 SAMPLES = 8
 
@@ -124,6 +125,15 @@ def _payload(rng, block):
     return 0.0, np.concatenate([e * u[6] * (1 + rng.uniform(1e-5, 8e-4)), rng.normal(size=3)]), u
 
 
+def _rigid_payload(rng, block):
+    # as _payload's, the wire to the lift point of a body turned and spinning at random
+    t, x, u = _payload(rng, block)
+    q = rng.normal(size=4)
+    q /= np.linalg.norm(q)
+    lift_point = block.p.h_hook * rotation(q)[:, 2]
+    return t, np.concatenate([x[:3] - lift_point, x[3:], q, rng.normal(size=3)]), u
+
+
 def _waves(rng, block):
     # any time; no inputs to move
     return rng.uniform(0.0, 1200.0), None, np.zeros(0)
@@ -166,6 +176,7 @@ CASES = {  # block -> (parameter sets, sampler)
     "PrescribedVessel": ([{}], _vessel),
     "HydroVessel": ([{}, {"Hs": 2.0, "heading": 2.0, "mount_y": 4.0}], _hydro_vessel),
     "Payload": ([{}], _payload),
+    "RigidPayload": ([{}], _rigid_payload),
     "Winch": ([{}], _winch),
     "HeaveCompensation": ([{}], _heave_compensation),
 }

@@ -47,7 +47,7 @@ def test_the_lean_fmus_windows_binary_runs_in_a_windows_python(windows, fmu_dir,
     but for the waves' elevation and moments (their sines), to 6 units in
     the last place (2 measured)."""
     assert set(PLAIN) == {"Controller", "KnuckleBoomController", "Signal", "Waves", "PrescribedVessel", "Payload",
-                          "Winch", "HeaveCompensation"}
+                          "RigidPayload", "Winch", "HeaveCompensation"}
     fmus = [fmu_dir / f"{model}.fmu" for model in PLAIN]
     for model, got in zip(PLAIN, fmpy_final_outputs(windows.command, fmus, windows.env, windows.path_of)):
         expected = lean_fmpy_outputs[model]
