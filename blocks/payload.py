@@ -87,10 +87,11 @@ class Payload(Block):
                + (_P("T_wire", "N", 0.0, "Wire tension, the hook load T"),)
                + vector("payload_p", "m", "Position of the payload, Frame 0, {c}")
                + vector("payload_v", "m/s", "Velocity of the payload, Frame 0, {c}")
-               + (_P("slack", "1", False, "The wire is slack (its length between tip and payload not over L)",
-                     type="Boolean"),
-                  _P("swing", "m", 0.0, "The payload's swing: its horizontal distance from the vertical through "
-                                        "the tip")))
+               + (_P("swing", "m", 0.0, "The payload's swing: its horizontal distance from the vertical through "
+                                        "the tip"),
+                  # the Boolean after every Real: the compiled master step exchanges them so
+                  _P("slack", "1", False, "The wire is slack (its length between tip and payload not over L)",
+                     type="Boolean")))
     states = (vector("r", "m", "Payload's position relative to the tip, p - p_tip, Frame-0 axes, {c}")
               + vector("v", "m/s", "Payload's velocity, Frame 0, {c}"))
     feedthrough = (("payload_p_*", ("tip_p_*",)), ("payload_v_*", ()), ("slack", ("l_wire",)), ("swing", ()),
@@ -155,7 +156,7 @@ class Payload(Block):
     def output(self, t, x, u):
         T, e = self.tension(x, u)
         slack = float(math.sqrt(self._dot(x, x)) <= u[6])
-        return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:], [slack, math.hypot(x[0], x[1])]])
+        return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:], [math.hypot(x[0], x[1]), slack]])
 
     def energy(self, x, u) -> tuple[float, float, float]:
         """``(kinetic, gravity, elastic)`` energy [J] at state ``x``: the

@@ -90,11 +90,13 @@ class RigidPayload(Payload):
                                "gravity, along the body's z axis (default 3 m: slings of 3.6 m to the corners of "
                                "the 4 m box's top, 1 m above its centre of gravity, at 60 degrees)"),
     )
-    outputs = Payload.outputs + tuple(
+    # the Boolean ``slack`` last, after every Real (the compiled master step exchanges them so)
+    outputs = Payload.outputs[:-1] + tuple(
         Variable(f"payload_R_{i}{j}", "1", float(i == j),
                  f"Orientation of the payload's axes in Frame 0, row {i} column {j}")
         for i in (1, 2, 3) for j in (1, 2, 3)) + vector("payload_w", "rad/s",
-                                                        "Angular velocity of the payload, its own axes, {c}")
+                                                        "Angular velocity of the payload, its own axes, {c}") \
+        + Payload.outputs[-1:]
     states = (Payload.states + vector("q", "1", "Orientation quaternion of the payload, {c}", "wxyz",
                                       (1.0, 0.0, 0.0, 0.0))
               + vector("w", "rad/s", "Angular velocity of the payload, its own axes, {c}"))
@@ -152,8 +154,8 @@ class RigidPayload(Payload):
     def output(self, t, x, u):
         T, e, R, arm = self._wire(x, u)
         slack = float(math.sqrt(self._dot(x[:3] + arm, x[:3] + arm)) <= u[6])
-        return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:6], [slack, math.hypot(x[0], x[1])], R.ravel(),
-                               x[10:13]])
+        return np.concatenate([T * e, [T], u[:3] + x[:3], x[3:6], [math.hypot(x[0], x[1])], R.ravel(), x[10:13],
+                               [slack]])
 
     def energy(self, x, u) -> tuple[float, float, float]:
         """``(kinetic, gravity, elastic)`` energy [J] at state ``x``: the
