@@ -275,7 +275,7 @@ def drift_at(omega, headings, drift, w, heading) -> np.ndarray:
     interpolated linearly at the frequencies ``w`` [rad/s] and the one
     ``heading`` [rad]: (len(w), 2), held beyond the database's frequencies."""
     T = _at_heading(headings, drift, heading)
-    return np.stack([np.interp(w, omega, T[:, i]) for i in range(2)], axis=1).reshape(len(w), 2)
+    return np.stack([np.interp(w, omega, T[:, i]) for i in range(2)], axis=1)
 
 
 def _at_heading(headings, table, heading) -> np.ndarray:

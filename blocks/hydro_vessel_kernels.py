@@ -89,7 +89,10 @@ def _waves(t, w, a, phi, X_re, X_im, T, slow, cache, anchors, spacing, t_ramp):
         for k in range(2):
             Yc[k] += c[i] * T[i, k]
             Ys[k] += s[i] * T[i, k]
-            mean[k] += a[i] * a[i] * T[i, k]
+    if not slow:  # the mean alone: a constant, summed only where asked
+        for i in range(n):
+            for k in range(2):
+                mean[k] += a[i] * a[i] * T[i, k]
     height = _ramp(t, t_ramp)
     row = cache[r]
     row[0] = t

@@ -129,21 +129,26 @@ class Payload(Block):
     def tension(self, x, u) -> tuple[float, np.ndarray]:
         """``(T, e)``: the wire's tension [N] and its direction from the tip
         to the payload (Frame 0) at state ``x`` and inputs ``u``."""
-        r, v = x[:3], x[3:]
+        return self._pull(x[:3], x[3:6], u)
+
+    def _pull(self, end, end_v, u) -> tuple[float, np.ndarray]:
+        """``(T, e)`` of the module's docstring for the wire's end at ``end``
+        from the tip (Frame-0 axes) moving at ``end_v`` (Frame 0), with the
+        inputs ``u``: the payload's, or a rigid payload's lift point."""
         L, dL = u[6], u[7]
-        d = math.sqrt(self._dot(r, r))
-        e = r / d if d > 0.0 else np.array([0.0, 0.0, -1.0])
+        d = math.sqrt(self._dot(end, end))
+        e = end / d if d > 0.0 else np.array([0.0, 0.0, -1.0])
         s = d - L
         if s <= 0.0:
             return 0.0, e
-        rate = self._dot(e, v - u[3:6]) - dL
+        rate = self._dot(e, end_v - u[3:6]) - dL
         return max(0.0, self.stiffness(L) * (s + self.p.beta_wire * rate)), e
 
     def damping(self, x, u) -> np.ndarray:
         """The tag lines' and the air's force on the payload [N] (Frame 0) at
         state ``x`` and inputs ``u``: ``F_tag + F_air`` of the module's
         docstring."""
-        p, v = self.p, x[3:]
+        p, v = self.p, x[3:6]
         relative = v - u[3:6]
         force = np.array([-p.c_tag * relative[0], -p.c_tag * relative[1], 0.0])
         return force - 0.5 * p.rho_air * p.CdA * math.sqrt(self._dot(v, v)) * v

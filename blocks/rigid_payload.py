@@ -120,19 +120,10 @@ class RigidPayload(Payload):
         """``(T, e, R, arm)``: the tension [N], its direction from the tip to
         the lift point (Frame 0), the orientation and the lift point from
         the centre of gravity (Frame 0)."""
-        r, v, w = x[:3], x[3:6], x[10:13]
         R = rotation(x[6:10])
         arm = self.p.h_hook * R[:, 2]
-        d_vec = r + arm
-        d = math.sqrt(self._dot(d_vec, d_vec))
-        e = d_vec / d if d > 0.0 else np.array([0.0, 0.0, -1.0])
-        L, dL = u[6], u[7]
-        s = d - L
-        if s <= 0.0:
-            return 0.0, e, R, arm
-        hook_v = v + _turned(R, np.cross(w, self.hook))
-        rate = self._dot(e, hook_v - u[3:6]) - dL
-        return max(0.0, self.stiffness(L) * (s + self.p.beta_wire * rate)), e, R, arm
+        T, e = self._pull(x[:3] + arm, x[3:6] + _turned(R, np.cross(x[10:13], self.hook)), u)
+        return T, e, R, arm
 
     def tension(self, x, u) -> tuple[float, np.ndarray]:
         T, e, _, _ = self._wire(x, u)
@@ -141,7 +132,7 @@ class RigidPayload(Payload):
     def derivatives(self, t, x, u):
         T, e, R, _ = self._wire(x, u)
         m, q, w = self.p.m_payload, x[6:10], x[10:13]
-        dv = self.gravity + (self.damping(x[:6], u) - T * e) / m
+        dv = self.gravity + (self.damping(x, u) - T * e) / m
         moment = np.cross(self.hook, _turned(R.T, -T * e))
         dw = (moment - np.cross(w, self.inertia * w)) / self.inertia
         dq = _quaternion_rate(q, w) + 0.2 * (1.0 - self._dot4(q)) / self.max_step * q

@@ -228,8 +228,7 @@ def compute_database(spec: dict, progress: bool = False) -> HullDatabase:
         excitation=excitation.sel(omega=omega, wave_direction=heading).transpose(
             "wave_direction", "omega", "influenced_dof").values,
         rao=motions,
-        drift=drift_table([r for r in results if r.omega in set(omega)], motions, omega, heading, rho,
-                          cpt.post_pro.kochin.compute_kochin),
+        drift=drift_table(results, motions, omega, heading, rho, cpt.post_pro.kochin.compute_kochin),
         hydrostatic_stiffness=stiffness, inertia_matrix=inertia, rho=rho, g=g, mass=mass,
         displaced_volume=volume, waterplane_area=float(floating.waterplane_area),
         cog_x=cog[0], cog_y=cog[1], cog_z=cog[2], hull=spec["description"],

@@ -66,7 +66,8 @@ def drift_table(results, rao, omega, heading, rho: float, kochin) -> np.ndarray:
     frequencies ``omega`` [rad/s] and headings ``heading`` [rad], from
     Capytaine's solved problems ``results`` (one radiation problem per
     degree of freedom in ``rao``'s order and frequency, one diffraction
-    problem per heading and frequency, sources kept) and Capytaine's
+    problem per heading and frequency, sources kept; others, such as the
+    infinite frequency's, unread) and Capytaine's
     ``kochin(result, theta)`` (``post_pro.kochin.compute_kochin``): the
     disturbance ``H_D + sum_j rao_j H_j``."""
     theta = np.linspace(0.0, 2 * np.pi, ANGLES + 1)[:-1]
