@@ -154,7 +154,9 @@ def _winch(rng, block):
 
 
 def _heave_compensation(rng, block):
-    return rng.uniform(0.0, 20.0), rng.normal(size=1), np.array([rng.normal(), rng.uniform(5.0, 50.0)])
+    # the wire near the length the law asks, so that its correction lies inside v_trim
+    h = rng.normal(size=1)
+    return rng.uniform(0.0, 20.0), h, np.array([rng.normal(), block.p.l_wire_0 + h[0] + rng.normal() * 0.03])
 
 
 _DAHL = {f"model_{j}": "dahl" for j in ("slew", "boom", "jib")}

@@ -54,13 +54,16 @@ def irregular(fmu_dir, tmp_path_factory):
 
 
 def test_the_hook_heaves_as_the_closed_loop_says(runs):
-    """The hook (the tip less the wire paid out) keeps |E(i w)| = 5.04% of
-    the tip's heave at the wave's frequency, E(s) = s^2 / (s^2 + omega_w s +
-    omega_w K_p) of the winch's speed loop (10 rad/s) and the compensation's
-    gain (1 1/s), as for a tip heaving alone: within 8% of it (measured
-    5.7%, 2.5% without the tag lines: over the two periods fitted the tip's
-    heave is not a pure sine, the barge sways and rolls beside it).  Without
-    compensation the hook heaves with the tip."""
+    """The hook (the tip less the wire paid out) keeps about |E(i w)| =
+    5.04% of the tip's heave at the wave's frequency, E(s) = s^2 / (s^2 +
+    omega_w s + omega_w K_p) of the winch's speed loop (10 rad/s) and the
+    compensation's gain (1 1/s), as for a tip heaving alone, and no less:
+    measured 5.81%, 15% above it.  The barge's roll and sway add to the
+    tip's heave (its acceleration reaches 1.15 m/s2 at the crests, past the
+    winch's 1 m/s2): there the winch falls behind and the length's
+    correction is held at v_trim (5.33% with it unlimited, 2.5% above the
+    loop's without the tag lines).  Without compensation the hook heaves
+    with the tip."""
     s = 1j * OMEGA
     E = abs(s ** 2 / (s ** 2 + 10.0 * s + 10.0))
     for on, expected in ((True, E), (False, 1.0)):
@@ -69,15 +72,18 @@ def test_the_hook_heaves_as_the_closed_loop_says(runs):
         tip = _amplitude(t, d["crane.tip_p_z"].to_numpy())
         hook = _amplitude(t, (d["crane.tip_p_z"] - d["winch.l_wire"]).to_numpy())
         assert tip > 1.2  # the tip heaves some 1.4 m in the 2 m wave
-        assert hook / tip == pytest.approx(expected, rel=0.08 if on else 1e-12)
+        if on:
+            assert 1.0 < hook / tip / expected < 1.18
+        else:
+            assert hook / tip == pytest.approx(expected, rel=1e-12)
 
 
 def test_the_compensation_takes_out_more_than_nine_tenths_of_the_payloads_heave(runs):
     """The payload's vertical motion at the wave's frequency: with the
-    compensation 5.4% of the tip's heave (measured; below 6.5%), without it
+    compensation 5.9% of the tip's heave (measured; below 6.5%), without it
     the tip's to 0.3% (measured 0.1%: the wire's stretch).  The tension
     varies a tenth as much with the compensation as without (its standard
-    deviation 0.096 of it, measured; below 0.15): the tag lines keep the
+    deviation 0.128 of it, measured; below 0.15): the tag lines keep the
     pendulum's swing, which the winch cannot take out, small."""
     ratio = {}
     for on in (True, False):
