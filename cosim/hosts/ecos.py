@@ -47,7 +47,7 @@ from time import perf_counter
 import numpy as np
 import pandas as pd
 
-from ..errors import CraneCosimError
+from ..errors import CraneCosimError, did_you_mean
 from ..fmus.build import prepare_fmus
 from ..runtime.plan import plan_of
 from ..runtime.system import System
@@ -128,10 +128,10 @@ def _run_ecos(system: System, outputs, log_level: str, timing: dict | None = Non
     for ref in outputs:
         comp, _, name = ref.partition(".")
         if comp not in variables:
-            raise CraneCosimError(f"system {system.name!r} has no component {comp!r}")
+            raise CraneCosimError(f"system {system.name!r} has no component {comp!r}{did_you_mean(comp, variables)}")
         v = variables[comp].get(name)
         if v is None:
-            raise CraneCosimError(f"component {comp} has no variable {name!r}")
+            raise CraneCosimError(f"component {comp} has no variable {name!r}{did_you_mean(name, variables[comp])}")
         if v.type != "Real":
             raise CraneCosimError(f"{ref} is not a Real variable")
     ids = [ref.replace(".", "::", 1) for ref in outputs]  # ecos names variables instance::variable

@@ -25,7 +25,7 @@ from time import perf_counter
 import numpy as np
 import pandas as pd
 
-from ..errors import CraneCosimError
+from ..errors import CraneCosimError, did_you_mean
 from ..fmus.build import prepare_fmus
 from ..runtime.plan import plan_of
 from ..runtime.system import System
@@ -148,10 +148,10 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | N
 
     def var(comp: str, name: str):
         if comp not in variables:
-            raise CraneCosimError(f"system {system.name!r} has no component {comp!r}")
+            raise CraneCosimError(f"system {system.name!r} has no component {comp!r}{did_you_mean(comp, variables)}")
         v = variables[comp].get(name)
         if v is None:
-            raise CraneCosimError(f"component {comp} has no variable {name!r}")
+            raise CraneCosimError(f"component {comp} has no variable {name!r}{did_you_mean(name, variables[comp])}")
         return v
 
     if ssd is None:

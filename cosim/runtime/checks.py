@@ -12,8 +12,8 @@ import math
 from pathlib import Path
 
 from ..blocks.block import ParameterError
-from .types import (FAMILY, UNSUPPORTED, bound_problem, connection_problem, inexact_problem, settable_problem,
-                    value_of)
+from ..errors import did_you_mean
+from .types import FAMILY, UNSUPPORTED, bound_problem, connection_problem, inexact_problem, settable_problem, value_of
 
 __all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems",
            "inexact_start_problems", "once_per_process_problems", "step_problems", "cut_step_note", "unit_notes",
@@ -81,7 +81,8 @@ def connection_problems(connections, models: dict, components) -> list[tuple]:
         for comp, var, role in ((c.start_element, c.start_connector, "output"),
                                 (c.end_element, c.end_connector, "input")):
             if comp not in components:
-                problems.append((c, f"connection {c}: the system has no component named {comp!r}"))
+                problems.append((c, f"connection {c}: the system has no component named {comp!r}"
+                                    f"{did_you_mean(comp, components)}"))
                 ends.append(False)
                 continue
             if comp not in models:
@@ -89,7 +90,8 @@ def connection_problems(connections, models: dict, components) -> list[tuple]:
                 continue
             info = models[comp].variables.get(var)
             if info is None:
-                problems.append((c, f"connection {c}: component {comp} has no variable {var!r}"))
+                problems.append((c, f"connection {c}: component {comp} has no variable {var!r}"
+                                    f"{did_you_mean(var, models[comp].variables)}"))
             elif info.causality != role:
                 extra = " (two outputs are connected)" if role == "input" and info.causality == "output" else ""
                 problems.append((c, f"connection {c}: {comp}.{var} is {_article(info.causality)} "
@@ -168,7 +170,7 @@ def value_problems(comp: str, source: str, model, raw_values: dict, driven: dict
         where = f"{comp}.{name}"
         var = model.variables.get(name)
         if var is None:
-            problems.append(f"component {comp} ({source}) has no variable {name!r}")
+            problems.append(f"component {comp} ({source}) has no variable {name!r}{did_you_mean(name, model.variables)}")
             continue
         if (problem := settable_problem(var, where, driven.get((comp, name)), model.fmi_version)) is not None:
             problems.append(problem)

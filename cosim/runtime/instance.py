@@ -22,7 +22,7 @@ from time import perf_counter
 
 import numpy as np
 
-from ..errors import CraneCosimError
+from ..errors import CraneCosimError, did_you_mean
 from ..files.archive import safe_extract
 from ..fmus.portable import host_python_lines, run_out_of_process
 from .types import EXACT_INTEGER, continuous_reals
@@ -196,7 +196,8 @@ class FMUInstance:
         """The description of the variable ``name`` (``model.VariableInfo``)."""
         v = self.model.variables.get(name)
         if v is None:
-            raise CraneCosimError(f"component {self.name} ({self.path.name}) has no variable {name!r}")
+            raise CraneCosimError(f"component {self.name} ({self.path.name}) has no variable {name!r}"
+                                  f"{did_you_mean(name, self.model.variables)}")
         return v
 
     # -- set-up ----------------------------------------------------------------

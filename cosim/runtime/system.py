@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import CraneCosimError
+from ..errors import CraneCosimError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,9 @@ class System:
         for c in self.components:
             if c.name == name:
                 return c
-        raise CraneCosimError(f"system {self.name!r} has no component named {name!r} "
-                              f"(components: {', '.join(c.name for c in self.components)})")
+        names = [c.name for c in self.components]
+        raise CraneCosimError(f"system {self.name!r} has no component named {name!r}"
+                              f"{did_you_mean(name, names) or ' (components: ' + ', '.join(names) + ')'}")
 
     def source_path(self, comp: Component) -> Path:
         p = Path(comp.source)

@@ -144,7 +144,9 @@ def test_negative_mass_or_length(capsys, system_file, setting, fragment, mode):
 
 @pytest.mark.parametrize("setting,fragment", [
     ("crane.nothing=1", "component crane (Crane.fmu) has no variable 'nothing'"),
-    ("nobody.m=1", "has no component named 'nobody'"),
+    ("vessel.mass=1", "component vessel (Vessel.fmu) has no variable 'mass' (did you mean 'm'?)"),
+    ("vesel.m=1", "has no component named 'vesel' (did you mean 'vessel'?)"),
+    ("nobody.m=1", "has no component named 'nobody' (components: vessel, crane, controller)"),
     ("crane.m_king=heavy", "crane.m_king is a Real parameter; set it to a number, not 'heavy'"),
     ("crane.m_king", "is not of the form component.variable=value"),
 ])

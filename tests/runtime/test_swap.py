@@ -75,7 +75,8 @@ def test_check_names_every_problem_and_runs_nothing(capsys, vessel_system, tmp_p
         "crane-cosim: error: input crane.tau_slew is driven by two connections: "
         "controller.tau_slew -> crane.tau_slew and vessel.q_roll -> crane.tau_slew",
         "crane-cosim: error: component crane: Crane parameter m_boom = -1 kg is invalid: it must be positive",
-        "crane-cosim: error: component controller (Controller.fmu) has no variable 'kP_slw'"]
+        "crane-cosim: error: component controller (Controller.fmu) has no variable 'kP_slw' (did you mean "
+        "'kP_slew'?)"]
     assert not (tmp_path / "results").exists()
 
 
