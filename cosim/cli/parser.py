@@ -1,16 +1,17 @@
-"""The arguments of the ``crane-cosim`` commands, declared once: the
-experiment's options shared by ``run``, ``check`` and ``sweep``, and each
-command's own."""
+"""The arguments of the ``crane-cosim`` commands, declared once: each
+command's own, with the experiment's options that ``run``, ``check``,
+``sweep`` and ``operability`` share (``experiment_options.py``) and the
+studies' commands (``study_options.py``)."""
 from __future__ import annotations
 
 import argparse
+from importlib import metadata
 from pathlib import Path
 
-from ..runtime.algorithms import ALGORITHMS
-from ..runtime.coupling import COUPLINGS
-from ..runtime.plan import EXTRAPOLATIONS
 from ..scenarios import SCENARIOS
 from ..views import LIVE_ADDRESS as DEFAULT_VIEW
+from .experiment_options import add_estimate, add_experiment, add_values
+from .study_options import add_fatigue, add_operability
 
 DEFAULT_FMU_DIR = Path("fmus_build")
 DEMO_SCENARIO = "offshore_knuckle_boom"
@@ -19,56 +20,6 @@ __all__ = ["parser", "DEFAULT_FMU_DIR", "DEMO_SCENARIO", "split_pair"]
 
 #: the options whose value is one word NAME=VALUE (the form of each, as its help shows it)
 PAIR_OPTIONS = ("--set", "--replace", "--component-step", "--vary", "--combine")
-
-
-def _experiment(p) -> None:
-    """The experiment and the master's settings (each overrides the system file's)."""
-    p.add_argument("--stop-time", type=float, help="stop time [s] (default: the system's)")
-    p.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
-    p.add_argument("--coupling", choices=COUPLINGS,
-                   help="crane-vessel coupling (default: the system file's; inertia if it names none)")
-    p.add_argument("--algorithm", choices=tuple(ALGORITHMS),
-                   help="master algorithm (default: the system file's: in the examples the one that, at their "
-                        "step, keeps every force within 0.1%% of its peak (RMS) of the monolithic run: "
-                        "iterated-midpoint, iterated-quadratic for the flexible crane; jacobi if the file names "
-                        "none; gauss-seidel is the fastest, first order, about 1%% off at 1 ms; docs/master.md); "
-                        "the file's iterations and extrapolation, settings of its own algorithm, do not carry "
-                        "over to another")
-    p.add_argument("--iterations", type=int, metavar="N",
-                   help="with --algorithm iterated-midpoint or iterated-quadratic: re-step passes per step, "
-                        "plain ones (default: the system file's, else quasi-Newton passes until the values "
-                        "settle, at most 12; docs/master.md)")
-    p.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
-                   help="inputs held over a step: last sample or mid-step estimate (default: the system "
-                        "file's; none if it names none)")
-    p.add_argument("--component-step", action="append", default=[], metavar="COMPONENT=H",
-                   help="the component's own communication step [s], a multiple of the step: it steps every "
-                        "H/step base steps, its inputs held between (repeatable; jacobi and gauss-seidel; "
-                        "docs/master.md)")
-
-
-def _values(p) -> None:
-    p.add_argument("--set", action="append", default=[], metavar="COMPONENT.VARIABLE=VALUE",
-                   help="set a start value: a parameter, an input no connection drives, or another variable "
-                        "FMI lets a host set before initialization; an Enumeration by its item's name or value "
-                        "(repeatable)")
-    p.add_argument("--replace", action="append", default=[], metavar="COMPONENT=FMU",
-                   help="swap a component for another FMU with the same ports (repeatable; every connection "
-                        "and value is checked against it first)")
-
-
-def _estimate(p) -> None:
-    p.add_argument("--estimate", action="store_true",
-                   help="estimate the coupling error without a monolithic run, from a second run at half the "
-                        "step beside this one (about 3x the time): coupling_error.csv, summary.json, and its "
-                        "largest printed (docs/coupling-error.md)")
-    p.add_argument("--tolerance", type=float, metavar="TOL",
-                   help="run at the system's step or the largest of its halves (down to 1/16) whose estimated "
-                        "coupling error stays within TOL of each force's peak, e.g. 1e-3 (implies --estimate)")
-    p.add_argument("--accuracy", type=float, metavar="FRACTION",
-                   help="the accuracy asked of the coupling, a fraction of each force's peak: the iterated "
-                        "algorithms step again until their values settle to a hundredth of it (default: the "
-                        "tolerance, else 1e-3, the 0.1%% the examples keep at their defaults)")
 
 
 def split_pair(argv, extra) -> str | None:
@@ -110,10 +61,18 @@ def _number(word: str) -> bool:
         return False
 
 
+def _release() -> str:
+    try:
+        return metadata.version("crane-cosim")
+    except metadata.PackageNotFoundError:  # run from a source tree not installed
+        return "(not installed)"
+
+
 def parser(description: str) -> argparse.ArgumentParser:
     """The arguments of every command."""
     p = argparse.ArgumentParser(prog="crane-cosim", description=description)
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_release()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     r = sub.add_parser("run", help="run a system (.ssd file, folder holding one, or .ssp archive)")
@@ -122,8 +81,8 @@ def parser(description: str) -> argparse.ArgumentParser:
                                             "(default: results/<system name> next to the .ssd or .ssp, which "
                                             "holds the system's latest run)")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
-    _experiment(r)
-    _values(r)
+    add_experiment(r)
+    add_values(r)
     r.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     r.add_argument("--view", nargs="?", const=f"{DEFAULT_VIEW[0]}:{DEFAULT_VIEW[1]}", metavar="[HOST:]PORT",
                    help="serve a live view of the run at http://HOST:PORT/ while it goes (default "
@@ -153,14 +112,20 @@ def parser(description: str) -> argparse.ArgumentParser:
     r.add_argument("--call-timeout", type=float, metavar="SECONDS",
                    help="with --processes: the longest one FMI call may take once the components are initialized; "
                         "a component's process that does not answer in time is killed and the run ends")
-    _estimate(r)
+    add_estimate(r)
 
     c = sub.add_parser("check", help="check a system (files, connections, types, units, values, the capabilities "
                                       "its algorithm needs) without running it")
     c.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
-    _experiment(c)
-    _values(c)
-    _estimate(c)
+    add_experiment(c)
+    add_values(c)
+    add_estimate(c)
+
+    i = sub.add_parser("inspect", help="list an FMU's (or one of the project's blocks') variables and capabilities, "
+                                       "or a system's components and connections")
+    i.add_argument("target", help="an .fmu file, a block's name (such as Payload), or a system (.ssd file, folder "
+                                  "holding one, or .ssp archive)")
+    i.add_argument("--component", metavar="NAME", help="a system's component whose variables to list")
 
     e = sub.add_parser("export", help="write a system as an SSP archive (.ssp) for other tools")
     e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
@@ -305,11 +270,11 @@ def parser(description: str) -> argparse.ArgumentParser:
     w.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
     w.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster's scheduler, "
                                                           "e.g. tcp://host:8786, instead of a local one")
-    _experiment(w)
+    add_experiment(w)
     w.add_argument("--record", action="append", metavar="PATTERN", help="record only these columns (repeatable)")
     w.add_argument("--record-every", type=int, metavar="N", help="record every Nth communication point")
 
-    _operability(sub)
+    add_operability(sub)
 
     x = sub.add_parser("export-results", help="write a run's results (results.arrows) as CSV or Parquet")
     x.add_argument("results", type=Path, help="a run folder, or its results.arrows")
@@ -339,73 +304,5 @@ def parser(description: str) -> argparse.ArgumentParser:
     an.add_argument("--fps", type=float, help="the page's frames a second of simulated time (default: 25; a video "
                                              "has 25 of its own)")
 
-    f = sub.add_parser("fatigue", help="rainflow counting and damage-equivalent loads of recorded runs")
-    f.add_argument("results", type=Path, help="a run folder, or a scatter table (CSV: case = run folder, "
-                                              "probability, and labels such as Hs, Tp)")
-    f.add_argument("--signal", action="append", metavar="PATTERN",
-                   help="recorded columns to count (shell wildcards, repeatable; default: the interface wrench, "
-                        "the columns whose role is interface.wrench: the crane's W_mount_*)")
-    f.add_argument("--combine", action="append", default=[], metavar="NAME=EXPR",
-                   help="a linear combination of columns to count, e.g. "
-                        "bolt=0.025*crane.W_mount_fz-0.4*crane.W_mount_nx (repeatable)")
-    f.add_argument("--bolt", action="append", default=[], metavar="N,D[,ANGLE]",
-                   help="the axial force of the bolt at ANGLE deg (default 0) of a slewing ring of N bolts on a "
-                        "circle of D m (repeatable; docs/fatigue.md)")
-    f.add_argument("--skip", type=float, default=0.0, help="seconds left out at the start of each run (default: 0)")
-    f.add_argument("--n-ref", type=float, default=1e7, help="reference number of cycles of the DELs (default: 1e7)")
-    f.add_argument("--life", type=float, default=20.0, help="lifetime [years] the runs stand for (default: 20)")
-    f.add_argument("--slopes", default="3,4,5", help="S-N curve slopes (default: 3,4,5)")
-    f.add_argument("--out", type=Path, help="output folder (default: RESULTS/fatigue, or fatigue next to the table)")
-    f.add_argument("--no-plots", action="store_true", help="write the tables only")
+    add_fatigue(sub)
     return p
-
-
-def _operability(sub) -> None:
-    o = sub.add_parser("operability", help="the sea states in which a lift may go ahead: a grid of Hs x Tp x "
-                                           "heading, several seeds each, on a Dask cluster (docs/operability.md)")
-    o.add_argument("system", type=Path, help="the system (.ssd file, folder holding one, or .ssp archive)")
-    o.add_argument("--hs", required=True, metavar="M,M,...", help="significant wave heights [m]")
-    o.add_argument("--tp", required=True, metavar="S,S,...", help="peak periods [s]")
-    o.add_argument("--heading", default="90", metavar="DEG,...",
-                   help="headings the waves travel toward [deg], from the vessel's x axis toward y (default: 90, "
-                        "beam seas)")
-    o.add_argument("--sea", metavar="COMPONENT", help="the component that sets the sea state (default: the one "
-                                                      "with the parameters Hs, Tp, heading and seed)")
-    o.add_argument("--seeds", type=int, default=3, help="seeds each sea state runs first (default: 3)")
-    o.add_argument("--max-seeds", type=int, default=10,
-                   help="seeds a sea state runs at most, where its interval asks for more (default: 10)")
-    o.add_argument("--interval", type=float, default=0.1,
-                   help="half width of the tension MPM's interval, as a fraction of it, that more seeds are run "
-                        "for (default: 0.1)")
-    o.add_argument("--confidence", type=float, default=0.9, help="the intervals' confidence (default: 0.9)")
-    o.add_argument("--hours", type=float, default=3.0,
-                   help="the sea state's duration [h], over which the most probable maxima are (default: 3)")
-    o.add_argument("--ramp-periods", type=float, default=3.0,
-                   help="peak periods over which the sea grows from calm at the start of each run, where the sea's "
-                        "component can (its t_ramp; default: 3; 0: at full height from the start)")
-    o.add_argument("--settle", type=float, default=20.0,
-                   help="seconds after the sea's growth left out of each run, for the transient (default: 20)")
-    o.add_argument("--swl", type=float, metavar="N", help="the crane's safe working load [N]: the tension's MPM "
-                                                          "must not exceed it")
-    o.add_argument("--daf", type=float, help="the dynamic amplification the rigging is designed for (default: GL "
-                                             "Noble Denton 0027/ND, Table 5-1, offshore)")
-    o.add_argument("--slack", type=float, default=0.01,
-                   help="the accepted probability of a slack wire (tension below a tenth of the static hook load) "
-                        "in the sea state's duration (default: 0.01)")
-    o.add_argument("--limit", action="append", default=[], metavar="QUANTITY=VALUE",
-                   help="a limit on another quantity's MPM, in SI units: payload_swing, payload_heave, tip_heave "
-                        "[m], or an interface wrench column such as crane.W_mount_nx [N.m] (repeatable)")
-    o.add_argument("--tension", metavar="COLUMN", help="the wire's tension (default: the column *.T_wire)")
-    o.add_argument("--compare", action="append", default=[], metavar="FOLDER[=LABEL]",
-                   help="another study's folder whose limits the diagram draws beside (repeatable)")
-    o.add_argument("--label", default="this study", help="this study's limit in the diagram's legend")
-    o.add_argument("--out", type=Path, help="study folder (default: results/operability next to the system); run "
-                                            "again, it skips the runs that completed")
-    o.add_argument("--force", dest="clear", action="store_true", help="clear the runs of an earlier study in --out")
-    o.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
-    o.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask cluster's scheduler instead of a local one")
-    _experiment(o)
-    _values(o)
-    o.add_argument("--record", action="append", metavar="PATTERN",
-                   help="record these columns (repeatable; default: only those the study reads)")
-    o.add_argument("--record-every", type=int, metavar="N", help="record every Nth communication point")

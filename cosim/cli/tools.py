@@ -29,7 +29,9 @@ from ..files.results_export import export_results
 from ..fmus.build import build_all, build_bridge_fmu
 from ..fmus.portable import build_portable_fmu
 from ..hydro.compute import compute_database, read_hull
+from ..reports.listing import component_lines, model_lines, model_of, system_lines
 from ..runtime.runlog import check_folder, make_folder
+from ..ssp.read import open_system
 from ..views import animate
 
 __all__ = ["cmd_build", "cmd_build_bridge", "cmd_peer_check", "cmd_serve", "cmd_export_results", "cmd_hydro",
@@ -311,4 +313,20 @@ def cmd_animate(args) -> int:
     if (note := cut_short(args.results)) is not None:
         print(f"crane-cosim: note: {note}", file=sys.stderr)
     print(animate(args.results, args.out, args.speed, args.fps))
+    return 0
+
+
+def cmd_inspect(args) -> int:
+    """Print an FMU's, a block's or a system's listing (``reports/listing.py``)."""
+    target = Path(args.target)
+    if target.suffix.lower() == ".fmu" or not target.exists():
+        if args.component:
+            raise CraneCosimError(f"--component {args.component}: {args.target} is not a system, whose components "
+                                  f"it would name")
+        lines = model_lines(model_of(args.target))
+    else:
+        with open_system(target) as opened:
+            system = opened.system
+            lines = component_lines(system, args.component) if args.component else system_lines(system)
+    print("\n".join(lines))
     return 0
