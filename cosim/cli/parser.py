@@ -262,6 +262,13 @@ def parser(description: str) -> argparse.ArgumentParser:
                                                        "column per component.variable")
     w.add_argument("--vary", action="append", default=[], metavar="COMPONENT.VARIABLE=V1,V2,...",
                    help="instead of a table: the product of these ranges (repeatable)")
+    w.add_argument("--sample", nargs=2, metavar=("DESIGN", "N"),
+                   help="instead of a table: N cases by design of experiments over the --range ranges: lhs (a Latin "
+                        "hypercube) or sobol (a scrambled Sobol sequence, N a power of two)")
+    w.add_argument("--range", action="append", default=[], metavar="COMPONENT.VARIABLE=LOW,HIGH",
+                   help="a range --sample draws from (repeatable)")
+    w.add_argument("--sample-seed", type=int, default=0, metavar="N",
+                   help="the seed of the design (default: 0; the same seed, the same cases)")
     w.add_argument("--out", type=Path, help="sweep folder (default: results/sweep next to the system); run again "
                                             "with the same cases and options, it skips those that completed, and "
                                             "a folder of another sweep is refused unless --force")

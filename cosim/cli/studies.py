@@ -15,6 +15,7 @@ from ..files.results import cut_short
 from ..runtime.runlog import check_folder
 from ..studies.fatigue import UNKNOWN_UNIT, YEAR, lifetime_text, parse_combination, slewing_ring_bolt, study
 from ..studies.operability import SeaGrid, Study, operability
+from ..studies.sampling import cases_of_sample
 from ..studies.sweep import cases_of_ranges, cases_of_table, sweep
 from .options import pairs, run_config
 
@@ -34,14 +35,32 @@ def _numbers(text: str, what: str, count=None) -> list[float]:
     return values
 
 
+def _cases(args) -> list[tuple[str, dict]]:
+    """The sweep's cases: from its table, ``--vary``'s product or ``--sample``'s design."""
+    given = [args.cases is not None, bool(args.vary), args.sample is not None]
+    if sum(given) != 1:
+        raise CraneCosimError("give the cases as a table (CASES.csv), as --vary ranges or as a --sample design, "
+                              "one of the three")
+    if args.range and args.sample is None:
+        raise CraneCosimError("--range gives the ranges of a --sample design; without one, use --vary")
+    if args.cases is not None:
+        return cases_of_table(args.cases)
+    if args.vary:
+        return cases_of_ranges(args.vary)
+    design, count = args.sample
+    try:
+        count = int(count)
+    except ValueError:
+        raise CraneCosimError(f"--sample {design} {count}: the number of cases must be a whole number") from None
+    return cases_of_sample(design, count, args.range, args.sample_seed)
+
+
 def cmd_sweep(args) -> int:
-    if (args.cases is None) == (not args.vary):
-        raise CraneCosimError("give the cases as a table (CASES.csv) or as --vary ranges, one of the two")
     if args.workers is not None and args.workers < 1:
         raise CraneCosimError(f"--workers {args.workers} must be at least 1")
     if args.out is not None:
         check_folder(args.out, "--out")
-    cases = cases_of_table(args.cases) if args.cases is not None else cases_of_ranges(args.vary)
+    cases = _cases(args)
     config = run_config(args).replace(progress=False)
     system = args.system.resolve()
     out = args.out or (system if system.is_dir() else system.parent) / "results" / "sweep"

@@ -21,6 +21,7 @@ from crane_cosim.runtime import RunConfig
 from crane_cosim.cli import main
 from crane_cosim.ssp import write_ssd
 from crane_cosim.scenarios import crane_on_vessel
+from crane_cosim.studies.sampling import cases_of_sample
 from crane_cosim.studies.sweep import cases_of_ranges, cases_of_table, sweep
 from crane_cosim.files.folders import FolderBusy, refuse_busy
 from crane_cosim.files.results import read_results
@@ -154,6 +155,32 @@ def test_a_failed_case_is_recorded_and_the_others_complete(system, tmp_path, cap
     err = capsys.readouterr().err
     assert f"crane-cosim: case case0002 failed: {reason}" in err
     assert "crane-cosim: case case0003 failed: its results cannot be read" in err
+
+
+def test_a_sampled_sweep_runs_the_designs_cases(system, scheduler, tmp_path):
+    """``--sample lhs 2 --range``: the two cases of the Latin hypercube
+    (``studies/sampling.py``) run, their values in the summary."""
+    out = tmp_path / "sweep"
+    assert main(["sweep", str(system), "--sample", "lhs", "2", "--range", "vessel.m=1000,1400", "--sample-seed", "4",
+                 "--out", str(out), "--stop-time", STOP, "--scheduler", scheduler]) == 0
+    summary = _summary(out)
+    assert list(summary["status"]) == ["completed"] * 2
+    expected = [float(values["vessel.m"]) for _, values in cases_of_sample("lhs", 2, ["vessel.m=1000,1400"], 4)]
+    assert summary["vessel.m"].tolist() == expected
+    assert sorted(int((m - 1000) // 200) for m in expected) == [0, 1]
+
+
+@pytest.mark.parametrize("args, sentence", [
+    (["--range", "vessel.m=1,2", "--vary", "vessel.m=1"], "--range gives the ranges of a --sample design; without "
+                                                          "one, use --vary"),
+    (["--sample", "lhs", "2", "--vary", "vessel.m=1"], "give the cases as a table (CASES.csv), as --vary ranges or "
+                                                       "as a --sample design, one of the three"),
+    (["--sample", "lhs", "two", "--range", "vessel.m=1,2"], "--sample lhs two: the number of cases must be a whole "
+                                                            "number"),
+])
+def test_a_sampled_sweep_asked_wrongly_is_one_sentence(system, tmp_path, capsys, args, sentence):
+    assert main(["sweep", str(system), *args, "--out", str(tmp_path / "s"), "--stop-time", STOP]) == 2
+    assert capsys.readouterr().err.strip() == f"crane-cosim: error: {sentence}"
 
 
 def test_a_case_the_system_cannot_run_is_named_before_the_cluster_starts(system, tmp_path, capsys):
