@@ -13,6 +13,7 @@ __all__ = ["add_experiment", "add_values", "add_estimate"]
 
 def add_experiment(p) -> None:
     """The experiment and the master's settings (each overrides the system file's)."""
+    p.add_argument("--start-time", type=float, help="start time [s] (default: the system's; 0 in the examples)")
     p.add_argument("--stop-time", type=float, help="stop time [s] (default: the system's)")
     p.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
     p.add_argument("--coupling", choices=COUPLINGS,

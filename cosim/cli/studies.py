@@ -102,6 +102,9 @@ def cmd_operability(args) -> int:
     from ..reports.limit_diagram import write_limit_diagram
     if args.workers is not None and args.workers < 1:
         raise CraneCosimError(f"--workers {args.workers} must be at least 1")
+    if args.start_time:
+        raise CraneCosimError(f"--start-time {args.start_time:g}: the study's runs start at 0 s, from which the sea's "
+                              f"growth and the transient left out are counted")
     grid = SeaGrid(_numbers(args.hs, "--hs"), _numbers(args.tp, "--tp"), _numbers(args.heading, "--heading"))
     study = Study(exposure=args.hours * 3600.0, settle=args.settle, ramp_periods=args.ramp_periods, seeds=args.seeds,
                   max_seeds=args.max_seeds, confidence=args.confidence, relative=args.interval, limits=_limits(args),

@@ -40,7 +40,7 @@ class RunConfig:
     """Every option of a co-simulation run, each ``None`` (or empty) to keep
     the system file's or the default.
 
-    ``stop_time``, ``step`` [s]; ``algorithm``, ``coupling``,
+    ``start_time``, ``stop_time``, ``step`` [s]; ``algorithm``, ``coupling``,
     ``extrapolation``, ``iterations``: the master's settings
     (``docs/master.md``); ``component_steps``: component name -> its own
     communication step [s], a multiple of the step; ``values``:
@@ -64,6 +64,7 @@ class RunConfig:
     process is killed and the run ends."""
     stop_time: float | None = None
     step: float | None = None
+    start_time: float | None = None
     algorithm: str | None = None
     coupling: str | None = None
     extrapolation: str | None = None
@@ -102,7 +103,7 @@ class RunConfig:
     def check(self) -> None:
         """Raise :class:`CraneCosimError` naming the first option that cannot
         be (a negative step, a tolerance of 2, ...)."""
-        for name in ("stop_time", "step"):  # their values against the system's: the plan's
+        for name in ("start_time", "stop_time", "step"):  # their values against the system's: the plan's
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise CraneCosimError(f"--{name.replace('_', '-')} {value!r} is not a number of seconds")
@@ -167,7 +168,7 @@ class RunConfig:
                 system.iterations = None
             if self.extrapolation is None:
                 system.extrapolation = "none"
-        for name in ("stop_time", "step", "algorithm", "coupling", "extrapolation", "iterations"):
+        for name in ("start_time", "stop_time", "step", "algorithm", "coupling", "extrapolation", "iterations"):
             value = getattr(self, name)
             if value is not None:
                 setattr(system, name, value)

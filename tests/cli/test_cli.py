@@ -161,12 +161,25 @@ def test_bad_set_options(capsys, system_file, setting, fragment):
     (["--step", "-0.001"], "the step size must be positive, got -0.001 s"),
     (["--stop-time", "-1"], "the stop time -1 s is not after the start time 0 s"),
     (["--stop-time", "0"], "the stop time 0 s is not after the start time 0 s"),
+    (["--start-time", "2", "--stop-time", "1"], "the stop time 1 s is not after the start time 2 s"),
 ])
 def test_bad_step_or_stop_time(capsys, system_file, args, fragment):
     for mode in ([], ["--monolithic"]):
         code, err = run_cli(capsys, system_file(), *args, *mode)
         assert code == 2
         assert_one_sentence(err, fragment)
+
+
+def test_a_run_starts_at_the_start_time_given(capsys, system_file, tmp_path):
+    """``--start-time 1 --stop-time 1.05`` at the 1 ms step: 51 rows from
+    1 s to 1.05 s, co-simulated and monolithic, and summary.json says so."""
+    for mode in ([], ["--monolithic"]):
+        out = tmp_path / f"from_1s{len(mode)}"
+        code, err = run_cli(capsys, system_file(), "--start-time", "1", "--stop-time", "1.05", "--out", out, *mode)
+        assert code == 0, err
+        t = read_results(out)["time"].to_numpy()
+        assert len(t) == 51 and t[0] == 1.0 and t[-1] == pytest.approx(1.05, abs=1e-12)
+        assert json.loads((out / "summary.json").read_text())["start_time"] == 1.0
 
 
 NON_FINITE = (r"component (vessel|crane) (returned (nan|inf|-inf) for its output \w+|\(\w+\.fmu\) failed to step "
