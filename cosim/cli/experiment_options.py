@@ -15,6 +15,9 @@ def add_experiment(p) -> None:
     """The experiment and the master's settings (each overrides the system file's)."""
     p.add_argument("--start-time", type=float, help="start time [s] (default: the system's; 0 in the examples)")
     p.add_argument("--stop-time", type=float, help="stop time [s] (default: the system's)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="the wall-clock time a run may take from its set-up: then it stops, its results so far on "
+                        "disk, and fails (in a sweep, each case)")
     p.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
     p.add_argument("--coupling", choices=COUPLINGS,
                    help="crane-vessel coupling (default: the system file's; inertia if it names none)")

@@ -112,7 +112,7 @@ def _run_in(args, config, system, out: Path) -> int:
         if args.monolithic:
             result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
                                     record=config.record, record_every=config.record_every,
-                                    replace_run=config.replace_run)
+                                    replace_run=config.replace_run, timeout=config.timeout)
         else:
             view = view_address(getattr(args, "view", None))
             result = run_cosim(system, out, config, observers=[live_view(view)] if view is not None else [])

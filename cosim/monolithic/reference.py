@@ -20,13 +20,14 @@ from scipy.integrate import solve_ivp
 from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import claimed
+from ..runtime.observers.deadline import Deadline
 from ..runtime.observers.progress import DeferredSignals
 from ..runtime.plan import plan_of
 from ..runtime.recording import SIZE_LIMIT, check_every, check_size, recorded, rows_of, select_columns
 from ..runtime.runlog import RunLog, RunResult, clear_folder
 from ..runtime.system import System
-from .crane_loop import warm_up_loop
 from .composite import Composite, block_models
+from .crane_loop import warm_up_loop
 
 RTOL = 1e-9
 ATOL = 1e-9
@@ -36,7 +37,8 @@ RTOL_STIFF = 1e-7
 
 def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float | None = None,
                    atol: float = ATOL, chunk: float = 0.5, *, record=None, record_every: int | None = None,
-                   size_limit: float | None = SIZE_LIMIT, replace_run: bool = False) -> RunResult:
+                   size_limit: float | None = SIZE_LIMIT, replace_run: bool = False,
+                   timeout: float | None = None) -> RunResult:
     """Integrate the composite ODE of ``system`` and record outputs at the
     co-simulation's communication points; results are written chunk by chunk.
 
@@ -49,17 +51,18 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     ``record``, ``record_every``, ``size_limit``, ``replace_run`` and ``progress`` as for
     :func:`~crane_cosim.runtime.run.run_cosim`.  SIGTERM stops the run with
     :class:`errors.Terminated`, Ctrl-C with ``KeyboardInterrupt``, the
-    results so far and the summary on disk.  The folder is claimed for the
+    results so far and the summary on disk; so does ``timeout`` [s] of
+    wall-clock time from the set-up, as the co-simulation's ``--timeout``.  The folder is claimed for the
     run, as by a co-simulation (:func:`~crane_cosim.files.folders.claimed`):
     a folder another run is writing is refused."""
     out_dir = Path(out_dir)
     with claimed(out_dir):
         return _integrated(system, out_dir, progress, rtol, atol, chunk, record, record_every, size_limit,
-                           replace_run)
+                           replace_run, timeout)
 
 
 def _integrated(system: System, out_dir: Path, progress, rtol, atol, chunk, record, record_every, size_limit,
-                replace_run) -> RunResult:
+                replace_run, timeout) -> RunResult:
     """:func:`run_monolithic` in its claimed folder."""
     record_every = 1 if record_every is None else record_every
     check_every(record_every)
@@ -86,6 +89,7 @@ def _integrated(system: System, out_dir: Path, progress, rtol, atol, chunk, reco
                 "step": system.step, "record": None if record is None else list(record),
                 "record_every": record_every}
     x = model.initial_state()
+    deadline = Deadline(timeout) if timeout is not None else None
     with RunLog.of_system(system, out_dir, settings, progress) as log, DeferredSignals() as interrupt:
         log.open([model.columns[i] for i in chosen], [model.units[i] for i in chosen])
         y = model.outputs(system.start_time, x)
@@ -118,6 +122,8 @@ def _integrated(system: System, out_dir: Path, progress, rtol, atol, chunk, reco
                     # so that what is on disk and the time reached agree
                     if interrupt.requested:
                         interrupt.stop()
+                    if deadline is not None:
+                        deadline.check(tk)
                 x = sol.y[:, -1]
                 log.steps = j
                 log.advanced(grid[j] - grid[i] + system.step)

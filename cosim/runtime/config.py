@@ -61,7 +61,9 @@ class RunConfig:
     (``fmus/portable.py``), so that one that crashes ends the run with a
     message, not the master; ``call_timeout`` [s]: then the longest one
     FMI call may take, once the components are initialized, before its
-    process is killed and the run ends."""
+    process is killed and the run ends; ``timeout`` [s]: the wall-clock time
+    the run may take from its set-up before it stops, its results so far
+    on disk (:class:`~runtime.observers.deadline.Deadline`)."""
     stop_time: float | None = None
     step: float | None = None
     start_time: float | None = None
@@ -85,6 +87,7 @@ class RunConfig:
     replace_run: bool = False
     processes: bool = False
     call_timeout: float | None = None
+    timeout: float | None = None
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed
@@ -139,6 +142,8 @@ class RunConfig:
                 raise CraneCosimError(f"--spin {self.spin!r} must be zero or a positive time below 1 s")
             if self.rt_priority is not None and not 1 <= self.rt_priority <= 99:
                 raise CraneCosimError(f"--rt-priority {self.rt_priority} must be between 1 and 99")
+        if self.timeout is not None and (not _real(self.timeout) or not self.timeout > 0):
+            raise CraneCosimError(f"--timeout {self.timeout!r} is not a positive number of seconds")
         if self.call_timeout is not None:
             if not self.processes:
                 raise CraneCosimError("--call-timeout bounds the calls of components run out of process and needs "

@@ -29,6 +29,7 @@ from .config import RunConfig
 from .execution import Execution
 from .model import models_of_plan
 from .observers.bridges import Bridges
+from .observers.deadline import Deadline
 from .observers.estimate import Estimate
 from .observers.model_range import ModelRange
 from .observers.pacing import Pacer, Pacing
@@ -193,6 +194,8 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
         else:
             observers.append(Progress(log, s.step))
         observers.append(Interrupts(signals))
+        if config.timeout is not None:
+            observers.append(Deadline(config.timeout))
         observers[1:1] = [make(plan, log) for make in makers]
         try:
             with _call_timeout(config.call_timeout):

@@ -162,12 +162,33 @@ def test_bad_set_options(capsys, system_file, setting, fragment):
     (["--stop-time", "-1"], "the stop time -1 s is not after the start time 0 s"),
     (["--stop-time", "0"], "the stop time 0 s is not after the start time 0 s"),
     (["--start-time", "2", "--stop-time", "1"], "the stop time 1 s is not after the start time 2 s"),
+    (["--timeout", "0"], "--timeout 0.0 is not a positive number of seconds"),
 ])
 def test_bad_step_or_stop_time(capsys, system_file, args, fragment):
     for mode in ([], ["--monolithic"]):
         code, err = run_cli(capsys, system_file(), *args, *mode)
         assert code == 2
         assert_one_sentence(err, fragment)
+
+
+def test_a_run_past_its_timeout_stops_with_its_results_on_disk(capsys, system_file, tmp_path):
+    """``--timeout 1`` on a run of 1000 s (some minutes of wall-clock
+    time): it stops within the next look (at the start, then every 200
+    steps, or every point of the monolithic run), exit 1, one sentence; the
+    summary says it failed and where, the results up to there (the start
+    at least: a loaded machine may take the second to instantiate) are on
+    disk."""
+    for mode in ([], ["--monolithic"]):
+        out = tmp_path / f"timed_out{len(mode)}"
+        start = time.monotonic()
+        code, err = run_cli(capsys, system_file(), "--timeout", "1", "--stop-time", "1000", "--record-every", "100",
+                            "--out", out, *mode)
+        assert code == 1 and time.monotonic() - start < HUNG
+        assert_one_sentence(err, "its --timeout of 1 s of wall-clock time ran out")
+        summary = json.loads((out / "summary.json").read_text())
+        t = read_results(out)["time"].to_numpy()
+        assert summary["status"] == "failed" and len(t) >= 1 and t[-1] < 1000
+        assert f"the run stopped at t = {t[-1]:g} s" in summary["error"]
 
 
 def test_a_run_starts_at_the_start_time_given(capsys, system_file, tmp_path):
