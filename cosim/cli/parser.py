@@ -80,6 +80,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, help="results folder, refused if it holds an earlier run unless --force "
                                             "(default: results/<system name> next to the .ssd or .ssp, which "
                                             "holds the system's latest run)")
+    r.add_argument("--output-file", type=Path, metavar="FILE",
+                   help="the results also as FILE, the format its suffix names: .csv (a second row of units), "
+                        ".mat (MATLAB: a struct per component) or .parquet")
     r.add_argument("--monolithic", action="store_true", help="run the blocks in-process as one ODE instead")
     add_experiment(r)
     add_values(r)
@@ -283,13 +286,15 @@ def parser(description: str) -> argparse.ArgumentParser:
 
     add_operability(sub)
 
-    x = sub.add_parser("export-results", help="write a run's results (results.arrows) as CSV or Parquet")
+    x = sub.add_parser("export-results", help="write a run's results (results.arrows) as CSV, Parquet or MAT")
     x.add_argument("results", type=Path, help="a run folder, or its results.arrows")
     x.add_argument("--csv", action="store_true", help="write CSV: time first, reals to 12 significant digits "
                                                       "(the default when no format is given)")
     x.add_argument("--parquet", action="store_true", help="write Parquet (zstd), the units in its metadata")
-    x.add_argument("--out", type=Path, help="the file to write, .csv or .parquet, the format its suffix names "
-                                            "(default: results.csv and results.parquet beside the results)")
+    x.add_argument("--units", action="store_true", help="the CSV's second row the columns' units")
+    x.add_argument("--out", type=Path, help="the file to write, .csv, .parquet or .mat (MATLAB), the format its "
+                                            "suffix names (default: results.csv and results.parquet beside the "
+                                            "results)")
 
     hy = sub.add_parser("hydro", help="compute a hull's hydrodynamic database with Capytaine (the optional extra "
                                       "hydro) for the HydroVessel")

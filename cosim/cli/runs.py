@@ -10,6 +10,7 @@ from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import NoSpaceLeft, claimed, made_folders_undone, unwritable
 from ..files.results import RESULTS_FILE
+from ..files.results_export import SUFFIXES, export_results
 from ..fmus.build import build_all, needs_building
 from ..monolithic.reference import run_monolithic
 from ..runtime.algorithms import ALGORITHMS
@@ -82,7 +83,30 @@ def checked_settings(system, config) -> None:
         raise CraneCosimError(problems[0])
 
 
+def _check_output_file(path: Path | None) -> None:
+    """Refuse, before anything runs, an --output-file no export could write."""
+    if path is None:
+        return
+    if path.suffix.lower() not in SUFFIXES:
+        raise CraneCosimError(f"--output-file {path}: the results are written as {', '.join(SUFFIXES)} files, not "
+                              f"{path.suffix or 'a file without a suffix'}")
+    if path.is_dir() or not path.resolve().parent.is_dir():
+        raise CraneCosimError(f"--output-file {path} cannot be written: "
+                              f"{'it is a folder' if path.is_dir() else f'{path.parent} is not a folder'}")
+
+
+def _write_output_file(out: Path, path: Path) -> None:
+    """The run's results in ``out`` also as ``path``; a failure said, never
+    the run's own outcome hidden."""
+    try:
+        export_results(out, out=path, units=True, label="--output-file")
+        print(f"the results also in {path}", file=sys.stderr)
+    except CraneCosimError as exc:
+        print(f"crane-cosim: the --output-file not written: {exc}", file=sys.stderr)
+
+
 def cmd_run(args) -> int:
+    _check_output_file(args.output_file)
     if args.out is not None:
         # refused before anything runs; replaced (with --force) when the run starts
         check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out", "--force")
@@ -129,6 +153,8 @@ def _run_in(args, config, system, out: Path) -> int:
                 print(f"crane-cosim: plots not written: {exc}", file=sys.stderr)
         if not full and getattr(args, "animate", False) and (Path(out) / RESULTS_FILE).exists():
             _animate(out)
+        if not full and getattr(args, "output_file", None) is not None and (Path(out) / RESULTS_FILE).exists():
+            _write_output_file(out, args.output_file)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
     if result.status == "ended":

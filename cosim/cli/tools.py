@@ -266,7 +266,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_export_results(args) -> int:
-    for path in export_results(args.results, args.csv, args.parquet, args.out):
+    for path in export_results(args.results, args.csv, args.parquet, args.out, args.units):
         print(path)
     return 0
 

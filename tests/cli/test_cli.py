@@ -12,6 +12,7 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.io
 
 from crane_cosim.cli import main
 from crane_cosim.scenarios import crane_on_vessel
@@ -189,6 +190,31 @@ def test_a_run_past_its_timeout_stops_with_its_results_on_disk(capsys, system_fi
         t = read_results(out)["time"].to_numpy()
         assert summary["status"] == "failed" and len(t) >= 1 and t[-1] < 1000
         assert f"the run stopped at t = {t[-1]:g} s" in summary["error"]
+
+
+def test_a_run_writes_its_results_also_where_the_user_says(capsys, system_file, tmp_path):
+    """``--output-file``: a CSV with a units row, a MAT file with a struct
+    per component, each the run's results.arrows to the digits it keeps;
+    a suffix of no format refused before anything runs."""
+    for name in ("r.csv", "r.mat"):
+        out = tmp_path / name.replace(".", "_")
+        code, err = run_cli(capsys, system_file(), "--stop-time", "0.05", "--out", out, "--output-file",
+                            tmp_path / name)
+        assert code == 0, err
+        df = read_results(out)
+        if name.endswith(".csv"):
+            back = pd.read_csv(tmp_path / name, header=[0, 1])
+            assert back.columns[0] == ("time", "s") and ("vessel.q_roll", "rad") in back.columns
+            assert np.allclose(back[("vessel.q_roll", "rad")], df["vessel.q_roll"], rtol=1e-11, atol=0)
+        else:
+            mat = scipy.io.loadmat(tmp_path / name, simplify_cells=True)
+            assert np.array_equal(mat["vessel"]["q_roll"], df["vessel.q_roll"].to_numpy())
+            assert mat["units"]["vessel"]["q_roll"] == "rad"
+    code, err = run_cli(capsys, system_file(), "--stop-time", "0.05", "--out", tmp_path / "x", "--output-file",
+                        tmp_path / "r.xlsx")
+    assert code == 2 and not (tmp_path / "x").exists()
+    assert_one_sentence(err, f"--output-file {tmp_path / 'r.xlsx'}: the results are written as .csv, .parquet, "
+                             f".mat files, not .xlsx")
 
 
 def test_a_run_starts_at_the_start_time_given(capsys, system_file, tmp_path):

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+import scipy.io
 
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results import CsvWriter, read_results
@@ -61,6 +62,42 @@ def test_the_parquet_export_keeps_the_types_and_the_metadata(tmp_path, rng):
     assert pq.read_schema(path).field("a.x").metadata[b"unit"] == b"N"
 
 
+def test_the_csv_export_with_units_has_them_in_its_second_row(tmp_path, rng):
+    """``units``: the same CSV with a second row of units (time in s), which
+    pandas reads back with ``header=[0, 1]`` to the same numbers."""
+    w = ResultWriter(tmp_path, COLUMNS, ["N", "", "", "", ""], TYPES, system="S")
+    for t, values, texts in _rows(rng, 20):
+        w.append(t, values, texts)
+    w.close()
+    plain = export_results(tmp_path, out=tmp_path / "plain.csv")[0].read_text().splitlines()
+    lines = export_results(tmp_path, out=tmp_path / "units.csv", units=True)[0].read_text().splitlines()
+    assert lines[1] == "s,N,,,," and lines[:1] + lines[2:] == plain
+
+
+def test_the_mat_export_holds_a_struct_per_component_with_units(tmp_path, rng):
+    """MATLAB's ``a.x`` is the results' column ``a.x``: reals as doubles
+    (NaN and the infinities kept), whole numbers and Booleans as doubles,
+    Strings as text; ``units.a.x`` its unit; a column MATLAB cannot name has
+    its name's other characters as ``_``."""
+    columns = [*COLUMNS, "b.x[1]", "b.x_1_"]
+    w = ResultWriter(tmp_path, columns, ["N", "", "", "", "", "m", "m/s"], [*TYPES, "Real", "Real"], system="S")
+    rows = list(_rows(rng, 30))
+    for t, values, texts in rows:
+        w.append(t, [*values, t, -t], texts)
+    w.close()
+    [path] = export_results(tmp_path, out=tmp_path / "r.mat")
+    mat = scipy.io.loadmat(path, simplify_cells=True)
+    df = read_results(tmp_path)
+    assert np.array_equal(mat["time"], df["time"].to_numpy())
+    assert np.array_equal(mat["a"]["x"], df["a.x"].to_numpy(), equal_nan=True)
+    for name in ("n", "on", "mode"):
+        assert np.array_equal(mat["a"][name], df[f"a.{name}"].to_numpy(float))
+    assert [v if isinstance(v, str) else "" for v in mat["a"]["label"]] == df["a.label"].tolist()  # '' reads as []
+    assert np.array_equal(mat["b"]["x_1_"], df["b.x[1]"].to_numpy())
+    assert np.array_equal(mat["b"]["x_1__2"], df["b.x_1_"].to_numpy())
+    assert mat["units"]["time"] == "s" and mat["units"]["a"]["x"] == "N" and mat["units"]["b"]["x_1__2"] == "m/s"
+
+
 def test_the_format_follows_out_s_suffix_and_two_formats_need_two_files(tmp_path):
     w = ResultWriter(tmp_path / "run", ["c.y"], ["m"], ["Real"])
     w.append(0.0, [1.0])
@@ -73,8 +110,8 @@ def test_the_format_follows_out_s_suffix_and_two_formats_need_two_files(tmp_path
     for name in ("r.xlsx", "y.txt", "noext"):
         with pytest.raises(CraneCosimError) as refused:
             export_results(tmp_path / "run", out=tmp_path / name)
-        assert str(refused.value).startswith(f"--out {tmp_path / name}: export-results writes .csv or .parquet "
-                                             f"files, not "), refused.value
+        assert str(refused.value).startswith(f"--out {tmp_path / name}: the results are written as .csv, .parquet, "
+                                             f".mat files, not "), refused.value
         assert not (tmp_path / name).exists()
     with pytest.raises(CraneCosimError, match="names a Parquet file, and --csv asks for CSV: give one of the two"):
         export_results(tmp_path / "run", csv=True, out=tmp_path / "z.parquet")
