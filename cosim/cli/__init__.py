@@ -23,7 +23,7 @@ from .dcp import cmd_build_dcp_bridge, cmd_dcp_slave
 from .parser import parser, split_pair
 from .runs import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_operability, cmd_sweep
-from .tools import (cmd_animate, cmd_build, cmd_build_bridge, cmd_export_results, cmd_hydro, cmd_inspect,
+from .tools import (cmd_animate, cmd_build, cmd_build_bridge, cmd_draw, cmd_export_results, cmd_hydro, cmd_inspect,
                     cmd_peer_check, cmd_serve)
 
 __all__ = ["main"]
@@ -59,7 +59,7 @@ def main(argv=None) -> int:
                 "build-bridge": cmd_build_bridge, "serve": cmd_serve, "dcp-slave": cmd_dcp_slave,
                 "build-dcp-bridge": cmd_build_dcp_bridge, "peer-check": cmd_peer_check, "demo": cmd_demo,
                 "bench": cmd_bench, "fatigue": cmd_fatigue, "sweep": cmd_sweep, "operability": cmd_operability,
-                "export-results": cmd_export_results, "inspect": cmd_inspect,
+                "export-results": cmd_export_results, "inspect": cmd_inspect, "draw": cmd_draw,
                 "hydro": cmd_hydro, "animate": cmd_animate}
     # SIGTERM (kill, a batch system's time limit) ends the command like
     # Ctrl-C: results so far and the summary on disk, one sentence, exit 143

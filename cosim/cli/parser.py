@@ -130,6 +130,12 @@ def parser(description: str) -> argparse.ArgumentParser:
                                   "holding one, or .ssp archive)")
     i.add_argument("--component", metavar="NAME", help="a system's component whose variables to list")
 
+    dr = sub.add_parser("draw", help="draw a system's components and connections (SVG, PDF or PNG through "
+                                     "Graphviz, or its DOT text)")
+    dr.add_argument("system", help="the system (.ssd file, folder holding one, or .ssp archive)")
+    dr.add_argument("--out", type=Path, help="the file to write, .svg, .pdf, .png or .dot (default: the system's "
+                                             "name with .svg, in the working folder)")
+
     e = sub.add_parser("export", help="write a system as an SSP archive (.ssp) for other tools")
     e.add_argument("system", help=".ssd file, a folder holding one, or an .ssp archive")
     e.add_argument("out", type=Path, help="the archive to write; its name must end in .ssp")

@@ -30,6 +30,7 @@ from ..fmus.build import build_all, build_bridge_fmu
 from ..fmus.portable import build_portable_fmu
 from ..hydro.compute import compute_database, read_hull
 from ..reports.listing import component_lines, model_lines, model_of, system_lines
+from ..reports.system_drawing import draw_system
 from ..runtime.runlog import check_folder, make_folder
 from ..ssp.read import open_system
 from ..views import animate
@@ -329,4 +330,12 @@ def cmd_inspect(args) -> int:
             system = opened.system
             lines = component_lines(system, args.component) if args.component else system_lines(system)
     print("\n".join(lines))
+    return 0
+
+
+def cmd_draw(args) -> int:
+    """Draw the system's components and connections (``reports/system_drawing.py``)."""
+    with open_system(args.system) as opened:
+        path = draw_system(opened.system, args.out or Path(f"{opened.system.name}.svg"))
+    print(path)
     return 0
