@@ -18,6 +18,9 @@ def add_experiment(p) -> None:
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="the wall-clock time a run may take from its set-up: then it stops, its results so far on "
                         "disk, and fails (in a sweep, each case)")
+    p.add_argument("--fmi-logging", action="store_true",
+                   help="show the FMUs' own messages (FMI's logger) on stderr as they come, each after its "
+                        "component's name")
     p.add_argument("--step", type=float, help="communication step [s] (default: the system's)")
     p.add_argument("--coupling", choices=COUPLINGS,
                    help="crane-vessel coupling (default: the system file's; inertia if it names none)")

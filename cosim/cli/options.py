@@ -75,7 +75,8 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        spin=SPIN if get("spin") is None else get("spin"), rt_priority=get("rt_priority"),
                        estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
                        replace_run=bool(get("force")), processes=bool(get("processes")),
-                       call_timeout=get("call_timeout"), timeout=get("timeout"))
+                       call_timeout=get("call_timeout"), timeout=get("timeout"),
+                       fmi_logging=bool(get("fmi_logging")))
     config.check()
     view_address(get("view"))  # one sentence for a bad address before anything runs
     return config

@@ -63,7 +63,9 @@ class RunConfig:
     FMI call may take, once the components are initialized, before its
     process is killed and the run ends; ``timeout`` [s]: the wall-clock time
     the run may take from its set-up before it stops, its results so far
-    on disk (:class:`~runtime.observers.deadline.Deadline`)."""
+    on disk (:class:`~runtime.observers.deadline.Deadline`); ``fmi_logging``:
+    the FMUs' own messages on stderr as they come
+    (:class:`~runtime.observers.fmi_messages.FmiMessages`)."""
     stop_time: float | None = None
     step: float | None = None
     start_time: float | None = None
@@ -88,6 +90,7 @@ class RunConfig:
     processes: bool = False
     call_timeout: float | None = None
     timeout: float | None = None
+    fmi_logging: bool = False
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed

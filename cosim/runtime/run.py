@@ -31,6 +31,7 @@ from .model import models_of_plan
 from .observers.bridges import Bridges
 from .observers.deadline import Deadline
 from .observers.estimate import Estimate
+from .observers.fmi_messages import FmiMessages
 from .observers.model_range import ModelRange
 from .observers.pacing import Pacer, Pacing
 from .observers.progress import DeferredSignals, Interrupts, Progress
@@ -196,6 +197,8 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
         observers.append(Interrupts(signals))
         if config.timeout is not None:
             observers.append(Deadline(config.timeout))
+        if config.fmi_logging:
+            observers.append(FmiMessages())
         observers[1:1] = [make(plan, log) for make in makers]
         try:
             with _call_timeout(config.call_timeout):

@@ -39,7 +39,7 @@ RESULTS = "results.parquet"
 #: what a single run writes (``files/results.py``): a folder holding one holds a run, not a sweep
 _RUN_FILES = ("results.arrows", "results.csv", "summary.json", "coupling_error.csv", "timing.csv", "plots")
 #: options that change no result of a case
-_NOT_IDENTITY = ("progress", "size_limit", "replace_run", "timeout")
+_NOT_IDENTITY = ("progress", "size_limit", "replace_run", "timeout", "fmi_logging")
 #: the command line's names of the options whose field names differ
 _OPTIONS = {"values": "--set values", "component_steps": "--component-step", "replacements": "--replace"}
 _ADVICE = "give another folder, or --force to clear its cases and run anew"

@@ -51,6 +51,16 @@ def _counts(increment, delay):
     return out
 
 
+def test_the_fmus_messages_are_shown_with_fmi_logging(typed_fmus, fmu_dir, tmp_path, capsys):
+    """``fmi_logging`` (``--fmi-logging``): the source's message of each
+    step on stderr, in order, after its component's name; none without."""
+    run_cosim(_system(typed_fmus, fmu_dir, "gauss-seidel"), tmp_path / "quiet", progress=False)
+    assert "fmu pulse:" not in capsys.readouterr().err
+    run_cosim(_system(typed_fmus, fmu_dir, "gauss-seidel"), tmp_path / "told", progress=False, fmi_logging=True)
+    shown = [line for line in capsys.readouterr().err.splitlines() if line.startswith("fmu pulse: ")]
+    assert shown == [f"fmu pulse: pulse {n}" for n in range(1, STEPS + 1)]
+
+
 @pytest.mark.parametrize("algorithm, delay", [("gauss-seidel", 0), ("jacobi", 1)])
 def test_every_type_is_exchanged_as_the_algorithm_says(typed_fmus, fmu_dir, tmp_path, algorithm, delay):
     run_cosim(_system(typed_fmus, fmu_dir, algorithm), tmp_path, progress=False)

@@ -4,7 +4,8 @@ After its step k (from 0) ends, at t = (k + 1) h: ``n = k + 1``,
 ``enable`` is true where ``n % 3 != 0``, ``mode`` cycles off, slow, fast
 from ``first_mode`` (``mode = (first_mode - 1 + n) % 3 + 1``), ``label``
 is ``"pulse <n>"``; ``rate`` is the parameter ``rate0``.  At the start:
-``n = 0``, ``enable`` true, ``mode = first_mode``, ``label = "pulse 0"``."""
+``n = 0``, ``enable`` true, ``mode = first_mode``, ``label = "pulse 0"``.
+Each step logs ``"pulse <n>"`` through FMI's logger."""
 from pythonfmu import Boolean, Fmi2Causality, Fmi2Initial, Fmi2Slave, Fmi2Variability, Integer, Real, String
 from typed_fmi2 import MODES, Enumeration, completed
 
@@ -39,6 +40,7 @@ class Pulse2(Fmi2Slave):
     def do_step(self, current_time, step_size):
         self.n += 1
         self.enable = self.n % 3 != 0
+        self.log(f"pulse {self.n}")
         return True
 
     def to_xml(self, model_options=dict()):

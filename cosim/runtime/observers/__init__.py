@@ -8,6 +8,7 @@ starts, after every base step (or every ``period`` steps) and when it ends.
 * :class:`~.progress.Progress`: the progress bar;
 * :class:`~.progress.Interrupts`: Ctrl-C and SIGTERM, acted on between two steps;
 * :class:`~.deadline.Deadline`: the run's limit in wall-clock time (``--timeout``);
+* :class:`~.fmi_messages.FmiMessages`: the FMUs' own messages as they come (``--fmi-logging``);
 * :class:`~.bridges.Bridges`: the counters of the UDP bridges to other processes, and a warning for a peer that never answered;
 * :class:`~.model_range.ModelRange`: a warning where a component's model leaves the range it holds in.
 
