@@ -80,6 +80,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, help="results folder, refused if it holds an earlier run unless --force "
                                             "(default: results/<system name> next to the .ssd or .ssp, which "
                                             "holds the system's latest run)")
+    r.add_argument("--plot", nargs="+", action="extend", default=[], metavar="COMPONENT.VARIABLE",
+                   help="draw these recorded variables over time (shell wildcards allowed), an axes per unit, in "
+                        "plots/chosen.png of the results folder")
     r.add_argument("--output-file", type=Path, metavar="FILE",
                    help="the results also as FILE, the format its suffix names: .csv (a second row of units), "
                         ".mat (MATLAB: a struct per component) or .parquet")

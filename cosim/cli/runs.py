@@ -130,8 +130,21 @@ def _run(args, config, system, folder: Path) -> int:
         return _run_in(args, config, system, out)
 
 
+def _plot_chosen(out: Path, patterns) -> str | None:
+    """The chosen variables' figure (``--plot``), said as it is written; the
+    sentence of a pattern no column answers, or None."""
+    from ..reports.plots import plot_chosen  # matplotlib, a second to import: where plots are drawn
+    try:
+        print(f"writing {Path(out) / 'plots' / 'chosen.png'} ...", file=sys.stderr, flush=True)
+        plot_chosen(out, patterns)
+    except CraneCosimError as exc:
+        return str(exc)
+    return None
+
+
 def _run_in(args, config, system, out: Path) -> int:
     full = False  # a full disk takes no plots
+    wrong_plot = None
     try:
         if args.monolithic:
             result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
@@ -155,6 +168,8 @@ def _run_in(args, config, system, out: Path) -> int:
             _animate(out)
         if not full and getattr(args, "output_file", None) is not None and (Path(out) / RESULTS_FILE).exists():
             _write_output_file(out, args.output_file)
+        if not full and getattr(args, "plot", None) and (Path(out) / RESULTS_FILE).exists():
+            wrong_plot = _plot_chosen(out, args.plot)
     print(f"{system.name}: simulated {result.end_time - system.start_time:g} s in {result.wall_time:.2f} s "
           f"(real-time factor {result.real_time_factor:.2f}); results in {out}")
     if result.status == "ended":
@@ -171,6 +186,9 @@ def _run_in(args, config, system, out: Path) -> int:
         print("crane-cosim: error: the run is degraded, not completed: a bridge's peer was silent and the run went "
               "on with held or safe outputs (the warnings above say which and how long)", file=sys.stderr)
         return 1
+    if wrong_plot is not None:
+        print(f"crane-cosim: error: {wrong_plot}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -13,6 +13,7 @@ unit of each column comes from the run's ``summary.json``.
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 import re
 from pathlib import Path
@@ -24,6 +25,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..blocks.registry import BLOCKS
+from ..errors import CraneCosimError, did_you_mean  # noqa: E402
 from ..files.results import PLOTS_FOLDER, component_models, model_of, read_results, read_summary, replaced  # noqa: E402
 from .display_units import PLAIN_NUMBERS, display_unit  # noqa: E402
 from .legends import readable  # noqa: E402
@@ -107,6 +109,37 @@ def plot_run(out_dir) -> list[Path]:
         written.append(_saved(fig, plot_dir / f"{stem}.png"))
     path = _end_effector_path(df, plot_dir, out_dir)
     return written + ([path] if path else [])
+
+
+def plot_chosen(out_dir, patterns) -> Path:
+    """The columns of the run in ``out_dir`` that ``patterns`` name
+    (``component.variable``, shell wildcards allowed: ``run --plot``) over
+    time, an axes per unit, in ``out_dir/plots/chosen.png``; a pattern that
+    names no recorded column is :class:`CraneCosimError` in one sentence."""
+    out_dir = Path(out_dir)
+    df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
+    units, models = read_summary(out_dir).get("units", {}), component_models(read_summary(out_dir))
+    recorded = [c for c in df.columns if c != "time"]
+    chosen = []
+    for pattern in patterns:
+        found = fnmatch.filter(recorded, pattern)
+        if not found:
+            raise CraneCosimError(f"--plot {pattern}: the run recorded no such column"
+                                  f"{did_you_mean(pattern, recorded)}")
+        chosen += [c for c in found if c not in chosen]
+    by_unit: dict[str, list[str]] = {}
+    for c in chosen:
+        by_unit.setdefault(units.get(c, ""), []).append(c)
+    plot_dir = out_dir / PLOTS_FOLDER
+    plot_dir.mkdir(exist_ok=True)
+    with plt.rc_context(PLAIN_NUMBERS):
+        fig, axes = plt.subplots(len(by_unit), 1, figsize=(10, 3.2 * len(by_unit)), sharex=True, squeeze=False)
+        for ax, cols in zip(axes[:, 0], by_unit.values()):
+            _draw_axes(ax, df, cols, units, models)
+        axes[-1, 0].set_xlabel("time [s]")
+        fig.suptitle(", ".join(chosen) if len(chosen) <= 4 else f"{len(chosen)} variables")
+        fig.tight_layout()
+    return _saved(fig, plot_dir / "chosen.png")
 
 
 #: SI units whose lines have their largest magnitude marked: what a crane's

@@ -217,6 +217,24 @@ def test_a_run_writes_its_results_also_where_the_user_says(capsys, system_file, 
                              f".mat files, not .xlsx")
 
 
+def test_a_run_draws_the_variables_asked_for(capsys, system_file, tmp_path):
+    """``--plot`` (with ``--no-plots``: only what is asked): the columns
+    named or matched, an axes per unit, in plots/chosen.png; a name no
+    column answers is one sentence and exit 2 after the run, its results
+    kept."""
+    out = tmp_path / "plotted"
+    code, err = run_cli(capsys, system_file(), "--stop-time", "0.05", "--out", out, "--plot", "vessel.q_roll",
+                        "crane.W_mount_f*")
+    assert code == 0, err
+    assert [p.name for p in (out / "plots").iterdir()] == ["chosen.png"]
+    assert (out / "plots" / "chosen.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = tmp_path / "misnamed"
+    code, err = run_cli(capsys, system_file(), "--stop-time", "0.05", "--out", out, "--plot", "vessel.roll")
+    assert code == 2 and (out / "results.arrows").exists()
+    assert "crane-cosim: error: --plot vessel.roll: the run recorded no such column (did you mean " \
+           "'vessel.u_roll' or 'vessel.q_roll' or 'vessel.du_roll'?)" in err
+
+
 def test_a_run_starts_at_the_start_time_given(capsys, system_file, tmp_path):
     """``--start-time 1 --stop-time 1.05`` at the 1 ms step: 51 rows from
     1 s to 1.05 s, co-simulated and monolithic, and summary.json says so."""
