@@ -20,7 +20,7 @@ import warnings
 
 from ..errors import CraneCosimError, SimulationError, Terminated
 from .dcp import cmd_build_dcp_bridge, cmd_dcp_slave
-from .parser import parser, split_pair
+from .parser import QUIET, VERBOSE, parser, split_pair
 from .runs import cmd_check, cmd_demo, cmd_export, cmd_run
 from .studies import cmd_bench, cmd_fatigue, cmd_operability, cmd_sweep
 from .tools import (cmd_animate, cmd_build, cmd_build_bridge, cmd_draw, cmd_export_results, cmd_hydro, cmd_inspect,
@@ -68,9 +68,13 @@ def main(argv=None) -> int:
     if threading.current_thread() is threading.main_thread():
         old_term = signal.signal(signal.SIGTERM, _terminate)
     _TERMINATED.clear()
+    if args.log_level in VERBOSE:
+        args.debug = True
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
+            if args.log_level in QUIET:
+                warnings.simplefilter("ignore")
             code = commands[args.command](args)
         if _TERMINATED:
             raise Terminated()

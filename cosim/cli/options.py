@@ -10,6 +10,7 @@ from ..errors import CraneCosimError
 from ..runtime import recording
 from ..runtime.config import SPIN, RunConfig
 from ..views.live import parse_address
+from .parser import QUIET, VERBOSE
 
 __all__ = ["run_config", "pairs"]
 
@@ -76,7 +77,8 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
                        replace_run=bool(get("force")), processes=bool(get("processes")),
                        call_timeout=get("call_timeout"), timeout=get("timeout"),
-                       fmi_logging=bool(get("fmi_logging")))
+                       fmi_logging=bool(get("fmi_logging")) or get("log_level") in VERBOSE,
+                       progress=get("log_level") not in QUIET)
     config.check()
     view_address(get("view"))  # one sentence for a bad address before anything runs
     return config

@@ -16,7 +16,12 @@ from .study_options import add_fatigue, add_operability
 DEFAULT_FMU_DIR = Path("fmus_build")
 DEMO_SCENARIO = "offshore_knuckle_boom"
 
-__all__ = ["parser", "DEFAULT_FMU_DIR", "DEMO_SCENARIO", "split_pair"]
+__all__ = ["parser", "DEFAULT_FMU_DIR", "DEMO_SCENARIO", "split_pair", "LOG_LEVELS", "QUIET", "VERBOSE"]
+
+#: the levels of --log-level, libcosim's names, quietest last
+LOG_LEVELS = ("trace", "debug", "info", "warning", "error", "fatal")
+#: the levels that show no more than errors, and those that show the FMUs' messages too
+QUIET, VERBOSE = ("error", "fatal"), ("trace", "debug")
 
 #: the options whose value is one word NAME=VALUE (the form of each, as its help shows it)
 PAIR_OPTIONS = ("--set", "--replace", "--component-step", "--vary", "--combine")
@@ -72,6 +77,11 @@ def parser(description: str) -> argparse.ArgumentParser:
     """The arguments of every command."""
     p = argparse.ArgumentParser(prog="crane-cosim", description=description)
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", metavar="LEVEL",
+                   help="what is shown besides results and errors, by libcosim's names: error or fatal, nothing "
+                        "else (no warnings, no progress bar); info or warning, the warnings and notes (the "
+                        "default); debug or trace, the FMUs' own messages as well (--fmi-logging) and the "
+                        "tracebacks of internal errors (--debug)")
     p.add_argument("--version", action="version", version=f"%(prog)s {_release()}")
     sub = p.add_subparsers(dest="command", required=True)
 

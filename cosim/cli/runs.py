@@ -147,7 +147,7 @@ def _run_in(args, config, system, out: Path) -> int:
     wrong_plot = None
     try:
         if args.monolithic:
-            result = run_monolithic(config.applied_to(system), out, size_limit=config.size_limit,
+            result = run_monolithic(config.applied_to(system), out, config.progress, size_limit=config.size_limit,
                                     record=config.record, record_every=config.record_every,
                                     replace_run=config.replace_run, timeout=config.timeout)
         else:
