@@ -14,7 +14,9 @@ import pandas as pd
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.cm import ScalarMappable  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
 
 __all__ = ["write_limit_diagram", "MARKERS"]
 
@@ -54,11 +56,14 @@ def write_limit_diagram(path, cells: pd.DataFrame, limits: pd.DataFrame, title: 
     tp_all, hs_all = np.sort(cells["Tp"].unique()), np.sort(cells["Hs"].unique())
     dtp = np.min(np.diff(tp_all)) if tp_all.size > 1 else 1.0
     dhs = np.min(np.diff(hs_all)) if hs_all.size > 1 else 1.0
-    image = None
+    colours = ScalarMappable(norm=norm, cmap="RdYlGn_r")
     for ax, heading in zip(axes[0], headings):
         here = cells[cells["heading"] == heading]
-        image = ax.scatter(here["Tp"], here["Hs"], c=here["utilisation"].clip(upper=2.0), cmap="RdYlGn_r", norm=norm,
-                           marker="s", s=1300, edgecolors="0.4", zorder=2)
+        for _, row in here.iterrows():
+            # a cell as large as the grid's closest spacing allows, whatever the heights asked
+            ax.add_patch(Rectangle((row["Tp"] - 0.4 * dtp, row["Hs"] - 0.45 * dhs), 0.8 * dtp, 0.9 * dhs,
+                                   facecolor=colours.to_rgba(min(row["utilisation"], 2.0)), edgecolor="0.4",
+                                   zorder=2))
         for _, row in here.iterrows():
             ax.annotate(f"{row['utilisation']:.2f}\n{_short(row['governs'])}\nn={int(row['seeds'])}",
                         (row["Tp"], row["Hs"]), ha="center", va="center", fontsize=6.5, zorder=3)
@@ -74,7 +79,7 @@ def write_limit_diagram(path, cells: pd.DataFrame, limits: pd.DataFrame, title: 
     axes[0][0].set_ylabel("significant wave height Hs [m]")
     # below the axes, where no sea state lies under it
     axes[0][-1].legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8)
-    fig.colorbar(image, ax=axes[0].tolist(), extend="max", label="largest utilisation (1: at the limit)")
+    fig.colorbar(colours, ax=axes[0].tolist(), extend="max", label="largest utilisation (1: at the limit)")
     fig.suptitle(title or "Largest safe Hs: ● where the utilisation crosses 1, ▲ at least the grid's largest, "
                           "▼ below its smallest", fontsize=10)
     fig.savefig(path, dpi=110, bbox_inches="tight")
