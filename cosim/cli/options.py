@@ -69,7 +69,8 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
     replacements = {name: str(Path(path.strip()).resolve())
                     for name, path in pairs(get("replace"), "--replace", "component=path/to/model.fmu")}
     config = RunConfig(start_time=get("start_time"), stop_time=get("stop_time"), step=get("step"),
-                       algorithm=get("algorithm"), coupling=get("coupling"), extrapolation=get("extrapolation"), iterations=get("iterations"),
+                       algorithm=get("algorithm"), coupling=get("coupling"), extrapolation=get("extrapolation"),
+                       iterations=get("iterations"),
                        component_steps=_component_steps(get("component_step")), values=values,
                        replacements=replacements, record=get("record"), record_every=get("record_every"),
                        size_limit=None if get("force") else recording.SIZE_LIMIT, real_time=real_time,

@@ -10,7 +10,7 @@ from ..blocks.warm_up import warm_up
 from ..errors import CraneCosimError
 from ..files.folders import NoSpaceLeft, claimed, made_folders_undone, unwritable
 from ..files.results import RESULTS_FILE
-from ..files.results_export import SUFFIXES, export_results
+from ..files.results_export import check_writable, export_format, export_results
 from ..fmus.build import build_all, needs_building
 from ..monolithic.reference import run_monolithic
 from ..runtime.algorithms import ALGORITHMS
@@ -83,18 +83,6 @@ def checked_settings(system, config) -> None:
         raise CraneCosimError(problems[0])
 
 
-def _check_output_file(path: Path | None) -> None:
-    """Refuse, before anything runs, an --output-file no export could write."""
-    if path is None:
-        return
-    if path.suffix.lower() not in SUFFIXES:
-        raise CraneCosimError(f"--output-file {path}: the results are written as {', '.join(SUFFIXES)} files, not "
-                              f"{path.suffix or 'a file without a suffix'}")
-    if path.is_dir() or not path.resolve().parent.is_dir():
-        raise CraneCosimError(f"--output-file {path} cannot be written: "
-                              f"{'it is a folder' if path.is_dir() else f'{path.parent} is not a folder'}")
-
-
 def _write_output_file(out: Path, path: Path) -> None:
     """The run's results in ``out`` also as ``path``; a failure said, never
     the run's own outcome hidden."""
@@ -106,7 +94,9 @@ def _write_output_file(out: Path, path: Path) -> None:
 
 
 def cmd_run(args) -> int:
-    _check_output_file(args.output_file)
+    if args.output_file is not None:  # refused before anything runs, as the export after it would
+        export_format(args.output_file, "--output-file")
+        check_writable(args.output_file, "--output-file")
     if args.out is not None:
         # refused before anything runs; replaced (with --force) when the run starts
         check_folder(args.out, "--out") if args.force else clear_folder(args.out, False, "--out", "--force")

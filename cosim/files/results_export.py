@@ -18,9 +18,8 @@ name MATLAB cannot take has its other characters as ``_``.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import re
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -29,7 +28,8 @@ import scipy.io
 from ..errors import CraneCosimError
 from .results import CSV_FILE, PARQUET_FILE, metadata_of, read_table, replaced, results_path
 
-__all__ = ["SUFFIXES", "csv_lines", "write_csv", "write_parquet", "write_mat", "export_results"]
+__all__ = ["SUFFIXES", "csv_lines", "write_csv", "write_parquet", "write_mat", "export_format", "check_writable",
+           "export_results"]
 
 #: the files export-results writes, by the suffix of their name
 SUFFIXES = {".csv": "CSV", ".parquet": "Parquet", ".mat": "MAT"}
@@ -128,6 +128,28 @@ def write_parquet(table: pa.Table, path) -> Path:
     return path
 
 
+def export_format(path, label: str = "--out") -> str:
+    """The suffix of the file ``path``, one of :data:`SUFFIXES`: the format
+    it is written in; another refused in one sentence naming ``label``,
+    the option that gave it."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise CraneCosimError(f"{label} {path}: the results are written as {', '.join(SUFFIXES)} files, not "
+                              f"{suffix or 'a file without a suffix'}: name the file {path.stem}.csv or the like")
+    return suffix
+
+
+def check_writable(target, label: str = "--out") -> None:
+    """Refuse in one sentence an export ``target`` that is a folder, or
+    whose folder is not one (``label``: the option that named it)."""
+    target = Path(target)
+    if target.is_dir():
+        raise CraneCosimError(f"the export {target} is an existing folder: give {label} a file name")
+    if not target.parent.is_dir():
+        raise CraneCosimError(f"the export {target} cannot be written: {target.parent} is not a folder")
+
+
 def export_results(results, csv: bool = False, parquet: bool = False, out=None, units: bool = False,
                    label: str = "--out") -> list[Path]:
     """Write the results of ``results`` (a run's folder or its results file)
@@ -145,12 +167,7 @@ def export_results(results, csv: bool = False, parquet: bool = False, out=None, 
         raise CraneCosimError("--out names one file: give --csv or --parquet with it, not both")
     mat = False
     if out is not None and not Path(out).is_dir() and Path(out).resolve() != source.resolve():
-        suffix = Path(out).suffix.lower()
-        if suffix not in SUFFIXES:
-            kinds = ", ".join(SUFFIXES)
-            raise CraneCosimError(f"{label} {out}: the results are written as {kinds} files, not "
-                                  f"{suffix or 'a file without a suffix'}: name the file {Path(out).stem}.csv or the "
-                                  f"like")
+        suffix = export_format(out, label)
         if csv and suffix != ".csv" or parquet and suffix != ".parquet":
             raise CraneCosimError(f"--out {out} names a {SUFFIXES[suffix]} file, and --{'csv' if csv else 'parquet'} "
                                   f"asks for {'CSV' if csv else 'Parquet'}: give one of the two")
@@ -167,12 +184,9 @@ def export_results(results, csv: bool = False, parquet: bool = False, out=None, 
         targets.append((write_mat, Path(out)))
     for _, target in targets:
         if target.resolve() == source.resolve():
-            raise CraneCosimError(f"the export {target} would overwrite the results it is made from: give --out "
+            raise CraneCosimError(f"the export {target} would overwrite the results it is made from: give {label} "
                                   f"another file")
-        if target.is_dir():
-            raise CraneCosimError(f"the export {target} is an existing folder: give --out a file name")
-        if not target.parent.is_dir():
-            raise CraneCosimError(f"the export {target} cannot be written: {target.parent} is not a folder")
+        check_writable(target, label)
     table, _ = read_table(results)
     written = []
     for write, target in targets:

@@ -52,9 +52,10 @@ def run_monolithic(system: System, out_dir, progress: bool = True, rtol: float |
     :func:`~crane_cosim.runtime.run.run_cosim`.  SIGTERM stops the run with
     :class:`errors.Terminated`, Ctrl-C with ``KeyboardInterrupt``, the
     results so far and the summary on disk; so does ``timeout`` [s] of
-    wall-clock time from the set-up, as the co-simulation's ``--timeout``.  The folder is claimed for the
-    run, as by a co-simulation (:func:`~crane_cosim.files.folders.claimed`):
-    a folder another run is writing is refused."""
+    wall-clock time from the set-up, as the co-simulation's ``--timeout``.
+    The folder is claimed for the run, as by a co-simulation
+    (:func:`~crane_cosim.files.folders.claimed`): a folder another run is
+    writing is refused."""
     out_dir = Path(out_dir)
     with claimed(out_dir):
         return _integrated(system, out_dir, progress, rtol, atol, chunk, record, record_every, size_limit,

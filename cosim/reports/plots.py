@@ -84,13 +84,7 @@ def plot_run(out_dir) -> list[Path]:
     (``reports/legends.py``), beside the axes; on a force or moment axis
     each line's largest magnitude is marked with its value."""
     out_dir = Path(out_dir)
-    # a run stopped by a diverging model ends in huge or infinite values:
-    # plot what is finite
-    df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
-    summary = read_summary(out_dir)
-    units, models = summary.get("units", {}), component_models(summary)
-    plot_dir = out_dir / PLOTS_FOLDER
-    plot_dir.mkdir(exist_ok=True)
+    df, units, models, plot_dir = _run_read(out_dir)
     written, drawn = [], set()
     for stem, title, needs, rows in _PANELS:
         if not _columns(df, needs) or (stem in _UNLESS and _columns(df, _UNLESS[stem])):
@@ -99,14 +93,7 @@ def plot_run(out_dir) -> list[Path]:
         if not groups:
             continue
         drawn.update(c for cols in groups for c in cols)
-        with plt.rc_context(PLAIN_NUMBERS):
-            fig, axes = plt.subplots(len(groups), 1, figsize=(10, 3.2 * len(groups)), sharex=True, squeeze=False)
-            for ax, cols in zip(axes[:, 0], groups):
-                _draw_axes(ax, df, cols, units, models)
-            axes[-1, 0].set_xlabel("time [s]")
-            fig.suptitle(title)
-            fig.tight_layout()
-        written.append(_saved(fig, plot_dir / f"{stem}.png"))
+        written.append(_figure(df, groups, units, models, title, plot_dir / f"{stem}.png"))
     path = _end_effector_path(df, plot_dir, out_dir)
     return written + ([path] if path else [])
 
@@ -116,9 +103,7 @@ def plot_chosen(out_dir, patterns) -> Path:
     (``component.variable``, shell wildcards allowed: ``run --plot``) over
     time, an axes per unit, in ``out_dir/plots/chosen.png``; a pattern that
     names no recorded column is :class:`CraneCosimError` in one sentence."""
-    out_dir = Path(out_dir)
-    df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
-    units, models = read_summary(out_dir).get("units", {}), component_models(read_summary(out_dir))
+    df, units, models, plot_dir = _run_read(Path(out_dir))
     recorded = [c for c in df.columns if c != "time"]
     chosen = []
     for pattern in patterns:
@@ -130,16 +115,33 @@ def plot_chosen(out_dir, patterns) -> Path:
     by_unit: dict[str, list[str]] = {}
     for c in chosen:
         by_unit.setdefault(units.get(c, ""), []).append(c)
+    title = ", ".join(chosen) if len(chosen) <= 4 else f"{len(chosen)} variables"
+    return _figure(df, list(by_unit.values()), units, models, title, plot_dir / "chosen.png")
+
+
+def _run_read(out_dir: Path):
+    """``(df, units, models, plot_dir)`` of the run in ``out_dir``: its
+    results (infinities as NaN: a run stopped by a diverging model ends in
+    huge or infinite values, and what is finite is plotted), its columns'
+    units, its components' models, and its plots' folder, made."""
+    df = read_results(out_dir).replace([np.inf, -np.inf], np.nan)
+    summary = read_summary(out_dir)
     plot_dir = out_dir / PLOTS_FOLDER
     plot_dir.mkdir(exist_ok=True)
+    return df, summary.get("units", {}), component_models(summary), plot_dir
+
+
+def _figure(df, groups, units: dict, models: dict, title: str, path: Path) -> Path:
+    """A figure of an axes per group of columns over time, titled, saved
+    as the PNG ``path``."""
     with plt.rc_context(PLAIN_NUMBERS):
-        fig, axes = plt.subplots(len(by_unit), 1, figsize=(10, 3.2 * len(by_unit)), sharex=True, squeeze=False)
-        for ax, cols in zip(axes[:, 0], by_unit.values()):
+        fig, axes = plt.subplots(len(groups), 1, figsize=(10, 3.2 * len(groups)), sharex=True, squeeze=False)
+        for ax, cols in zip(axes[:, 0], groups):
             _draw_axes(ax, df, cols, units, models)
         axes[-1, 0].set_xlabel("time [s]")
-        fig.suptitle(", ".join(chosen) if len(chosen) <= 4 else f"{len(chosen)} variables")
+        fig.suptitle(title)
         fig.tight_layout()
-    return _saved(fig, plot_dir / "chosen.png")
+    return _saved(fig, path)
 
 
 #: SI units whose lines have their largest magnitude marked: what a crane's
