@@ -1,6 +1,7 @@
-"""FMUs written to misbehave, built for the tests from the C sources and
-descriptions in ``tests/typed_fmus`` with the system's C compiler (FMI
-3.0 behaviour that pythonfmu3 cannot produce, such as an early return)."""
+"""FMUs written in C for the tests, built from the C sources and
+descriptions in ``tests/typed_fmus`` with the system's C compiler: FMI
+3.0 behaviour that pythonfmu3 cannot produce, such as an early return,
+and a Model Exchange FMU, which pythonfmu does not make."""
 import shutil
 import subprocess
 import zipfile
@@ -13,8 +14,9 @@ SOURCES = Path(__file__).parent / "typed_fmus"
 
 def c_fmu(name: str, out) -> Path:
     """``<out>/<Name>.fmu`` built from ``typed_fmus/<name>.c`` and
-    ``typed_fmus/<name>.xml`` (an FMI 3.0 description): the library in
-    this machine's ``binaries/x86_64-linux``."""
+    ``typed_fmus/<name>.xml``: the library in this machine's binaries
+    folder of the description's FMI version (``linux64`` for FMI 2.0,
+    ``x86_64-linux`` for FMI 3.0)."""
     out = Path(out)
     identifier = name[0].upper() + name[1:]
     library = out / f"{identifier}{fmpy.sharedLibraryExtension}"
@@ -24,6 +26,7 @@ def c_fmu(name: str, out) -> Path:
     fmu = out / f"{identifier}.fmu"
     with zipfile.ZipFile(fmu, "w", zipfile.ZIP_DEFLATED) as z:
         z.write(SOURCES / f"{name}.xml", "modelDescription.xml")
-        z.write(library, f"binaries/{fmpy.platform_tuple}/{library.name}")
+        fmi2 = 'fmiVersion="2.0"' in (SOURCES / f"{name}.xml").read_text()
+        z.write(library, f"binaries/{fmpy.platform if fmi2 else fmpy.platform_tuple}/{library.name}")
     library.unlink()
     return fmu

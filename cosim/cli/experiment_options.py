@@ -38,6 +38,9 @@ def add_experiment(p) -> None:
     p.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")
+    p.add_argument("--relative-tolerance", type=float, metavar="RTOL",
+                   help="CVode's relative tolerance for the Model Exchange FMUs the master integrates between "
+                        "communication points (default 1e-5, as fmpy; docs/master.md)")
     p.add_argument("--component-step", action="append", default=[], metavar="COMPONENT=H",
                    help="the component's own communication step [s], a multiple of the step: it steps every "
                         "H/step base steps, its inputs held between (repeatable; jacobi and gauss-seidel; "

@@ -78,6 +78,7 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        estimate=bool(get("estimate")), tolerance=get("tolerance"), accuracy=get("accuracy"),
                        replace_run=bool(get("force")), processes=bool(get("processes")),
                        call_timeout=get("call_timeout"), timeout=get("timeout"),
+                       relative_tolerance=get("relative_tolerance"),
                        fmi_logging=bool(get("fmi_logging")) or get("log_level") in VERBOSE,
                        progress=get("log_level") not in QUIET)
     config.check()

@@ -65,7 +65,9 @@ class RunConfig:
     the run may take from its set-up before it stops, its results so far
     on disk (:class:`~runtime.observers.deadline.Deadline`); ``fmi_logging``:
     the FMUs' own messages on stderr as they come
-    (:class:`~runtime.observers.fmi_messages.FmiMessages`)."""
+    (:class:`~runtime.observers.fmi_messages.FmiMessages`);
+    ``relative_tolerance``: CVode's, for the Model Exchange FMUs the master
+    integrates (default 1e-5, FMPy's; ``runtime/model_exchange.py``)."""
     stop_time: float | None = None
     step: float | None = None
     start_time: float | None = None
@@ -91,6 +93,7 @@ class RunConfig:
     call_timeout: float | None = None
     timeout: float | None = None
     fmi_logging: bool = False
+    relative_tolerance: float | None = None
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed
@@ -129,6 +132,10 @@ class RunConfig:
             raise CraneCosimError(f"--record-every must be a whole number of at least 1, got {self.record_every!r}")
         if self.record is not None and not self.record:
             raise CraneCosimError("the --record list is empty: give at least one component.variable pattern")
+        if self.relative_tolerance is not None and (not _real(self.relative_tolerance)
+                                                    or not 0 < self.relative_tolerance < 1):
+            raise CraneCosimError(f"--relative-tolerance {self.relative_tolerance!r} must be a number between 0 and 1 "
+                                  f"(1e-5, FMPy's default)")
         for name in ("tolerance", "accuracy"):
             value = getattr(self, name)
             if value is not None and (not _real(value) or not 0 < value < 1):

@@ -37,7 +37,7 @@ def malformed(root) -> str | None:
     version = _version(root)
     if version is None:
         return (f"is an FMI {declared} FMU (its modelDescription.xml says fmiVersion=\"{declared}\"); crane-cosim "
-                f"runs FMI 2.0 and 3.0 co-simulation FMUs")
+                f"runs FMI 2.0 and 3.0 co-simulation and Model Exchange FMUs")
     variables = root.find("ModelVariables")
     found = list(variables) if variables is not None else []
     for k, v in enumerate(found, start=1):

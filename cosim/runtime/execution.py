@@ -57,7 +57,7 @@ class Execution:
         """Instantiate and initialize every component, in order."""
         start = self.plan.settings.start_time
         for part in self.plan.parts:
-            inst = instantiate(part, self.folder, self.out_of_process)
+            inst = instantiate(part, self.folder, self.out_of_process, self.plan.settings.integration)
             inst.ends = self._ends
             self.instances.append(inst)
             inst.initialize(start)

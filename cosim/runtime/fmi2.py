@@ -105,8 +105,11 @@ class FMI2Instance(FMUInstance):
     CTYPES = {"Real": (ctypes.c_double, "float64"), "Integer": (ctypes.c_int, "int32"),
               "Boolean": (ctypes.c_int, "int32")}
 
+    #: fmpy's class of the FMU's interface (``runtime/model_exchange.py``: Model Exchange)
+    FMU = FMU2Slave
+
     def _load(self, unzip_dir: str) -> None:
-        self._slave = self._call("load", FMU2Slave, guid=self.model.token, unzipDirectory=unzip_dir,
+        self._slave = self._call("load", self.FMU, guid=self.model.token, unzipDirectory=unzip_dir,
                                  modelIdentifier=self.model.model_identifier, instanceName=self.name)
 
         def logger(env, instance, status, category, message):
@@ -125,10 +128,15 @@ class FMI2Instance(FMUInstance):
         # as size_t; a Python int would go as a C int): half a microsecond
         # less a call, of about one
         self._set_real, self._get_real = dll["fmi2SetReal"], dll["fmi2GetReal"]
+        self._slave_get_state = self._slave.getFMUstate
+        self._slave_set_state = self._slave.setFMUstate
+        self._slave_free_state = self._slave.freeFMUstate
+        self._load_steps(dll)
+
+    def _load_steps(self, dll) -> None:
+        """The calls of a co-simulation step, its input derivatives and its saved state."""
         self._do_step = dll["fmi2DoStep"]
         self._set_derivatives = dll.fmi2SetRealInputDerivatives
-        self._slave_get_state = self._slave.getFMUstate
-        self._slave_free_state = self._slave.freeFMUstate
         self._get_state, self._set_state = dll["fmi2GetFMUstate"], dll["fmi2SetFMUstate"]
         #: the one state saved, step after step, into the state saved before
         #: (FMI 2.0 section 2.1.8: a state given back to fmi2GetFMUstate is

@@ -33,27 +33,35 @@ class FMI3Instance(FMUInstance):
               "Boolean": (ctypes.c_bool, "bool"), **_INTEGERS}
 
     def _load(self, unzip_dir: str) -> None:
-        self._slave = self._call("load", FMU3Slave, guid=self.model.token, unzipDirectory=unzip_dir,
-                                 modelIdentifier=self.model.model_identifier, instanceName=self.name)
-
         def logger(env, status, category, message):
             self._log(status, message)
 
-        self._call("load", self._slave.instantiate, loggingOn=True, eventModeUsed=False, earlyReturnAllowed=False,
-                   logMessage=logger)
+        self._slave = self._call("load", self._opened, unzip_dir, logger)
         self._instantiated = True
         self._dll = dll = self._slave.dll
         self._component = self._slave.component
         self._set_float, self._get_float = dll.fmi3SetFloat64, dll.fmi3GetFloat64
+        self._slave_get_state = self._slave.getFMUState
+        self._slave_set_state = self._slave.setFMUState
+        self._slave_free_state = self._slave.freeFMUState
+        self._load_steps(dll)
+
+    def _opened(self, unzip_dir: str, logger):
+        """The FMU loaded through fmpy and instantiated for co-simulation,
+        its messages to ``logger``."""
+        fmu = FMU3Slave(guid=self.model.token, unzipDirectory=unzip_dir, modelIdentifier=self.model.model_identifier,
+                        instanceName=self.name)
+        fmu.instantiate(loggingOn=True, eventModeUsed=False, earlyReturnAllowed=False, logMessage=logger)
+        return fmu
+
+    def _load_steps(self, dll) -> None:
+        """The call of a co-simulation step and what it returns besides its status."""
         self._do_step = dll.fmi3DoStep
         self._event = ctypes.c_bool()
         self._terminate = ctypes.c_bool()
         self._early = ctypes.c_bool()
         self._last = ctypes.c_double()
         self._flags = tuple(ctypes.byref(x) for x in (self._event, self._terminate, self._early, self._last))
-        self._slave_get_state = self._slave.getFMUState
-        self._slave_set_state = self._slave.setFMUState
-        self._slave_free_state = self._slave.freeFMUState
 
     def _set_real(self, component, vr, n, ptr) -> int:
         return self._set_float(component, vr, n, ptr, n)

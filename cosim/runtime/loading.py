@@ -11,18 +11,25 @@ from .fmi2 import FMI2Instance
 from .fmi3 import FMI3Instance
 from .instance import FMUInstance
 from .model import read_model
+from .model_exchange import FMI2ModelExchange, FMI3ModelExchange, Integration
 from .plan import Part, out_of_process_refusal
 from .types import NUMERIC
 
 __all__ = ["instantiate", "open_instance"]
 
 
-def instantiate(part, unzip_root: Path, out_of_process: bool = False) -> FMUInstance:
-    """The instance of ``part`` of its FMI version, with ``out_of_process``
-    in a process of its own (FMI 2.0 only: refused by name for another)."""
+def instantiate(part, unzip_root: Path, out_of_process: bool = False,
+                integration: Integration = Integration()) -> FMUInstance:
+    """The instance of ``part`` of its FMI version and interface, with
+    ``out_of_process`` in a process of its own (FMI 2.0 co-simulation only:
+    refused by name for another); a Model Exchange FMU integrated as
+    ``integration`` says."""
+    if out_of_process and (part.model.fmi_version != "2.0" or part.model.model_exchange is not None):
+        raise CraneCosimError(out_of_process_refusal(part))
+    if part.model.model_exchange is not None:
+        kind = FMI2ModelExchange if part.model.fmi_version == "2.0" else FMI3ModelExchange
+        return kind(part, unzip_root, integration)
     if part.model.fmi_version != "2.0":
-        if out_of_process:
-            raise CraneCosimError(out_of_process_refusal(part))
         return FMI3Instance(part, unzip_root)
     return FMI2Instance(part, unzip_root, out_of_process)
 

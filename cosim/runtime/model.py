@@ -5,8 +5,10 @@ units, bounds and direct dependencies.
     model = read_model(path)          # a ModelInfo; CraneCosimError if unsafe or unusable
     model.variables["h"].initial      # 'exact'
 
-FMI 2.0 and FMI 3.0 co-simulation FMUs are read (through fmpy, from the
-bytes the archive checks accepted).  An FMU of this project that is not
+FMI 2.0 and FMI 3.0 FMUs are read (through fmpy, from the bytes the
+archive checks accepted): co-simulation, and Model Exchange where an FMU
+offers no co-simulation (``ModelInfo.model_exchange``: the master then
+integrates it between its communication points, ``runtime/model_exchange.py``).  An FMU of this project that is not
 built yet, or was built from other sources (a run builds it again), is
 described from its block's declaration (:func:`block_model`), so that a
 system can be checked before anything is built.
@@ -33,14 +35,14 @@ from pathlib import Path
 import fmpy
 from fmpy import read_model_description
 
+from ..blocks.registry import BLOCKS
 from ..errors import CraneCosimError
 from ..files.archive import check_archive, parse_xml, read_member
-from ..blocks.registry import BLOCKS
 from ..fmus.build import ROLE_TOOL, needs_building
 from .description_checks import malformed
 from .types import FAMILY, INTEGER_RANGE
 
-__all__ = ["VariableInfo", "Capabilities", "ModelInfo", "read_model", "block_model", "describe", "ROLE_TOOL"]
+__all__ = ["VariableInfo", "Capabilities", "ModelExchange", "ModelInfo", "read_model", "block_model", "describe", "ROLE_TOOL"]
 
 
 @dataclass(frozen=True)
@@ -84,13 +86,26 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
+class ModelExchange:
+    """What integrating a Model Exchange FMU takes: ``states``, its number of
+    continuous states; ``event_indicators``, of event indicators (FMI 2.0
+    section 3.1, FMI 3.0 section 3.1); ``completed_step_needed``: it asks to
+    be told of each completed integrator step (``needsCompletedIntegratorStep``)."""
+    states: int
+    event_indicators: int
+    completed_step_needed: bool
+
+
+@dataclass(frozen=True)
 class ModelInfo:
     """An FMU as the master needs it.  ``fmi_version``: ``"2.0"`` or ``"3.0"``;
     ``dependencies``: per output, the inputs it depends on directly
     (``ModelStructure``), None where it declares none (then it depends on
     every input, FMI 2.0 section 2.2.8); ``ours``: the block behind an FMU
     of this project, else None; ``built``: False for one described from
-    its block before it is built (no value references)."""
+    its block before it is built (no value references); ``model_exchange``:
+    for a Model Exchange FMU (one that offers no co-simulation), what
+    integrating it takes, else None."""
     path: Path
     fmi_version: str
     model_name: str
@@ -105,6 +120,12 @@ class ModelInfo:
     ours: str | None = None
     built: bool = True
     unsupported: tuple = field(default=())   # sentences: what of the FMU this master cannot run
+    model_exchange: ModelExchange | None = None
+
+    @property
+    def interface(self) -> str:
+        """The FMI interface the master runs: co-simulation or Model Exchange."""
+        return "co-simulation" if self.model_exchange is None else "Model Exchange"
 
     def outputs(self) -> list[VariableInfo]:
         return [v for v in self.variables.values() if v.causality == "output"]
@@ -210,14 +231,17 @@ def _binary_problem(version: str, identifier: str, names: list[str]) -> str | No
 
 
 def _unsupported(md, variables: dict, binary_problem: str | None) -> tuple:
-    """What of an FMU this master does not run, one sentence each."""
+    """What of an FMU this master does not run, one sentence each (an FMI
+    3.0 FMU's clocks: co-simulation runs without event mode, and a Model
+    Exchange FMU's event mode is driven by its states and time alone)."""
     found = [binary_problem] if binary_problem else []
     if md.fmiVersion == "2.0":
         return tuple(found)
     clocks = [v.name for v in variables.values() if v.type == "Clock"]
     if clocks:
         found.append(f"it has clocks ({', '.join(clocks[:3])}{' ...' if len(clocks) > 3 else ''}), which "
-                     f"need event mode, and crane-cosim runs FMI 3.0 co-simulation without event mode")
+                     f"need clocked event handling, which crane-cosim does not do (it runs FMI 3.0 co-simulation "
+                     f"without event mode, and Model Exchange with events of time and state only)")
     return tuple(found)
 
 
@@ -225,7 +249,7 @@ def read_model(path) -> ModelInfo:
     """The :class:`ModelInfo` of the FMU at ``path``, read through the
     archive checks.  Raises :class:`CraneCosimError` with one sentence for a
     file that is not an FMU, is unsafe to open, or is not an FMI 2.0 or
-    3.0 co-simulation FMU."""
+    3.0 co-simulation or Model Exchange FMU."""
     path = Path(path)
     data, names = _checked_description(path)
     root = parse_xml(data, f"the modelDescription.xml of FMU {path}")
@@ -240,14 +264,15 @@ def read_model(path) -> ModelInfo:
         raise CraneCosimError(f"FMU {path} has a modelDescription.xml that does not follow the FMI "
                               f"{root.get('fmiVersion')} schema" + (f" ({said})" if said else "")) from None
     version = "2.0" if md.fmiVersion == "2.0" else "3.0"
-    cs = md.coSimulation
-    if cs is None:
-        offered = [k for k, v in (("model exchange", md.modelExchange),
-                                  ("scheduled execution", getattr(md, "scheduledExecution", None))) if v]
-        offers = f"{' and '.join(offered)} only" if offered else "no interface"
-        raise CraneCosimError(f"FMU {path} is not a co-simulation FMU (it offers {offers}); crane-cosim runs "
-                              f"co-simulation FMUs")
-    identifier = cs.modelIdentifier or ""
+    cs, me = md.coSimulation, md.modelExchange
+    if cs is None and me is None:
+        offers = "scheduled execution only" if getattr(md, "scheduledExecution", None) else "no interface"
+        raise CraneCosimError(f"FMU {path} is neither a co-simulation nor a Model Exchange FMU (it offers {offers}); "
+                              f"crane-cosim runs those two")
+    # co-simulation where the FMU offers it (its own solver, as its author
+    # tuned it); Model Exchange, integrated by the master, where it is all
+    interface = cs if cs is not None else me
+    identifier = interface.modelIdentifier or ""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", identifier):
         # it names the shared library to load: binaries/<platform>/<modelIdentifier>.so
         raise CraneCosimError(f"FMU {path} declares the model identifier {identifier!r}, which is not a C name "
@@ -256,15 +281,23 @@ def read_model(path) -> ModelInfo:
     variables = {v.name: _variable(v, roles) for v in md.modelVariables}
     dependencies = {o.variable.name: (None if o.dependencies is None else tuple(d.name for d in o.dependencies))
                     for o in md.outputs}
-    capabilities = Capabilities(bool(cs.canGetAndSetFMUstate), version == "2.0" and bool(cs.canInterpolateInputs),
-                                bool(cs.canHandleVariableCommunicationStepSize),
-                                bool(cs.canBeInstantiatedOnlyOncePerProcess), bool(cs.needsExecutionTool))
+    if cs is not None:
+        capabilities = Capabilities(bool(cs.canGetAndSetFMUstate), version == "2.0" and bool(cs.canInterpolateInputs),
+                                    bool(cs.canHandleVariableCommunicationStepSize),
+                                    bool(cs.canBeInstantiatedOnlyOncePerProcess), bool(cs.needsExecutionTool))
+        exchange = None
+    else:
+        # integrated by the master: any step, no input derivatives
+        capabilities = Capabilities(bool(me.canGetAndSetFMUstate), False, True,
+                                    bool(me.canBeInstantiatedOnlyOncePerProcess), bool(me.needsExecutionTool))
+        exchange = ModelExchange(int(md.numberOfContinuousStates or 0), int(md.numberOfEventIndicators or 0),
+                                 bool(me.needsCompletedIntegratorStep))
     step = md.defaultExperiment.stepSize if md.defaultExperiment is not None else None
     return ModelInfo(path, version, md.modelName or "", identifier, md.guid or "", md.generationTool or "",
                      variables, dependencies, capabilities, _number(step, "Float64"),
-                     _number(cs.fixedInternalStepSize, "Float64") if version == "3.0" else None,
+                     _number(cs.fixedInternalStepSize, "Float64") if version == "3.0" and cs is not None else None,
                      _our_model(md.modelName, md.generationTool), True,
-                     _unsupported(md, variables, _binary_problem(version, identifier, names)))
+                     _unsupported(md, variables, _binary_problem(version, identifier, names)), exchange)
 
 
 def _our_model(name, tool) -> str | None:

@@ -30,6 +30,7 @@ from .algorithms import ACCURACY, ALGORITHMS, ITERATED
 from .config import RunConfig
 from .coupling import COUPLINGS, coupled_connections
 from .model import ModelInfo, describe
+from .model_exchange import RELATIVE_TOLERANCE, Integration
 from .routes import Route, routes_of
 from .types import NUMERIC
 
@@ -52,6 +53,15 @@ class Settings:
     #: the accuracy asked of the coupling, a fraction of each force's peak
     #: (RMS): the iterated algorithms' passes settle to a hundredth of it
     accuracy: float = ACCURACY
+    #: the relative tolerance [-] to which Model Exchange FMUs are integrated
+    #: (``runtime/model_exchange.py``; FMPy's default)
+    relative_tolerance: float = RELATIVE_TOLERANCE
+
+    @property
+    def integration(self) -> Integration:
+        """How Model Exchange FMUs are integrated: this tolerance, steps of
+        at most a fiftieth of the run (as FMPy integrates them)."""
+        return Integration(self.relative_tolerance, (self.stop_time - self.start_time) / 50)
 
 
 @dataclass
@@ -148,8 +158,10 @@ class _Planner:
         s = self.system
         asked = None if self.config is None else (self.config.accuracy if self.config.accuracy is not None
                                                   else self.config.tolerance)
+        tolerance = None if self.config is None else self.config.relative_tolerance
         settings = Settings(float(s.start_time), float(s.stop_time), s.step, s.algorithm, s.coupling,
-                            s.extrapolation, s.iterations, ACCURACY if asked is None else asked)
+                            s.extrapolation, s.iterations, ACCURACY if asked is None else asked,
+                            RELATIVE_TOLERANCE if tolerance is None else tolerance)
         bad_settings = checks.settings_problems(settings, tuple(ALGORITHMS), COUPLINGS, EXTRAPOLATIONS)
         if self.config is not None and self.config.iterations is not None and settings.algorithm not in ITERATED:
             bad_settings.append(f"--iterations {self.config.iterations} sets the re-step passes of the "
@@ -182,7 +194,7 @@ class _Planner:
                 self.problem(p, *comps)
         if self.config is not None and self.config.processes:
             for part in parts:
-                if part.model is not None and part.model.fmi_version != "2.0":
+                if part.model is not None and (part.model.fmi_version != "2.0" or part.model.model_exchange):
                     self.problem(out_of_process_refusal(part), part.name)
         return plan
 
@@ -351,10 +363,10 @@ def replace_component(system, name: str, source):
 
 
 def out_of_process_refusal(part) -> str:
-    """Why ``part``, an FMU of another FMI version than 2.0, cannot run
-    out of process."""
-    return (f"component {part.name}: --processes runs FMI 2.0 FMUs in processes of their own; "
-            f"{Path(part.path).name} is an FMI {part.model.fmi_version} FMU")
+    """Why ``part``, an FMU of another FMI version than 2.0 or a Model
+    Exchange FMU, cannot run out of process."""
+    return (f"component {part.name}: --processes runs FMI 2.0 co-simulation FMUs in processes of their own; "
+            f"{Path(part.path).name} is an FMI {part.model.fmi_version} {part.model.interface} FMU")
 
 
 def plan_of(system, config=None) -> Plan:

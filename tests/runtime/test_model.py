@@ -43,17 +43,19 @@ def test_an_fmi3_fmu_with_clocks_is_refused_by_name(tmp_path):
     s = System("S", stop_time=1.0, step=0.1, base_dir=tmp_path)
     s.add_component("c", "Clocked.fmu")
     problems, _ = problems_of(s)
-    assert problems == ["component c (Clocked.fmu) cannot run here: it has clocks (tick), which need event mode, "
-                        "and crane-cosim runs FMI 3.0 co-simulation without event mode"]
+    assert problems == ["component c (Clocked.fmu) cannot run here: it has clocks (tick), which need clocked event "
+                        "handling, which crane-cosim does not do (it runs FMI 3.0 co-simulation without event mode, "
+                        "and Model Exchange with events of time and state only)"]
 
 
 @pytest.mark.parametrize("version, interface, sentence", [
     ("3.0", '<ScheduledExecution modelIdentifier="S"/>',
-     "is not a co-simulation FMU (it offers scheduled execution only); crane-cosim runs co-simulation FMUs"),
-    ("3.0", '<ModelExchange modelIdentifier="S"/>',
-     "is not a co-simulation FMU (it offers model exchange only); crane-cosim runs co-simulation FMUs"),
+     "is neither a co-simulation nor a Model Exchange FMU (it offers scheduled execution only); crane-cosim runs "
+     "those two"),
+    ("3.0", "", "is neither a co-simulation nor a Model Exchange FMU (it offers no interface); crane-cosim runs "
+     "those two"),
 ])
-def test_an_fmu_without_co_simulation_is_refused_by_name(tmp_path, version, interface, sentence):
+def test_an_fmu_of_neither_interface_is_refused_by_name(tmp_path, version, interface, sentence):
     path = _fmu(tmp_path / "S.fmu", FMI3_CS.format(name="S", interface=interface, variables=""))
     with pytest.raises(CraneCosimError) as exc:
         read_model(path)
@@ -123,7 +125,7 @@ FMI2_CS = '''<?xml version="1.0" encoding="UTF-8"?>
     ('<fmiModelDescription fmiVersion="1.0" modelName="M"><ModelVariables><ScalarVariable name="x"><Real/>'
      '</ScalarVariable></ModelVariables></fmiModelDescription>',
      'is an FMI 1.0 FMU (its modelDescription.xml says fmiVersion="1.0"); crane-cosim runs FMI 2.0 and 3.0 '
-     'co-simulation FMUs'),
+     'co-simulation and Model Exchange FMUs'),
     ('<fmiModelDescription modelName="M"/>', "has a modelDescription.xml that declares no fmiVersion"),
     ('<fmiModel fmiVersion="2.0"/>', "has a modelDescription.xml whose root element is <fmiModel>, not "
                                       "<fmiModelDescription>"),

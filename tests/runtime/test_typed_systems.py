@@ -257,8 +257,8 @@ def test_processes_refuses_an_fmi3_component_before_anything_runs(typed_fmus, fm
     ssd = write_ssd(_system(typed_fmus, fmu_dir), typed_fmus / f"{tmp_path.name}.ssd")
     assert main(["run", str(ssd), "--out", str(tmp_path / "out"), "--no-plots", "--processes"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == ("crane-cosim: error: component c3: --processes runs FMI 2.0 FMUs in processes of their own; "
-                       "Counter3.fmu is an FMI 3.0 FMU")
+    assert err[-1] == ("crane-cosim: error: component c3: --processes runs FMI 2.0 co-simulation FMUs in processes of "
+                       "their own; Counter3.fmu is an FMI 3.0 co-simulation FMU")
     assert not (tmp_path / "out" / "results.arrows").exists()
 
 

@@ -71,6 +71,8 @@ def why_not_compiled(algorithm) -> str | None:
     for k, inst in enumerate(algorithm.instances):
         if not isinstance(inst, FMI2Instance):
             return f"component {inst.name} is not an FMI 2.0 FMU"
+        if inst.model.model_exchange is not None:
+            return f"component {inst.name} is a Model Exchange FMU, integrated by the master"
         access = inst.native_access()
         if not (access.only_reals or access.typed_after_reals):
             return f"component {inst.name} exchanges values other than Real"

@@ -1,0 +1,5 @@
+#pragma once
+
+#include "model.h"
+
+Status doFixedStep(ModelInstance *comp, bool* stateEvent, bool* timeEvent);
