@@ -6,6 +6,8 @@ and a step event) driven by this project's Signal FMU against the lag's
 response in closed form, saved states, and what cannot run them refused by
 name."""
 import json
+import shutil
+import zipfile
 
 import fmpy
 import numpy as np
@@ -235,6 +237,37 @@ def test_what_cannot_run_it_is_refused_by_name(me_fmus, tmp_path):
     assert str(exc.value) == ("libcosim runs co-simulation FMUs only, and component ball (BouncingBall.fmu) is a "
                               "Model Exchange FMU; crane-cosim's own master integrates it (run without the other "
                               "host)")
+
+
+def test_an_algorithm_that_needs_what_it_lacks_is_refused_by_name(lag, tmp_path):
+    """Two lags in a loop, one whose description does not declare
+    canGetAndSetFMUstate: the iterated algorithms cannot step it again,
+    and the quadratic cannot give either the input derivatives a Model
+    Exchange FMU never takes; each said, naming the component."""
+    stateless = tmp_path / "Stateless.fmu"
+    with zipfile.ZipFile(lag) as src, zipfile.ZipFile(stateless, "w") as out:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "modelDescription.xml":
+                data = data.replace(b'canGetAndSetFMUstate="true"', b"")
+            out.writestr(item, data)
+    shutil.copy(lag, tmp_path / lag.name)
+    found = {}
+    for algorithm in ("iterated-midpoint", "iterated-quadratic"):
+        s = System("Loop", stop_time=1.0, step=0.01, algorithm=algorithm, base_dir=tmp_path)
+        s.add_component("a", lag.name)
+        s.add_component("b", stateless.name)
+        s.connect("a.x", "b.u")
+        s.connect("b.x", "a.u")
+        found[algorithm] = [p.split(",")[0].split(" which")[0] for p in problems_of(s)[0]]
+    assert found == {
+        "iterated-midpoint": ["component b (Stateless.fmu) cannot save and restore its state (canGetAndSetFMUstate "
+                              "is false)"],
+        "iterated-quadratic": ["component b (Stateless.fmu) cannot save and restore its state (canGetAndSetFMUstate "
+                               "is false)",
+                               "component a (Lag2.fmu) does not take input derivatives (canInterpolateInputs is false)",
+                               "component b (Stateless.fmu) does not take input derivatives (canInterpolateInputs is "
+                               "false)"]}
 
 
 def test_relative_tolerance_on_the_command_line(me_fmus, tmp_path, capsys):
