@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..blocks.block import ParameterError
 from ..errors import did_you_mean
+from .connection_transforms import converts_units
 from .types import FAMILY, UNSUPPORTED, bound_problem, connection_problem, inexact_problem, settable_problem, value_of
 
 __all__ = ["settings_problems", "connection_problems", "connector_problems", "value_problems",
@@ -106,7 +107,7 @@ def connection_problems(connections, models: dict, components) -> list[tuple]:
         if False in ends or None in ends:
             continue
         src, dst = ends
-        if (problem := connection_problem(src, dst)) is not None:
+        if (problem := connection_problem(src, dst, converts_units(c, models))) is not None:
             problems.append((c, f"connection {c} joins {problem}"))
         key = (c.end_element, c.end_connector)
         if key in driven:

@@ -23,7 +23,7 @@ wrench itself (``docs/interfaces/mount.md``).
 """
 from __future__ import annotations
 
-from .system import Connection
+import dataclasses
 
 COUPLINGS = ("inertia", "explicit")
 INERTIA, BIAS, WRENCH = "interface.inertia.", "interface.bias.", "interface.wrench."
@@ -52,7 +52,7 @@ def coupled_connections(connections, models: dict, coupling: str) -> list:
             wrench = WRENCH + role[len(BIAS):]
             source = next((v.name for v in models[c.start_element].variables.values() if v.role == wrench), None)
             if source is not None:
-                c = Connection(c.start_element, source, c.end_element, c.end_connector)
+                c = dataclasses.replace(c, start_connector=source)
         out.append(c)
     return out
 

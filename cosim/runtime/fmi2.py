@@ -287,8 +287,10 @@ class FMI2Instance(FMUInstance):
     def _bind(self) -> None:
         super()._bind()
         real = [i for i, v in enumerate(self.part.inputs) if v.type == "Real"]
-        # the derivatives of the Real inputs only (the call takes no other type)
-        self._du_index = None if len(real) == len(self.part.inputs) else np.asarray(real, dtype=int)
+        # the derivatives of the Real inputs only (the call takes no other type),
+        # scaled as a linear transformation of their connection scales the inputs
+        self._du_index = (None if len(real) == len(self.part.inputs) and self._scale is None
+                          else np.asarray(real, dtype=int))
         if self._du_index is not None:
             n = len(real)
             refs = [self._in_vr[i] for i in real]
@@ -304,6 +306,8 @@ class FMI2Instance(FMUInstance):
         t0 = perf_counter()
         if self._du_index is not None:
             self._du_real[:] = self.du[:, self._du_index]
+            if self._scale is not None:
+                self._du_real *= self._scale[self._du_index]
         n = len(self._du_order)
         status = self._set_derivatives(self._component, self._du_vr, n, self._du_order, self._du_ptr) if n else 0
         self._fmi_time += perf_counter() - t0

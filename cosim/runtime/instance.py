@@ -221,8 +221,9 @@ class FMUInstance:
         self._out = self._channels(part.outputs, "get")
         self._s_in = self._string_refs(part.string_inputs)
         self._s_out = self._string_refs(part.string_outputs)
+        self._bind_transforms(getattr(part, "transforms", None) or [])
         direct_in = self._in is None
-        self._u_ptr = self.u.ctypes.data_as(_DOUBLE_P) if direct_in else None
+        self._u_ptr = self._u_set.ctypes.data_as(_DOUBLE_P) if direct_in else None
         self._y_ptr = self.y.ctypes.data_as(_DOUBLE_P) if self._out is None else None
         self._in_vr = self._refs(part.inputs)
         self._out_vr = self._refs(part.outputs)
@@ -237,6 +238,44 @@ class FMUInstance:
         self._du_order = (ctypes.c_int * (2 * n))(*[1] * n, *[2] * n)
         self._du_ptr = self.du.ctypes.data_as(_DOUBLE_P)
         self._choose()
+
+    def _bind_transforms(self, transforms: list) -> None:
+        """What the connections do to the inputs on their way
+        (``runtime/transformations.py``; a ``Linear`` or a ``Mapping`` per
+        input, or None): ``_u_set``, the values the FMU is given, is ``u``
+        itself where none does anything, else an array of its own that
+        :meth:`_transformed` fills."""
+        self._scale = self._offset = None
+        self._maps = {}
+        self._u_set = self.u
+        if not any(t is not None for t in transforms):
+            return
+        n = len(self.u)
+        self._scale, self._offset = np.ones(n), np.zeros(n)
+        for i, t in enumerate(transforms):
+            if t is None:
+                continue
+            if hasattr(t, "factor"):
+                self._scale[i], self._offset[i] = t.factor, t.offset
+            else:
+                self._maps[i] = {float(a): float(b) for a, b in t.pairs}
+        self._u_set = np.zeros(n)
+
+    @property
+    def transforms_inputs(self) -> bool:
+        """Whether a connection transforms one of its inputs on its way."""
+        return self._scale is not None
+
+    def _transformed(self) -> None:
+        """``_u_set`` from ``u``, each input as its connection transforms it."""
+        np.multiply(self.u, self._scale, out=self._u_set)
+        self._u_set += self._offset
+        for i, table in self._maps.items():
+            value = table.get(float(self.u[i]))
+            if value is None:
+                raise CraneCosimError(f"component {self.name}: its input {self.input_names[i]} received "
+                                      f"{self.u[i]:g}, which its connection's mapping does not name")
+            self._u_set[i] = value
 
     @staticmethod
     def _refs(variables) -> list[int]:
@@ -275,6 +314,13 @@ class FMUInstance:
         plain_out = self._out is None and self._s_out is None
         self.set_inputs = (self._set_nothing if plain_in and not len(self.u) else
                            self._set_reals if plain_in else self._set_typed)
+        if self._scale is not None:
+            untransformed = self.set_inputs
+
+            def set_inputs():
+                self._transformed()
+                untransformed()
+            self.set_inputs = set_inputs
         self.get_outputs = (self._get_nothing if plain_out and not len(self.y) else
                             self._get_reals if plain_out else self._get_typed)
 
@@ -313,7 +359,7 @@ class FMUInstance:
                 status = self._set_real(self._c_component, self._in_vr_c, self._c_n_in, self._u_ptr)
         else:
             for ch in self._in:
-                ch.buf[:] = self.u[ch.index]
+                ch.buf[:] = self._u_set[ch.index]
                 status = max(status, ch.call(self._component))
         if self._s_in is not None:
             status = max(status, self._set_strings())

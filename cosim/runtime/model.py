@@ -40,6 +40,7 @@ from ..errors import CraneCosimError
 from ..files.archive import check_archive, parse_xml, read_member
 from ..fmus.build import ROLE_TOOL, needs_building
 from .description_checks import malformed
+from .transformations import UnitDefinition
 from .types import FAMILY, INTEGER_RANGE
 
 __all__ = ["VariableInfo", "Capabilities", "ModelExchange", "ModelInfo", "read_model", "block_model", "describe", "ROLE_TOOL"]
@@ -121,6 +122,8 @@ class ModelInfo:
     built: bool = True
     unsupported: tuple = field(default=())   # sentences: what of the FMU this master cannot run
     model_exchange: ModelExchange | None = None
+    #: the units its description defines: name -> ``transformations.UnitDefinition``
+    units: dict = field(default_factory=dict)
 
     @property
     def interface(self) -> str:
@@ -297,7 +300,20 @@ def read_model(path) -> ModelInfo:
                      variables, dependencies, capabilities, _number(step, "Float64"),
                      _number(cs.fixedInternalStepSize, "Float64") if version == "3.0" and cs is not None else None,
                      _our_model(md.modelName, md.generationTool), True,
-                     _unsupported(md, variables, _binary_problem(version, identifier, names)), exchange)
+                     _unsupported(md, variables, _binary_problem(version, identifier, names)), exchange,
+                     _units(md))
+
+
+def _units(md) -> dict:
+    """The units ``md`` defines with their base units (FMI 2.0 section 2.2.2)."""
+    found = {}
+    for unit in md.unitDefinitions or ():
+        base = unit.baseUnit
+        if unit.name and base is not None:
+            exponents = tuple(int(getattr(base, k) or 0) for k in ("kg", "m", "s", "A", "K", "mol", "cd", "rad"))
+            found[unit.name] = UnitDefinition(unit.name, exponents, float(base.factor if base.factor is not None
+                                                                          else 1.0), float(base.offset or 0.0))
+    return found
 
 
 def _our_model(name, tool) -> str | None:

@@ -28,6 +28,7 @@ from ..fmus.build import bridge_spec_of
 from . import checks
 from .algorithms import ACCURACY, ALGORITHMS, ITERATED
 from .config import RunConfig
+from .connection_transforms import transforms_of
 from .coupling import COUPLINGS, coupled_connections
 from .model import ModelInfo, describe
 from .model_exchange import RELATIVE_TOLERANCE, Integration
@@ -82,6 +83,8 @@ class Part:
     outputs: list = field(default_factory=list)
     string_inputs: list = field(default_factory=list)
     string_outputs: list = field(default_factory=list)
+    #: per input, what its connection does to the value (``runtime/transformations.py``), or None
+    transforms: list = field(default_factory=list)
 
     @property
     def columns(self) -> list:
@@ -175,6 +178,10 @@ class _Planner:
         for c, p in checks.connection_problems(connections, models, {c.name for c in s.components}):
             self.problem(p, c.start_element, c.end_element)
         self.notes += checks.unit_notes(connections, models)
+        transforms = transforms_of(connections, models)
+        for c, p in transforms.problems:
+            self.problem(p, c.start_element, c.end_element)
+        self.notes += transforms.notes
         # the algorithm's needs are read off the wiring: only where every FMU and connection is sound
         wired = len(models) == len(s.components) and not self.problems
         driven = {(c.end_element, c.end_connector): c for c in connections}
@@ -185,6 +192,8 @@ class _Planner:
         for p, comps in checks.once_per_process_problems(parts, self.config is not None and self.config.processes):
             self.problem(p, *comps)
         routes, string_routes = routes_of(parts, connections)
+        for part in parts:
+            part.transforms = [transforms.effects.get((part.name, v.name)) for v in part.inputs]
         plan = Plan(s.name, settings, parts, connections, routes, string_routes, n_steps, self.notes, self.left_out)
         if wired and settings.algorithm in ALGORITHMS:
             for p, comps in ALGORITHMS[settings.algorithm].problems(plan):

@@ -48,10 +48,17 @@ class Component:
 
 @dataclass(frozen=True)
 class Connection:
+    """An output that drives an input.  ``transformation``: what the
+    connection does to the value on its way (``runtime/transformations.py``:
+    a ``Linear`` or a ``Mapping``), None for nothing; a Real between two
+    units of one dimension is converted first, unless
+    ``suppress_unit_conversion`` (SSP 1.0's ``suppressUnitConversion``)."""
     start_element: str
     start_connector: str
     end_element: str
     end_connector: str
+    transformation: object = None
+    suppress_unit_conversion: bool = False
 
     def __str__(self):
         return f"{self.start_element}.{self.start_connector} -> {self.end_element}.{self.end_connector}"
@@ -85,10 +92,12 @@ class System:
         self.components.append(comp)
         return comp
 
-    def connect(self, start: str, end: str) -> Connection:
-        """Connect output ``"component.variable"`` to input ``"component.variable"``."""
+    def connect(self, start: str, end: str, transformation=None, suppress_unit_conversion: bool = False) -> Connection:
+        """Connect output ``"component.variable"`` to input ``"component.variable"``,
+        the value transformed on its way as ``transformation`` says
+        (:class:`Connection`)."""
         (se, sc), (ee, ec) = _split(start), _split(end)
-        conn = Connection(se, sc, ee, ec)
+        conn = Connection(se, sc, ee, ec, transformation, suppress_unit_conversion)
         self.connections.append(conn)
         return conn
 

@@ -85,10 +85,11 @@ def holds(dst_type: str, src_type: str) -> bool:
     return True
 
 
-def connection_problem(src, dst) -> str | None:
+def connection_problem(src, dst, units_join: bool = False) -> str | None:
     """Why the output ``src`` cannot drive the input ``dst`` (variable
     descriptions, ``model.VariableInfo``), in words that follow "joins", or
-    None when it can."""
+    None when it can; ``units_join``: their units differ but the connection
+    converts them, or passes the values as they are by its own choice."""
     fs, fd = FAMILY.get(src.type), FAMILY.get(dst.type)
     if fs in UNSUPPORTED or fd in UNSUPPORTED:
         which = src if fs in UNSUPPORTED else dst
@@ -103,7 +104,7 @@ def connection_problem(src, dst) -> str | None:
     if not holds(dst.type, src.type):
         return (f"{_article(src.type)} {src.type} output to {_article(dst.type)} {dst.type} input, which cannot "
                 f"hold all its values")
-    if src.unit and dst.unit and src.unit != dst.unit:
+    if src.unit and dst.unit and src.unit != dst.unit and not units_join:
         return f"mismatched units: {src.unit} to {dst.unit}"
     return None
 

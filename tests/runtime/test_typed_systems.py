@@ -14,6 +14,7 @@ from crane_cosim.files.results import read_results
 from crane_cosim.files.results_export import export_results
 from crane_cosim.ssp import read_ssd, write_ssd
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
+from crane_cosim.runtime.transformations import Linear, Mapping
 
 H, STEPS = 0.1, 9
 FACTOR = {1: 0, 2: 1, 3: 2}
@@ -282,3 +283,46 @@ def test_other_tools_fmi2_fmus_run_out_of_process_as_in_process(typed_fmus, fmu_
     assert list(results["out"].columns) == list(results["in"].columns)
     assert results["out"].equals(results["in"])
     assert list(results["out"]["c2.count"]) == _counts(3, 0 if algorithm != "jacobi" else 1)
+
+
+def test_mapping_transformations_are_applied(typed_fmus, fmu_dir, tmp_path):
+    """A boolean mapping that inverts the switch into c2 and an enumeration
+    mapping that swaps slow and fast into c3, as SSP 1.0's
+    ssc:BooleanMappingTransformation and ssc:EnumerationMappingTransformation
+    say: the counts are the hand computation's with those values (Gauss-
+    Seidel: each step takes the source's outputs of its end), and check
+    shows each."""
+    s = _system(typed_fmus, fmu_dir)
+    s.connections = [c for c in s.connections if str(c) not in ("pulse.enable -> c2.enable", "pulse.mode -> c3.mode")]
+    s.connect("pulse.enable", "c2.enable", Mapping("Boolean", ((True, False), (False, True))))
+    s.connect("pulse.mode", "c3.mode", Mapping("Enumeration", (("off", "off"), ("slow", "fast"), ("fast", "slow"))))
+    problems, notes = problems_of(s)
+    assert problems == []
+    assert {n for n in notes if "mapped" in n} == {
+        "connection pulse.enable -> c2.enable: c2.enable = pulse.enable mapped true -> false, false -> true",
+        "connection pulse.mode -> c3.mode: c3.mode = pulse.mode mapped off -> off, slow -> fast, fast -> slow"}
+    run_cosim(s, tmp_path, progress=False)
+    df = read_results(tmp_path)
+    count2 = count3 = 0
+    expected2, expected3 = [0], [0]
+    for k in range(STEPS):
+        enable, mode = _pulse(k + 1)
+        count2 += 3 * FACTOR[mode] if not enable else 0
+        count3 += 5 * FACTOR[{1: 1, 2: 3, 3: 2}[mode]] if enable else 0
+        expected2.append(count2)
+        expected3.append(count3)
+    assert list(df["c2.count"]) == expected2
+    assert list(df["c3.count"]) == expected3
+
+
+def test_a_mapping_that_does_not_fit_its_ends_is_named(typed_fmus, fmu_dir):
+    s = _system(typed_fmus, fmu_dir)
+    s.connections = [c for c in s.connections if str(c) not in ("pulse.mode -> c2.mode", "pulse.enable -> c3.enable")]
+    s.connect("pulse.mode", "c2.mode", Mapping("Enumeration", (("slow", "medium"),)))
+    s.connect("pulse.enable", "c3.enable", Linear(2.0, 0.0))
+    problems, _ = problems_of(s)
+    assert sorted(problems) == sorted([
+        "connection pulse.mode -> c2.mode: its ssc:EnumerationMappingTransformation names 'medium', which mode has "
+        "no item of (its items: off, slow, fast)",
+        "connection pulse.enable -> c3.enable: an ssc:LinearTransformation applies to Real values, and it joins "
+        "Boolean enable to Boolean enable"])

@@ -41,7 +41,8 @@ from ..algorithms.base import FLOOR, check_finite
 from ..algorithms.midpoint import MAX_PASSES, IteratedMidpoint
 from ..algorithms.quadratic import IteratedQuadratic
 from ..fmi2 import FMI2Instance, address_of
-from . import cache, layout, qn, step as kernel
+from . import cache, layout, qn
+from . import step as kernel
 
 __all__ = ["CompiledMidpoint", "stand_in", "why_not_compiled", "TOGETHER_SWITCH"]
 
@@ -71,6 +72,8 @@ def why_not_compiled(algorithm) -> str | None:
     for k, inst in enumerate(algorithm.instances):
         if not isinstance(inst, FMI2Instance):
             return f"component {inst.name} is not an FMI 2.0 FMU"
+        if inst.transforms_inputs:
+            return f"component {inst.name}'s inputs are transformed by their connections"
         if inst.model.model_exchange is not None:
             return f"component {inst.name} is a Model Exchange FMU, integrated by the master"
         access = inst.native_access()
