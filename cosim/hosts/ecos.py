@@ -52,7 +52,7 @@ from ..fmus.build import prepare_fmus
 from ..runtime.plan import plan_of
 from ..runtime.system import System
 from ..ssp import PARAMETER_SET, open_system, write_ssp_folder
-from .interfaces import refuse_model_exchange
+from .interfaces import refuse_what_it_cannot_run
 
 __all__ = ["run_ecos"]
 
@@ -119,7 +119,7 @@ def _run_ecos(system: System, outputs, log_level: str, timing: dict | None = Non
     prepare_fmus(system)
     # the master's own checks first: files, names, types, units, values
     plan = plan_of(system)
-    refuse_model_exchange(plan, "ecos")
+    refuse_what_it_cannot_run(plan, "ecos")
     if plan.multi_rate:
         raise CraneCosimError(f"system {system.name!r} has components of their own steps, which this runner "
                               f"does not give ecos; run it under our master or libcosim")

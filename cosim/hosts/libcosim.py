@@ -30,7 +30,7 @@ from ..fmus.build import prepare_fmus
 from ..runtime.plan import plan_of
 from ..runtime.system import System
 from ..ssp import open_system
-from .interfaces import refuse_model_exchange
+from .interfaces import refuse_what_it_cannot_run
 
 __all__ = ["run_libcosim"]
 
@@ -109,7 +109,7 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | N
     prepare_fmus(system)
     # every FMU read through the archive checks before libcosim opens it with its own unzip and XML parser
     plan = plan_of(system)
-    refuse_model_exchange(plan, "libcosim")
+    refuse_what_it_cannot_run(plan, "libcosim", applies_linear=ssd is not None)
     if ssd is None and plan.multi_rate:
         raise CraneCosimError(f"system {system.name!r} has components of their own steps, which libcosimpy "
                               f"takes from a system file only (osp:StepSizeHint); run it from its .ssd")

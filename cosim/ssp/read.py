@@ -7,13 +7,14 @@ import re
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
-from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
+from xml.parsers import expat
 
 from ..errors import CraneCosimError
-from ..runtime.system import Connector, System
 from ..files.archive import Limits, read_xml, safe_extract
+from ..runtime.system import Connector, System
+from .connection_transformations import transformation_of
 from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
 
 __all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
@@ -198,30 +199,6 @@ def _step_hint(path: Path, comp: str, el: ET.Element) -> float | None:
     return None
 
 
-def _untransformed(path: Path, connection: ET.Element, ends: list) -> None:
-    """Refuse a connection that transforms its value: crane-cosim passes
-    values as they are.  The identity (a linear transformation of factor 1
-    and offset 0) changes nothing and passes.  SSP 1.0 has four (Linear,
-    BooleanMapping, IntegerMapping, EnumerationMapping: ssc:GTransformationChoice); any
-    element named as one is refused, in whatever namespace, since libcosim
-    and ecos match ``ssc:LinearTransformation`` by its prefix."""
-    for child in connection:
-        kind = child.tag.rpartition("}")[2]
-        if not kind.endswith("Transformation"):
-            continue
-        if kind == "LinearTransformation" and child.tag == _q(SSC, kind):
-            try:
-                identity = float(child.get("factor", 1)) == 1 and float(child.get("offset", 0)) == 0
-            except ValueError:
-                identity = False
-            if identity:
-                continue
-        attrs = ", ".join(f"{k}={v}" for k, v in child.attrib.items())
-        raise CraneCosimError(f"system file {path}: the connection {ends[0]}.{ends[1]} -> {ends[2]}.{ends[3]} holds "
-                              f"an ssc:{kind}{f' ({attrs})' if attrs else ''}, which crane-cosim does not apply; "
-                              f"remove it, or transform the value in a component")
-
-
 #: the type elements of an ``ssd:Connector`` (SSP 1.0 section 5.3.2.1)
 _CONNECTOR_TYPES = ("Real", "Integer", "Boolean", "String", "Enumeration", "Binary")
 
@@ -275,8 +252,7 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
         if not all(ends):
             raise CraneCosimError(f"system file {path}: a connection lacks one of startElement, "
                                   f"startConnector, endElement, endConnector")
-        _untransformed(path, c, ends)
-        system.connect(f"{ends[0]}.{ends[1]}", f"{ends[2]}.{ends[3]}")
+        system.connect(f"{ends[0]}.{ends[1]}", f"{ends[2]}.{ends[3]}", *transformation_of(path, c, ends))
     exp = root.find(_q(SSD, "DefaultExperiment"))
     if exp is not None:
         _osp_annotations(path, "the DefaultExperiment", exp)

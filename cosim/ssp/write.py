@@ -17,6 +17,7 @@ from ..runtime.model import describe
 from ..runtime.plan import plan_of
 from ..runtime.system import System
 from ..runtime.types import FAMILY, _article, value_of
+from .connection_transformations import write_transformation
 from .namespaces import CC, FMU_TYPE, MASTER_ANNOTATION, OSP, OSP_ANNOTATION, PARAMETER_SET, SSC, SSD, SSP_SSD, SSV, _q
 
 __all__ = ["write_ssd", "write_ssp", "write_ssp_folder", "SSP_TYPES"]
@@ -143,8 +144,9 @@ def _ssd(system: System, variables: dict, sources: dict, ssv_sources: dict | Non
             ET.SubElement(annotation, _q(OSP, "StepSizeHint"), value=repr(float(comp.step)))
     conns = ET.SubElement(sysel, _q(SSD, "Connections"))
     for c in system.connections:
-        ET.SubElement(conns, _q(SSD, "Connection"), startElement=c.start_element,
-                      startConnector=c.start_connector, endElement=c.end_element, endConnector=c.end_connector)
+        write_transformation(ET.SubElement(conns, _q(SSD, "Connection"), startElement=c.start_element,
+                                           startConnector=c.start_connector, endElement=c.end_element,
+                                           endConnector=c.end_connector), c)
     _units(ET.SubElement(root, _q(SSD, "Units")), units_used)
     exp = ET.SubElement(root, _q(SSD, "DefaultExperiment"), startTime=repr(system.start_time),
                         stopTime=repr(system.stop_time))

@@ -17,7 +17,7 @@ from scipy.linalg import expm
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
 from crane_cosim.files.results import read_results
-from crane_cosim.hosts.interfaces import refuse_model_exchange
+from crane_cosim.hosts.interfaces import refuse_what_it_cannot_run
 from crane_cosim.runtime import RunConfig, System, plan_of, problems_of, run_cosim
 from crane_cosim.runtime.loading import open_instance
 from crane_cosim.runtime.model import read_model
@@ -233,7 +233,7 @@ def test_what_cannot_run_it_is_refused_by_name(me_fmus, tmp_path):
     assert problems == ["component ball: --processes runs FMI 2.0 co-simulation FMUs in processes of their own; "
                         "BouncingBall.fmu is an FMI 2.0 Model Exchange FMU"]
     with pytest.raises(CraneCosimError) as exc:
-        refuse_model_exchange(plan_of(s), "libcosim")
+        refuse_what_it_cannot_run(plan_of(s), "libcosim")
     assert str(exc.value) == ("libcosim runs co-simulation FMUs only, and component ball (BouncingBall.fmu) is a "
                               "Model Exchange FMU; crane-cosim's own master integrates it (run without the other "
                               "host)")
