@@ -13,9 +13,11 @@ from xml.parsers import expat
 
 from ..errors import CraneCosimError
 from ..files.archive import Limits, read_xml, safe_extract
+from ..runtime.model import describe
 from ..runtime.system import Connector, System
 from .connection_transformations import transformation_of
 from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
+from .parameter_units import in_variable_unit, unit_definitions
 
 __all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
 
@@ -77,10 +79,15 @@ def _value(value_el: ET.Element, where: str):
         raise CraneCosimError(f"{where} has the value {raw!r}, which is not a {tag.rpartition('}')[2]}") from None
 
 
-def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, limits) -> dict:
+def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, limits, units: dict,
+                      source_path: Path) -> dict:
     """The parameter values of one component: its bindings in order (a later
-    value replaces an earlier one), inline or from ``.ssv`` files."""
+    value replaces an earlier one), inline or from ``.ssv`` files; a Real
+    given in another unit than its variable's converted into that
+    (``parameter_units.py``; ``units``: the ``.ssd``'s definitions,
+    ``source_path``: the component's FMU)."""
     params = {}
+    model = None
     for binding in el.iterfind(f"{_q(SSD, 'ParameterBindings')}/{_q(SSD, 'ParameterBinding')}"):
         source, inline = binding.get("source"), binding.find(_q(SSD, "ParameterValues"))
         if binding.find(_q(SSD, "ParameterMapping")) is not None:
@@ -96,11 +103,13 @@ def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, 
             pset = read_xml(ssv, what, limits)
             if pset.tag != _q(SSV, "ParameterSet"):
                 raise CraneCosimError(f"{what} is not an SSP 1.0 parameter set (root element {pset.tag!r})")
+            defined = {**units, **unit_definitions(pset.find(_q(SSV, "Units")))}
         elif inline is not None:
             pset, what = inline.find(_q(SSV, "ParameterSet")), f"system file {path}"
             if pset is None:
                 raise CraneCosimError(f"system file {path}: component {comp} has ssd:ParameterValues without "
                                       f"an ssv:ParameterSet")
+            defined = {**units, **unit_definitions(pset.find(_q(SSV, "Units")))}
         else:
             continue
         prefix = binding.get("prefix", "")
@@ -116,6 +125,11 @@ def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, 
             if value_el is None:
                 raise CraneCosimError(f"{what}: parameter {comp}.{name} has no value")
             params[name] = _value(value_el, f"{what}: parameter {comp}.{name}")
+            if value_el.tag == _q(SSV, "Real") and value_el.get("unit"):
+                if model is None:
+                    model = describe(source_path)
+                params[name] = in_variable_unit(params[name], value_el.get("unit"), defined, model, name,
+                                                f"{what}: parameter {comp}.{name}")
     return params
 
 
@@ -239,12 +253,14 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
         raise CraneCosimError(f"system file {path} binds parameters to the whole system, which crane-cosim "
                               f"does not read; bind them to each component")
     system = System(name=sysel.get("name") or root.get("name") or path.stem, base_dir=path.parent)
+    units = unit_definitions(root.find(_q(SSD, "Units")))
     for el in sysel.iterfind(f"{_q(SSD, 'Elements')}/{_q(SSD, 'Component')}"):
         name, source = el.get("name"), el.get("source")
         if not name or not source:
             raise CraneCosimError(f"system file {path}: a component lacks its name or source attribute")
-        _local_file(source, path.parent, _archive_root, f"system file {path}: the source of component {name}")
-        comp = system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits))
+        fmu = _local_file(source, path.parent, _archive_root, f"system file {path}: the source of component {name}")
+        comp = system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits, units,
+                                                                      fmu))
         comp.step = _step_hint(path, name, el)
         comp.connectors = _connectors(path, name, el)
     for c in sysel.iterfind(f"{_q(SSD, 'Connections')}/{_q(SSD, 'Connection')}"):

@@ -8,6 +8,7 @@ import pytest
 
 from crane_cosim.cli import main
 from crane_cosim.errors import CraneCosimError
+from crane_cosim.runtime import System
 from crane_cosim.runtime.transformations import Linear, Mapping
 from crane_cosim.ssp import read_ssd, write_ssd
 
@@ -144,3 +145,33 @@ def test_a_step_hint_under_another_prefix_is_refused(tmp_path, element, written)
     assert str(exc.value) == (f"system file {ssd} writes OSP's StepSizeHint as {written}, and OSP libcosim and ecos "
                               f"find OSP annotations by the prefix osp: alone (they would pass over it); write "
                               f'osp:StepSizeHint with xmlns:osp="{OSP}"')
+
+
+def _vessel_with_mass(tmp_path, fmu_dir, value: str, unit: str, defined: str = "") -> Path:
+    """A system of this project's vessel whose mass the file gives as
+    ``value`` in ``unit``, with the unit definitions ``defined`` added."""
+    s = System("Vessel", stop_time=1.0, step=0.01, base_dir=fmu_dir)
+    s.add_component("vessel", "Vessel.fmu", m=1200.0)
+    text = write_ssd(s, tmp_path / "Vessel.ssd").read_text()
+    assert text.count('<ssv:Real value="1200.0" unit="kg" />') == 1
+    text = text.replace('<ssv:Real value="1200.0" unit="kg" />', f'<ssv:Real value="{value}" unit="{unit}" />')
+    text = text.replace("<ssd:Units>", f"<ssd:Units>{defined}")
+    path = tmp_path / "Vessel.ssd"
+    path.write_text(text)
+    return path
+
+
+def test_a_parameter_in_another_unit_is_converted(tmp_path, fmu_dir):
+    """1.2 t, the tonne defined by the file (1000 kg), is the vessel's 1200 kg."""
+    ssd = _vessel_with_mass(tmp_path, fmu_dir, "1.2", "t", '<ssc:Unit name="t"><ssc:BaseUnit kg="1" factor="1000"/>'
+                                                           '</ssc:Unit>')
+    assert read_ssd(ssd).component("vessel").parameters["m"] == pytest.approx(1200.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("unit, defined, sentence", [
+    ("s", "", "is given in s, which does not convert into its unit kg"),
+    ("lb", "", "is given in lb, and lb is defined neither by the file nor by the FMU"),
+])
+def test_a_parameter_in_a_unit_that_does_not_convert_is_named(tmp_path, fmu_dir, unit, defined, sentence):
+    with pytest.raises(CraneCosimError, match=re.escape(f"parameter vessel.m {sentence}")):
+        read_ssd(_vessel_with_mass(tmp_path, fmu_dir, "1.2", unit, defined))
