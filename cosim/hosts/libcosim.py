@@ -30,6 +30,7 @@ from ..fmus.build import prepare_fmus
 from ..runtime.plan import plan_of
 from ..runtime.system import System
 from ..ssp import open_system
+from ..ssp.osp_system import is_osp_system
 from .interfaces import refuse_what_it_cannot_run
 
 __all__ = ["run_libcosim"]
@@ -125,7 +126,8 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | N
         # The step is given explicitly: libcosim crashes (null algorithm) on a
         # file without an OSP algorithm annotation that it can read.
         try:
-            execution = CosimExecution.from_ssp_file(str(ssd), step_ns)
+            execution = (CosimExecution.from_osp_config_file(str(ssd)) if is_osp_system(ssd)
+                         else CosimExecution.from_ssp_file(str(ssd), step_ns))
         except AssertionError:
             raise fail(f"cannot load the system file {ssd}") from None
         for comp in system.components:

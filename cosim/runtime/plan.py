@@ -149,7 +149,7 @@ class _Planner:
         self.config = config
         self.block_checks = block_checks
         self.problems: list[tuple[str, tuple]] = []   # (sentence, the components whose fit it concerns)
-        self.notes: list[str] = []
+        self.notes: list[str] = list(system.notes)
         self.left_out: dict[str, tuple[list[str], str]] = {}
 
     def problem(self, sentence: str, *components: str) -> None:

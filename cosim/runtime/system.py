@@ -81,6 +81,8 @@ class System:
     #: algorithms step each component once and do not read it.
     iterations: int | None = None
     base_dir: Path = field(default_factory=Path.cwd)
+    #: what reading the system file noted (a default it took), which ``check`` shows
+    notes: list = field(default_factory=list)
 
     # -- builder -------------------------------------------------------------
     def add_component(self, name: str, source, **parameters) -> Component:

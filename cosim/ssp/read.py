@@ -17,6 +17,7 @@ from ..runtime.model import describe
 from ..runtime.system import Connector, System
 from .connection_transformations import transformation_of
 from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
+from .osp_system import OSP_FILE, is_osp_system, read_osp_system
 from .parameter_units import in_variable_unit, unit_definitions
 
 __all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
@@ -295,8 +296,13 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
 class OpenedSystem:
     """A system read by :func:`open_system`."""
     system: System
-    ssd: Path              #: the .ssd read (inside the extraction folder for an archive)
+    ssd: Path              #: the .ssd read (inside the extraction folder for an archive), or OSP's system file
     archive: Path | None   #: the .ssp archive, if the system came from one
+
+    @property
+    def osp(self) -> bool:
+        """Whether the system came from an OSP system file (``OspSystemStructure.xml``)."""
+        return self.ssd.suffix.lower() == ".xml"
 
     @property
     def folder(self) -> Path:
@@ -328,8 +334,9 @@ def is_ssp_archive(path) -> bool:
 
 @contextlib.contextmanager
 def open_system(path, limits: Limits | None = None):
-    """Read the system at ``path``: a ``.ssd`` file, a folder holding one, or
-    an SSP archive (a zip of any name with ``SystemStructure.ssd`` at its
+    """Read the system at ``path``: a ``.ssd`` file, a folder holding one, an
+    OSP system file (``OspSystemStructure.xml``, ``ssp/osp_system.py``) or a
+    folder holding one and no ``.ssd``, or an SSP archive (a zip of any name with ``SystemStructure.ssd`` at its
     root).  An archive is checked and extracted (:mod:`crane_cosim.files.archive`)
     into a temporary folder that lives until the ``with`` block ends; the
     files it names must lie inside it.
@@ -338,6 +345,9 @@ def open_system(path, limits: Limits | None = None):
     ...     run_cosim(opened.system, "results")
     """
     path = Path(path)
+    if is_osp_system(path):
+        yield OpenedSystem(read_osp_system(path, limits), path / OSP_FILE if path.is_dir() else path, None)
+        return
     if not is_ssp_archive(path):
         if path.is_file() and path.suffix.lower() == ".ssp":
             # an .ssp is a zip archive; read as XML it would be "not valid XML"
