@@ -15,8 +15,8 @@ SOURCES = Path(__file__).parent / "typed_fmus"
 def c_fmu(name: str, out) -> Path:
     """``<out>/<Name>.fmu`` built from ``typed_fmus/<name>.c`` and
     ``typed_fmus/<name>.xml``: the library in this machine's binaries
-    folder of the description's FMI version (``linux64`` for FMI 2.0,
-    ``x86_64-linux`` for FMI 3.0)."""
+    folder of the description's FMI version (``linux64`` for FMI 1.0 and
+    2.0, ``x86_64-linux`` for FMI 3.0)."""
     out = Path(out)
     identifier = name[0].upper() + name[1:]
     library = out / f"{identifier}{fmpy.sharedLibraryExtension}"
@@ -26,7 +26,7 @@ def c_fmu(name: str, out) -> Path:
     fmu = out / f"{identifier}.fmu"
     with zipfile.ZipFile(fmu, "w", zipfile.ZIP_DEFLATED) as z:
         z.write(SOURCES / f"{name}.xml", "modelDescription.xml")
-        fmi2 = 'fmiVersion="2.0"' in (SOURCES / f"{name}.xml").read_text()
-        z.write(library, f"binaries/{fmpy.platform if fmi2 else fmpy.platform_tuple}/{library.name}")
+        fmi3 = 'fmiVersion="3.0"' in (SOURCES / f"{name}.xml").read_text()
+        z.write(library, f"binaries/{fmpy.platform_tuple if fmi3 else fmpy.platform}/{library.name}")
     library.unlink()
     return fmu

@@ -12,17 +12,17 @@ import re
 __all__ = ["malformed"]
 
 #: the FMI versions this master runs, as ``fmiVersion`` gives them
-VERSIONS = ("2.0", "3.0")
+VERSIONS = ("1.0", "2.0", "3.0")
 #: the type elements of an FMI 2.0 ScalarVariable
 FMI2_TYPES = ("Real", "Integer", "Boolean", "String", "Enumeration")
 _UNSIGNED = re.compile(r"\s*\d+\s*")
 
 
 def _version(root) -> str | None:
-    """``2.0`` or ``3.0``, the version the file declares; None otherwise."""
+    """``1.0``, ``2.0`` or ``3.0``, the version the file declares; None otherwise."""
     declared = (root.get("fmiVersion") or "").strip()
-    if declared == "2.0":
-        return "2.0"
+    if declared in ("1.0", "2.0"):
+        return declared
     return "3.0" if declared.startswith("3.") else None
 
 
@@ -37,11 +37,11 @@ def malformed(root) -> str | None:
     version = _version(root)
     if version is None:
         return (f"is an FMI {declared} FMU (its modelDescription.xml says fmiVersion=\"{declared}\"); crane-cosim "
-                f"runs FMI 2.0 and 3.0 co-simulation and Model Exchange FMUs")
+                f"runs FMI 1.0 co-simulation, and FMI 2.0 and 3.0 co-simulation and Model Exchange FMUs")
     variables = root.find("ModelVariables")
     found = list(variables) if variables is not None else []
     for k, v in enumerate(found, start=1):
-        if version == "2.0" and v.tag != "ScalarVariable":
+        if version != "3.0" and v.tag != "ScalarVariable":
             continue
         which = f"variable {k} ({v.get('name')!r})" if v.get("name") else f"variable {k}"
         if not v.get("name"):
@@ -51,7 +51,7 @@ def malformed(root) -> str | None:
             return f"has a modelDescription.xml whose {which} has no valueReference"
         if not _UNSIGNED.fullmatch(reference):
             return f"has a modelDescription.xml whose {which} has the valueReference {reference!r}, not a whole number"
-        if version == "2.0" and not any(t.tag in FMI2_TYPES for t in v):
+        if version != "3.0" and not any(t.tag in FMI2_TYPES for t in v):
             return f"has a modelDescription.xml whose {which} has no type (one of {', '.join(FMI2_TYPES)})"
     return _structure_problem(root, version, found)
 

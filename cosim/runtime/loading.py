@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..errors import CraneCosimError
 from .checks import joined, value_problems
+from .fmi1 import FMI1Instance
 from .fmi2 import FMI2Instance
 from .fmi3 import FMI3Instance
 from .instance import FMUInstance
@@ -29,6 +30,8 @@ def instantiate(part, unzip_root: Path, out_of_process: bool = False,
     if part.model.model_exchange is not None:
         kind = FMI2ModelExchange if part.model.fmi_version == "2.0" else FMI3ModelExchange
         return kind(part, unzip_root, integration)
+    if part.model.fmi_version == "1.0":
+        return FMI1Instance(part, unzip_root)
     if part.model.fmi_version != "2.0":
         return FMI3Instance(part, unzip_root)
     return FMI2Instance(part, unzip_root, out_of_process)

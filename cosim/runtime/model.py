@@ -221,7 +221,7 @@ def _binary_problem(version: str, identifier: str, names: list[str]) -> str | No
     ``binaries/<platform>/<modelIdentifier><extension>``, the platform
     ``linux64`` in FMI 2.0 (section 2.4), ``x86_64-linux`` in FMI 3.0
     (section 2.5.1.1) on Linux x86-64."""
-    here = fmpy.platform if version == "2.0" else fmpy.platform_tuple
+    here = fmpy.platform if version in ("1.0", "2.0") else fmpy.platform_tuple
     library = f"binaries/{here}/{identifier}{fmpy.sharedLibraryExtension}"
     if library in names:
         return None
@@ -266,8 +266,11 @@ def read_model(path) -> ModelInfo:
         said = str(exc).splitlines()[0] if type(exc) is Exception and str(exc).strip() else None
         raise CraneCosimError(f"FMU {path} has a modelDescription.xml that does not follow the FMI "
                               f"{root.get('fmiVersion')} schema" + (f" ({said})" if said else "")) from None
-    version = "2.0" if md.fmiVersion == "2.0" else "3.0"
+    version = md.fmiVersion if md.fmiVersion in ("1.0", "2.0") else "3.0"
     cs, me = md.coSimulation, md.modelExchange
+    if version == "1.0" and cs is None:
+        raise CraneCosimError(f"FMU {path} is an FMI 1.0 Model Exchange FMU; crane-cosim runs FMI 1.0 co-simulation "
+                              f"FMUs, and Model Exchange from FMI 2.0 on")
     if cs is None and me is None:
         offers = "scheduled execution only" if getattr(md, "scheduledExecution", None) else "no interface"
         raise CraneCosimError(f"FMU {path} is neither a co-simulation nor a Model Exchange FMU (it offers {offers}); "
@@ -284,7 +287,10 @@ def read_model(path) -> ModelInfo:
     variables = {v.name: _variable(v, roles) for v in md.modelVariables}
     dependencies = {o.variable.name: (None if o.dependencies is None else tuple(d.name for d in o.dependencies))
                     for o in md.outputs}
-    if cs is not None:
+    if version == "1.0":
+        capabilities = _fmi1_capabilities(root)
+        exchange = None
+    elif cs is not None:
         capabilities = Capabilities(bool(cs.canGetAndSetFMUstate), version == "2.0" and bool(cs.canInterpolateInputs),
                                     bool(cs.canHandleVariableCommunicationStepSize),
                                     bool(cs.canBeInstantiatedOnlyOncePerProcess), bool(cs.needsExecutionTool))
@@ -302,6 +308,22 @@ def read_model(path) -> ModelInfo:
                      _our_model(md.modelName, md.generationTool), True,
                      _unsupported(md, variables, _binary_problem(version, identifier, names)), exchange,
                      _units(md))
+
+
+def _fmi1_capabilities(root) -> Capabilities:
+    """An FMI 1.0 co-simulation FMU's capabilities, from its
+    ``Implementation`` (fmpy does not read them): no saved state, no input
+    derivatives (crane-cosim sets none in FMI 1.0); a tool's FMU
+    (``CoSimulation_Tool``) needs its tool."""
+    caps = root.find("Implementation/CoSimulation_StandAlone/Capabilities")
+    tool = root.find("Implementation/CoSimulation_Tool")
+    if caps is None and tool is not None:
+        caps = tool.find("Capabilities")
+
+    def flag(name: str) -> bool:
+        return caps is not None and caps.get(name, "false").strip() in ("true", "1")
+    return Capabilities(False, False, flag("canHandleVariableCommunicationStepSize"),
+                        flag("canBeInstantiatedOnlyOncePerProcess"), tool is not None)
 
 
 def _units(md) -> dict:

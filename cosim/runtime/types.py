@@ -217,7 +217,8 @@ def inexact_problem(var, value, where: str, declared_by: str | None = None) -> s
 
 def settable_problem(var, where: str, driven_by=None, fmi_version: str = "2.0") -> str | None:
     """Why a host may not set ``var`` before the run starts (FMI 2.0
-    section 4.2.4, FMI 3.0 section 2.3.2), in one sentence, or None.
+    section 4.2.4, FMI 3.0 section 2.3.2; FMI 1.0: its parameters and
+    inputs), in one sentence, or None.
     ``driven_by``: the connection that drives it, if any."""
     family = FAMILY.get(var.type)
     if family in UNSUPPORTED:
@@ -230,6 +231,11 @@ def settable_problem(var, where: str, driven_by=None, fmi_version: str = "2.0") 
         return f"{where} is the independent variable (time), which the master sets"
     if var.variability == "constant":
         return f"{where} is a constant, which no host may set"
+    if fmi_version == "1.0":  # no initial attribute: parameters and inputs are a host's to set
+        if var.causality == "parameter":
+            return None
+        return (f"{where} is {_article(var.causality)} {var.causality}, and an FMI 1.0 host sets parameters and "
+                f"inputs only")
     if var.initial not in ("exact", "approx"):
         rule = "FMI 2.0 section 4.2.4" if fmi_version == "2.0" else "FMI 3.0 section 2.3.2"
         return (f"{where} is {_article(var.causality)} {var.causality} computed by the FMU (initial = "

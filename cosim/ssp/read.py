@@ -80,6 +80,15 @@ def _value(value_el: ET.Element, where: str):
         raise CraneCosimError(f"{where} has the value {raw!r}, which is not a {tag.rpartition('}')[2]}") from None
 
 
+def _described(path: Path):
+    """The description of the FMU at ``path``, or False where it cannot be
+    read (then its values stay as written: the plan names the FMU)."""
+    try:
+        return describe(path)
+    except CraneCosimError:
+        return False
+
+
 def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, limits, units: dict,
                       source_path: Path) -> dict:
     """The parameter values of one component: its bindings in order (a later
@@ -128,9 +137,10 @@ def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, 
             params[name] = _value(value_el, f"{what}: parameter {comp}.{name}")
             if value_el.tag == _q(SSV, "Real") and value_el.get("unit"):
                 if model is None:
-                    model = describe(source_path)
-                params[name] = in_variable_unit(params[name], value_el.get("unit"), defined, model, name,
-                                                f"{what}: parameter {comp}.{name}")
+                    model = _described(source_path)
+                if model is not False:
+                    params[name] = in_variable_unit(params[name], value_el.get("unit"), defined, model, name,
+                                                    f"{what}: parameter {comp}.{name}")
     return params
 
 

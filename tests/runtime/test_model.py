@@ -122,10 +122,10 @@ FMI2_CS = '''<?xml version="1.0" encoding="UTF-8"?>
 
 
 @pytest.mark.parametrize("text, sentence", [
-    ('<fmiModelDescription fmiVersion="1.0" modelName="M"><ModelVariables><ScalarVariable name="x"><Real/>'
+    ('<fmiModelDescription fmiVersion="4.0" modelName="M"><ModelVariables><ScalarVariable name="x"><Real/>'
      '</ScalarVariable></ModelVariables></fmiModelDescription>',
-     'is an FMI 1.0 FMU (its modelDescription.xml says fmiVersion="1.0"); crane-cosim runs FMI 2.0 and 3.0 '
-     'co-simulation and Model Exchange FMUs'),
+     'is an FMI 4.0 FMU (its modelDescription.xml says fmiVersion="4.0"); crane-cosim runs FMI 1.0 co-simulation, '
+     'and FMI 2.0 and 3.0 co-simulation and Model Exchange FMUs'),
     ('<fmiModelDescription modelName="M"/>', "has a modelDescription.xml that declares no fmiVersion"),
     ('<fmiModel fmiVersion="2.0"/>', "has a modelDescription.xml whose root element is <fmiModel>, not "
                                       "<fmiModelDescription>"),
