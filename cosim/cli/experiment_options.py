@@ -38,6 +38,9 @@ def add_experiment(p) -> None:
     p.add_argument("--extrapolation", choices=EXTRAPOLATIONS,
                    help="inputs held over a step: last sample or mid-step estimate (default: the system "
                         "file's; none if it names none)")
+    p.add_argument("--scenario", metavar="FILE",
+                   help="a scenario file (OSP's JSON or YAML form): values overridden, biased or reset at given "
+                        "times or when a variable crosses a value (docs/master.md)")
     p.add_argument("--relative-tolerance", type=float, metavar="RTOL",
                    help="CVode's relative tolerance for the Model Exchange FMUs the master integrates between "
                         "communication points (default 1e-5, as fmpy; docs/master.md)")

@@ -60,6 +60,9 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
         if get("view") is not None:
             raise CraneCosimError("--view shows a co-simulation as it goes; a monolithic run is one computation "
                                   "(leave out --monolithic, or animate its results afterwards)")
+        if get("scenario") is not None:
+            raise CraneCosimError("--scenario changes values between a co-simulation's communication points; a "
+                                  "monolithic run has none (leave out --monolithic)")
         if get("estimate") or get("tolerance") is not None or get("accuracy") is not None:
             raise CraneCosimError("--estimate, --tolerance and --accuracy concern the coupling of a co-simulation; "
                                   "a monolithic run has none (leave out --monolithic)")
@@ -79,6 +82,7 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        replace_run=bool(get("force")), processes=bool(get("processes")),
                        call_timeout=get("call_timeout"), timeout=get("timeout"),
                        relative_tolerance=get("relative_tolerance"),
+                       scenario=None if get("scenario") is None else str(Path(get("scenario")).resolve()),
                        fmi_logging=bool(get("fmi_logging")) or get("log_level") in VERBOSE,
                        progress=get("log_level") not in QUIET)
     config.check()

@@ -53,7 +53,8 @@ def _libcosimpy():
     return CosimEnums, CosimExecution.CosimExecution, CosimLogging, CosimObserver.CosimObserver, CosimSlave, _internal
 
 
-def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "warning", timing: dict | None = None):
+def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "warning", timing: dict | None = None,
+                 scenario=None):
     """Co-simulate with libcosim's fixed-step algorithm and return a
     :class:`pandas.DataFrame`: a ``time`` column (every communication point
     from the start time, as in our ``results.arrows``) and one
@@ -80,18 +81,19 @@ def run_libcosim(system, outputs: list[str] | None = None, log_level: str = "war
     ``outputs``; loading, connecting and initializing left out, and so
     the first step, in which libcosim initializes), ``steps`` (those
     timed) and ``initializing_step_s`` (the first step's wall time)
-    (``crane-cosim bench --hosts``).
+    (``crane-cosim bench --hosts``).  ``scenario``: the path of a scenario
+    file, which libcosim's scenario manager acts out.
 
     Raises :class:`CraneCosimError` if libcosimpy is missing, or libcosim
     rejects an FMU, a variable, a connection or a step.
     """
     if isinstance(system, System):
-        return _run_libcosim(system, None, outputs, log_level, timing)
+        return _run_libcosim(system, None, outputs, log_level, timing, scenario)
     with open_system(system) as opened:  # an archive's files live until the run ends
-        return _run_libcosim(opened.system, opened.ssd, outputs, log_level, timing)
+        return _run_libcosim(opened.system, opened.ssd, outputs, log_level, timing, scenario)
 
 
-def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | None = None):
+def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | None = None, scenario=None):
     CosimEnums, CosimExecution, CosimLogging, CosimObserver, CosimSlave, _internal = _libcosimpy()
     if ssd is not None:
         if system.coupling != "inertia":
@@ -177,6 +179,11 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | N
     if outputs is None:
         outputs = [f"{comp.name}.{n}" for comp in system.components
                    for n, v in variables[comp.name].items() if v.causality == OUTPUT and v.type == REAL.value]
+    if scenario is not None:
+        from libcosimpy.CosimManipulator import CosimManipulator  # libcosimpy, an optional host, only where it runs
+        manager = CosimManipulator.create_scenario_manager()
+        if not execution.add_manipulator(manager) or not execution.load_scenario(manager, str(scenario)):
+            raise fail(f"cannot load the scenario {scenario}")
     n_steps = plan.n_steps
     n = n_steps + 1
     # The default time-series buffer keeps only the last 10 000 samples.

@@ -67,7 +67,9 @@ class RunConfig:
     the FMUs' own messages on stderr as they come
     (:class:`~runtime.observers.fmi_messages.FmiMessages`);
     ``relative_tolerance``: CVode's, for the Model Exchange FMUs the master
-    integrates (default 1e-5, FMPy's; ``runtime/model_exchange.py``)."""
+    integrates (default 1e-5, FMPy's; ``runtime/model_exchange.py``);
+    ``scenario``: the path of a scenario file, whose events change values
+    during the run (``runtime/scenario.py``)."""
     stop_time: float | None = None
     step: float | None = None
     start_time: float | None = None
@@ -94,6 +96,7 @@ class RunConfig:
     timeout: float | None = None
     fmi_logging: bool = False
     relative_tolerance: float | None = None
+    scenario: str | None = None
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed
@@ -152,6 +155,9 @@ class RunConfig:
                 raise CraneCosimError(f"--spin {self.spin!r} must be zero or a positive time below 1 s")
             if self.rt_priority is not None and not 1 <= self.rt_priority <= 99:
                 raise CraneCosimError(f"--rt-priority {self.rt_priority} must be between 1 and 99")
+        if self.scenario is not None and self.estimates:
+            raise CraneCosimError("--estimate and --tolerance run the system again at half the step, which would not "
+                                  "act out the scenario: leave out the estimate or the scenario")
         if self.timeout is not None and (not _real(self.timeout) or not self.timeout > 0):
             raise CraneCosimError(f"--timeout {self.timeout!r} is not a positive number of seconds")
         if self.call_timeout is not None:

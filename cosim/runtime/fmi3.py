@@ -84,13 +84,15 @@ class FMI3Instance(FMUInstance):
             raise self.explain("return its outputs")
         return self.y
 
+    def _set_value(self, var, value) -> None:
+        call = "String" if var.type == "String" else self.CALL[var.type]
+        self._call(f"set {var.name}", getattr(self._slave, f"set{call}"), [var.value_reference], [value])
+
     def initialize(self, start_time: float) -> None:
         """Set the values of the plan and run the initialization mode."""
         variables = self.model.variables
         for name, value in self.part.values.items():
-            var = variables[name]
-            call = "String" if var.type == "String" else self.CALL[var.type]
-            self._call(f"set {name}", getattr(self._slave, f"set{call}"), [var.value_reference], [value])
+            self._set_value(variables[name], value)
         self._call("initialize", self._slave.enterInitializationMode, startTime=start_time)
         before = len(self.errors)
         self._call("initialize", self._slave.exitInitializationMode)

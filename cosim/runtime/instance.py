@@ -26,6 +26,7 @@ from ..errors import CraneCosimError, did_you_mean
 from ..files.archive import safe_extract
 from ..fmus.portable import host_python_lines, run_out_of_process
 from .types import EXACT_INTEGER, continuous_reals
+from .value_changes import ValueChanges
 
 __all__ = ["FMUInstance", "Channel", "Ended"]
 
@@ -90,7 +91,7 @@ class Channel:
         return self.fn(component, self.vr, self.n, self.ptr)
 
 
-class FMUInstance:
+class FMUInstance(ValueChanges):
     """An instantiated FMU of the plan's ``part`` (:class:`runtime.plan.Part`),
     unzipped under ``unzip_root``, with ``out_of_process`` run in a process
     of its own (an FMI 2.0 FMU's Linux binary; ``fmus/portable.py``).  ``fmi_time`` [s] sums the wall time spent
@@ -239,44 +240,6 @@ class FMUInstance:
         self._du_ptr = self.du.ctypes.data_as(_DOUBLE_P)
         self._choose()
 
-    def _bind_transforms(self, transforms: list) -> None:
-        """What the connections do to the inputs on their way
-        (``runtime/transformations.py``; a ``Linear`` or a ``Mapping`` per
-        input, or None): ``_u_set``, the values the FMU is given, is ``u``
-        itself where none does anything, else an array of its own that
-        :meth:`_transformed` fills."""
-        self._scale = self._offset = None
-        self._maps = {}
-        self._u_set = self.u
-        if not any(t is not None for t in transforms):
-            return
-        n = len(self.u)
-        self._scale, self._offset = np.ones(n), np.zeros(n)
-        for i, t in enumerate(transforms):
-            if t is None:
-                continue
-            if hasattr(t, "factor"):
-                self._scale[i], self._offset[i] = t.factor, t.offset
-            else:
-                self._maps[i] = {float(a): float(b) for a, b in t.pairs}
-        self._u_set = np.zeros(n)
-
-    @property
-    def transforms_inputs(self) -> bool:
-        """Whether a connection transforms one of its inputs on its way."""
-        return self._scale is not None
-
-    def _transformed(self) -> None:
-        """``_u_set`` from ``u``, each input as its connection transforms it."""
-        np.multiply(self.u, self._scale, out=self._u_set)
-        self._u_set += self._offset
-        for i, table in self._maps.items():
-            value = table.get(float(self.u[i]))
-            if value is None:
-                raise CraneCosimError(f"component {self.name}: its input {self.input_names[i]} received "
-                                      f"{self.u[i]:g}, which its connection's mapping does not name")
-            self._u_set[i] = value
-
     @staticmethod
     def _refs(variables) -> list[int]:
         return [v.value_reference for v in variables]
@@ -323,6 +286,12 @@ class FMUInstance:
             self.set_inputs = set_inputs
         self.get_outputs = (self._get_nothing if plain_out and not len(self.y) else
                             self._get_reals if plain_out else self._get_typed)
+        if self._output_changes is not None:
+            unchanged, change = self.get_outputs, self._output_changes
+
+            def get_outputs():
+                return change(unchanged())
+            self.get_outputs = get_outputs
 
     def set_inputs(self) -> None:
         """Write ``u`` (and ``su``) to the connected inputs."""
@@ -386,6 +355,13 @@ class FMUInstance:
         if status > 1:
             raise self.explain("return its outputs")
         return self.y
+
+    def set_during_run(self, var, value) -> None:
+        """Set the variable ``var`` (an input no connection drives, a tunable
+        parameter) to ``value`` between two steps (a scenario's change)."""
+        t0 = perf_counter()
+        self._set_value(var, value)
+        self._fmi_time += perf_counter() - t0
 
     def do_step(self, t: float, h: float) -> None:
         """Step from ``t`` over ``h`` [s] (the version's own, ``fmi2.py``, ``fmi3.py``)."""

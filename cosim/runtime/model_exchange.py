@@ -158,7 +158,7 @@ class _ModelExchangeSteps:
         """The FMU's states from ``t`` to ``t + h`` [s], events handled."""
         end = t + h
         near = _SAME_TIME * h
-        held = (self.u.copy(), list(self.su))
+        held = (self._u_set.copy(), list(self.su))
         if self._fresh or self._held is None or not (np.array_equal(held[0], self._held[0])
                                                      and held[1] == self._held[1]):
             self._restart(t)
@@ -202,6 +202,10 @@ class _ModelExchangeSteps:
             self.ends.append(Ended(self.name, t + h, completed=True))
             return
         raise Ended(self.name, t)
+
+    def set_during_run(self, var, value) -> None:
+        super().set_during_run(var, value)
+        self._fresh = True   # the solver's history was made with the value of before
 
     # -- saved states ----------------------------------------------------------------------
     def save_state(self):

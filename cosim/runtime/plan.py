@@ -33,6 +33,8 @@ from .coupling import COUPLINGS, coupled_connections
 from .model import ModelInfo, describe
 from .model_exchange import RELATIVE_TOLERANCE, Integration
 from .routes import Route, routes_of
+from .scenario import read_scenario
+from .scenario_targets import targets_of
 from .types import NUMERIC
 
 __all__ = ["Settings", "Part", "Route", "Plan", "plan_of", "out_of_process_refusal", "problems_of",
@@ -198,6 +200,9 @@ class _Planner:
         if wired and settings.algorithm in ALGORITHMS:
             for p, comps in ALGORITHMS[settings.algorithm].problems(plan):
                 self.problem(p, *comps)
+        if self.config is not None and self.config.scenario is not None and wired:
+            for p in targets_of(read_scenario(self.config.scenario), plan)[1]:
+                self.problem(p)
         if self.config is not None and self.config.estimates:
             for p, comps in _estimate_problems(plan):
                 self.problem(p, *comps)

@@ -36,9 +36,11 @@ from .observers.model_range import ModelRange
 from .observers.pacing import Pacer, Pacing
 from .observers.progress import DeferredSignals, Interrupts, Progress
 from .observers.recorder import Recorder
+from .observers.scenario_actions import ScenarioActions
 from .plan import plan_of
 from .recording import check_size, rows_of, select_columns
 from .runlog import RunLog, RunResult, check_folder, clear_folder
+from .scenario import read_scenario
 from .workdir import work_folder
 
 __all__ = ["run_cosim", "HALVINGS"]
@@ -199,6 +201,8 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
             observers.append(Deadline(config.timeout))
         if config.fmi_logging:
             observers.append(FmiMessages())
+        if config.scenario is not None:
+            observers.append(ScenarioActions(read_scenario(config.scenario), plan))
         observers[1:1] = [make(plan, log) for make in makers]
         try:
             with _call_timeout(config.call_timeout):

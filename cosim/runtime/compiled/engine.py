@@ -73,7 +73,7 @@ def why_not_compiled(algorithm) -> str | None:
         if not isinstance(inst, FMI2Instance):
             return f"component {inst.name} is not an FMI 2.0 FMU"
         if inst.transforms_inputs:
-            return f"component {inst.name}'s inputs are transformed by their connections"
+            return f"component {inst.name}'s values are transformed on their way (a connection or a scenario)"
         if inst.model.model_exchange is not None:
             return f"component {inst.name} is a Model Exchange FMU, integrated by the master"
         access = inst.native_access()
