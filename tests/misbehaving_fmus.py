@@ -30,3 +30,27 @@ def c_fmu(name: str, out) -> Path:
         z.write(library, f"binaries/{fmpy.platform_tuple if fmi3 else fmpy.platform}/{library.name}")
     library.unlink()
     return fmu
+
+
+def lag_in_units(lag, out, name: str, x_unit: str, u_unit: str):
+    """``lag`` (``tests/typed_fmus/lag2.c``) with its state x in ``x_unit`` and
+    its input u in ``u_unit``, each of ft, m or s defined."""
+    units = {"ft": '<BaseUnit m="1" factor="0.3048"/>', "m": '<BaseUnit m="1"/>', "s": '<BaseUnit s="1"/>'}
+    path = out / f"{name}.fmu"
+    with zipfile.ZipFile(lag) as src, zipfile.ZipFile(path, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "modelDescription.xml":
+                text = data.decode()
+                defined = "".join(f'<Unit name="{u}">{units[u]}</Unit>' for u in sorted({x_unit, u_unit} - {"s"}))
+                text = text.replace('<Unit name="s">', defined + '<Unit name="s">')
+                text = text.replace('causality="output" variability="continuous" initial="exact"\n      '
+                                    'description="The lag\'s state">\n      <Real start="0"/>',
+                                    f'causality="output" variability="continuous" initial="exact"\n      '
+                                    f'description="The lag\'s state">\n      <Real start="0" unit="{x_unit}"/>')
+                text = text.replace('description="Its input">\n      <Real start="0"/>',
+                                    f'description="Its input">\n      <Real start="0" unit="{u_unit}"/>')
+                assert text.count(f'unit="{x_unit}"') >= 1 and text.count(f'unit="{u_unit}"') >= 1
+                data = text.encode()
+            dst.writestr(item, data)
+    return path

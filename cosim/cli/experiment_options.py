@@ -41,6 +41,10 @@ def add_experiment(p) -> None:
     p.add_argument("--scenario", metavar="FILE",
                    help="a scenario file (OSP's JSON or YAML form): values overridden, biased or reset at given "
                         "times or when a variable crosses a value (docs/master.md)")
+    p.add_argument("--input", metavar="FILE",
+                   help="a CSV or Parquet table of time and component.variable columns that drives inputs no "
+                        "connection drives (units from a second row or '[unit]' in a name; linear for continuous "
+                        "Reals, held for the others; docs/master.md)")
     p.add_argument("--relative-tolerance", type=float, metavar="RTOL",
                    help="CVode's relative tolerance for the Model Exchange FMUs the master integrates between "
                         "communication points (default 1e-5, as fmpy; docs/master.md)")

@@ -60,6 +60,9 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
         if get("view") is not None:
             raise CraneCosimError("--view shows a co-simulation as it goes; a monolithic run is one computation "
                                   "(leave out --monolithic, or animate its results afterwards)")
+        if get("input") is not None:
+            raise CraneCosimError("--input drives an FMU's inputs at a co-simulation's communication points; a "
+                                  "monolithic run has none (leave out --monolithic)")
         if get("scenario") is not None:
             raise CraneCosimError("--scenario changes values between a co-simulation's communication points; a "
                                   "monolithic run has none (leave out --monolithic)")
@@ -83,6 +86,7 @@ def run_config(args, monolithic: bool = False) -> RunConfig:
                        call_timeout=get("call_timeout"), timeout=get("timeout"),
                        relative_tolerance=get("relative_tolerance"),
                        scenario=None if get("scenario") is None else str(Path(get("scenario")).resolve()),
+                       input_file=None if get("input") is None else str(Path(get("input")).resolve()),
                        fmi_logging=bool(get("fmi_logging")) or get("log_level") in VERBOSE,
                        progress=get("log_level") not in QUIET)
     config.check()

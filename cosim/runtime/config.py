@@ -69,7 +69,9 @@ class RunConfig:
     ``relative_tolerance``: CVode's, for the Model Exchange FMUs the master
     integrates (default 1e-5, FMPy's; ``runtime/model_exchange.py``);
     ``scenario``: the path of a scenario file, whose events change values
-    during the run (``runtime/scenario.py``)."""
+    during the run (``runtime/scenario.py``); ``input_file``: the path of a
+    CSV or Parquet table that drives inputs no connection drives
+    (``runtime/input_table.py``)."""
     stop_time: float | None = None
     step: float | None = None
     start_time: float | None = None
@@ -97,6 +99,7 @@ class RunConfig:
     fmi_logging: bool = False
     relative_tolerance: float | None = None
     scenario: str | None = None
+    input_file: str | None = None
 
     def __post_init__(self):
         # immutable views of the collections, whatever the caller passed
@@ -155,6 +158,9 @@ class RunConfig:
                 raise CraneCosimError(f"--spin {self.spin!r} must be zero or a positive time below 1 s")
             if self.rt_priority is not None and not 1 <= self.rt_priority <= 99:
                 raise CraneCosimError(f"--rt-priority {self.rt_priority} must be between 1 and 99")
+        if self.input_file is not None and self.estimates:
+            raise CraneCosimError("--estimate and --tolerance run the system again at half the step, which would not "
+                                  "take the inputs of the file: leave out the estimate or the --input")
         if self.scenario is not None and self.estimates:
             raise CraneCosimError("--estimate and --tolerance run the system again at half the step, which would not "
                                   "act out the scenario: leave out the estimate or the scenario")

@@ -30,6 +30,7 @@ from .algorithms import ACCURACY, ALGORITHMS, ITERATED
 from .config import RunConfig
 from .connection_transforms import transforms_of
 from .coupling import COUPLINGS, coupled_connections
+from .input_table import input_targets, read_input_table
 from .model import ModelInfo, describe
 from .model_exchange import RELATIVE_TOLERANCE, Integration
 from .routes import Route, routes_of
@@ -202,6 +203,9 @@ class _Planner:
                 self.problem(p, *comps)
         if self.config is not None and self.config.scenario is not None and wired:
             for p in targets_of(read_scenario(self.config.scenario), plan)[1]:
+                self.problem(p)
+        if self.config is not None and self.config.input_file is not None and wired:
+            for p in input_targets(read_input_table(self.config.input_file), plan)[1]:
                 self.problem(p)
         if self.config is not None and self.config.estimates:
             for p, comps in _estimate_problems(plan):

@@ -27,11 +27,13 @@ from ..fmus.build import prepare_fmus
 from .algorithms import ALGORITHMS
 from .config import RunConfig
 from .execution import Execution
+from .input_table import read_input_table
 from .model import models_of_plan
 from .observers.bridges import Bridges
 from .observers.deadline import Deadline
 from .observers.estimate import Estimate
 from .observers.fmi_messages import FmiMessages
+from .observers.input_file import InputFile
 from .observers.model_range import ModelRange
 from .observers.pacing import Pacer, Pacing
 from .observers.progress import DeferredSignals, Interrupts, Progress
@@ -201,6 +203,8 @@ def _run(system, out_dir, config: RunConfig, makers=(), final: bool = True, trie
             observers.append(Deadline(config.timeout))
         if config.fmi_logging:
             observers.append(FmiMessages())
+        if config.input_file is not None:
+            observers.append(InputFile(read_input_table(config.input_file), plan))
         if config.scenario is not None:
             observers.append(ScenarioActions(read_scenario(config.scenario), plan))
         observers[1:1] = [make(plan, log) for make in makers]

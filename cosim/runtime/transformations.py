@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Linear", "Mapping", "UnitDefinition", "unit_conversion", "composed", "TRANSFORMATION_KINDS"]
+from ..blocks.units import BASE_UNITS, UNITS
+
+__all__ = ["Linear", "Mapping", "UnitDefinition", "unit_conversion", "composed", "definition_of",
+           "TRANSFORMATION_KINDS"]
 
 #: the SSP 1.0 element of each mapping kind
 TRANSFORMATION_KINDS = {"Boolean": "BooleanMappingTransformation", "Integer": "IntegerMappingTransformation",
@@ -81,6 +84,37 @@ def unit_conversion(source: UnitDefinition, target: UnitDefinition) -> Linear | 
         return None
     factor = source.factor / target.factor
     return Linear(factor, (source.offset - target.offset) / target.factor)
+
+
+#: units in common engineering use, beside the SI units of the blocks: name ->
+#: (the SI unit of their dimension, factor to it, offset)
+COMMON_UNITS = {
+    "mm": ("m", 1e-3, 0.0), "cm": ("m", 1e-2, 0.0), "km": ("m", 1e3, 0.0), "in": ("m", 0.0254, 0.0),
+    "ft": ("m", 0.3048, 0.0), "nmi": ("m", 1852.0, 0.0), "g": ("kg", 1e-3, 0.0), "t": ("kg", 1e3, 0.0),
+    "min": ("s", 60.0, 0.0), "h": ("s", 3600.0, 0.0), "km/h": ("m/s", 1 / 3.6, 0.0),
+    "kn": ("m/s", 1852.0 / 3600.0, 0.0), "kN": ("N", 1e3, 0.0), "MN": ("N", 1e6, 0.0),
+    "kN.m": ("N.m", 1e3, 0.0), "MN.m": ("N.m", 1e6, 0.0), "kPa": ("Pa", 1e3, 0.0), "MPa": ("Pa", 1e6, 0.0),
+    "bar": ("Pa", 1e5, 0.0), "kW": ("W", 1e3, 0.0), "deg": ("rad", 3.141592653589793 / 180.0, 0.0),
+    "deg/s": ("rad/s", 3.141592653589793 / 180.0, 0.0), "rpm": ("rad/s", 3.141592653589793 / 30.0, 0.0),
+    "K": ("K", 1.0, 0.0), "degC": ("K", 1.0, 273.15),
+}
+
+
+def definition_of(name: str, *tables) -> UnitDefinition | None:
+    """The definition of the unit ``name``: from the first of ``tables``
+    (name -> :class:`UnitDefinition`: a file's, an FMU's) that defines it,
+    else this project's SI units (``blocks/units.py``) or one of
+    :data:`COMMON_UNITS`, else None."""
+    for table in tables:
+        if name in table:
+            return table[name]
+    if name in UNITS:
+        return UnitDefinition(name, tuple(UNITS[name].get(k, 0) for k in BASE_UNITS))
+    if name in COMMON_UNITS:
+        si, factor, offset = COMMON_UNITS[name]
+        exponents = (0, 0, 0, 0, 1, 0, 0, 0) if si == "K" else tuple(UNITS[si].get(k, 0) for k in BASE_UNITS)
+        return UnitDefinition(name, exponents, factor, offset)
+    return None
 
 
 def composed(first: Linear, then: Linear) -> Linear:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..blocks.units import BASE_UNITS, UNITS
+from ..blocks.units import BASE_UNITS
 from ..errors import CraneCosimError
-from ..runtime.transformations import UnitDefinition, unit_conversion
+from ..runtime.transformations import UnitDefinition, definition_of, unit_conversion
 from .namespaces import SSC, _q
 
 __all__ = ["unit_definitions", "in_variable_unit"]
@@ -32,15 +32,6 @@ def unit_definitions(units: ET.Element | None) -> dict:
     return found
 
 
-def _definition(name: str, *tables) -> UnitDefinition | None:
-    for table in tables:
-        if name in table:
-            return table[name]
-    if name in UNITS:
-        return UnitDefinition(name, tuple(UNITS[name].get(k, 0) for k in BASE_UNITS))
-    return None
-
-
 def in_variable_unit(value: float, unit: str, defined: dict, model, name: str, where: str) -> float:
     """``value`` given in ``unit`` (defined by the file in ``defined``, or by
     the FMU) as a value in the unit of ``model``'s variable ``name``; raises
@@ -49,8 +40,8 @@ def in_variable_unit(value: float, unit: str, defined: dict, model, name: str, w
     var = model.variables.get(name)
     if var is None or not var.unit or var.unit == unit:
         return value
-    source = _definition(unit, defined, model.units)
-    target = _definition(var.unit, model.units, defined)
+    source = definition_of(unit, defined, model.units)
+    target = definition_of(var.unit, model.units, defined)
     conversion = unit_conversion(source, target) if source is not None and target is not None else None
     if conversion is None:
         why = (f"which does not convert into its unit {var.unit}" if source is not None and target is not None

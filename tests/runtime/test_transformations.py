@@ -3,7 +3,6 @@ SSP 1.0's linear transformation and the unit conversion between
 convertible units) against hand computations; the mappings are tested
 with the typed FMUs (``test_typed_systems.py``)."""
 import json
-import zipfile
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from crane_cosim.files.results import read_results
 from crane_cosim.runtime import RunConfig, System, problems_of, run_cosim
 from crane_cosim.runtime.transformations import Linear
-from misbehaving_fmus import c_fmu
+from misbehaving_fmus import c_fmu, lag_in_units
 
 H, T_LAG, FT = 0.01, 0.5, 0.3048   # step [s], the lag's time constant [s], a foot [m]
 
@@ -35,36 +34,12 @@ def test_a_linear_transformation_is_applied(fmu_dir, integrator_fmu, tmp_path):
     assert summary["algorithm"] == "jacobi"
 
 
-def _lag_in_units(lag, out, name: str, x_unit: str, u_unit: str):
-    """``lag`` (``tests/typed_fmus/lag2.c``) with its state x in ``x_unit`` and
-    its input u in ``u_unit``, each of ft, m or s defined."""
-    units = {"ft": '<BaseUnit m="1" factor="0.3048"/>', "m": '<BaseUnit m="1"/>', "s": '<BaseUnit s="1"/>'}
-    path = out / f"{name}.fmu"
-    with zipfile.ZipFile(lag) as src, zipfile.ZipFile(path, "w") as dst:
-        for item in src.infolist():
-            data = src.read(item)
-            if item.filename == "modelDescription.xml":
-                text = data.decode()
-                defined = "".join(f'<Unit name="{u}">{units[u]}</Unit>' for u in sorted({x_unit, u_unit} - {"s"}))
-                text = text.replace('<Unit name="s">', defined + '<Unit name="s">')
-                text = text.replace('causality="output" variability="continuous" initial="exact"\n      '
-                                    'description="The lag\'s state">\n      <Real start="0"/>',
-                                    f'causality="output" variability="continuous" initial="exact"\n      '
-                                    f'description="The lag\'s state">\n      <Real start="0" unit="{x_unit}"/>')
-                text = text.replace('description="Its input">\n      <Real start="0"/>',
-                                    f'description="Its input">\n      <Real start="0" unit="{u_unit}"/>')
-                assert text.count(f'unit="{x_unit}"') >= 1 and text.count(f'unit="{u_unit}"') >= 1
-                data = text.encode()
-            dst.writestr(item, data)
-    return path
-
-
 @pytest.fixture(scope="module")
 def lags(tmp_path_factory):
     out = tmp_path_factory.mktemp("lags")
     lag = c_fmu("lag2", out)
-    return {"ft": _lag_in_units(lag, out, "LagFt", "ft", "m"), "m": _lag_in_units(lag, out, "LagM", "m", "m"),
-            "s": _lag_in_units(lag, out, "LagS", "m", "s")}
+    return {"ft": lag_in_units(lag, out, "LagFt", "ft", "m"), "m": lag_in_units(lag, out, "LagM", "m", "m"),
+            "s": lag_in_units(lag, out, "LagS", "m", "s")}
 
 
 def _chain(lags, transformation=None, suppress=False, target="m"):
