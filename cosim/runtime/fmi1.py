@@ -53,12 +53,6 @@ class FMI1Instance(FMUInstance):
         self._do_step.argtypes = [ctypes.c_void_p, ctypes.c_double, ctypes.c_double, ctypes.c_char]
         self._do_step.restype = ctypes.c_int
 
-    def _set_value(self, var, value) -> None:
-        setter = {"Real": self._slave.setReal, "Integer": self._slave.setInteger,
-                  "Enumeration": self._slave.setInteger, "Boolean": self._slave.setBoolean,
-                  "String": self._slave.setString}[var.type]
-        self._call(f"set {var.name}", setter, [var.value_reference], [value])
-
     def initialize(self, start_time: float) -> None:
         """Set the values of the plan, then ``fmiInitializeSlave``."""
         variables = self.model.variables

@@ -165,12 +165,6 @@ class FMI2Instance(FMUInstance):
         keeps.argtypes, keeps.restype = [ctypes.c_void_p], ctypes.c_int
         return bool(keeps(self._component))
 
-    def _set_value(self, var, value) -> None:
-        setter = {"Real": self._slave.setReal, "Integer": self._slave.setInteger,
-                  "Enumeration": self._slave.setInteger, "Boolean": self._slave.setBoolean,
-                  "String": self._slave.setString}[var.type]
-        self._call(f"set {var.name}", setter, [var.value_reference], [value])
-
     def initialize(self, start_time: float) -> None:
         """Set up the experiment, set the values of the plan (inputs in
         initialization mode, the others before it, FMI 2.0 section 4.2.4)

@@ -25,7 +25,8 @@ import numpy as np
 from ..errors import CraneCosimError, did_you_mean
 from ..files.archive import safe_extract
 from ..fmus.portable import host_python_lines, run_out_of_process
-from .types import EXACT_INTEGER, continuous_reals
+from .channels import Channel
+from .types import continuous_reals
 from .value_changes import ValueChanges
 
 __all__ = ["FMUInstance", "Channel", "Ended"]
@@ -58,37 +59,6 @@ class Ended(Exception):
         where = f"at t = {time:g} s" if completed else f"in its step from t = {time:g} s, which it did not complete"
         super().__init__(f"component {component} asked to end the simulation {where}")
         self.component, self.time, self.completed = component, time, completed
-
-
-class Channel:
-    """The variables of one FMI get or set call of a type other than the
-    64-bit real: their value references, a buffer of their C type, and
-    where they sit in ``u`` or ``y``."""
-
-    def __init__(self, fn, ctype, dtype, refs: list[int], index: list[int], names: list[str], nvalues: bool):
-        self.fn, self.n, self.nvalues = fn, len(refs), nvalues
-        self.vr = (ctypes.c_uint * len(refs))(*refs)
-        self.buf = np.zeros(len(refs), dtype=dtype)
-        self.ptr = self.buf.ctypes.data_as(ctypes.POINTER(ctype))
-        self.index = np.asarray(index, dtype=int)
-        self.names = names
-        self.wide = np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind in "iu"
-        self.signed = np.dtype(dtype).kind == "i"
-
-    def inexact(self) -> int | None:
-        """The position in ``buf`` of the first value a 64-bit float does not
-        hold exactly (beyond 2**53 in magnitude), or None; compared as
-        integers (a float of 2**53 + 1 is 2**53, and would pass)."""
-        over = self.buf > EXACT_INTEGER
-        if self.signed:
-            over |= self.buf < -EXACT_INTEGER
-        found = np.flatnonzero(over)
-        return int(found[0]) if len(found) else None
-
-    def call(self, component) -> int:
-        if self.nvalues:
-            return self.fn(component, self.vr, self.n, self.ptr, self.n)
-        return self.fn(component, self.vr, self.n, self.ptr)
 
 
 class FMUInstance(ValueChanges):
@@ -355,6 +325,14 @@ class FMUInstance(ValueChanges):
         if status > 1:
             raise self.explain("return its outputs")
         return self.y
+
+    def _set_value(self, var, value) -> None:
+        """``var`` set to ``value`` through fmpy's calls of FMI 1.0 and 2.0
+        (an Enumeration as an Integer); FMI 3.0's are its own (``fmi3.py``)."""
+        setter = {"Real": self._slave.setReal, "Integer": self._slave.setInteger,
+                  "Enumeration": self._slave.setInteger, "Boolean": self._slave.setBoolean,
+                  "String": self._slave.setString}[var.type]
+        self._call(f"set {var.name}", setter, [var.value_reference], [value])
 
     def set_during_run(self, var, value) -> None:
         """Set the variable ``var`` (an input no connection drives, a tunable
