@@ -41,7 +41,8 @@ _RUN_FILES = ("results.arrows", "results.csv", "summary.json", "coupling_error.c
 #: options that change no result of a case
 _NOT_IDENTITY = ("progress", "size_limit", "replace_run", "timeout", "fmi_logging")
 #: the command line's names of the options whose field names differ
-_OPTIONS = {"values": "--set values", "component_steps": "--component-step", "replacements": "--replace"}
+_OPTIONS = {"values": "--set values", "component_steps": "--component-step", "replacements": "--replace",
+            "input_file": "--input", "scenario_sha256": "--scenario", "input_file_sha256": "--input"}
 _ADVICE = "give another folder, or --force to clear its cases and run anew"
 
 
@@ -67,9 +68,15 @@ def identity(opened, config) -> dict:
             if not (path.stem in BLOCKS and fmu_is_current(path, BLOCKS[path.stem])):
                 fmus[comp.name] = _sha256(path) if path.is_file() else None
         system["fmus"] = fmus
+    if opened.osp:  # its connections come from other files too: the OSP model descriptions' groups
+        joined = "\n".join(f"{c}|{c.transformation}" for c in opened.system.connections)
+        system["connections_sha256"] = hashlib.sha256(joined.encode()).hexdigest()
     options = json.loads(config.to_json())
     for name in _NOT_IDENTITY:
         options.pop(name, None)
+    for name in ("scenario", "input_file"):  # a file the cases read: its contents, not its name alone
+        if options.get(name):
+            options[f"{name}_sha256"] = _sha256(Path(options[name])) if Path(options[name]).is_file() else None
     try:
         release = metadata.version("crane-cosim")
     except metadata.PackageNotFoundError:
@@ -94,6 +101,8 @@ def _difference(there: dict, here: dict) -> str | None:
     for key in sorted(set(old) | set(new)):
         if old.get(key) != new.get(key):
             option = _OPTIONS.get(key, "--" + key.replace("_", "-"))
+            if key.endswith("_sha256"):
+                return f"other options (the contents of the {option} file changed)"
             return f"other options ({option} {_shown(old.get(key))} there, {_shown(new.get(key))} here)"
     return None
 

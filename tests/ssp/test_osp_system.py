@@ -18,6 +18,7 @@ from crane_cosim.hosts.libcosim import run_libcosim
 from crane_cosim.runtime import RunConfig, problems_of, run_cosim
 from crane_cosim.runtime.transformations import Linear
 from crane_cosim.ssp import open_system
+from crane_cosim.studies.sweep_folder import identity
 
 STEP, END = 0.002, 1.0
 MOUNT = {"R": [f"mount_R_{i}{j}" for i in (1, 2, 3) for j in (1, 2, 3)],
@@ -189,3 +190,20 @@ def test_what_cannot_be_read_is_named(osp_folder, tmp_path, old, new, sentence):
                 pass
     finally:
         bad.unlink()
+
+
+def test_a_sweeps_identity_follows_its_model_descriptions(osp_folder, tmp_path):
+    """The groups an OSP system joins come from files beside it: a sweep of
+    the system knows when they change (the connections they make are part
+    of its identity)."""
+    copy = tmp_path / "osp"
+    shutil.copytree(osp_folder, copy)
+    with open_system(copy) as opened:
+        before = identity(opened, RunConfig())
+    crane = copy / "fmus" / "Crane_OspModelDescription.xml"
+    crane.write_text(crane.read_text().replace('<Variable ref="mount_w_x"/><Variable ref="mount_w_y"/>',
+                                               '<Variable ref="mount_w_y"/><Variable ref="mount_w_x"/>'))
+    with open_system(copy) as opened:
+        after = identity(opened, RunConfig())
+    assert before["system"]["sha256"] == after["system"]["sha256"]
+    assert before["system"]["connections_sha256"] != after["system"]["connections_sha256"]

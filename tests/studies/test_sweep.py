@@ -242,6 +242,30 @@ def test_a_sweep_run_again_is_the_same_sweep_or_refused(system, scheduler, tmp_p
     assert json.loads((out / "cases" / "case0002" / "config.json").read_text())["values"] == {"vessel.m": "3600"}
 
 
+def test_a_sweep_with_a_scenario_knows_its_contents(system, scheduler, tmp_path, capsys):
+    """A sweep's cases act out its scenario (their summaries say so), and a
+    sweep run again after the scenario file's contents changed is refused,
+    not taken for the same sweep."""
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text('{"events": [{"time": 0.1, "model": "vessel", "variable": "m", "action": "override", '
+                        '"value": 1300.0}]}')
+    out = tmp_path / "sweep"
+    args = ["sweep", str(system), "--out", str(out), "--scheduler", scheduler, "--vary", "controller.kP_boom=3e4,4e4",
+            "--stop-time", "0.2", "--scenario", str(scenario)]
+    assert main(args) == 2   # vessel.m is a fixed parameter: named before anything runs
+    assert "changes vessel.m, fixed parameter, which may not change during a run" in capsys.readouterr().err
+    scenario.write_text('{"events": [{"time": 0.1, "model": "controller", "variable": "kD_boom", '
+                        '"action": "override", "value": 7000.0}]}')
+    assert main(args) == 0
+    applied = json.loads((out / "cases" / "case0002" / "summary.json").read_text())["scenario"]["applied"]
+    assert applied == [{"time": pytest.approx(0.1), "event": "controller.kD_boom override 7000 at t = 0.1 s"}]
+    scenario.write_text(scenario.read_text().replace("7000.0", "8000.0"))
+    capsys.readouterr()
+    assert main(args) == 2
+    _one_sentence(capsys.readouterr().err, "holds a sweep of other options (the contents of the --scenario file "
+                                           "changed)")
+
+
 @pytest.mark.parametrize("text, fragment", [
     ("case,vessel.mm\na,3\n", "case a: component vessel (Vessel.fmu) has no variable 'mm'"),
     ("case,ship.m\na,3\n", "case a: system 'CraneOnVessel' has no component named 'ship'"),
