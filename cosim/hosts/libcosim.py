@@ -160,17 +160,19 @@ def _run_libcosim(system: System, ssd, outputs, log_level: str, timing: dict | N
             raise CraneCosimError(f"component {comp} has no variable {name!r}{did_you_mean(name, variables[comp])}")
         return v
 
+    # each value by its type's call; the plan has typed and checked them.  Set over a system file's too:
+    # libcosim's SSP loader applies a component's first binding as written (no prefix, parameter mapping,
+    # unit conversion nor the system's own bindings), so the values are those our reader resolved
+    initial_value = {BOOLEAN.value: execution.boolean_initial_value, STRING.value: execution.string_initial_value,
+                     INTEGER.value: execution.integer_initial_value, REAL.value: execution.real_initial_value}
+    for part in plan.parts:
+        for name, value in part.values.items():
+            v = var(part.name, name)
+            if not initial_value[v.type](index[part.name], v.reference, value):
+                raise fail(f"cannot set {part.name}.{name}")
     if ssd is None:
-        # each value by its type's call; the plan has typed and checked them
-        initial_value = {BOOLEAN.value: execution.boolean_initial_value, STRING.value: execution.string_initial_value,
-                         INTEGER.value: execution.integer_initial_value, REAL.value: execution.real_initial_value}
         connect = {BOOLEAN.value: execution.connect_boolean_variables, STRING.value: execution.connect_string_variables,
                    INTEGER.value: execution.connect_integer_variables, REAL.value: execution.connect_real_variables}
-        for part in plan.parts:
-            for name, value in part.values.items():
-                v = var(part.name, name)
-                if not initial_value[v.type](index[part.name], v.reference, value):
-                    raise fail(f"cannot set {part.name}.{name}")
         for c in plan.connections:
             src, dst = var(c.start_element, c.start_connector), var(c.end_element, c.end_connector)
             if connect[src.type](index[c.start_element], src.reference, index[c.end_element], dst.reference) != 0:

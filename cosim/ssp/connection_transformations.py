@@ -1,7 +1,8 @@
-"""The transformations of SSP 1.0 connections read and written
+"""The transformations of SSP 1.0 read and written
 (``ssc:GTransformationChoice``: ``ssc:LinearTransformation`` and the three
-mappings, with their ``ssc:MapEntry`` elements; ``suppressUnitConversion``
-of the ``ssd:Connection``), as ``runtime/transformations.py`` holds them."""
+mappings, with their ``ssc:MapEntry`` elements), as ``runtime/transformations.py``
+holds them: those of an ``ssd:Connection`` (with its ``suppressUnitConversion``)
+and of a parameter mapping's ``ssm:MappingEntry``."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -11,12 +12,12 @@ from ..errors import CraneCosimError
 from ..runtime.transformations import TRANSFORMATION_KINDS, Linear, Mapping
 from .namespaces import SSC, _q
 
-__all__ = ["transformation_of", "write_transformation"]
+__all__ = ["transformation_of", "transformation_in", "boolean_attribute", "write_transformation"]
 
 _MAPPINGS = {element: kind for kind, element in TRANSFORMATION_KINDS.items()}
 
 
-def _boolean(text, where: str) -> bool:
+def boolean_attribute(text, where: str) -> bool:
     if text in ("true", "1"):
         return True
     if text in ("false", "0"):
@@ -28,13 +29,21 @@ def transformation_of(path: Path, connection: ET.Element, ends: list) -> tuple:
     """``(transformation, suppress_unit_conversion)`` of the ``ssd:Connection``
     ``connection`` between ``ends`` (start element, connector, end element,
     connector) of the system file ``path``; the identity (a linear
-    transformation of factor 1 and offset 0) is none.  An element named as
-    a transformation in another namespace, or one SSP 1.0 does not define,
-    is refused by name (libcosim and ecos match ``ssc:`` by its prefix)."""
+    transformation of factor 1 and offset 0) is none."""
     where = f"system file {path}: the connection {ends[0]}.{ends[1]} -> {ends[2]}.{ends[3]}"
-    suppress = _boolean(connection.get("suppressUnitConversion", "false"), f"{where}'s suppressUnitConversion")
+    suppress = boolean_attribute(connection.get("suppressUnitConversion", "false"),
+                                 f"{where}'s suppressUnitConversion")
+    return transformation_in(connection, where), suppress
+
+
+def transformation_in(el: ET.Element, where: str):
+    """The transformation held by ``el`` (an ``ssd:Connection`` or an
+    ``ssm:MappingEntry``; ``where``: it, for the sentence): a ``Linear``, a
+    ``Mapping`` or None (the identity too).  An element named as a
+    transformation in another namespace, or one SSP 1.0 does not define,
+    is refused by name (libcosim and ecos match ``ssc:`` by its prefix)."""
     found = None
-    for child in connection:
+    for child in el:
         kind = child.tag.rpartition("}")[2]
         if not kind.endswith("Transformation"):
             continue
@@ -47,7 +56,7 @@ def transformation_of(path: Path, connection: ET.Element, ends: list) -> tuple:
         found = _read(child, kind, f"{where}'s ssc:{kind}")
     if isinstance(found, Linear) and found.identity:
         found = None
-    return found, suppress
+    return found
 
 
 def _read(el: ET.Element, kind: str, where: str):
@@ -63,7 +72,7 @@ def _read(el: ET.Element, kind: str, where: str):
         if source is None or target is None:
             raise CraneCosimError(f"{where} has an ssc:MapEntry without its source or target")
         if mapping == "Boolean":
-            source, target = _boolean(source, where), _boolean(target, where)
+            source, target = boolean_attribute(source, where), boolean_attribute(target, where)
         elif mapping == "Integer":
             try:
                 source, target = int(source), int(target)

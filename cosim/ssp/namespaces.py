@@ -8,10 +8,11 @@ import xml.etree.ElementTree as ET
 SSD = "http://ssp-standard.org/SSP1/SystemStructureDescription"
 SSC = "http://ssp-standard.org/SSP1/SystemStructureCommon"
 SSV = "http://ssp-standard.org/SSP1/SystemStructureParameterValues"
+SSM = "http://ssp-standard.org/SSP1/SystemStructureParameterMapping"
 OSP = "http://opensimulationplatform.com/SSP/OSPAnnotations"
 CC = "https://crane-cosim.org/SSP/MasterAnnotations"
 # ecos matches the prefixes ssd:, ssv: and ssc: literally: keep exactly these.
-for _p, _ns in (("ssd", SSD), ("ssc", SSC), ("ssv", SSV), ("osp", OSP), ("cc", CC)):
+for _p, _ns in (("ssd", SSD), ("ssc", SSC), ("ssv", SSV), ("ssm", SSM), ("osp", OSP), ("cc", CC)):
     ET.register_namespace(_p, _ns)
 
 MASTER_ANNOTATION = "org.crane-cosim.master"

@@ -13,12 +13,13 @@ from xml.parsers import expat
 
 from ..errors import CraneCosimError
 from ..files.archive import Limits, read_xml, safe_extract
-from ..runtime.model import describe
 from ..runtime.system import Connector, System
 from .connection_transformations import transformation_of
-from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, SSV, _q
+from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, _q
 from .osp_system import OSP_FILE, is_osp_system, read_osp_system
-from .parameter_units import in_variable_unit, unit_definitions
+from .parameter_bindings import component_parameters, system_parameters
+from .parameter_units import unit_definitions
+from .sources import local_file
 
 __all__ = ["read_ssd", "find_ssd", "open_system", "OpenedSystem", "is_ssp_archive"]
 
@@ -42,106 +43,6 @@ def find_ssd(path) -> Path:
         raise CraneCosimError(f"{path} is an SSP archive, not a .ssd file; open it with "
                               f"crane_cosim.ssp.open_system")
     return path
-
-
-def _local_file(source: str, base: Path, root: Path | None, what: str) -> Path:
-    """The file a ``source`` attribute names, relative to ``base``; within
-    ``root`` when the system came from an archive."""
-    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", source)
-    if scheme and len(scheme.group(1)) > 1:  # one letter: a Windows drive
-        raise CraneCosimError(f"{what} is the URL {source!r}; crane-cosim reads local files only and fetches "
-                              f"nothing")
-    p = Path(source)
-    p = p if p.is_absolute() else base / p
-    if root is not None:
-        resolved, top = p.resolve(), root.resolve()
-        if resolved != top and top not in resolved.parents:
-            raise CraneCosimError(f"{what} ({source!r}) lies outside its SSP archive")
-    return p
-
-
-def _value(value_el: ET.Element, where: str):
-    tag, raw = value_el.tag, value_el.get("value")
-    if tag not in (_q(SSV, "Real"), _q(SSV, "Integer"), _q(SSV, "Boolean"), _q(SSV, "String"),
-                   _q(SSV, "Enumeration")):
-        kind = tag.rpartition("}")[2]
-        raise CraneCosimError(f"{where} holds a value of type {kind}, which crane-cosim cannot set")
-    if raw is None:
-        raise CraneCosimError(f"{where} has no value")
-    if tag in (_q(SSV, "String"), _q(SSV, "Enumeration")):  # an Enumeration by its item's name
-        return raw
-    try:
-        if tag == _q(SSV, "Boolean"):
-            if raw not in ("true", "false", "1", "0"):
-                raise ValueError
-            return raw in ("true", "1")
-        return int(raw) if tag == _q(SSV, "Integer") else float(raw)
-    except ValueError:
-        raise CraneCosimError(f"{where} has the value {raw!r}, which is not a {tag.rpartition('}')[2]}") from None
-
-
-def _described(path: Path):
-    """The description of the FMU at ``path``, or False where it cannot be
-    read (then its values stay as written: the plan names the FMU)."""
-    try:
-        return describe(path)
-    except CraneCosimError:
-        return False
-
-
-def _bound_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, limits, units: dict,
-                      source_path: Path) -> dict:
-    """The parameter values of one component: its bindings in order (a later
-    value replaces an earlier one), inline or from ``.ssv`` files; a Real
-    given in another unit than its variable's converted into that
-    (``parameter_units.py``; ``units``: the ``.ssd``'s definitions,
-    ``source_path``: the component's FMU)."""
-    params = {}
-    model = None
-    for binding in el.iterfind(f"{_q(SSD, 'ParameterBindings')}/{_q(SSD, 'ParameterBinding')}"):
-        source, inline = binding.get("source"), binding.find(_q(SSD, "ParameterValues"))
-        if binding.find(_q(SSD, "ParameterMapping")) is not None:
-            raise CraneCosimError(f"system file {path}: component {comp} uses a parameter mapping, which "
-                                  f"crane-cosim does not read")
-        if source is not None:
-            if binding.get("sourceBase", "SSD") != "SSD":
-                raise CraneCosimError(f"system file {path}: component {comp} binds parameters relative to "
-                                      f"{binding.get('sourceBase')!r}; crane-cosim reads sources relative to "
-                                      f"the .ssd only")
-            ssv = _local_file(source, path.parent, root, f"system file {path}: the parameter source of {comp}")
-            what = f"parameter file {ssv} of component {comp}"
-            pset = read_xml(ssv, what, limits)
-            if pset.tag != _q(SSV, "ParameterSet"):
-                raise CraneCosimError(f"{what} is not an SSP 1.0 parameter set (root element {pset.tag!r})")
-            defined = {**units, **unit_definitions(pset.find(_q(SSV, "Units")))}
-        elif inline is not None:
-            pset, what = inline.find(_q(SSV, "ParameterSet")), f"system file {path}"
-            if pset is None:
-                raise CraneCosimError(f"system file {path}: component {comp} has ssd:ParameterValues without "
-                                      f"an ssv:ParameterSet")
-            defined = {**units, **unit_definitions(pset.find(_q(SSV, "Units")))}
-        else:
-            continue
-        prefix = binding.get("prefix", "")
-        for p in pset.iterfind(f"{_q(SSV, 'Parameters')}/{_q(SSV, 'Parameter')}"):
-            name = p.get("name")
-            if not name:
-                raise CraneCosimError(f"{what}: a parameter of {comp} has no name")
-            if prefix:  # SSP: the binding applies the parameters named <prefix><variable>
-                if not name.startswith(prefix):
-                    continue
-                name = name[len(prefix):]
-            value_el = next(iter(p), None)
-            if value_el is None:
-                raise CraneCosimError(f"{what}: parameter {comp}.{name} has no value")
-            params[name] = _value(value_el, f"{what}: parameter {comp}.{name}")
-            if value_el.tag == _q(SSV, "Real") and value_el.get("unit"):
-                if model is None:
-                    model = _described(source_path)
-                if model is not False:
-                    params[name] = in_variable_unit(params[name], value_el.get("unit"), defined, model, name,
-                                                    f"{what}: parameter {comp}.{name}")
-    return params
 
 
 def _near_miss(written: str, expected: str) -> bool:
@@ -260,20 +161,21 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
     sysel = root.find(_q(SSD, "System"))
     if sysel is None:
         raise CraneCosimError(f"system file {path} has no ssd:System element")
-    if sysel.find(_q(SSD, "ParameterBindings")) is not None:
-        raise CraneCosimError(f"system file {path} binds parameters to the whole system, which crane-cosim "
-                              f"does not read; bind them to each component")
     system = System(name=sysel.get("name") or root.get("name") or path.stem, base_dir=path.parent)
-    units = unit_definitions(root.find(_q(SSD, "Units")))
+    units, fmus = unit_definitions(root.find(_q(SSD, "Units"))), {}
     for el in sysel.iterfind(f"{_q(SSD, 'Elements')}/{_q(SSD, 'Component')}"):
         name, source = el.get("name"), el.get("source")
         if not name or not source:
             raise CraneCosimError(f"system file {path}: a component lacks its name or source attribute")
-        fmu = _local_file(source, path.parent, _archive_root, f"system file {path}: the source of component {name}")
-        comp = system.add_component(name, source, **_bound_parameters(path, name, el, _archive_root, limits, units,
-                                                                      fmu))
+        fmus[name] = local_file(source, path.parent, _archive_root, f"system file {path}: the source of component "
+                                                                    f"{name}")
+        comp = system.add_component(name, source, **component_parameters(path, name, el, _archive_root, limits,
+                                                                         units, fmus[name], system.notes))
         comp.step = _step_hint(path, name, el)
         comp.connectors = _connectors(path, name, el)
+    # the system's bindings after its components': SSP 1.0 gives the higher level precedence
+    for name, values in system_parameters(path, sysel, _archive_root, limits, units, fmus, system.notes).items():
+        system.component(name).parameters.update(values)
     for c in sysel.iterfind(f"{_q(SSD, 'Connections')}/{_q(SSD, 'Connection')}"):
         ends = [c.get(k) for k in ("startElement", "startConnector", "endElement", "endConnector")]
         if not all(ends):

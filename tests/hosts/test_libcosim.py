@@ -310,7 +310,9 @@ def test_run_libcosim_takes_an_archive(fmu_dir, exported):
 def test_libcosim_applies_only_the_first_binding(tmp_path, fmu_dir):
     """Why we write one binding per component: libcosim applies a
     component's first ParameterBinding and ignores the others (our reader
-    applies them in order, the later value winning)."""
+    applies them in order, the later value winning); run_libcosim sets the
+    values as our reader resolved them (the roll's first sample is its
+    initial value)."""
     from crane_cosim.ssp import read_ssd
     s = crane_on_vessel(base_dir=tmp_path, fmu_dir=str(fmu_dir), stop_time=STEP, step=STEP)
     s.component("vessel").parameters = {"q_roll_0": 0.01}
@@ -320,6 +322,8 @@ def test_libcosim_applies_only_the_first_binding(tmp_path, fmu_dir):
     ssd.write_text(text.replace(binding, binding + binding.replace('value="0.01"', 'value="0.03"')))
     assert read_ssd(ssd).component("vessel").parameters == {"q_roll_0": 0.03}
     assert _libcosim_archive(ssd, ["vessel.q_roll_0"], 1)["vessel.q_roll_0"][0] == 0.01
+    # our host sets the values our reader resolved over libcosim's reading of the file
+    assert run_libcosim(ssd)["vessel.q_roll"].iloc[0] == 0.03
 
 
 def test_hostile_archive_never_reaches_libcosim(tmp_path, exported):

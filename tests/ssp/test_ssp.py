@@ -132,16 +132,6 @@ def test_reads_ssv_files_relative_to_the_ssd(tmp_path):
     assert [type(v) for v in params.values()] == [float, bool, int, str]
 
 
-def test_bindings_apply_in_order_with_their_prefix(tmp_path):
-    (tmp_path / "v.ssv").write_text(SSV_FILE.format(name="a", params=_param("m", "Real", "1")))
-    inline = ('<ssd:ParameterBinding prefix="vessel."><ssd:ParameterValues><ssv:ParameterSet version="1.0" '
-              'name="b"><ssv:Parameters>' + _param("vessel.m", "Real", "2") + _param("crane.m_jib", "Real", "9")
-              + _param("vessel.c_roll", "Real", "5") + '</ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues>'
-              '</ssd:ParameterBinding>')
-    (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="v.ssv"/>' + inline))
-    assert read_ssd(tmp_path / "s.ssd").component("vessel").parameters == {"m": 2.0, "c_roll": 5.0}
-
-
 @pytest.mark.parametrize("ssv,fragment", [
     (None, "parameter file {ssv} of component vessel does not exist"),
     ("<ssv:ParameterSet", "parameter file {ssv} of component vessel is not valid XML"),
@@ -185,20 +175,9 @@ def test_entities_in_ssd_and_ssv_are_refused(tmp_path, where, attack):
                               f"files never need; it is refused so that no entity is expanded and nothing is fetched")
 
 
-@pytest.mark.parametrize("system_level,fragment", [
-    ('<ssd:ParameterBindings><ssd:ParameterBinding source="v.ssv"/></ssd:ParameterBindings>',
-     "binds parameters to the whole system, which crane-cosim does not read"),
-])
-def test_system_level_bindings_are_refused_not_ignored(tmp_path, system_level, fragment):
-    text = SSD_FILE.format(bindings="").replace("</ssd:Elements>", "</ssd:Elements>" + system_level)
-    (tmp_path / "s.ssd").write_text(text)
-    with pytest.raises(CraneCosimError, match=fragment):
-        read_ssd(tmp_path / "s.ssd")
-
-
 def test_sources_that_are_urls_are_refused(tmp_path):
     (tmp_path / "s.ssd").write_text(SSD_FILE.format(bindings='<ssd:ParameterBinding source="https://x.org/v.ssv"/>'))
-    with pytest.raises(CraneCosimError, match="the parameter source of vessel is the URL 'https://x.org/v.ssv'; "
+    with pytest.raises(CraneCosimError, match="the parameter source of component vessel is the URL 'https://x.org/v.ssv'; "
                                               "crane-cosim reads local files only and fetches nothing"):
         read_ssd(tmp_path / "s.ssd")
 
@@ -298,7 +277,7 @@ def test_hostile_ssp_archives(tmp_path, fmu_dir):
                       "has no SystemStructure.ssd at its root"),
         "outside.ssp": (lambda p: replace_member(good, p, "SystemStructure.ssd", zipfile.ZipFile(good).read(
             "SystemStructure.ssd").replace(b'source="resources/crane.ssv"', b'source="../crane.ssv"')),
-                        "the parameter source of crane ('../crane.ssv') lies outside its SSP archive"),
+                        "the parameter source of component crane ('../crane.ssv') lies outside its SSP archive"),
     }
     for name, (make, fragment) in cases.items():
         path = make(tmp_path / name)
