@@ -56,7 +56,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from scipy.optimize import minimize_scalar, nnls
+from scipy.optimize import brentq, minimize_scalar, nnls
 
 from .radiation import RadiationFit, frequency_response, groups, memory_response
 
@@ -230,7 +230,24 @@ def _crossings(A, B, C, level=LEVEL) -> np.ndarray:
     if w.size == 0:
         return w
     eig = np.linalg.eigvalsh(_hermitian(A, B, C, w))
-    return w[np.abs(eig + level).min(axis=1) < 0.1 * level]
+    return np.array([_refined(A, B, C, x, level) for x in w[np.abs(eig + level).min(axis=1) < 0.1 * level]])
+
+
+def _refined(A, B, C, w: float, level: float) -> float:
+    """The crossing near the Hamiltonian's ``w`` [rad/s] where H's eigenvalue
+    nearest ``-level`` crosses it, to rounding.  The Hamiltonian's
+    eigenvalues are as exact as its conditioning allows: near w = 0, where
+    the pairs ``+-jw`` close in on each other, to some 1e-4 of w, and that
+    varies with the LAPACK beneath numpy.  Refined within 1e-3 of w; kept
+    where the eigenvalue does not change sign there."""
+    i = int(np.argmin(np.abs(np.linalg.eigvalsh(_hermitian(A, B, C, w))[0] + level)))
+
+    def above(x):
+        return np.linalg.eigvalsh(_hermitian(A, B, C, x))[0][i] + level
+    lo, hi = w * (1 - 1e-3), w * (1 + 1e-3)
+    if above(lo) * above(hi) >= 0:
+        return float(w)
+    return float(brentq(above, lo, hi, xtol=1e-15 * w, rtol=4 * np.finfo(float).eps))
 
 
 def _violations(A, B, C) -> list:
