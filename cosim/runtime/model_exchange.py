@@ -204,8 +204,21 @@ class _ModelExchangeSteps:
         raise Ended(self.name, t)
 
     def set_during_run(self, var, value) -> None:
-        super().set_during_run(var, value)
-        self._fresh = True   # the solver's history was made with the value of before
+        """An input set in continuous-time mode; a tunable parameter in event
+        mode, the only one in which FMI lets a host change it (FMI 2.0
+        section 3.2.3, FMI 3.0 section 3.2.4), the discrete states then
+        settled as at any event.  The solver starts afresh: its history was
+        made with the value of before."""
+        if var.causality != "parameter":
+            super().set_during_run(var, value)
+        else:
+            self._call(f"enter event mode to set {var.name}", self._slave.enterEventMode)
+            super().set_during_run(var, value)
+            if self._settle_events():
+                raise CraneCosimError(f"component {self.name} ({self.path.name}) asked to end the simulation when "
+                                      f"its {var.name} was set")
+            self._call("enter continuous-time mode", self._slave.enterContinuousTimeMode)
+        self._fresh = True
 
     # -- saved states ----------------------------------------------------------------------
     def save_state(self):

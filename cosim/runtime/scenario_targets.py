@@ -62,12 +62,10 @@ def _target(plan, e) -> tuple:
     if var.causality == "output" and var.name in outputs:
         return Target(part.index, "output", outputs.index(var.name), var, value), None
     settable = var.causality == "input" or (var.causality == "parameter" and var.variability == "tunable"
-                                            and part.model.model_exchange is None
                                             and part.model.fmi_version != "1.0")
     if not settable:
         return None, (f"changes {e.model}.{e.variable}, {var.variability} {var.causality}, which may not change "
-                      f"during a run (inputs, outputs and the tunable parameters of co-simulation FMUs of FMI 2.0 "
-                      f"and 3.0 may)")
+                      f"during a run (inputs, outputs and the tunable parameters of FMUs of FMI 2.0 and 3.0 may)")
     return Target(part.index, "set", None, var, value), None
 
 

@@ -133,7 +133,7 @@ def test_what_cannot_change_during_a_run_is_named(fmu_dir, integrator_fmu, tmp_p
     assert [p.split(") ", 1)[1] for p in problems] == [
         "names the component 'summ', which the system does not have (did you mean 'sum'?)",
         "changes sum.k, fixed parameter, which may not change during a run (inputs, outputs and the tunable "
-        "parameters of co-simulation FMUs of FMI 2.0 and 3.0 may)",
+        "parameters of FMUs of FMI 2.0 and 3.0 may)",
         "changes ramp.interpolation, String variable: a scenario changes numbers, booleans and enumerations",
         "sum.y is a Real output; set it to a number, not 'a lot'"]
 
