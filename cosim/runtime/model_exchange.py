@@ -205,9 +205,9 @@ class _ModelExchangeSteps:
 
     def set_during_run(self, var, value) -> None:
         """An input set in continuous-time mode; a tunable parameter in event
-        mode, the only one in which FMI lets a host change it (FMI 2.0
-        section 3.2.3, FMI 3.0 section 3.2.4), the discrete states then
-        settled as at any event.  The solver starts afresh: its history was
+        mode, the only one in which FMI lets a host change it (the Model
+        Exchange state machines of FMI 2.0 and 3.0), the discrete states
+        then settled as at any event.  The solver starts afresh: its history was
         made with the value of before."""
         if var.causality != "parameter":
             super().set_during_run(var, value)
