@@ -34,10 +34,10 @@ from .namespaces import SSD, SSM, SSV, _q
 from .parameter_units import in_variable_unit, unit_definitions
 from .sources import local_file
 
-__all__ = ["component_parameters", "system_parameters"]
+__all__ = ["FmuDescriptions", "component_parameters", "system_parameters"]
 
 _MAPPING_TYPE = "application/x-ssp-parameter-mapping"
-_VALUE_TYPES = ("Real", "Integer", "Boolean", "String", "Enumeration")
+_VALUE_TAGS = {_q(SSV, t) for t in ("Real", "Integer", "Boolean", "String", "Enumeration")}
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class _Bound:
 
 def _value(value_el: ET.Element, where: str):
     tag, raw = value_el.tag, value_el.get("value")
-    if tag not in {_q(SSV, t) for t in _VALUE_TYPES}:
+    if tag not in _VALUE_TAGS:
         kind = tag.rpartition("}")[2]
         raise CraneCosimError(f"{where} holds a value of type {kind}, which crane-cosim cannot set")
     if raw is None:
@@ -188,17 +188,19 @@ def _transformed(t, value, where: str):
     raise CraneCosimError(f"{where}: its ssc:{t.kind}MappingTransformation maps no value for {value!r}")
 
 
-class _Models:
-    """The descriptions of the components' FMUs, read once when a unit asks
-    for one (False where an FMU cannot be read: its values stay as
-    written, and the run names the FMU)."""
+class FmuDescriptions:
+    """The descriptions of a system's FMUs (``fmus``: component name -> its
+    FMU's path, filled as the components are read), each read once, when a
+    unit first asks for it, for the component's bindings and the system's
+    alike (False where an FMU cannot be read: its values stay as written,
+    and the run names the FMU)."""
     def __init__(self, fmus: dict):
-        self._fmus, self._read = fmus, {}
+        self.fmus, self._read = fmus, {}
 
     def __call__(self, comp: str):
         if comp not in self._read:
             try:
-                self._read[comp] = describe(self._fmus[comp])
+                self._read[comp] = describe(self.fmus[comp])
             except CraneCosimError:
                 self._read[comp] = False
         return self._read[comp]
@@ -230,33 +232,31 @@ def _applied(b: _Bound, comp: str, variable: str, model, notes: list):
 
 
 def component_parameters(path: Path, comp: str, el: ET.Element, root: Path | None, limits: Limits | None,
-                         units: dict, fmu: Path, notes: list) -> dict:
+                         units: dict, models: FmuDescriptions, notes: list) -> dict:
     """The parameter values the bindings of component ``comp`` (its
-    ``ssd:Component`` element ``el``, its FMU at ``fmu``) give: variable
+    ``ssd:Component`` element ``el``, its FMU in ``models``) give: variable
     name -> value, in its variable's unit (``units``: the ``.ssd``'s unit
     definitions; ``root``: the archive the system came from, or None); a
     sentence on each value mapped or converted appended to ``notes``."""
-    models = _Models({comp: fmu})
     return {b.name: _applied(b, comp, b.name, lambda: models(comp), notes)
             for b in _bound(path, el, f"component {comp}", f"{comp}.", root, limits, units)}
 
 
 def system_parameters(path: Path, sysel: ET.Element, root: Path | None, limits: Limits | None, units: dict,
-                      fmus: dict, notes: list) -> dict:
+                      models: FmuDescriptions, notes: list) -> dict:
     """The parameter values the bindings of the system (its ``ssd:System``
-    element ``sysel``) give its components (``fmus``: component name -> its
-    FMU): component -> {variable: value}.  A name is ``component.variable``
+    element ``sysel``) give its components (their FMUs in ``models``):
+    component -> {variable: value}.  A name is ``component.variable``
     (after the binding's prefix and mapping); one that names no component
     is refused."""
-    models = _Models(fmus)
-    by_length = sorted(fmus, key=len, reverse=True)  # "crane.x" is crane's before "c"'s, had both been named
+    by_length = sorted(models.fmus, key=len, reverse=True)  # "crane.x" is crane's before "c"'s, had both been named
     found = {}
     for b in _bound(path, sysel, "the system", "", root, limits, units):
         comp = next((c for c in by_length if b.name.startswith(c + ".")), None)
         if comp is None:
             head = b.name.partition(".")[0]
             raise CraneCosimError(f"{b.where} names no component of the system (its parameters are named "
-                                  f"component.variable){did_you_mean(head, fmus)}")
+                                  f"component.variable){did_you_mean(head, models.fmus)}")
         variable = b.name[len(comp) + 1:]
         found.setdefault(comp, {})[variable] = _applied(b, comp, variable, lambda c=comp: models(c), notes)
     return found

@@ -17,7 +17,7 @@ from ..runtime.system import Connector, System
 from .connection_transformations import transformation_of
 from .namespaces import CC, OSP, OSP_ANNOTATION, SSC, SSD, SSP_SSD, _q
 from .osp_system import OSP_FILE, is_osp_system, read_osp_system
-from .parameter_bindings import component_parameters, system_parameters
+from .parameter_bindings import FmuDescriptions, component_parameters, system_parameters
 from .parameter_units import unit_definitions
 from .sources import local_file
 
@@ -162,19 +162,19 @@ def read_ssd(path, limits: Limits | None = None, _archive_root: Path | None = No
     if sysel is None:
         raise CraneCosimError(f"system file {path} has no ssd:System element")
     system = System(name=sysel.get("name") or root.get("name") or path.stem, base_dir=path.parent)
-    units, fmus = unit_definitions(root.find(_q(SSD, "Units"))), {}
+    units, models = unit_definitions(root.find(_q(SSD, "Units"))), FmuDescriptions({})
     for el in sysel.iterfind(f"{_q(SSD, 'Elements')}/{_q(SSD, 'Component')}"):
         name, source = el.get("name"), el.get("source")
         if not name or not source:
             raise CraneCosimError(f"system file {path}: a component lacks its name or source attribute")
-        fmus[name] = local_file(source, path.parent, _archive_root, f"system file {path}: the source of component "
-                                                                    f"{name}")
+        models.fmus[name] = local_file(source, path.parent, _archive_root,
+                                       f"system file {path}: the source of component {name}")
         comp = system.add_component(name, source, **component_parameters(path, name, el, _archive_root, limits,
-                                                                         units, fmus[name], system.notes))
+                                                                         units, models, system.notes))
         comp.step = _step_hint(path, name, el)
         comp.connectors = _connectors(path, name, el)
     # the system's bindings after its components': SSP 1.0 gives the higher level precedence
-    for name, values in system_parameters(path, sysel, _archive_root, limits, units, fmus, system.notes).items():
+    for name, values in system_parameters(path, sysel, _archive_root, limits, units, models, system.notes).items():
         system.component(name).parameters.update(values)
     for c in sysel.iterfind(f"{_q(SSD, 'Connections')}/{_q(SSD, 'Connection')}"):
         ends = [c.get(k) for k in ("startElement", "startConnector", "endElement", "endConnector")]
