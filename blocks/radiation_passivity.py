@@ -229,19 +229,18 @@ def _crossings(A, B, C, level=LEVEL) -> np.ndarray:
     w = np.sort(ev[(np.abs(ev.real) < 1e-3 * np.abs(ev)) & (ev.imag > 0)].imag)
     if w.size == 0:
         return w
-    eig = np.linalg.eigvalsh(_hermitian(A, B, C, w))
-    return np.array([_refined(A, B, C, x, level) for x in w[np.abs(eig + level).min(axis=1) < 0.1 * level]])
+    gap = np.abs(np.linalg.eigvalsh(_hermitian(A, B, C, w)) + level)
+    return np.array([_refined(A, B, C, x, level, int(np.argmin(g)))
+                     for x, g in zip(w, gap) if g.min() < 0.1 * level])
 
 
-def _refined(A, B, C, w: float, level: float) -> float:
-    """The crossing near the Hamiltonian's ``w`` [rad/s] where H's eigenvalue
-    nearest ``-level`` crosses it, to rounding.  The Hamiltonian's
-    eigenvalues are as exact as its conditioning allows: near w = 0, where
-    the pairs ``+-jw`` close in on each other, to some 1e-4 of w, and that
-    varies with the LAPACK beneath numpy.  Refined within 1e-3 of w; kept
-    where the eigenvalue does not change sign there."""
-    i = int(np.argmin(np.abs(np.linalg.eigvalsh(_hermitian(A, B, C, w))[0] + level)))
-
+def _refined(A, B, C, w: float, level: float, i: int) -> float:
+    """The crossing near the Hamiltonian's ``w`` [rad/s] where H's ``i``-th
+    eigenvalue (the nearest ``-level`` there) crosses it, to rounding.  The
+    Hamiltonian's eigenvalues are as exact as its conditioning allows: near
+    w = 0, where the pairs ``+-jw`` close in on each other, to some 1e-4 of
+    w, and that varies with the LAPACK beneath numpy.  Refined within 1e-3
+    of w; kept where the eigenvalue does not change sign there."""
     def above(x):
         return np.linalg.eigvalsh(_hermitian(A, B, C, x))[0][i] + level
     lo, hi = w * (1 - 1e-3), w * (1 + 1e-3)
